@@ -1,0 +1,2 @@
+class GameError(Exception):
+    """An action broke a rule. The message is written for the player; the state is unchanged."""
