@@ -1,0 +1,13 @@
+"""Pictures of a game: pure functions from game state (plain data) to PNG bytes, drawn with Pillow.
+
+* `draw_map(view, routes=None)`: the map; `view` is HexMap.view() (or render.mapview.starting_view /
+  view_from_trace).
+* `draw_market(title, summary)`: the stock market with the corporations' price tokens.
+* `draw_companies(title, summary)`: corporations, players, privates, bank, phase and depot.
+
+`summary` is a state dict in the format of the 18xx.games trace lines (shared/fixtures/TRACES.md).
+"""
+
+from .mapdraw import draw_map
+
+__all__ = ["draw_map"]

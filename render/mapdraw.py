@@ -1,0 +1,683 @@
+"""Draw a map view (see render.mapview) as a PNG, in the style of 18xx.games.
+
+Everything is drawn at SS times the final size and reduced, which gives anti-aliased track and text.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from engine import hexgeo
+from engine.core import data
+
+from . import colors as C
+from .fonts import font
+from .mapview import tile_def
+from .tiledef import Node, TileDef
+
+SS = 2  # supersampling factor
+LONG_SIDE = 1950  # target long side of the picture, pixels
+MAX_R = 90
+SQ3 = math.sqrt(3)
+
+
+def _letters(i: int) -> str:
+    return chr(65 + i) if i < 26 else chr(64 + i // 26) + chr(65 + i % 26)
+
+
+def _axis_label(kind: str, v: int) -> str:
+    return _letters(v) if kind == "letter" else str(v + 1)
+
+
+@cache
+def _layout(title: str):
+    """Hex size, picture size and hex centres for a title (at SS scale)."""
+    d = data.load(title)
+    m = d["map"]
+    layout, axes = m["layout"], m["axes"]
+    xy = {h["coord"]: (h["x"], h["y"]) for h in m["hexes"]}
+    xs = [x for x, _ in xy.values()]
+    ys = [y for _, y in xy.values()]
+    x0, y0 = min(xs), min(ys)
+    if layout == "flat":
+        w_units, h_units = 1.5 * (max(xs) - x0) + 2, SQ3 / 2 * (max(ys) - y0) + SQ3
+    else:
+        w_units, h_units = SQ3 / 2 * (max(xs) - x0) + SQ3, 1.5 * (max(ys) - y0) + 2
+    margin_units = 0.5
+    r = min(MAX_R, LONG_SIDE / (max(w_units, h_units) + 2 * margin_units))
+    R = r * SS
+    margin = margin_units * R
+    # hexgeo.center puts the first hex centre at (R, R); shift so the bounding box starts at the margin
+    off_x = margin + (R * SQ3 / 2 - R if layout == "pointy" else 0)
+    off_y = margin + (R * SQ3 / 2 - R if layout == "flat" else 0)
+    centres = {}
+    for coord, (x, y) in xy.items():
+        cx, cy = hexgeo.center(x, y, x0, y0, layout, R)
+        centres[coord] = (cx + off_x, cy + off_y)
+    width = int(round(w_units * R + 2 * margin))
+    height = int(round(h_units * R + 2 * margin))
+    width -= width % SS
+    height -= height % SS
+    labels = []  # (text, x, y) coordinate labels on the margins
+    fsize = int(0.3 * R)
+    if layout == "pointy":
+        col_px = {x: hexgeo.center(x, 0, x0, y0, layout, R)[0] + off_x for x in set(xs)}
+        row_py = {y: hexgeo.center(x0, y, x0, y0, layout, R)[1] + off_y for y in set(ys)}
+    else:
+        col_px = {x: hexgeo.center(x, 0, x0, y0, layout, R)[0] + off_x for x in set(xs)}
+        row_py = {y: hexgeo.center(x0, y, x0, y0, layout, R)[1] + off_y for y in set(ys)}
+    for x, px in col_px.items():
+        text = _axis_label(axes["x"], x)
+        labels += [(text, px, margin / 2), (text, px, height - margin / 2)]
+    for y, py in row_py.items():
+        text = _axis_label(axes["y"], y)
+        labels += [(text, margin / 2, py), (text, width - margin / 2, py)]
+    hexes = {h["coord"]: h for h in m["hexes"]}
+    return layout, R, width, height, centres, labels, fsize, hexes
+
+
+class _Hex:
+    """Geometry of one hex: directions, edge points, and free-spot search for text."""
+
+    def __init__(self, cx: float, cy: float, R: float, layout: str):
+        self.cx, self.cy, self.R, self.layout = cx, cy, R, layout
+        self.obstacles: list[tuple[float, float, float]] = []
+
+    def dir(self, pos: float) -> tuple[float, float]:
+        a = math.radians(60 * pos + (30 if self.layout == "pointy" else 0))
+        return -math.sin(a), math.cos(a)
+
+    def at(self, pos: float, dist: float) -> tuple[float, float]:
+        dx, dy = self.dir(pos)
+        return self.cx + dx * dist * self.R, self.cy + dy * dist * self.R
+
+    def edge_point(self, edge: int, lane: tuple[int, int] | None = None, track_w: float = 0):
+        x, y = self.at(edge, SQ3 / 2)
+        if lane:
+            width, index = lane
+            dx, dy = self.dir(edge)
+            off = (index - (width - 1) / 2) * track_w * 1.7
+            x, y = x - dy * off, y + dx * off
+        return x, y
+
+    def block(self, x: float, y: float, radius: float) -> None:
+        self.obstacles.append((x, y, radius))
+
+    def free_spot(self, radius: float, candidates, near: tuple[float, float] | None = None):
+        best, best_score = None, -1e9
+        for x, y in candidates:
+            clear = min((math.hypot(x - ox, y - oy) - r - radius for ox, oy, r in self.obstacles), default=self.R)
+            score = min(clear, 0.3 * self.R)
+            if near is not None:
+                score -= 0.25 * math.hypot(x - near[0], y - near[1])
+            if score > best_score:
+                best, best_score = (x, y), score
+        return best
+
+    def free_box(self, half_w: float, half_h: float, candidates):
+        """Best centre among candidates for a box: clearance sampled along the box."""
+        best, best_score = None, -1e9
+        xs = [-1, -0.5, 0, 0.5, 1]
+        for x, y in candidates:
+            pts = [(x + f * half_w, y + g * half_h) for f in xs for g in (-1, 1)]
+            clear = min((math.hypot(px - ox, py - oy) - r for px, py in pts for ox, oy, r in self.obstacles),
+                        default=self.R)
+            score = min(clear, 0.2 * self.R) - 0.05 * math.hypot(x - self.cx, y - self.cy)
+            if score > best_score:
+                best, best_score = (x, y), score
+        return best
+
+    def ring(self, dist: float, steps: int = 12):
+        return [self.at(i * 6 / steps, dist) for i in range(steps)]
+
+
+def _bezier(points, n: int = 14):
+    if len(points) == 2:
+        return list(points)
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        if len(points) == 3:
+            (x0, y0), (x1, y1), (x2, y2) = points
+            u = 1 - t
+            out.append((u * u * x0 + 2 * u * t * x1 + t * t * x2, u * u * y0 + 2 * u * t * y1 + t * t * y2))
+        else:
+            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points
+            u = 1 - t
+            out.append((u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                        u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
+    return out
+
+
+def _edge_curve(h: _Hex, a: int, b: int, lane_a=None, lane_b=None, track_w: float = 0):
+    """Track between two edges: straight, gentle (radius 1.5R) or sharp (radius R/2) arc, as a Bézier."""
+    pa, pb = h.edge_point(a, lane_a, track_w), h.edge_point(b, lane_b, track_w)
+    diff = (b - a) % 6
+    if diff == 3:
+        return [pa, pb]
+    if diff in (1, 5):
+        k = 4 / 3 * math.tan(math.radians(30)) * 0.5 * h.R
+    else:
+        k = 4 / 3 * math.tan(math.radians(15)) * 1.5 * h.R
+    da, db = h.dir(a), h.dir(b)
+    return _bezier([pa, (pa[0] - da[0] * k, pa[1] - da[1] * k), (pb[0] - db[0] * k, pb[1] - db[1] * k), pb])
+
+
+def _revenue_values(rev) -> list[tuple[str, int]]:
+    if isinstance(rev, dict):
+        return list(rev.items())
+    return [("", int(rev or 0))]
+
+
+class MapPainter:
+    def __init__(self, view: dict):
+        self.view = view
+        self.title = view["title"]
+        (self.layout, self.R, self.width, self.height, self.centres, self.labels, self.fsize,
+         self.hexes) = _layout(self.title)
+        self.img = Image.new("RGB", (self.width, self.height), C.BACKGROUND)
+        self.draw = ImageDraw.Draw(self.img)
+        R = self.R
+        self.track_w = max(3, int(0.085 * R))
+        self.city_r = 0.25 * R
+        self.line_w = max(1, int(0.022 * R))
+
+    # -- text helpers ---------------------------------------------------------------------------
+    def text(self, xy, s: str, size: float, fill=C.BLACK, style="bold", stroke=0, stroke_fill=C.WHITE, max_w=None):
+        size = int(size)
+        f = font(size, style)
+        if max_w:
+            while size > 8 and self.draw.textlength(s, font=f) > max_w:
+                size = int(size * 0.9)
+                f = font(size, style)
+        self.draw.text(xy, s, font=f, fill=fill, anchor="mm", stroke_width=stroke, stroke_fill=stroke_fill)
+        return self.draw.textlength(s, font=f)
+
+    def circle(self, x, y, r, fill, outline=C.BLACK, width=None):
+        self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
+                          width=self.line_w if width is None else width)
+
+    # -- whole picture --------------------------------------------------------------------------
+    def paint(self, routes=None) -> Image.Image:
+        d, R = self.draw, self.R
+        for coord, hv in self.view["hexes"].items():
+            if coord not in self.centres:
+                continue
+            cx, cy = self.centres[coord]
+            fill = C.rgb(hv.get("color") or self.hexes[coord]["color"], C.TILE["white"])
+            d.polygon(hexgeo.corners(cx, cy, self.layout, R), fill=fill)
+        for coord, hv in self.view["hexes"].items():
+            if coord in self.centres:
+                self.paint_hex(coord, hv)
+        self.paint_outlines()
+        for text, x, y in self.labels:
+            self.text((x, y), text, self.fsize, fill=(60, 60, 60))
+        if routes:
+            self.paint_routes(routes)
+        return self.img.reduce(SS) if SS > 1 else self.img
+
+    def paint_outlines(self):
+        R, d = self.R, self.draw
+        for coord in self.view["hexes"]:
+            if coord not in self.centres:
+                continue
+            cx, cy = self.centres[coord]
+            pts = hexgeo.corners(cx, cy, self.layout, R)
+            hdata = self.hexes[coord]
+            hv = self.view["hexes"][coord]
+            tdef, printed = tile_def(self.title, coord, hv["tile"])
+            borders = {e: (t, cost) for e, t, cost in parse_borders(hdata)}
+            for edge in range(6):
+                # corner indices around an edge: edge e lies between corners (e+1)%6 and (e+2)%6 in
+                # hexgeo.corners order (which starts at angle 0 / 30 degrees, clockwise on screen)
+                a, b = pts[(edge + 1) % 6], pts[(edge + 2) % 6]
+                kind = borders.get(edge)
+                if kind and kind[0] is None:
+                    continue  # joins two halves of a big offboard
+                d.line([a, b], fill=C.OUTLINE, width=self.line_w)
+            for edge, (kind, cost) in borders.items():
+                if kind is None:
+                    continue
+                a, b = pts[(edge + 1) % 6], pts[(edge + 2) % 6]
+                colour = {"impassable": (160, 0, 0), "water": (30, 100, 220), "mountain": (120, 70, 20)}.get(
+                    kind, (160, 0, 0))
+                d.line([a, b], fill=colour, width=int(0.07 * R))
+                if cost:
+                    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+                    self.text((mx + (cx - mx) * 0.25, my + (cy - my) * 0.25), str(cost), 0.16 * R,
+                              fill=colour, stroke=2)
+
+    def paint_routes(self, routes):
+        overlay = Image.new("RGBA", self.img.size, (0, 0, 0, 0))
+        od = ImageDraw.Draw(overlay)
+        R = self.R
+        for i, route in enumerate(routes):
+            colour = C.ROUTES[i % len(C.ROUTES)]
+            off = (i - (len(routes) - 1) / 2) * 0.12 * R
+            for chunk in route.get("hexes_path", []):
+                pts = [(self.centres[c][0] + off, self.centres[c][1] + off) for c in chunk if c in self.centres]
+                if len(pts) >= 2:
+                    od.line(pts, fill=(*colour, 190), width=int(0.13 * R), joint="curve")
+                for x, y in pts:
+                    r = 0.08 * R
+                    od.ellipse((x - r, y - r, x + r, y + r), fill=(*colour, 220))
+            name = route.get("train")
+            if name and route.get("hexes_path") and route["hexes_path"][0]:
+                first = route["hexes_path"][0][0]
+                if first in self.centres:
+                    x, y = self.centres[first]
+                    f = font(int(0.22 * R), "bold")
+                    od.text((x + off, y + off - 0.3 * R), name, font=f, fill=(*colour, 255), anchor="mm",
+                            stroke_width=3, stroke_fill=(255, 255, 255, 255))
+        self.img = Image.alpha_composite(self.img.convert("RGBA"), overlay).convert("RGB")
+        self.draw = ImageDraw.Draw(self.img)
+
+    # -- one hex --------------------------------------------------------------------------------
+    def paint_hex(self, coord: str, hv: dict):
+        R, d = self.R, self.draw
+        cx, cy = self.centres[coord]
+        h = _Hex(cx, cy, R, self.layout)
+        hdata = self.hexes[coord]
+        tdef, printed = tile_def(self.title, coord, hv["tile"])
+        rot = 0 if printed else int(hv.get("rotation", 0))
+        colour_name = hv.get("color") or hdata["color"]
+        fill = C.rgb(colour_name, C.TILE["white"])
+
+        positions = self.node_positions(h, tdef, rot)
+        tracks = self.track_lines(h, tdef, rot, positions)
+        for pts in tracks:
+            d.line(pts, fill=C.TRACK, width=self.track_w, joint="curve")
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+                steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / (0.1 * R)))
+                for k in range(steps + 1):
+                    h.block(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, self.track_w / 2)
+        for n, p in zip(tdef.nodes, positions, strict=True):
+            if n.kind == "offboard" and tdef.paths:
+                continue
+            self.block_node(h, n, p)
+
+        # cities, towns
+        cities = hv.get("cities") or []
+        ci = 0
+        for i, (n, p) in enumerate(zip(tdef.nodes, positions, strict=True)):
+            if n.kind == "city":
+                info = cities[ci] if ci < len(cities) else {}
+                self.paint_city(h, n, p, info)
+                ci += 1
+            elif n.kind in ("town", "halt"):
+                self.paint_town(h, n, p, i)
+
+        # location name first: it needs the most room
+        name = hdata.get("location_name")
+        if name:
+            self.paint_name(h, name, fill)
+        # revenues
+        self.paint_revenues(h, tdef, positions, cities, colour_name)
+        # labels
+        for label in tdef.labels:
+            spot = h.free_spot(0.18 * R, h.ring(0.6) + h.ring(0.45, 6))
+            self.text(spot, label, 0.27 * R, fill=C.BLACK)
+            h.block(*spot, 0.2 * R)
+        # terrain (printed tiles keep theirs; a laid tile has none)
+        for cost, terrains in tdef.upgrades:
+            self.paint_terrain(h, cost, terrains, empty=not tdef.nodes and not tdef.paths)
+        for icon in tdef.icons:
+            spot = h.free_spot(0.12 * R, h.ring(0.5) + [(cx, cy)])
+            self.circle(*spot, 0.12 * R, fill=(70, 70, 70), outline=C.BLACK)
+            self.text(spot, icon[:1].upper(), 0.15 * R, fill=C.WHITE)
+            h.block(*spot, 0.13 * R)
+        for sym in hv.get("blocked_by") or []:
+            self.paint_blocker(h, sym)
+
+    def node_positions(self, h: _Hex, tdef: TileDef, rot: int) -> list[tuple[float, float]]:
+        nodes = tdef.nodes
+        exits: list[list[int]] = [[] for _ in nodes]
+        for p in tdef.paths:
+            for end, other in ((p.a, p.b), (p.b, p.a)):
+                if end[0] == "node" and other[0] == "edge" and end[1] < len(nodes):
+                    exits[end[1]].append((other[1] + rot) % 6)
+        node_links = {i for p in tdef.paths if p.a[0] == "node" and p.b[0] == "node" for i in (p.a[1], p.b[1])}
+        stops = [n for n in nodes if n.kind != "junction"]
+        self.town_dirs = {}
+        out: list[tuple[float, float] | None] = []
+        for i, n in enumerate(nodes):
+            if n.loc == "center" or (len(nodes) == 1 and n.kind != "town"):
+                out.append((h.cx, h.cy))
+            elif isinstance(n.loc, float):
+                dist = 0.5 if n.kind in ("city", "offboard") else 0.58
+                out.append(h.at(n.loc + rot, dist))
+            elif n.kind in ("town", "halt") and len(exits[i]) == 2 and i not in node_links:
+                curve = _edge_curve(h, *exits[i])
+                if len(curve) == 2:
+                    curve = [curve[0], ((curve[0][0] + curve[1][0]) / 2, (curve[0][1] + curve[1][1]) / 2), curve[1]]
+                m = len(curve) // 2
+                out.append(curve[m])
+                tx, ty = curve[m + 1][0] - curve[m - 1][0], curve[m + 1][1] - curve[m - 1][1]
+                norm = math.hypot(tx, ty) or 1
+                self.town_dirs[i] = (tx / norm, ty / norm)
+            elif len(stops) == 1 or not exits[i]:
+                out.append(None)
+            else:
+                sx = sum(h.dir(e)[0] for e in exits[i])
+                sy = sum(h.dir(e)[1] for e in exits[i])
+                norm = math.hypot(sx, sy)
+                if norm < 1e-6:
+                    out.append((h.cx, h.cy))
+                else:
+                    out.append((h.cx + sx / norm * 0.45 * h.R, h.cy + sy / norm * 0.45 * h.R))
+        # nodes without a position: centre if alone, else spread over free corners
+        free = [i for i, p in enumerate(out) if p is None]
+        if len(free) == 1 and len(stops) == 1:
+            out[free[0]] = (h.cx, h.cy)
+        else:
+            spots = [1.5, 4.5, 3, 0] if self.layout == "flat" else [1, 4, 2.5, 5.5]
+            taken = [p for p in out if p is not None]
+            for i in free:
+                best = max(spots, key=lambda s: min((math.hypot(h.at(s, 0.45)[0] - x, h.at(s, 0.45)[1] - y)
+                                                     for x, y in taken), default=1e9))
+                spots.remove(best)
+                out[i] = h.at(best, 0.45)
+                taken.append(out[i])
+        # keep city circles apart
+        for _ in range(3):
+            for i in range(len(nodes)):
+                for j in range(i + 1, len(nodes)):
+                    if nodes[i].kind != "city" or nodes[j].kind != "city":
+                        continue
+                    (x1, y1), (x2, y2) = out[i], out[j]
+                    dist = math.hypot(x2 - x1, y2 - y1)
+                    need = 2.15 * self.city_r * max(1, min(nodes[i].slots, 2) * 0.9)
+                    if dist < need:
+                        if dist < 1e-6:
+                            x2, y2, dist = x2 + 1, y2, 1
+                        push = (need - dist) / 2
+                        ux, uy = (x2 - x1) / dist, (y2 - y1) / dist
+                        out[i] = (x1 - ux * push, y1 - uy * push)
+                        out[j] = (x2 + ux * push, y2 + uy * push)
+        return out  # type: ignore[return-value]
+
+    def track_lines(self, h: _Hex, tdef: TileDef, rot: int, positions):
+        lines = []
+        done_towns = set()
+        nodes = tdef.nodes
+        node_links = {i for p in tdef.paths if p.a[0] == "node" and p.b[0] == "node" for i in (p.a[1], p.b[1])}
+        # through towns: one curve edge to edge with the town bar on it
+        for i, n in enumerate(nodes):
+            if n.kind in ("town", "halt") and n.loc is None and i not in node_links:
+                edges = [((p.b if p.a == ("node", i) else p.a)[1] + rot) % 6 for p in tdef.paths
+                         if ("node", i) in (p.a, p.b) and "edge" in (p.a[0], p.b[0])]
+                if len(edges) == 2:
+                    lines.append(_edge_curve(h, edges[0], edges[1]))
+                    done_towns.add(i)
+        for p in tdef.paths:
+            ends = []
+            for end, lane in ((p.a, p.a_lane), (p.b, p.b_lane)):
+                ends.append((end, lane))
+            (ea, la), (eb, lb) = ends
+            if ea[0] == "node" and ea[1] in done_towns or eb[0] == "node" and eb[1] in done_towns:
+                continue
+            if ea[0] == "edge" and eb[0] == "edge":
+                lines.append(_edge_curve(h, (ea[1] + rot) % 6, (eb[1] + rot) % 6, la, lb, self.track_w))
+                continue
+            if ea[0] == "node" and eb[0] == "node":
+                lines.append([positions[ea[1]], positions[eb[1]]])
+                continue
+            (edge, lane), (node, _) = ((ea, la), (eb, lb)) if ea[0] == "edge" else ((eb, lb), (ea, la))
+            e = (edge[1] + rot) % 6
+            start = h.edge_point(e, lane, self.track_w)
+            nx, ny = positions[node[1]]
+            if nodes[node[1]].kind == "offboard":
+                # track into an offboard: a stub ending in an arrow head
+                dx, dy = h.dir(e)
+                tip = (h.cx + dx * 0.3 * h.R, h.cy + dy * 0.3 * h.R)
+                lines.append([start, (h.cx + dx * 0.5 * h.R, h.cy + dy * 0.5 * h.R)])
+                w = 0.13 * h.R
+                base = (h.cx + dx * 0.5 * h.R, h.cy + dy * 0.5 * h.R)
+                self.draw.polygon([(base[0] - dy * w, base[1] + dx * w), (base[0] + dy * w, base[1] - dx * w), tip],
+                                  fill=C.TRACK)
+                continue
+            if lane:
+                width, index = lane
+                off = (index - (width - 1) / 2) * self.track_w * 1.7
+                dx, dy = h.dir(e)
+                nx, ny = nx - dy * off, ny + dx * off
+            if math.hypot(nx - h.cx, ny - h.cy) < 1e-3 * h.R:
+                lines.append([start, (nx, ny)])
+            else:
+                dx, dy = h.dir(e)
+                ctrl = (start[0] - dx * 0.35 * h.R, start[1] - dy * 0.35 * h.R)
+                lines.append(_bezier([start, ctrl, (nx, ny)]))
+        return lines
+
+    def slot_centres(self, n: Node, p):
+        x, y = p
+        r = self.city_r
+        if n.slots == 1:
+            return [(x, y)], r
+        if n.slots == 2:
+            return [(x - r, y), (x + r, y)], r
+        if n.slots == 3:
+            r *= 0.9
+            return [(x, y - 0.95 * r), (x - r, y + 0.75 * r), (x + r, y + 0.75 * r)], r
+        r *= 0.85
+        grid = [(x - r, y - r), (x + r, y - r), (x - r, y + r), (x + r, y + r)]
+        return grid[: n.slots] if n.slots <= 4 else grid, r
+
+    def block_node(self, h: _Hex, n: Node, p):
+        if n.kind == "city":
+            centres, r = self.slot_centres(n, p)
+            for x, y in centres:
+                h.block(x, y, r * 1.05)
+        elif n.kind in ("town", "halt"):
+            h.block(*p, 0.12 * self.R)
+        elif n.kind == "offboard":
+            h.block(*p, 0.05 * self.R)
+
+    def paint_city(self, h: _Hex, n: Node, p, info: dict):
+        d = self.draw
+        centres, r = self.slot_centres(n, p)
+        x, y = p
+        if n.slots == 2:
+            d.rounded_rectangle((x - 2 * r, y - r, x + 2 * r, y + r), radius=r, fill=C.WHITE, outline=C.BLACK,
+                                width=self.line_w)
+        elif n.slots >= 3:
+            xs = [c[0] for c in centres]
+            ys = [c[1] for c in centres]
+            d.rounded_rectangle((min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r), radius=r, fill=C.WHITE,
+                                outline=C.BLACK, width=self.line_w)
+        tokens = info.get("tokens") or []
+        reserved = info.get("reserved") or []
+        for i, (sx, sy) in enumerate(centres):
+            tok = tokens[i] if i < len(tokens) else None
+            res = reserved[i] if i < len(reserved) else None
+            if tok:
+                self.paint_token(sx, sy, r, tok)
+            else:
+                self.circle(sx, sy, r, fill=C.WHITE)
+                if res:
+                    fill, _ = C.entity(self.title, res)
+                    ring = fill if sum(fill) < 600 else (120, 120, 120)
+                    self.circle(sx, sy, r * 0.86, fill=C.WHITE, outline=ring, width=max(2, int(0.1 * r)))
+                    self.text((sx, sy), res, 0.55 * r, fill=(40, 40, 40), style="condensed", max_w=1.5 * r)
+
+    def paint_token(self, x, y, r, sym: str):
+        fill, text = C.entity(self.title, sym)
+        self.circle(x, y, r, fill=fill, outline=C.BLACK)
+        self.text((x, y), sym, 0.62 * r, fill=text, style="condensed", max_w=1.75 * r)
+
+    def paint_town(self, h: _Hex, n: Node, p, index: int):
+        R, d = self.R, self.draw
+        x, y = p
+        if n.kind == "halt":
+            self.circle(x, y, 0.11 * R, fill=C.WHITE, outline=C.BLACK, width=self.line_w * 2)
+            self.text((x, y), n.symbol or "", 0.14 * R, fill=C.BLACK)
+            return
+        tangent = self.town_dirs.get(index)
+        if n.style == "rect" and tangent is None:
+            tangent = (1.0, 0.0)
+        if tangent is not None and n.style != "dot":
+            tx, ty = tangent
+            hw, hl = 0.05 * R, 0.17 * R
+            nx, ny = -ty, tx
+            pts = [(x + nx * hl + tx * hw, y + ny * hl + ty * hw), (x + nx * hl - tx * hw, y + ny * hl - ty * hw),
+                   (x - nx * hl - tx * hw, y - ny * hl - ty * hw), (x - nx * hl + tx * hw, y - ny * hl + ty * hw)]
+            d.polygon(pts, fill=C.BLACK)
+        else:
+            self.circle(x, y, 0.09 * R, fill=C.BLACK, outline=C.WHITE, width=self.line_w)
+
+    def paint_revenues(self, h: _Hex, tdef: TileDef, positions, cities: list[dict], colour_name: str):
+        R = self.R
+        stops = [(i, n) for i, n in enumerate(tdef.nodes) if n.kind in ("city", "town", "offboard", "halt")]
+        revenues = []
+        ci = 0
+        for i, n in stops:
+            rev = n.revenue
+            if n.kind == "city":
+                if ci < len(cities) and "revenue" in cities[ci]:
+                    rev = cities[ci]["revenue"]
+                ci += 1
+            if n.hide or not rev:
+                continue
+            revenues.append((rev, positions[i]))
+        if not revenues:
+            return
+        distinct = []
+        for rev, p in revenues:
+            if rev not in [r for r, _ in distinct]:
+                distinct.append((rev, p))
+        for rev, p in distinct:
+            if isinstance(rev, dict):
+                self.paint_phase_revenue(h, rev, p, colour_name)
+                continue
+            r = 0.17 * R
+            cand = h.ring(0.62, 12) + h.ring(0.4, 12)
+            spot = h.free_spot(r, cand, near=p if len(distinct) > 1 else None)
+            self.circle(*spot, r, fill=C.WHITE, outline=C.BLACK)
+            self.text(spot, str(rev), 0.19 * R if rev < 100 else 0.16 * R, fill=C.BLACK)
+            h.block(*spot, r)
+
+    def paint_phase_revenue(self, h: _Hex, rev: dict, p, colour_name: str):
+        R = self.R
+        items = list(rev.items())
+        bw, bh = 0.3 * R, 0.24 * R
+        total = bw * len(items)
+        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (0, -0.3, 0.3, 0.45, -0.45, -0.6, 0.6)
+                 for dx in (0, -0.2, 0.2)]
+        spot = h.free_box(total / 2, bh / 2, cands)
+        x0 = spot[0] - total / 2
+        for k, (colour, value) in enumerate(items):
+            box = (x0 + k * bw, spot[1] - bh / 2, x0 + (k + 1) * bw, spot[1] + bh / 2)
+            fill = C.PHASE.get(colour, C.TILE["white"])
+            self.draw.rectangle(box, fill=fill, outline=C.BLACK, width=self.line_w)
+            self.text(((box[0] + box[2]) / 2, spot[1]), str(value), 0.16 * R, fill=C.text_on(fill))
+        for k in range(len(items)):
+            h.block(x0 + (k + 0.5) * bw, spot[1], bw * 0.55)
+
+    def paint_terrain(self, h: _Hex, cost: int, terrains: list[str], empty: bool):
+        R, d = self.R, self.draw
+        cands = ([(h.cx, h.cy - 0.05 * R)] if empty else []) + h.ring(0.5, 12) + h.ring(0.42, 12)
+        spot = h.free_spot(0.22 * R, [(x, y + 0.06 * R) for x, y in cands])
+        x, y = spot[0], spot[1] - 0.06 * R
+        kind = terrains[0] if terrains else "mountain"
+        s = 0.17 * R
+        if kind == "mountain":
+            d.polygon([(x - s, y + 0.1 * R), (x + s, y + 0.1 * R), (x, y - 0.2 * R)], fill=(140, 90, 50),
+                      outline=C.BLACK)
+            d.polygon([(x - 0.055 * R, y - 0.1 * R), (x + 0.055 * R, y - 0.1 * R), (x, y - 0.2 * R)],
+                      fill=C.WHITE)
+            ty = y + 0.22 * R
+        elif kind in ("water", "lake"):
+            for k in range(2):
+                yy = y - 0.1 * R + k * 0.1 * R
+                pts = [(x - s + i * s / 4, yy + (0.04 * R if i % 2 else -0.02 * R)) for i in range(9)]
+                d.line(pts, fill=(20, 90, 210), width=max(2, int(0.04 * R)), joint="curve")
+            ty = y + 0.16 * R
+        else:
+            fill = {"swamp": (60, 120, 60), "desert": (220, 190, 110)}.get(kind, (120, 120, 120))
+            self.circle(x, y - 0.05 * R, 0.12 * R, fill=fill, outline=C.BLACK)
+            self.text((x, y - 0.05 * R), kind[:1].upper(), 0.14 * R, fill=C.text_on(fill))
+            ty = y + 0.17 * R
+        self.text((x, ty), f"${cost}", 0.16 * R, fill=C.BLACK, style="bold")
+        h.block(x, y, 0.22 * R)
+        h.block(x, ty, 0.12 * R)
+
+    def paint_name(self, h: _Hex, name: str, fill):
+        R = self.R
+        size = 0.15 * R
+        f = font(int(size), "bold")
+        lines = [name]
+        width = self.draw.textlength(name, font=f)
+        if width > 1.3 * R and (" / " in name or " " in name):
+            sep = " / " if " / " in name else " "
+            words = name.split(sep)
+            best = None
+            for k in range(1, len(words)):
+                a, b = sep.join(words[:k]), sep.join(words[k:])
+                w = max(self.draw.textlength(a, font=f), self.draw.textlength(b, font=f))
+                if best is None or w < best[0]:
+                    best = (w, [a + (sep.strip() if sep == " / " else ""), b])
+            lines = best[1]
+        width = max(self.draw.textlength(line, font=f) for line in lines)
+        half = min(width, 1.45 * R) / 2
+        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.6, 0.6, -0.45, 0.45, -0.3, 0.3)
+                 for dx in (0, -0.15, 0.15, -0.3, 0.3)]
+        best, best_score = cands[0], -1e9
+        for x, y in cands:
+            pts = [(x + f * half, y) for f in (-1, -0.5, 0, 0.5, 1)]
+            clear = min((math.hypot(px - ox, py - oy) - r for px, py in pts for ox, oy, r in h.obstacles),
+                        default=R)
+            # the text must stay inside the hex: the hex is narrower towards its top and bottom
+            inside = self._half_width(abs(y - h.cy) + 0.08 * R * len(lines)) - half
+            inside = min(inside, self._half_width(abs(y - h.cy)) - half - abs(x - h.cx))
+            score = min(clear, 0.25 * R) + min(inside, 0) * 2 - abs(y - h.cy) * 0.05 - abs(x - h.cx) * 0.3
+            if score > best_score:
+                best, best_score = (x, y), score
+        spot = best
+        # place lines above/below so that the block stays inside the hex
+        up = spot[1] < h.cy
+        line_h = size * 1.15
+        n = len(lines)
+        for k, line in enumerate(lines):
+            offset = (k - (n - 1)) * line_h if not up else k * line_h
+            if up and n > 1:
+                offset = (k - (n - 1) / 2) * line_h + 0.08 * R
+            if not up and n > 1:
+                offset = (k - (n - 1) / 2) * line_h - 0.08 * R
+            y = spot[1] + offset
+            self.text((spot[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R)
+            h.block(spot[0], y, 0.12 * R)
+            h.block(spot[0] - 0.4 * R, y, 0.1 * R)
+            h.block(spot[0] + 0.4 * R, y, 0.1 * R)
+
+    def _half_width(self, dy: float) -> float:
+        """Half the width of the hex at vertical distance dy from its centre."""
+        R = self.R
+        if self.layout == "pointy":
+            return SQ3 / 2 * R if dy <= R / 2 else max(0.0, SQ3 / 2 * R * (R - dy) / (R / 2))
+        return max(0.0, R - dy / SQ3)
+
+    def paint_blocker(self, h: _Hex, sym: str):
+        R = self.R
+        spot = h.free_spot(0.16 * R, h.ring(0.55, 12) + [(h.cx, h.cy)])
+        x, y = spot
+        w, hh = 0.22 * R, 0.12 * R
+        self.draw.rounded_rectangle((x - w, y - hh, x + w, y + hh), radius=hh / 2, fill=(40, 40, 40),
+                                    outline=(200, 0, 0), width=max(2, self.line_w))
+        self.text((x, y), sym, 0.15 * R, fill=C.WHITE, style="condensed", max_w=1.8 * w)
+        h.block(x, y, 0.2 * R)
+
+
+def parse_borders(hex_data: dict):
+    return [(b["edge"], b.get("type"), b.get("cost", 0)) for b in hex_data.get("borders", [])]
+
+
+def draw_map(view: dict, *, routes=None) -> bytes:
+    """PNG bytes of a map view; `routes` = [{"train", "hexes_path": [[hex, ...], ...]}] overlays a run."""
+    img = MapPainter(view).paint(routes)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()

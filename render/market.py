@@ -1,0 +1,142 @@
+"""Stock market picture: 2D grid (1830, 18MEX), 1D row (1817) or zig-zag (1860) from market.json."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw
+
+from engine.core import data
+
+from . import colors as C
+from .fonts import font
+
+ZONE = {  # light tints of 18xx.games' market colours, by type name
+    "yellow": (255, 241, 140), "orange": (255, 196, 120), "brown": (214, 160, 110), "red": (240, 120, 120),
+    "blue": (150, 190, 255), "black": (90, 90, 90), "purple": (190, 150, 230), "gray": (200, 200, 200),
+    "green": (160, 220, 140), "olive": (200, 200, 120), "white": (255, 255, 255),
+}
+PLAIN = (246, 240, 226)
+PAR_RING = (200, 0, 0)
+
+
+def _cell_fill(title: str, types: list[str]) -> tuple[int, int, int]:
+    colours = data.load(title)["constants"].get("STOCKMARKET_COLORS", {})
+    for t in types:
+        if t == "par":
+            continue
+        if t in colours:
+            return ZONE.get(colours[t], C.rgb(colours[t]))
+    return PLAIN
+
+
+def _stacks(summary: dict) -> dict[tuple[int, int], list[str]]:
+    out: dict[tuple[int, int], list[str]] = {}
+    for sym, corp in summary.get("corporations", {}).items():
+        price = corp.get("price")
+        if price and not corp.get("closed"):
+            out.setdefault((price[1], price[2]), []).append(sym)
+    return out
+
+
+def _token(d: ImageDraw.ImageDraw, title: str, x: float, y: float, r: float, sym: str) -> None:
+    fill, text = C.entity(title, sym)
+    d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=C.BLACK, width=2)
+    size = int(r * 0.8)
+    f = font(size, "condensed")
+    while size > 7 and d.textlength(sym, font=f) > 1.8 * r:
+        size -= 1
+        f = font(size, "condensed")
+    d.text((x, y), sym, font=f, fill=text, anchor="mm")
+
+
+def draw_market(title: str, summary: dict) -> bytes:
+    market = data.load(title)["market"]
+    grid = market["grid"]
+    stacks = _stacks(summary)
+    one_d = len(grid) == 1
+    zigzag = bool(market.get("zigzag"))
+    n_cols = max(len(r) for r in grid)
+    deepest = max((len(v) for v in stacks.values()), default=0)
+    tok_r = 16
+    if not one_d:
+        cw, ch = 86, 84
+        width, height = n_cols * cw + 40, len(grid) * ch + 110
+    else:
+        cw = 70 if zigzag else 60
+        ch = 56
+        step = cw / 2 if zigzag else cw
+        stack_h = max(4, deepest) * (2 * tok_r + 3) + 10
+        width = int(step * (n_cols - 1) + cw + 40)
+        height = int(ch * (2 if zigzag else 1) + 2 * stack_h + 110)
+    img = Image.new("RGB", (width, height), C.WHITE)
+    d = ImageDraw.Draw(img)
+    d.text((20, 14), f"{title} stock market", font=font(24, "bold"), fill=C.BLACK)
+    top = 52
+    price_font = font(18, "bold")
+    small = font(13)
+
+    def cell(x0, y0, w, h, cellinfo):
+        types = cellinfo.get("types", []) if isinstance(cellinfo, dict) else []
+        price = cellinfo.get("price") if isinstance(cellinfo, dict) else cellinfo
+        d.rectangle((x0, y0, x0 + w, y0 + h), fill=_cell_fill(title, types), outline=(80, 80, 80), width=1)
+        if "par" in types:
+            d.rectangle((x0 + 3, y0 + 3, x0 + w - 3, y0 + h - 3), outline=PAR_RING, width=3)
+        d.text((x0 + w / 2, y0 + 14), str(price), font=price_font, fill=C.BLACK, anchor="mm")
+
+    if not one_d:
+        for r, row in enumerate(grid):
+            for c, info in enumerate(row):
+                if info is None:
+                    continue
+                x0, y0 = 20 + c * cw, top + r * ch
+                cell(x0, y0, cw, ch, info)
+                syms = stacks.get((r, c), [])
+                if syms:
+                    per_row = 3
+                    rad = tok_r if len(syms) <= 6 else 11
+                    for k, sym in enumerate(syms):
+                        row_i, col_i = divmod(k, per_row)
+                        n_in_row = min(per_row, len(syms) - row_i * per_row)
+                        x = x0 + cw / 2 + (col_i - (n_in_row - 1) / 2) * (2 * rad + 1)
+                        y = y0 + 28 + rad + row_i * (2 * rad + 2)
+                        _token(d, title, x, y, rad, sym)
+        legend_y = top + len(grid) * ch + 14
+    else:
+        row = grid[0]
+        stack_h = max(4, deepest) * (2 * tok_r + 3) + 10
+        base_y = top + (stack_h if zigzag else 0)
+        for c, info in enumerate(row):
+            if info is None:
+                continue
+            x0 = 20 + c * step
+            up = zigzag and c % 2 == 0
+            y0 = base_y + (0 if up else ch) if zigzag else base_y
+            cell(x0, y0, cw, ch, info)
+            syms = stacks.get((0, c), [])
+            for k, sym in enumerate(syms):
+                x = x0 + cw / 2
+                if zigzag and up:
+                    y = y0 - tok_r - 4 - k * (2 * tok_r + 3)
+                else:
+                    y = y0 + ch + tok_r + 4 + k * (2 * tok_r + 3)
+                _token(d, title, x, y, tok_r, sym)
+        legend_y = base_y + ch * (2 if zigzag else 1) + max(deepest, 1) * (2 * tok_r + 3) + 16
+    # legend: zone colours and the par marker
+    colours = data.load(title)["constants"].get("STOCKMARKET_COLORS", {})
+    used = {t for row in grid for info in row if info for t in info.get("types", [])}
+    x = 20
+    d.rectangle((x, legend_y, x + 22, legend_y + 22), fill=PLAIN, outline=PAR_RING, width=3)
+    d.text((x + 28, legend_y + 11), "par", font=small, fill=C.BLACK, anchor="lm")
+    x += 28 + d.textlength("par", font=small) + 18
+    for t in sorted(used - {"par"}):
+        if t not in colours:
+            continue
+        d.rectangle((x, legend_y, x + 22, legend_y + 22), fill=_cell_fill(title, [t]), outline=(80, 80, 80))
+        label = t.replace("_", " ")
+        d.text((x + 28, legend_y + 11), label, font=small, fill=C.BLACK, anchor="lm")
+        x += 28 + d.textlength(label, font=small) + 18
+    img = img.crop((0, 0, width, min(height, int(legend_y + 36))))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
