@@ -1,0 +1,630 @@
+"""The map half of the rules core: hexes, tile lays/upgrades, station tokens, connectivity, routes.
+
+Title-independent and modelled on the 18xx.games engine (Tracker#legal_tile_rotation?,
+Game#upgrades_to?, Graph#compute, City#tokenable?, Route checks). Title quirks come in as
+constructor parameters (see HexMap.__init__).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from engine.core.errors import GameError
+from engine.core.tiles import COLOR_ORDER, City, Node, Path, Tile, path_contained
+
+UNLIMITED = 10**6
+
+
+def _inv(e: int) -> int:
+    return (e + 3) % 6
+
+
+class Hex:
+    __slots__ = ("coord", "x", "y", "color", "tile", "printed", "neighbors", "all_neighbors", "location_name",
+                 "blockers", "reservations", "borders", "record")
+
+    def __init__(self, rec: dict, printed: Tile):
+        self.coord: str = rec["coord"]
+        self.x: int = rec["x"]
+        self.y: int = rec["y"]
+        self.color: str = rec["color"]
+        self.record = rec
+        self.printed = printed
+        self.tile: Tile = printed
+        self.neighbors: dict[int, Hex] = {}  # connectable neighbours by edge
+        self.all_neighbors: dict[int, Hex] = {}
+        self.location_name: str | None = rec.get("location_name")
+        self.blockers: list[str] = list(rec.get("blockers", ()))
+        self.reservations: list[str] = list(rec.get("reservations", ()))  # hex-level (any city)
+        self.borders: list[dict] = [dict(b) for b in rec.get("borders", ())]
+
+    def targeting(self, other: Hex) -> bool:
+        for e, h in self.neighbors.items():
+            if h is other and e in self.tile.exits:
+                return True
+        return False
+
+    def __repr__(self):
+        return f"<Hex {self.coord} {self.tile.id}>"
+
+
+class _Graph:
+    __slots__ = ("hexes", "nodes", "paths")
+
+    def __init__(self):
+        self.hexes: dict[str, set[int]] = {}
+        self.nodes: set[Node] = set()
+        self.paths: set[Path] = set()
+
+
+def _lane_match(lane: tuple[int, int], other: tuple[int, int]) -> bool:
+    return lane[0] == other[0] and other[1] == lane[0] - 1 - lane[1]
+
+
+class HexMap:
+    """Map state of one game.
+
+    Parameters beyond ``data`` carry title rules:
+      home_as_token: home hexes count as connected before the home token is down (Graph option).
+      no_rotation_tiles: tile names that may only be laid with rotation 0 (default from constants
+        ``NO_ROTATION_TILES``).
+      lay_hook(hexmap, corp, hex, old_tile, new_tile, rotation) -> str | None: extra title check,
+        returns an error message or None.
+      route_hook(hexmap, corp, route_info, revenue) -> int: title bonuses on a checked route
+        (route_info: {"train_name", "stops": [Node], "paths": [Path], "hexes": [coord]}).
+    """
+
+    def __init__(self, data: dict, *, home_as_token: bool = False, no_rotation_tiles: Iterable[str] | None = None,
+                 lay_hook: Callable | None = None, route_hook: Callable | None = None):
+        meta = data.get("meta", {})
+        mp = data["map"]
+        self.title: str = meta.get("title", "")
+        self.layout: str = mp.get("layout", meta.get("layout", "pointy"))
+        self.home_as_token = home_as_token
+        consts = data.get("constants", {}) or {}
+        self.no_rotation_tiles = set(no_rotation_tiles if no_rotation_tiles is not None
+                                     else consts.get("NO_ROTATION_TILES", ()) or ())
+        self.lay_hook = lay_hook
+        self.route_hook = route_hook
+        self.hexes: dict[str, Hex] = {}
+        self._tiles_by_id: dict[str, Tile] = {}
+        group_index: dict[tuple, int] = {}
+        by_xy: dict[tuple[int, int], Hex] = {}
+        for rec in mp["hexes"]:
+            key = (rec["color"], rec.get("code", ""))
+            idx = group_index.get(key, 0)
+            group_index[key] = idx + 1
+            name = rec.get("tile", rec["coord"])
+            tile = Tile(rec, name=name, index=idx, color=rec["color"], preprinted=True)
+            h = Hex(rec, tile)
+            tile.hex = h
+            self.hexes[h.coord] = h
+            self._tiles_by_id[tile.id] = tile
+            by_xy[(h.x, h.y)] = h
+        for rec in mp["hexes"]:
+            h = self.hexes[rec["coord"]]
+            h.neighbors = {int(e): self.hexes[c] for e, c in rec.get("neighbors", {}).items()}
+            h.all_neighbors = {int(e): self.hexes[c] for e, c in rec.get("all_neighbors", {}).items()}
+        # manifest
+        self._manifest: dict[str, dict] = {}
+        self._copies: dict[str, list[Tile]] = {}
+        for rec in data.get("tiles", ()):
+            name = rec["name"]
+            self._manifest[name] = rec
+            count = rec.get("in_game_count", rec.get("count", 0))
+            if count == "unlimited":
+                count = None
+            self._copies[name] = []
+            if count is not None:
+                for i in range(count):
+                    self._new_copy(name)
+            self._manifest[name] = dict(rec, _unlimited=count is None)
+        # homes
+        self.homes: dict[str, tuple[list[str], int | None]] = {}
+        for rec in list(data.get("corporations", ())) + list(data.get("minors", ())):
+            coords = rec.get("coordinates")
+            if coords:
+                self.homes[rec["sym"]] = ([coords] if isinstance(coords, str) else list(coords), rec.get("city"))
+        self._token_order: dict[str, list[str]] = {}
+        self._graphs: dict[str, _Graph] = {}
+        self.pending_tokens: list[tuple[str, str]] = []  # (corp, coord) tokens displaced by a lay
+        # tokens printed on the map (18MEX minors)
+        for rec in mp["hexes"]:
+            for i, c in enumerate(rec.get("cities", ())):
+                for slot, corp in enumerate(c.get("tokens", ()) or ()):
+                    if corp:
+                        city = self.hexes[rec["coord"]].tile.cities[i]
+                        city.tokens[slot] = corp
+                        self._token_order.setdefault(corp, []).append(rec["coord"])
+
+    # -- tiles ---------------------------------------------------------------------------------
+
+    def _new_copy(self, name: str) -> Tile:
+        rec = self._manifest[name]
+        copies = self._copies[name]
+        t = Tile(rec, name=name, index=len(copies), color=rec["color"])
+        copies.append(t)
+        self._tiles_by_id[t.id] = t
+        return t
+
+    def tile(self, copy_id: str) -> Tile:
+        t = self._tiles_by_id.get(copy_id)
+        if t is not None:
+            return t
+        name, _, idx = copy_id.rpartition("-")
+        if name in self._manifest and self._manifest[name]["_unlimited"] and idx.isdigit():
+            while len(self._copies[name]) <= int(idx):
+                self._new_copy(name)
+            return self._tiles_by_id[copy_id]
+        if name in self.hexes and self.hexes[name].printed.name == name:
+            return self.hexes[name].printed
+        raise GameError(f"there is no tile {copy_id} in this game")
+
+    def available(self, name: str) -> int:
+        if name not in self._manifest:
+            return 0
+        if self._manifest[name]["_unlimited"]:
+            return UNLIMITED
+        return sum(1 for t in self._copies[name] if t.hex is None)
+
+    def _free_copy(self, name: str) -> Tile | None:
+        for t in self._copies.get(name, ()):
+            if t.hex is None:
+                return t
+        if name in self._manifest and self._manifest[name]["_unlimited"]:
+            return self._new_copy(name)
+        return None
+
+    def _resolve_tile(self, tile_id: str) -> Tile:
+        """A copy id ('57-0') or a tile name ('57' -> lowest free copy)."""
+        if tile_id in self._manifest:
+            t = self._free_copy(tile_id)
+            if t is None:
+                raise GameError(f"no copy of tile {tile_id} left")
+            return t
+        t = self.tile(tile_id)
+        if t.preprinted:
+            raise GameError(f"{tile_id} is a printed map tile, not one from the supply")
+        if t.hex is not None:
+            if self.available(t.name):
+                raise GameError(f"tile {t.id} is already on the map at {t.hex.coord}; use another copy of {t.name}")
+            raise GameError(f"no copy of tile {t.name} left")
+        return t
+
+    def city(self, city_id: str) -> City:
+        tile_id, _, part = city_id.rpartition("-")
+        if not part.isdigit():
+            raise GameError(f"there is no city {city_id}")
+        try:
+            tile = self.tile(tile_id)
+        except GameError:
+            raise GameError(f"there is no city {city_id}") from None
+        node = tile.node_by_part(int(part))
+        if not isinstance(node, City):
+            raise GameError(f"there is no city {city_id}")
+        return node
+
+    def hex(self, coord: str) -> Hex:
+        h = self.hexes.get(coord)
+        if h is None:
+            raise GameError(f"there is no hex {coord} on this map")
+        return h
+
+    # -- lays ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _old_name(t: Tile) -> str:
+        return f"the printed {t.hex.coord}" if t.preprinted else t.name
+
+    def _upgrade_error(self, h: Hex, new: Tile) -> str | None:
+        """Rotation-independent: may `new` replace the hex's tile at all?"""
+        old = h.tile
+        if new.name in old.upgrades_to:
+            return None
+        if old.color in ("gray", "red", "blue") or (not old.upgrades_to and old.color not in COLOR_ORDER[:-1]):
+            return f"{h.coord} can't be upgraded"
+        if old.color in COLOR_ORDER and new.color in COLOR_ORDER:
+            want = COLOR_ORDER.index(old.color) + 1
+            if COLOR_ORDER.index(new.color) != want:
+                nxt = COLOR_ORDER[want] if want < len(COLOR_ORDER) else None
+                if nxt is None:
+                    return f"{h.coord} can't be upgraded"
+                return f"tile {new.name} is {new.color} but {h.coord} holds {self._old_name(old)} ({old.color}): " \
+                       f"it needs a {nxt} tile"
+        what = f"tile {new.name} can't replace {self._old_name(old)} on {h.coord}"
+        if (old.label or None) != (new.label or None):
+            return f"{what}: its label ({new.label or 'none'}) doesn't match the hex ({old.label or 'none'})"
+        if len(old.towns) != len(new.towns):
+            return f"{what}: it has {len(new.towns)} town(s), the hex has {len(old.towns)}"
+        if len(old.cities) != len(new.cities):
+            return f"{what}: it has {len(new.cities)} cities, the hex has {len(old.cities)}"
+        if not any(self._keeps_track(old, new, r) for r in range(6)):
+            return f"{what}: it doesn't keep the existing track"
+        return what
+
+    @staticmethod
+    def _keeps_track(old: Tile, new: Tile, r: int) -> bool:
+        new_keys = new.shape(r).path_keys
+        return all(any(path_contained(o, n) for n in new_keys) for o in old.shape().path_keys)
+
+    def _lay_check(self, corp: str | None, h: Hex, new: Tile, rotation: int, colors, blocked, need_connection: bool,
+                   tiles_allowed) -> tuple[str | None, int]:
+        coord = h.coord
+        if blocked:
+            if coord in blocked:
+                return f"{coord} is blocked", 0
+            for b in h.blockers:
+                if b in blocked:
+                    return f"{coord} is blocked by the private {b}", 0
+        if tiles_allowed is not None and new.name not in tiles_allowed:
+            return f"tile {new.name} can't be laid here (allowed: {', '.join(sorted(tiles_allowed))})", 0
+        if colors is not None and new.color not in colors:
+            return f"{new.color} tiles aren't available in this phase", 0
+        err = self._upgrade_error(h, new)
+        if err:
+            return err, 0
+        if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+            return f"rotation must be 0 to 5, not {rotation}", 0
+        if rotation and new.name in self.no_rotation_tiles:
+            return f"tile {new.name} may not be rotated", 0
+        old = h.tile
+        shape = new.shape(rotation)
+        for e in sorted(shape.exits):
+            if e not in h.neighbors:
+                if e not in h.all_neighbors:
+                    return f"rotation {rotation} of tile {new.name} runs off the map at {coord}", 0
+                if any(b.get("type") == "impassable" and b["edge"] == e for b in h.borders):
+                    return f"rotation {rotation} of tile {new.name} runs into an impassable border on {coord}", 0
+                return f"rotation {rotation} of tile {new.name} on {coord} runs into {h.all_neighbors[e].coord}, " \
+                       "which has no track there", 0
+        if not self._keeps_track(old, new, rotation):
+            return f"tile {new.name} can't replace {self._old_name(old)} on {coord} with rotation {rotation}: " \
+                   "it doesn't keep the existing track", 0
+        old_ct = old.shape().ct_edges
+        new_ct = shape.ct_edges
+        extra = max(0, len(new_ct) - len(old_ct))
+        if extra < sum(1 for n in new_ct if all(not (n & o) for o in old_ct)):
+            return f"tile {new.name} can't replace {self._old_name(old)} on {coord} with rotation {rotation}: " \
+                   "its stations don't line up with the existing ones", 0
+        if len(new_ct) > 1 and len(old_ct) > 1 and \
+                not all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct):
+            return f"tile {new.name} can't replace {self._old_name(old)} on {coord} with rotation {rotation}: " \
+                   "its cities don't line up with the existing ones", 0
+        if need_connection:
+            conn = self._graph(corp).hexes.get(coord)
+            if not conn:
+                return f"{corp} can't lay on {coord}: no route from its stations", 0
+            if not (shape.exits & conn):
+                return f"{corp} can't lay tile {new.name} on {coord} with rotation {rotation}: " \
+                       "none of its track connects to a route from its stations", 0
+        if self.lay_hook is not None:
+            err = self.lay_hook(self, corp, h, old, new, rotation)
+            if err:
+                return err, 0
+        return None, self._lay_cost(h, old, shape.exits)
+
+    @staticmethod
+    def _lay_cost(h: Hex, old: Tile, new_exits) -> int:
+        cost = sum(u.get("cost", 0) for u in old.upgrades)
+        for b in h.borders:
+            if not b.get("cost"):
+                continue
+            e = b["edge"]
+            nb = h.neighbors.get(e)
+            if nb is not None and e in new_exits and _inv(e) in nb.tile.exits:
+                cost += b["cost"]
+        return cost
+
+    def check_lay(self, corp: str, coord: str, tile_id: str, rotation: int, *, colors: list[str],
+                  blocked: set[str] = frozenset(), need_connection: bool = True,
+                  tiles_allowed: set[str] | None = None) -> int:
+        h = self.hex(coord)
+        new = self._resolve_tile(tile_id)
+        err, cost = self._lay_check(corp, h, new, rotation, colors, blocked, need_connection, tiles_allowed)
+        if err:
+            raise GameError(err)
+        return cost
+
+    def lay(self, coord: str, tile_id: str, rotation: int) -> list[tuple[str, str]]:
+        """Apply a lay. Returns tokens displaced (corp, coord) that their owners must place again on that hex
+        (an old tile whose cities had no track, e.g. 1830 E11, upgraded to a multi-city tile); they are also
+        appended to ``pending_tokens``."""
+        h = self.hex(coord)
+        new = self._resolve_tile(tile_id)
+        old = h.tile
+        new.rotate(rotation)
+        # pay/remove borders crossed
+        for b in list(h.borders):
+            if not b.get("cost"):
+                continue
+            e = b["edge"]
+            nb = h.neighbors.get(e)
+            if nb is not None and e in new.exits and _inv(e) in nb.tile.exits:
+                h.borders.remove(b)
+                nb.borders = [x for x in nb.borders if x["edge"] != _inv(e)]
+        # move tokens / reservations city by city
+        displaced: list[tuple[str, str]] = []
+        new_edges = new.shape().city_edges
+        old_edges = old.shape().city_edges
+        for oi, oc in enumerate(old.cities):
+            target: City | None = None
+            if len(new.cities) == 1:
+                target = new.cities[0]
+            elif old_edges[oi]:
+                for ni, nc in enumerate(new.cities):
+                    if old_edges[oi] <= new_edges[ni]:
+                        target = nc
+                        break
+            elif len(old.cities) == 1 and new.cities:
+                target = new.cities[0]
+            for slot, corp in enumerate(oc.tokens):
+                if corp is None:
+                    continue
+                if target is None:
+                    displaced.append((corp, coord))
+                    continue
+                dest = slot if slot < target.slots and target.tokens[slot] is None else \
+                    next((i for i, t in enumerate(target.tokens) if t is None), None)
+                if dest is None:
+                    target.tokens.append(corp)
+                else:
+                    target.tokens[dest] = corp
+            if target is not None:
+                for slot, r in enumerate(oc.reservations):
+                    if r is None or r in target.reservations:
+                        continue
+                    if slot < len(target.reservations) and target.reservations[slot] is None:
+                        target.reservations[slot] = r
+                    else:
+                        target.reservations.append(r)
+        for corp, _ in displaced:
+            order = self._token_order.get(corp, [])
+            if coord in order:
+                order.remove(coord)
+        if old.preprinted:
+            old.hex = None
+        else:
+            old.reset()
+        new.hex = h
+        h.tile = new
+        self.pending_tokens.extend(displaced)
+        self._graphs.clear()
+        return displaced
+
+    def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
+                   need_connection: bool = True, tiles_allowed: set[str] | None = None) -> list[tuple[str, str, int]]:
+        out = []
+        coords = self._graph(corp).hexes.keys() if need_connection else self.hexes.keys()
+        for coord in sorted(coords, key=lambda c: (self.hexes[c].y, self.hexes[c].x)):
+            h = self.hexes[coord]
+            for name in h.tile.upgrades_to:
+                if tiles_allowed is not None and name not in tiles_allowed:
+                    continue
+                rec = self._manifest.get(name)
+                if rec is None or (colors is not None and rec["color"] not in colors):
+                    continue
+                new = self._free_copy(name)
+                if new is None:
+                    continue
+                for r in range(6):
+                    err, _ = self._lay_check(corp, h, new, r, colors, blocked, need_connection, tiles_allowed)
+                    if err is None:
+                        out.append((coord, new.id, r))
+        return out
+
+    # -- tokens --------------------------------------------------------------------------------
+
+    def _hex_reservation_blocks(self, h: Hex, corp: str) -> str | None:
+        others = [r for r in h.reservations if r != corp]
+        if not others:
+            return None
+        free = sum(1 for c in h.tile.cities for i, t in enumerate(c.tokens)
+                   if t is None and (i >= len(c.reservations) or c.reservations[i] is None))
+        if free <= len(others):
+            return others[0]
+        return None
+
+    def check_token(self, corp: str, city_id: str, slot: int, *, need_connection: bool = True) -> None:
+        city = self.city(city_id)
+        h = city.tile.hex
+        if h is None:
+            raise GameError(f"city {city_id} isn't on the map")
+        where = f"{city_id} on {h.coord}"
+        if not isinstance(slot, int) or not 0 <= slot < len(city.tokens):
+            raise GameError(f"{where} has no slot {slot}")
+        if city.tokens[slot] is not None:
+            raise GameError(f"slot {slot} of {where} is taken by {city.tokens[slot]}")
+        if any(c.tokened_by(corp) for c in h.tile.cities):
+            raise GameError(f"{corp} already has a token on {h.coord}")
+        res = city.reservations[slot] if slot < len(city.reservations) else None
+        if res is not None and res != corp:
+            raise GameError(f"slot {slot} of {where} is reserved for {res}")
+        other = self._hex_reservation_blocks(h, corp)
+        if other is not None:
+            raise GameError(f"the last free slot on {h.coord} is reserved for {other}")
+        if need_connection and city not in self._graph(corp).nodes:
+            raise GameError(f"{corp} can't reach {where} from its stations")
+
+    def _put_token(self, corp: str, city: City, slot: int, *, home: bool = False) -> None:
+        city.tokens[slot] = corp
+        city.reservations = [None if r == corp else r for r in city.reservations]
+        h = city.tile.hex
+        if corp in h.reservations:
+            h.reservations.remove(corp)
+        self.pending_tokens = [p for p in self.pending_tokens if p != (corp, h.coord)]
+        order = self._token_order.setdefault(corp, [])
+        if home:
+            order.insert(0, h.coord)
+        else:
+            order.append(h.coord)
+        self._graphs.clear()
+
+    def place_token(self, corp: str, city_id: str, slot: int) -> None:
+        self._put_token(corp, self.city(city_id), slot)
+
+    def place_home_token(self, corp: str, coord: str | None = None, city_index: int | None = None) -> str:
+        """Place the home token in the slot reserved for `corp` (home hex from corporations.json by default).
+        With several cities and no choice given, the reserved city is used, else the first one (as the
+        engine does while the tile has no track); if the hex has track and only a hex-level reservation,
+        `city_index` is required."""
+        if coord is None:
+            if corp not in self.homes:
+                raise GameError(f"{corp} has no home hex")
+            coords, idx = self.homes[corp]
+            coord = coords[0]
+            if city_index is None:
+                city_index = idx
+        h = self.hex(coord)
+        cities = h.tile.cities
+        if not cities:
+            raise GameError(f"{coord} has no city for {corp}'s home token")
+        if city_index is None:
+            city = next((c for c in cities if corp in c.reservations), None)
+            if city is None:
+                if len(cities) > 1 and h.tile.paths and corp in h.reservations:
+                    raise GameError(f"{corp} must choose which city of {coord} gets its home token")
+                city = cities[0]
+        else:
+            if not 0 <= city_index < len(cities):
+                raise GameError(f"{coord} has no city {city_index}")
+            city = cities[city_index]
+        if any(c.tokened_by(corp) for c in cities):
+            raise GameError(f"{corp} already has a token on {coord}")
+        slot = next((i for i, r in enumerate(city.reservations) if r == corp and city.tokens[i] is None), None)
+        if slot is None:
+            slot = next((i for i, t in enumerate(city.tokens)
+                         if t is None and (i >= len(city.reservations) or city.reservations[i] is None)), None)
+        if slot is None:
+            raise GameError(f"no free slot for {corp}'s home token on {coord}")
+        self._put_token(corp, city, slot, home=True)
+        return city.id
+
+    def remove_token(self, corp: str, coord: str) -> None:
+        """Take corp's token off a hex (e.g. a corporation closing)."""
+        for c in self.hex(coord).tile.cities:
+            c.tokens = [None if t == corp else t for t in c.tokens]
+        order = self._token_order.get(corp, [])
+        if coord in order:
+            order.remove(coord)
+        self._graphs.clear()
+
+    def legal_tokens(self, corp: str) -> list[tuple[str, int]]:
+        out = []
+        for node in sorted(self._graph(corp).nodes, key=lambda n: (n.tile.hex.y, n.tile.hex.x, n.part_index)):
+            if not isinstance(node, City):
+                continue
+            for slot in range(len(node.tokens)):
+                try:
+                    self.check_token(corp, node.id, slot)
+                except GameError:
+                    continue
+                out.append((node.id, slot))
+                break
+        return out
+
+    def tokened_hexes(self, corp: str) -> list[str]:
+        return list(self._token_order.get(corp, ()))
+
+    def token_cities(self, corp: str) -> list[City]:
+        out = []
+        for coord in dict.fromkeys(self._token_order.get(corp, ())):
+            out.extend(c for c in self.hexes[coord].tile.cities if corp in c.tokens)
+        return out
+
+    # -- connectivity --------------------------------------------------------------------------
+
+    def _graph(self, corp: str) -> _Graph:
+        g = self._graphs.get(corp)
+        if g is None:
+            g = self._graphs[corp] = self._compute(corp)
+        return g
+
+    def _compute(self, corp: str) -> _Graph:
+        g = _Graph()
+        hexes = g.hexes
+        starts = self.token_cities(corp)
+        for c in starts:
+            h = c.tile.hex
+            hexes.setdefault(h.coord, set()).update(h.neighbors)
+        if self.home_as_token and corp in self.homes:
+            for coord in self.homes[corp][0]:
+                h = self.hexes[coord]
+                hexes.setdefault(coord, set()).update(h.neighbors)
+        visited_nodes: set[Node] = set(starts)
+        g.nodes.update(starts)
+        seen: set[tuple] = set()
+        stack: list[tuple[Path, object]] = [(p, c) for c in starts for p in c.paths]
+        nodes = g.nodes
+        paths = g.paths
+        while stack:
+            p, entry = stack.pop()
+            key = (p, entry if isinstance(entry, int) else id(entry))
+            if key in seen:
+                continue
+            seen.add(key)
+            paths.add(p)
+            h = p.tile.hex
+            for e in p.exits:
+                hexes.setdefault(h.coord, set()).add(e)
+                nb = h.neighbors.get(e)
+                if nb is not None:
+                    ie = _inv(e)
+                    hexes.setdefault(nb.coord, set()).add(ie)
+                    if e == entry:
+                        continue
+                    lane = p.edge_lanes[e]
+                    for q in nb.tile.paths_at_edge.get(ie, ()):
+                        if _lane_match(lane, q.edge_lanes[ie]):
+                            stack.append((q, ie))
+            for n in p.nodes:
+                nodes.add(n)
+                if p.terminal or n is entry or n in visited_nodes or n.blocks(corp):
+                    continue
+                visited_nodes.add(n)
+                for q in n.paths:
+                    if q is not p:
+                        stack.append((q, n))
+            j = p.junction
+            if j is not None and j is not entry:
+                for q in j.paths:
+                    if q is not p:
+                        stack.append((q, j))
+        return g
+
+    def connected_hexes(self, corp: str) -> dict[str, set[int]]:
+        return {k: set(v) for k, v in self._graph(corp).hexes.items()}
+
+    def reachable_cities(self, corp: str) -> set[str]:
+        return {n.id for n in self._graph(corp).nodes if isinstance(n, City)}
+
+    def reachable_nodes(self, corp: str) -> set[Node]:
+        return set(self._graph(corp).nodes)
+
+    # -- routes --------------------------------------------------------------------------------
+
+    def route_revenue(self, corp: str, routes: list[dict], phase_colors: list[str]) -> list[int]:
+        from engine.core.routes import route_revenue
+        return route_revenue(self, corp, routes, phase_colors)
+
+    # -- view ----------------------------------------------------------------------------------
+
+    def view(self, blocked: set[str] | None = None) -> dict:
+        """Plain data for the map picture. `blocked`: privates currently blocking (None = every blocker
+        printed on the map)."""
+        out = {}
+        for coord, h in self.hexes.items():
+            t = h.tile
+            cities = []
+            for c in t.cities:
+                res = list(c.reservations) + [None] * (len(c.tokens) - len(c.reservations))
+                free = [i for i, (tok, r) in enumerate(zip(c.tokens, res)) if tok is None and r is None]
+                for r in h.reservations:  # hex-level reservations shown in the first free slots
+                    if free:
+                        res[free.pop(0)] = r
+                cities.append({"revenue": c.revenue, "slots": c.slots, "tokens": list(c.tokens),
+                               "reserved": res[:len(c.tokens)]})
+            out[coord] = {
+                "tile": t.name, "tile_id": t.id, "rotation": t.rotation, "color": t.color, "cities": cities,
+                "blocked_by": [b for b in h.blockers if blocked is None or b in blocked],
+            }
+        return {"title": self.title, "layout": self.layout, "hexes": out}

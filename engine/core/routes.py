@@ -1,0 +1,305 @@
+"""Rebuild and check train routes from run_routes `connections` (shared/fixtures/FORMAT.md), compute revenue.
+
+A route is a list of segments; each segment lists the hexes of the track between two consecutive stops
+(either direction; a single hex joins two stops on one tile, optionally as "<hex> i.j" with part
+indexes). Checks follow the 18xx.games Route: a station of the corporation, >= 2 stops, the train's
+distance, no stop twice, no track (hex edge) used twice by the corporation's routes, offboards only
+at the ends, no passing through cities full of other corporations' tokens, one stop per group.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import TYPE_CHECKING
+
+from engine.core.errors import GameError
+from engine.core.tiles import City, Node, Path
+
+if TYPE_CHECKING:
+    from engine.core.hexmap import HexMap
+
+MAX_ASSEMBLIES = 2000
+
+
+def _inv(e: int) -> int:
+    return (e + 3) % 6
+
+
+def _other_end(p: Path, end):
+    return p.b if p.a is end else p.a
+
+
+def _rot_end(p: Path, end):
+    """Map-edge number of an edge end of `p` (ends are stored unrotated)."""
+    return (end + p.tile.rotation) % 6 if isinstance(end, int) else end
+
+
+def _paths_between(tile, from_edge: int, to) -> list[list[Path]]:
+    """Paths on a tile from map edge `from_edge` to `to` (a map edge, or 'node' for any stop)."""
+    out: list[list[Path]] = []
+    for p in tile.paths_at_edge.get(from_edge, ()):
+        if isinstance(p.a, int) and _rot_end(p, p.a) == from_edge:
+            other = p.b
+        else:
+            other = p.a
+        if to == "node":
+            if isinstance(other, Node) and other.kind != "junction":
+                out.append([p])
+        elif isinstance(other, int):
+            if _rot_end(p, other) == to:
+                out.append([p])
+        elif isinstance(other, Node) and other.kind == "junction":
+            for q in other.paths:
+                if q is not p and to in q.exits:
+                    out.append([p, q])
+    return out
+
+
+def _lanes_ok(prev: Path, edge: int, nxt: Path, nedge: int) -> bool:
+    a = prev.edge_lanes.get(edge, (1, 0))
+    b = nxt.edge_lanes.get(nedge, (1, 0))
+    return a[0] == b[0] and b[1] == a[0] - 1 - a[1]
+
+
+class _Chain:
+    __slots__ = ("a", "b", "paths")
+
+    def __init__(self, a: Node, b: Node, paths: list[Path]):
+        self.a, self.b, self.paths = a, b, paths
+
+
+def _segment_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
+    if not seg:
+        raise GameError(f"train {train}: empty route segment")
+    if len(seg) == 1:
+        coord, _, parts = seg[0].partition(" ")
+        h = hm.hexes.get(coord)
+        if h is None:
+            raise GameError(f"train {train}: there is no hex {coord}")
+        want = None
+        if parts:
+            try:
+                want = {int(x) for x in parts.split(".")}
+            except ValueError:
+                raise GameError(f"train {train}: bad segment {seg[0]!r}") from None
+        out = []
+        for p in h.tile.paths:
+            if len(p.nodes) == 2 and (want is None or {n.part_index for n in p.nodes} == want):
+                out.append(_Chain(p.nodes[0], p.nodes[1], [p]))
+        if not out:
+            raise GameError(f"train {train}: no track joins two stops on {coord}")
+        return out
+    hexes = []
+    for coord in seg:
+        h = hm.hexes.get(coord.split(" ")[0])
+        if h is None:
+            raise GameError(f"train {train}: there is no hex {coord}")
+        hexes.append(h)
+    edges = []
+    for h0, h1 in zip(hexes, hexes[1:]):
+        e = next((e for e, nb in h0.neighbors.items() if nb is h1), None)
+        if e is None:
+            raise GameError(f"train {train}: {h0.coord} and {h1.coord} aren't connected neighbours")
+        edges.append(e)
+    options: list[list[list[Path]]] = []
+    first = [o for o in _paths_between(hexes[0].tile, edges[0], "node")]
+    if not first:
+        raise GameError(f"train {train}: no track from a stop on {hexes[0].coord} towards {hexes[1].coord}")
+    options.append(first)
+    for k in range(1, len(hexes) - 1):
+        mid = _paths_between(hexes[k].tile, _inv(edges[k - 1]), edges[k])
+        if not mid:
+            raise GameError(f"train {train}: no track through {hexes[k].coord} from {hexes[k - 1].coord} "
+                            f"to {hexes[k + 1].coord}")
+        options.append(mid)
+    last = _paths_between(hexes[-1].tile, _inv(edges[-1]), "node")
+    if not last:
+        raise GameError(f"train {train}: no track from {hexes[-2].coord} to a stop on {hexes[-1].coord}")
+    options.append(last)
+    out = []
+    for combo in product(*options):
+        ok = True
+        for k in range(len(combo) - 1):
+            if not _lanes_ok(combo[k][-1], edges[k], combo[k + 1][0], _inv(edges[k])):
+                ok = False
+                break
+        if not ok:
+            continue
+        p0, pn = combo[0][0], combo[-1][-1]
+        out.append(_Chain(p0.nodes[0], pn.nodes[0], [p for grp in combo for p in grp]))
+    if not out:
+        raise GameError(f"train {train}: the track along {'-'.join(seg)} doesn't line up")
+    return out
+
+
+def _assemblies(chains: list[list[_Chain]]):
+    """Yield (stops, paths per segment) for every consistent way of chaining the segments."""
+    n = len(chains)
+    count = 0
+    stops: list[Node] = []
+    segs: list[list[Path]] = []
+
+    def rec(i: int):
+        nonlocal count
+        if count >= MAX_ASSEMBLIES:
+            return
+        if i == n:
+            count += 1
+            yield list(stops), list(segs)
+            return
+        for ch in chains[i]:
+            for x, y in ((ch.a, ch.b), (ch.b, ch.a)):
+                if i == 0:
+                    stops.append(x)
+                elif x is not stops[-1]:
+                    continue
+                stops.append(y)
+                segs.append(ch.paths)
+                yield from rec(i + 1)
+                segs.pop()
+                stops.pop()
+                if i == 0:
+                    stops.pop()
+                if ch.a is ch.b:
+                    break
+
+    yield from rec(0)
+
+
+def _track_keys(paths: list[Path]) -> list[tuple]:
+    keys = []
+    for p in paths:
+        coord = p.tile.hex.coord
+        for e in p.exits:
+            keys.append((coord, e, p.edge_lanes[e][1]))
+    return keys
+
+
+def _check_distance(stops: list[Node], distance, train: str) -> None:
+    if isinstance(distance, (int, float)):
+        n = sum(s.visit_cost for s in stops)
+        if n > distance:
+            raise GameError(f"train {train}: {n} stops are too many for a {distance}-train")
+        return
+    type_info: dict[str, list[dict]] = {}
+    for rule in distance:
+        info = {"pay": rule["pay"], "visit": rule.get("visit", rule["pay"])}
+        for t in rule["nodes"]:
+            type_info.setdefault(t, []).append(info)
+    grouped: dict[str, int] = {}
+    for s in stops:
+        grouped[s.kind] = grouped.get(s.kind, 0) + s.visit_cost
+    for kind, num in sorted(grouped.items(), key=lambda kv: len(type_info.get(kv[0], ()))):
+        for info in type_info.get(kind, ()):
+            if info["visit"] <= 0:
+                continue
+            info["visit"] -= num
+            num = -info["visit"]
+            if num <= 0:
+                break
+        if num > 0:
+            raise GameError(f"train {train}: too many stops")
+
+
+def _pay(stops: list[Node], distance, phase_colors, train: str) -> int:
+    if isinstance(distance, (int, float)):
+        return sum(s.revenue_for(phase_colors, train) for s in stops)
+    rules = [{"nodes": set(r["nodes"]), "pay": r["pay"]} for r in distance]
+    total = 0
+    for s in sorted(stops, key=lambda s: -s.revenue_for(phase_colors, train)):
+        for r in rules:
+            if s.kind in r["nodes"] and r["pay"] > 0:
+                r["pay"] -= 1
+                total += s.revenue_for(phase_colors, train)
+                break
+    return total
+
+
+def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]], distance) -> None:
+    if len(stops) < 2:
+        raise GameError(f"train {train}: a route needs at least two stops")
+    seen: set[int] = set()
+    for s in stops:
+        if id(s) in seen:
+            raise GameError(f"train {train}: the route visits {s.tile.hex.coord} ({s.kind}) twice")
+        seen.add(id(s))
+    keys = _track_keys([p for seg in segs for p in seg])
+    if len(keys) != len(set(keys)):
+        dup = next(k for k in keys if keys.count(k) > 1)
+        raise GameError(f"train {train}: the route uses the track on {dup[0]} twice")
+    for k in range(1, len(stops) - 1):
+        s = stops[k]
+        if s.terminal or segs[k - 1][-1].terminal or segs[k][0].terminal:
+            raise GameError(f"train {train}: the route can't run through {s.tile.hex.coord}: it's a terminus")
+        if s.blocks(corp):
+            raise GameError(f"train {train}: the route can't pass through {s.tile.hex.coord}: "
+                            "the city is full of other companies' tokens")
+    if not any(isinstance(s, City) and corp in s.tokens for s in stops):
+        raise GameError(f"train {train}: the route must include a station of {corp}")
+    groups: dict[str, str] = {}
+    for s in stops:
+        for g in s.groups:
+            if g in groups:
+                raise GameError(f"train {train}: the route may visit only one {g} stop "
+                                f"({groups[g]} and {s.tile.hex.coord})")
+            groups[g] = s.tile.hex.coord
+    _check_distance(stops, distance, train)
+
+
+def build_route(hm: HexMap, corp: str, route: dict) -> tuple[list[Node], list[Path]]:
+    """Rebuild one route: (stops in order, paths). Raises GameError if no valid reading exists."""
+    train = route.get("train_name") or route.get("train") or "?"
+    distance = route.get("distance", 999)
+    conns = route.get("connections") or []
+    if not conns:
+        raise GameError(f"train {train}: the route is empty")
+    chains = [_segment_chains(hm, seg, train) for seg in conns]
+    want = route.get("nodes")
+    first_err: GameError | None = None
+    fallback = None
+    for stops, segs in _assemblies(chains):
+        try:
+            _check_route(corp, train, stops, segs, distance)
+        except GameError as e:
+            if first_err is None:
+                first_err = e
+            continue
+        if want:
+            sig = [s.signature for s in stops]
+            if sig != list(want) and sig[::-1] != list(want):
+                if fallback is None:
+                    fallback = (stops, segs)
+                continue
+        return stops, [p for seg in segs for p in seg]
+    if fallback is not None:
+        return fallback[0], [p for seg in fallback[1] for p in seg]
+    if first_err is not None:
+        raise first_err
+    raise GameError(f"train {train}: the segments of the route don't join up at shared stops")
+
+
+def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[str]) -> list[dict]:
+    """Rebuild and check all routes of one run; returns per route {train_name, revenue, stops, paths, hexes}."""
+    used: dict[tuple, str] = {}
+    out = []
+    for route in routes:
+        train = route.get("train_name") or route.get("train") or "?"
+        stops, paths = build_route(hm, corp, route)
+        for key in _track_keys(paths):
+            if key in used:
+                raise GameError(f"train {train}: the track on {key[0]} is already used by train {used[key]}")
+        for key in _track_keys(paths):
+            used[key] = train
+        distance = route.get("distance", 999)
+        revenue = _pay(stops, distance, phase_colors, train)
+        info = {"train_name": train, "stops": stops, "paths": paths,
+                "hexes": [s.tile.hex.coord for s in stops], "nodes": [s.signature for s in stops]}
+        if hm.route_hook is not None:
+            revenue = hm.route_hook(hm, corp, info, revenue)
+        info["revenue"] = revenue
+        out.append(info)
+    return out
+
+
+def route_revenue(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[str]) -> list[int]:
+    return [r["revenue"] for r in check_routes(hm, corp, routes, phase_colors)]
