@@ -8,6 +8,8 @@
 `summary` is a state dict in the format of the 18xx.games trace lines (shared/fixtures/TRACES.md).
 """
 
+from .companies import draw_companies
 from .mapdraw import draw_map
+from .market import draw_market
 
-__all__ = ["draw_map"]
+__all__ = ["draw_companies", "draw_map", "draw_market"]

@@ -623,35 +623,28 @@ class MapPainter:
             lines = best[1]
         width = max(self.draw.textlength(line, font=f) for line in lines)
         half = min(width, 1.45 * R) / 2
-        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.6, 0.6, -0.45, 0.45, -0.3, 0.3)
+        line_h = size * 1.15
+        n = len(lines)
+        offsets = [(k - (n - 1) / 2) * line_h for k in range(n)]
+        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.6, 0.6, -0.5, 0.5, -0.4, 0.4, -0.3, 0.3)
                  for dx in (0, -0.15, 0.15, -0.3, 0.3)]
+        cands += [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.15, 0, 0.15) for dx in (-0.45, 0.45, -0.35, 0.35)]
         best, best_score = cands[0], -1e9
         for x, y in cands:
-            pts = [(x + f * half, y) for f in (-1, -0.5, 0, 0.5, 1)]
+            pts = [(x + f * half, y + o) for f in (-1, -0.5, 0, 0.5, 1) for o in offsets]
             clear = min((math.hypot(px - ox, py - oy) - r for px, py in pts for ox, oy, r in h.obstacles),
                         default=R)
             # the text must stay inside the hex: the hex is narrower towards its top and bottom
-            inside = self._half_width(abs(y - h.cy) + 0.08 * R * len(lines)) - half
-            inside = min(inside, self._half_width(abs(y - h.cy)) - half - abs(x - h.cx))
-            score = min(clear, 0.25 * R) + min(inside, 0) * 2 - abs(y - h.cy) * 0.05 - abs(x - h.cx) * 0.3
+            outer = abs(y - h.cy) + (n - 1) / 2 * line_h + 0.5 * size
+            inside = self._half_width(outer) - half - abs(x - h.cx)
+            score = min(clear, 0.25 * R) + min(inside, 0) * 2 - abs(y - h.cy) * 0.05 - abs(x - h.cx) * 0.2
             if score > best_score:
                 best, best_score = (x, y), score
-        spot = best
-        # place lines above/below so that the block stays inside the hex
-        up = spot[1] < h.cy
-        line_h = size * 1.15
-        n = len(lines)
-        for k, line in enumerate(lines):
-            offset = (k - (n - 1)) * line_h if not up else k * line_h
-            if up and n > 1:
-                offset = (k - (n - 1) / 2) * line_h + 0.08 * R
-            if not up and n > 1:
-                offset = (k - (n - 1) / 2) * line_h - 0.08 * R
-            y = spot[1] + offset
-            self.text((spot[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R)
-            h.block(spot[0], y, 0.12 * R)
-            h.block(spot[0] - 0.4 * R, y, 0.1 * R)
-            h.block(spot[0] + 0.4 * R, y, 0.1 * R)
+        for o, line in zip(offsets, lines, strict=True):
+            y = best[1] + o
+            self.text((best[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R)
+            for f in (-1, -0.5, 0, 0.5, 1):
+                h.block(best[0] + f * half, y, 0.08 * R)
 
     def _half_width(self, dy: float) -> float:
         """Half the width of the hex at vertical distance dy from its centre."""
@@ -679,5 +672,6 @@ def draw_map(view: dict, *, routes=None) -> bytes:
     """PNG bytes of a map view; `routes` = [{"train", "hexes_path": [[hex, ...], ...]}] overlays a run."""
     img = MapPainter(view).paint(routes)
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+        buf, format="PNG", compress_level=3)
     return buf.getvalue()

@@ -1,0 +1,196 @@
+"""Companies picture: corporations, players, privates, bank, phase and the train depot, as tables."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw
+
+from engine.core import data
+
+from . import colors as C
+from .fonts import font
+
+ROW_H = 34
+PAD = 10
+HEAD_BG = (60, 60, 60)
+ZEBRA = ((255, 255, 255), (242, 240, 234))
+GREY = (140, 140, 140)
+
+
+def _player_names(summary: dict) -> dict:
+    return {p["id"]: str(p.get("name") or f"Player {p['id']}") for p in summary.get("players", [])}
+
+
+def _owner_name(owner, names: dict) -> str:
+    if owner is None:
+        return "bank"
+    return names.get(owner, str(owner))
+
+
+def _money(v) -> str:
+    return "" if v is None else f"${v}"
+
+
+def _trains_text(ids: list[str]) -> str:
+    return " ".join(t.rsplit("-", 1)[0] for t in ids)
+
+
+class _Table:
+    def __init__(self, title: str, columns: list[tuple[str, int, str]]):
+        self.title, self.columns, self.rows = title, columns, []  # column: (header, width, align)
+
+    def add(self, cells: list, style: dict | None = None):
+        self.rows.append((cells, style or {}))
+
+    @property
+    def width(self) -> int:
+        return sum(w for _, w, _ in self.columns)
+
+    @property
+    def height(self) -> int:
+        return 30 + ROW_H * (len(self.rows) + 1) + 16
+
+    def draw(self, d: ImageDraw.ImageDraw, x0: int, y0: int, title_entity) -> None:
+        body, bold, head = font(17), font(17, "bold"), font(15, "bold")
+        d.text((x0, y0), self.title, font=font(21, "bold"), fill=C.BLACK)
+        y = y0 + 30
+        d.rectangle((x0, y, x0 + self.width, y + ROW_H), fill=HEAD_BG)
+        x = x0
+        for name, w, align in self.columns:
+            self._cell(d, x, y, w, name, head, C.WHITE, align)
+            x += w
+        for i, (cells, style) in enumerate(self.rows):
+            y += ROW_H
+            d.rectangle((x0, y, x0 + self.width, y + ROW_H), fill=ZEBRA[i % 2])
+            x = x0
+            for k, ((_, w, align), value) in enumerate(zip(self.columns, cells, strict=False)):
+                if k == 0 and style.get("entity"):
+                    fill, text = title_entity(style["entity"])
+                    d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + ROW_H - 4), radius=8, fill=fill,
+                                        outline=C.BLACK)
+                    self._cell(d, x, y, w, str(value), bold, text, "c")
+                else:
+                    colour = GREY if style.get("dim") else C.BLACK
+                    self._cell(d, x, y, w, str(value), bold if style.get("bold") else body, colour, align)
+                x += w
+        d.rectangle((x0, y0 + 30, x0 + self.width, y + ROW_H), outline=(120, 120, 120))
+
+    @staticmethod
+    def _cell(d, x, y, w, text, f, fill, align):
+        while text and d.textlength(text, font=f) > w - 2 * PAD + 4:
+            text = text[:-2] + "…"
+        if align == "r":
+            d.text((x + w - PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="rm")
+        elif align == "c":
+            d.text((x + w / 2, y + ROW_H / 2), text, font=f, fill=fill, anchor="mm")
+        else:
+            d.text((x + PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="lm")
+
+
+def draw_companies(title: str, summary: dict) -> bytes:
+    d_ = data.load(title)
+    names = _player_names(summary)
+    corps = summary.get("corporations", {})
+    show_rev = any("revenue" in c or "last_revenue" in c for c in corps.values())
+
+    cols = [("Corp", 90, "c"), ("President", 150, "l"), ("Price", 80, "r"), ("Par", 70, "r"),
+            ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens", 80, "r"), ("IPO", 70, "r"), ("Pool", 70, "r"),
+            ("Privates", 130, "l")]
+    if show_rev:
+        cols.append(("Last run", 100, "r"))
+    corp_t = _Table("Corporations", cols)
+    for sym, c in corps.items():
+        price = c.get("price")
+        started = c.get("ipoed") or c.get("floated") or price
+        row = [sym, _owner_name(c.get("pres"), names) if c.get("pres") is not None else "",
+               _money(price[0]) if price else "", _money(c.get("par")), _money(c.get("cash")),
+               _trains_text(c.get("trains", [])), c.get("tokens_left", 0),
+               f"{c.get('ipo', 0)}%", f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
+        if c.get("closed"):
+            row[1] = "closed"
+        if show_rev:
+            rev = c.get("last_revenue", c.get("revenue"))
+            row.append(_money(rev) if rev is not None else "")
+        corp_t.add(row, {"entity": sym, "dim": not started or c.get("closed")})
+    for sym, m in summary.get("minors", {}).items():
+        row = [sym, _owner_name(m.get("owner"), names), "", "", _money(m.get("cash")),
+               _trains_text(m.get("trains", [])), "", "", "", ""]
+        corp_t.add(row + ([""] if show_rev else []), {"entity": sym, "dim": m.get("closed")})
+
+    player_t = _Table("Players", [("Player", 150, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
+                                  ("Certificates", 560, "l"), ("Privates", 150, "l"), ("", 110, "c")])
+    cert_limit = None
+    for p in summary.get("players", []):
+        shares = "  ".join(f"{sym} {pct}" for sym, pct in p.get("shares", {}).items())
+        marks = []
+        if p["id"] == summary.get("priority"):
+            marks.append("priority")
+        if p.get("bankrupt"):
+            marks.append("bankrupt")
+        if p["id"] == summary.get("next"):
+            marks.append("to act")
+        player_t.add([names[p["id"]], _money(p.get("cash")), _money(p.get("value")), shares,
+                      " ".join(p.get("privates", [])), " ".join(marks)],
+                     {"bold": p["id"] == summary.get("next")})
+    del cert_limit
+
+    companies = {c["sym"]: c for c in d_.get("companies", [])}
+    private_t = _Table("Private companies", [("Sym", 80, "l"), ("Name", 380, "l"), ("Owner", 160, "l"),
+                                             ("Value", 80, "r"), ("Income", 80, "r")])
+    open_companies = summary.get("companies", {})
+    for sym, owner in open_companies.items():
+        c = companies.get(sym, {})
+        private_t.add([sym, c.get("name", ""), _owner_name(owner, names), _money(c.get("value")),
+                       _money(c.get("revenue"))])
+    for sym in summary.get("closed_companies", []):
+        c = companies.get(sym, {})
+        private_t.add([sym, c.get("name", ""), "closed", _money(c.get("value")), _money(c.get("revenue"))],
+                      {"dim": True})
+
+    trains = {t["name"]: t for t in d_.get("trains", [])}
+    depot = summary.get("depot", {})
+    train_t = _Table("Train depot", [("Train", 80, "l"), ("Left", 70, "r"), ("Price", 90, "r"),
+                                     ("Rusts on", 100, "l")])
+    first = True
+    for name, count in depot.get("upcoming", {}).items():
+        t = trains.get(name, {})
+        train_t.add([name, count, _money(t.get("price")), t.get("rusts_on") or ""], {"bold": first})
+        first = False
+    pool = depot.get("pool", [])
+    if pool:
+        train_t.add(["pool", len(pool), _trains_text(pool), ""])
+
+    # header line: round, phase, bank
+    phases = {p["name"]: p for p in d_.get("phases", [])}
+    phase = phases.get(str(summary.get("phase")), {})
+    head = [summary.get("round_desc") or summary.get("round") or "",
+            f"Phase {summary.get('phase', '?')}"
+            + (f" (train limit {phase['train_limit']}, tiles {', '.join(phase.get('tiles', []))})" if phase else ""),
+            f"Bank {_money(summary.get('bank'))}"]
+    if summary.get("next") is not None:
+        nxt = summary["next"]
+        head.append(f"Next: {names.get(nxt, nxt)}")
+    if summary.get("finished"):
+        head.append(f"Game over ({summary.get('end_reason', '')})")
+
+    width = max(corp_t.width, player_t.width, private_t.width + train_t.width + 40) + 2 * 20
+    height = 20 + 70 + corp_t.height + player_t.height + max(private_t.height, train_t.height) + 10
+    img = Image.new("RGB", (width, height), C.WHITE)
+    d = ImageDraw.Draw(img)
+    d.text((20, 14), f"{title} — {head[0]}", font=font(22, "bold"), fill=C.BLACK)
+    d.text((20, 46), "  ·  ".join(h for h in head[1:] if h), font=font(18), fill=C.BLACK)
+    y = 86
+    ent = lambda sym: C.entity(title, sym)  # noqa: E731
+    corp_t.draw(d, 20, y, ent)
+    y += corp_t.height
+    player_t.draw(d, 20, y, ent)
+    y += player_t.height
+    if private_t.rows:
+        private_t.draw(d, 20, y, ent)
+        train_t.draw(d, 20 + private_t.width + 40, y, ent)
+    else:
+        train_t.draw(d, 20, y, ent)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()

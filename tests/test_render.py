@@ -1,0 +1,161 @@
+"""Pictures (render/): golden PNGs and pixel checks.
+
+Golden files live in tests/golden/. After an intended change of the drawing, regenerate them with
+    RENDER_GOLDEN_UPDATE=1 .venv/bin/python -m pytest tests/test_render.py
+and look at every regenerated picture before committing it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+import render
+from render import mapdraw
+from render.mapview import starting_view, view_from_trace
+
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "golden"
+FIXTURE = HERE / "fixtures" / "1830" / "26855.trace.jsonl"
+LATE_ID = 400  # a late 1830 state: brown tiles, many tokens
+TITLES = ["1830", "1860", "1817", "18MEX"]
+UPDATE = bool(os.environ.get("RENDER_GOLDEN_UPDATE"))
+
+
+def _late_lines():
+    lines = [json.loads(s) for s in FIXTURE.read_text().splitlines() if s.strip()]
+    return [ln for ln in lines if (ln["id"] if ln.get("id") is not None else ln.get("auto_of", 0)) <= LATE_ID]
+
+
+def _img(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _compare(name: str, png: bytes) -> None:
+    path = GOLDEN / f"{name}.png"
+    if UPDATE or not path.exists():
+        if not UPDATE:
+            pytest.skip(f"no golden {path.name}; run with RENDER_GOLDEN_UPDATE=1")
+        path.write_bytes(png)
+        return
+    got, want = _img(png), _img(path.read_bytes())
+    assert got.size == want.size
+    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
+    changed = sum(diff.histogram()[255:]) / (got.width * got.height)
+    assert changed < 0.002, f"{name}: {changed:.3%} of pixels differ from the golden picture"
+
+
+def _check_size(png: bytes) -> Image.Image:
+    assert len(png) < 1_000_000
+    img = _img(png)
+    assert max(img.size) <= 2000
+    return img
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_starting_map_golden(title):
+    png = render.draw_map(starting_view(title))
+    _check_size(png)
+    _compare(f"map_start_{title}", png)
+
+
+@pytest.fixture(scope="module")
+def late():
+    lines = _late_lines()
+    return view_from_trace("1830", lines), lines[-1]
+
+
+def test_late_1830_map_golden(late):
+    view, _ = late
+    png = render.draw_map(view)
+    _check_size(png)
+    _compare("map_1830_late", png)
+
+
+def test_late_1830_market_and_companies_golden(late):
+    _, summary = late
+    for what, png in (("market", render.draw_market("1830", summary)),
+                      ("companies", render.draw_companies("1830", summary))):
+        _check_size(png)
+        _compare(f"{what}_1830_late", png)
+
+
+def _centre(view, coord):
+    painter = mapdraw.MapPainter(view)
+    x, y = painter.centres[coord]
+    return int(x / mapdraw.SS), int(y / mapdraw.SS)
+
+
+def _near(pixel, colour, tol=30):
+    return all(abs(a - b) <= tol for a, b in zip(pixel, colour, strict=True))
+
+
+def test_laid_tile_colour_at_hex_centre():
+    view = starting_view("1830")
+    from render.mapview import lay_tile
+    lay_tile(view, "F12", "16", 0)  # green crossing curves: the centre itself is free of track
+    img = _img(render.draw_map(view))
+    x, y = _centre(view, "F12")
+    assert _near(img.getpixel((x, y)), render.colors.TILE["green"])
+
+
+def test_token_colour_inside_its_city(late):
+    view, _ = late
+    img = _img(render.draw_map(view))
+    # F6 (Cleveland) has one city at the centre holding C&O's home token
+    assert view["hexes"]["F6"]["cities"][0]["tokens"] == ["C&O"]
+    x, y = _centre(view, "F6")
+    fill, _ = render.colors.entity("1830", "C&O")
+    r = int(0.25 * mapdraw.MapPainter(view).R / mapdraw.SS)
+    hits = sum(_near(img.getpixel((x + dx, y + dy)), fill) for dx in range(-r + 3, r - 3, 3) for dy in (-r // 2, r // 2))
+    assert hits >= 4
+
+
+def test_view_from_trace_tracks_tokens(late):
+    view, summary = late
+    for sym, corp in summary["corporations"].items():
+        for coord in corp.get("tokens", []):
+            assert any(sym in c["tokens"] for c in view["hexes"][coord]["cities"]), (sym, coord)
+
+
+def test_starting_view_reservations_and_blockers():
+    v = starting_view("1830")
+    assert v["hexes"]["G19"]["cities"][0]["reserved"] == ["NYNH"]
+    assert "BO" in v["hexes"]["I15"]["blocked_by"]
+    mex = starting_view("18MEX")
+    assert mex["hexes"]["M12"]["cities"][0]["tokens"] == ["A"]
+
+
+def test_routes_overlay_draws():
+    view = starting_view("1830")
+    plain = _img(render.draw_map(view))
+    routes = [{"train": "4-0", "hexes_path": [["H12", "H14", "H16"]]}]
+    withr = _img(render.draw_map(view, routes=routes))
+    assert ImageChops.difference(plain, withr).getbbox() is not None
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_market_and_companies_every_title(title):
+    trace = Path("/nonexistent")
+    for p in sorted((HERE / "fixtures" / title).glob("*.trace.jsonl")) if (HERE / "fixtures" / title).exists() else []:
+        trace = p
+        break
+    if trace.exists():
+        summary = json.loads(trace.read_text().splitlines()[-1])
+    else:
+        summary = {"phase": "2", "bank": 0, "players": [], "corporations": {}, "companies": {}, "depot": {}}
+    _check_size(render.draw_market(title, summary))
+    _check_size(render.draw_companies(title, summary))
+
+
+def test_cli_trace_fallback(tmp_path):
+    from render.__main__ import main
+    out = tmp_path / "m.png"
+    assert main([str(HERE / "fixtures" / "1830" / "26855.json"), "--at", "100", "--what", "map",
+                 "--out", str(out)]) == 0
+    _check_size(out.read_bytes())
