@@ -7,6 +7,7 @@ constructor parameters (see HexMap.__init__).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 from engine.core.errors import GameError
@@ -116,7 +117,7 @@ class HexMap:
                 count = None
             self._copies[name] = []
             if count is not None:
-                for i in range(count):
+                for _ in range(count):
                     self._new_copy(name)
             self._manifest[name] = dict(rec, _unlimited=count is None)
         # homes
@@ -127,6 +128,8 @@ class HexMap:
                 self.homes[rec["sym"]] = ([coords] if isinstance(coords, str) else list(coords), rec.get("city"))
         self._token_order: dict[str, list[str]] = {}
         self._graphs: dict[str, _Graph] = {}
+        self._version = 0  # bumped on every change of tiles or tokens
+        self._segment_cache: dict[tuple, tuple] = {}  # routes: segment -> (tiles, rotations, chains)
         self.pending_tokens: list[tuple[str, str]] = []  # (corp, coord) tokens displaced by a lay
         # tokens printed on the map (18MEX minors)
         for rec in mp["hexes"]:
@@ -388,7 +391,7 @@ class HexMap:
         new.hex = h
         h.tile = new
         self.pending_tokens.extend(displaced)
-        self._graphs.clear()
+        self._invalidate(coord)
         return displaced
 
     def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
@@ -457,7 +460,7 @@ class HexMap:
             order.insert(0, h.coord)
         else:
             order.append(h.coord)
-        self._graphs.clear()
+        self._invalidate(h.coord, corp)
 
     def place_token(self, corp: str, city_id: str, slot: int) -> None:
         self._put_token(corp, self.city(city_id), slot)
@@ -506,7 +509,7 @@ class HexMap:
         order = self._token_order.get(corp, [])
         if coord in order:
             order.remove(coord)
-        self._graphs.clear()
+        self._invalidate(coord, corp)
 
     def legal_tokens(self, corp: str) -> list[tuple[str, int]]:
         out = []
@@ -540,56 +543,72 @@ class HexMap:
         return g
 
     def _compute(self, corp: str) -> _Graph:
+        """Graph#compute: walk from the corporation's token cities over track; a node full of other
+        corporations' tokens (or an offboard) is reached but not passed; terminal paths end the walk."""
         g = _Graph()
-        hexes = g.hexes
+        hexes: dict[str, set[int]] = defaultdict(set)
         starts = self.token_cities(corp)
         for c in starts:
             h = c.tile.hex
-            hexes.setdefault(h.coord, set()).update(h.neighbors)
+            hexes[h.coord].update(h.neighbors)
         if self.home_as_token and corp in self.homes:
             for coord in self.homes[corp][0]:
-                h = self.hexes[coord]
-                hexes.setdefault(coord, set()).update(h.neighbors)
+                hexes[coord].update(self.hexes[coord].neighbors)
         visited_nodes: set[Node] = set(starts)
-        g.nodes.update(starts)
+        nodes = g.nodes
+        nodes.update(starts)
+        paths = g.paths
         seen: set[tuple] = set()
         stack: list[tuple[Path, object]] = [(p, c) for c in starts for p in c.paths]
-        nodes = g.nodes
-        paths = g.paths
+        pop = stack.pop
+        push = stack.append
         while stack:
-            p, entry = stack.pop()
-            key = (p, entry if isinstance(entry, int) else id(entry))
-            if key in seen:
-                continue
-            seen.add(key)
+            p, entry = pop()
             paths.add(p)
             h = p.tile.hex
-            for e in p.exits:
-                hexes.setdefault(h.coord, set()).add(e)
-                nb = h.neighbors.get(e)
-                if nb is not None:
-                    ie = _inv(e)
-                    hexes.setdefault(nb.coord, set()).add(ie)
-                    if e == entry:
+            hx = hexes[h.coord]
+            for end in p.ends:
+                if end.__class__ is int:
+                    hx.add(end)
+                    nb = h.neighbors.get(end)
+                    if nb is None:
                         continue
-                    lane = p.edge_lanes[e]
+                    ie = (end + 3) % 6
+                    hexes[nb.coord].add(ie)
+                    if end == entry:
+                        continue
+                    lane = p.edge_lanes[end]
                     for q in nb.tile.paths_at_edge.get(ie, ()):
-                        if _lane_match(lane, q.edge_lanes[ie]):
-                            stack.append((q, ie))
-            for n in p.nodes:
-                nodes.add(n)
-                if p.terminal or n is entry or n in visited_nodes or n.blocks(corp):
-                    continue
-                visited_nodes.add(n)
-                for q in n.paths:
-                    if q is not p:
-                        stack.append((q, n))
-            j = p.junction
-            if j is not None and j is not entry:
-                for q in j.paths:
-                    if q is not p:
-                        stack.append((q, j))
+                        k = (q, ie)
+                        if k not in seen and (lane == (1, 0) == q.edge_lanes[ie] or
+                                              _lane_match(lane, q.edge_lanes[ie])):
+                            seen.add(k)
+                            push(k)
+                elif end.kind == "junction":
+                    if end is not entry:
+                        for q in end.paths:
+                            k = (q, end)
+                            if q is not p and k not in seen:
+                                seen.add(k)
+                                push(k)
+                else:
+                    nodes.add(end)
+                    if p.terminal or end is entry or end in visited_nodes or end.blocks(corp):
+                        continue
+                    visited_nodes.add(end)
+                    for q in end.paths:
+                        if q is not p:
+                            push((q, end))
+        g.hexes = dict(hexes)
         return g
+
+    def _invalidate(self, coord: str, corp: str | None = None) -> None:
+        """Drop cached graphs that a change on `coord` can affect (those that reach that hex)."""
+        self._version += 1
+        if corp is not None:
+            self._graphs.pop(corp, None)
+        for c in [c for c, g in self._graphs.items() if coord in g.hexes]:
+            del self._graphs[c]
 
     def connected_hexes(self, corp: str) -> dict[str, set[int]]:
         return {k: set(v) for k, v in self._graph(corp).hexes.items()}
@@ -617,7 +636,7 @@ class HexMap:
             cities = []
             for c in t.cities:
                 res = list(c.reservations) + [None] * (len(c.tokens) - len(c.reservations))
-                free = [i for i, (tok, r) in enumerate(zip(c.tokens, res)) if tok is None and r is None]
+                free = [i for i, (tok, r) in enumerate(zip(c.tokens, res, strict=False)) if tok is None and r is None]
                 for r in h.reservations:  # hex-level reservations shown in the first free slots
                     if free:
                         res[free.pop(0)] = r

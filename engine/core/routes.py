@@ -25,30 +25,30 @@ def _inv(e: int) -> int:
     return (e + 3) % 6
 
 
+def _edge_to(h0, h1) -> int | None:
+    for e, nb in h0.neighbors.items():
+        if nb is h1:
+            return e
+    return None
+
+
 def _other_end(p: Path, end):
     return p.b if p.a is end else p.a
-
-
-def _rot_end(p: Path, end):
-    """Map-edge number of an edge end of `p` (ends are stored unrotated)."""
-    return (end + p.tile.rotation) % 6 if isinstance(end, int) else end
 
 
 def _paths_between(tile, from_edge: int, to) -> list[list[Path]]:
     """Paths on a tile from map edge `from_edge` to `to` (a map edge, or 'node' for any stop)."""
     out: list[list[Path]] = []
     for p in tile.paths_at_edge.get(from_edge, ()):
-        if isinstance(p.a, int) and _rot_end(p, p.a) == from_edge:
-            other = p.b
-        else:
-            other = p.a
-        if to == "node":
-            if isinstance(other, Node) and other.kind != "junction":
+        ea, eb = p.ends
+        other = eb if ea == from_edge and ea.__class__ is int else ea
+        if other.__class__ is int:
+            if other == to:
                 out.append([p])
-        elif isinstance(other, int):
-            if _rot_end(p, other) == to:
+        elif to == "node":
+            if other.kind != "junction":
                 out.append([p])
-        elif isinstance(other, Node) and other.kind == "junction":
+        elif other.kind == "junction":
             for q in other.paths:
                 if q is not p and to in q.exits:
                     out.append([p, q])
@@ -58,6 +58,8 @@ def _paths_between(tile, from_edge: int, to) -> list[list[Path]]:
 def _lanes_ok(prev: Path, edge: int, nxt: Path, nedge: int) -> bool:
     a = prev.edge_lanes.get(edge, (1, 0))
     b = nxt.edge_lanes.get(nedge, (1, 0))
+    if a == b == (1, 0):
+        return True
     return a[0] == b[0] and b[1] == a[0] - 1 - a[1]
 
 
@@ -96,8 +98,8 @@ def _segment_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
             raise GameError(f"train {train}: there is no hex {coord}")
         hexes.append(h)
     edges = []
-    for h0, h1 in zip(hexes, hexes[1:]):
-        e = next((e for e, nb in h0.neighbors.items() if nb is h1), None)
+    for h0, h1 in zip(hexes, hexes[1:], strict=False):
+        e = _edge_to(h0, h1)
         if e is None:
             raise GameError(f"train {train}: {h0.coord} and {h1.coord} aren't connected neighbours")
         edges.append(e)
@@ -117,6 +119,9 @@ def _segment_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
         raise GameError(f"train {train}: no track from {hexes[-2].coord} to a stop on {hexes[-1].coord}")
     options.append(last)
     out = []
+    if all(len(o) == 1 for o in options):
+        combo = [o[0] for o in options]
+        return [_Chain(combo[0][0].nodes[0], combo[-1][-1].nodes[0], [p for grp in combo for p in grp])]
     for combo in product(*options):
         ok = True
         for k in range(len(combo) - 1):
@@ -130,6 +135,24 @@ def _segment_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
     if not out:
         raise GameError(f"train {train}: the track along {'-'.join(seg)} doesn't line up")
     return out
+
+
+def _cached_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
+    """_segment_chains, memoised per segment while the tiles (and rotations) of its hexes are unchanged."""
+    cache = hm._segment_cache
+    key = tuple(seg)
+    hexes = hm.hexes
+    try:
+        snap = tuple([hexes[c.partition(" ")[0]].tile for c in seg])
+    except KeyError:
+        return _segment_chains(hm, seg, train)
+    rots = tuple([t.rotation for t in snap])
+    hit = cache.get(key)
+    if hit is not None and hit[0] == snap and hit[1] == rots:
+        return hit[2]
+    chains = _segment_chains(hm, seg, train)
+    cache[key] = (snap, rots, chains)
+    return chains
 
 
 def _assemblies(chains: list[list[_Chain]]):
@@ -253,7 +276,7 @@ def build_route(hm: HexMap, corp: str, route: dict) -> tuple[list[Node], list[Pa
     conns = route.get("connections") or []
     if not conns:
         raise GameError(f"train {train}: the route is empty")
-    chains = [_segment_chains(hm, seg, train) for seg in conns]
+    chains = [_cached_chains(hm, seg, train) for seg in conns]
     want = route.get("nodes")
     first_err: GameError | None = None
     fallback = None
@@ -285,10 +308,11 @@ def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[s
     for route in routes:
         train = route.get("train_name") or route.get("train") or "?"
         stops, paths = build_route(hm, corp, route)
-        for key in _track_keys(paths):
+        keys = _track_keys(paths)
+        for key in keys:
             if key in used:
                 raise GameError(f"train {train}: the track on {key[0]} is already used by train {used[key]}")
-        for key in _track_keys(paths):
+        for key in keys:
             used[key] = train
         distance = route.get("distance", 999)
         revenue = _pay(stops, distance, phase_colors, train)

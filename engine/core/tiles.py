@@ -126,7 +126,7 @@ class Path:
     """Track between two ends; an end is a raw edge number (rotation 0) or a Node."""
 
     __slots__ = ("tile", "a", "b", "lanes", "terminal", "track", "exits", "nodes", "junction", "edge_lanes",
-                 "index")
+                 "index", "ends")
 
     def __init__(self, tile: Tile, a, b, rec: dict, index: int):
         self.tile = tile
@@ -141,6 +141,7 @@ class Path:
         j = [e for e in (a, b) if isinstance(e, Node) and e.kind == "junction"]
         self.junction: Node | None = j[0] if j else None
         self.exits: tuple[int, ...] = ()
+        self.ends: tuple = ()  # (a, b) with edges rotated to map edges
         self.edge_lanes: dict[int, tuple[int, int]] = {}
         self.rotate(0)
 
@@ -154,6 +155,7 @@ class Path:
                 edge_lanes[e] = lane
         self.exits = tuple(exits)
         self.edge_lanes = edge_lanes
+        self.ends = tuple((e + r) % 6 if isinstance(e, int) else e for e in (self.a, self.b))
 
     @property
     def hex(self):
