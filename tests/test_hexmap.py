@@ -138,3 +138,187 @@ def test_replay_is_fast():
             counts[k] = counts.get(k, 0) + v
     # both games: ~290 lays, ~50 tokens, ~340 routes
     assert total < 0.25, (total, counts)
+
+
+# -- refusals: lays and tokens ----------------------------------------------------------------
+
+YELLOW = ["yellow"]
+GREEN = ["yellow", "green"]
+CORPS = ["PRR", "NYC", "NYNH", "ERIE", "B&O", "B&M", "C&O", "CPR"]
+
+
+def snapshot(hm: HexMap):
+    return (hm.view(), {c: hm.connected_hexes(c) for c in CORPS}, {n: hm.available(n) for n in hm._manifest},
+            list(hm.pending_tokens), {c: hm.tokened_hexes(c) for c in CORPS})
+
+
+def refuses(hm: HexMap, fn, match: str):
+    before = snapshot(hm)
+    with pytest.raises(GameError, match=match):
+        fn()
+    assert snapshot(hm) == before
+
+
+@pytest.fixture()
+def fresh():
+    hm = HexMap(title_data.load("1830"))
+    for corp in ("PRR", "NYC", "NYNH"):
+        hm.place_home_token(corp)
+    return hm
+
+
+@pytest.fixture(scope="module")
+def late():
+    rp = Replay("26855")
+    rp.run(stop_before=262)
+    return rp.hm
+
+
+def test_home_tokens_use_reservations(fresh):
+    assert fresh.tokened_hexes("NYNH") == ["G19"]
+    assert fresh.city("G19-0-0").tokens == ["NYNH"]
+    assert fresh.city("H12-0-0").tokens == ["PRR"]
+    v = fresh.view()["hexes"]
+    assert v["E11"]["cities"][0]["reserved"] == ["ERIE"]
+    assert v["A19"]["cities"][0] == {"revenue": 40, "slots": 1, "tokens": [None], "reserved": ["CPR"]}
+    assert v["G15"]["blocked_by"] == ["SV"] and fresh.view({"CS"})["hexes"]["G15"]["blocked_by"] == []
+    assert len(v) == len(fresh.hexes) == 93
+
+
+def test_lay_cost_terrain_and_home_hex(fresh):
+    # PRR's first lay in 26855: 9 on H14 (no terrain); a mountain lay costs 120
+    assert fresh.check_lay("PRR", "H14", "9-0", 1, colors=YELLOW) == 0
+    assert fresh.check_lay("PRR", "H10", "57", 1, colors=YELLOW) == 0
+    fresh.lay("H14", "9-0", 1)
+    assert fresh.check_lay("PRR", "H16", "57", 1, colors=YELLOW, blocked={"SV"}) == 0
+    assert fresh.check_lay("PRR", "G13", "9", 1, colors=YELLOW, need_connection=False) == 120
+    assert fresh.check_lay("PRR", "J14", "57", 0, colors=YELLOW, need_connection=False) == 80
+    assert fresh.available("9") == 6 and fresh.tile("9-0").hex.coord == "H14"
+
+
+def test_refuse_no_station(fresh):
+    refuses(fresh, lambda: fresh.check_lay("ERIE", "E11", "59", 3, colors=GREEN),
+            r"^ERIE can't lay on E11: no route from its stations$")
+
+
+def test_refuse_phase_colour(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "H10", "63", 0, colors=YELLOW),
+            r"^brown tiles aren't available in this phase$")
+
+
+def test_refuse_blocked_by_private(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "G15", "9", 0, colors=YELLOW, blocked={"SV", "CS"}),
+            r"^G15 is blocked by the private SV$")
+
+
+def test_refuse_off_map(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "B12", "9", 0, colors=YELLOW),
+            r"^rotation 0 of tile 9 runs off the map at B12$")
+
+
+def test_refuse_impassable_border(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "C11", "9", 2, colors=YELLOW),
+            r"^rotation 2 of tile 9 runs into an impassable border on C11$")
+
+
+def test_refuse_into_gray_without_track(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "D16", "9", 2, colors=YELLOW),
+            r"^rotation 2 of tile 9 on D16 runs into C15, which has no track there$")
+
+
+def test_refuse_upgrades(fresh):
+    fresh.lay("H14", "9-0", 1)
+    refuses(fresh, lambda: fresh.check_lay("PRR", "H14", "16", 0, colors=GREEN),
+            r"^tile 16 can't replace 9 on H14: it doesn't keep the existing track$")
+    refuses(fresh, lambda: fresh.check_lay("PRR", "H14", "57", 0, colors=GREEN),
+            r"^tile 57 is yellow but H14 holds 9 \(yellow\): it needs a green tile$")
+    refuses(fresh, lambda: fresh.check_lay("PRR", "H14", "14", 0, colors=GREEN),
+            r"^tile 14 can't replace 9 on H14: it has 1 cities, the hex has 0$")
+    refuses(fresh, lambda: fresh.check_lay("PRR", "H14", "23", 0, colors=GREEN),
+            r"^tile 23 can't replace 9 on H14 with rotation 0: it doesn't keep the existing track$")
+    assert fresh.check_lay("PRR", "H14", "23", 1, colors=GREEN) == 0
+
+
+def test_refuse_label(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "E5", "14", 0, colors=GREEN),
+            r"^tile 14 can't replace the printed tile on E5: its label \(none\) doesn't match the hex \(OO\)$")
+
+
+def test_refuse_gray(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "D14", "14", 0, colors=GREEN), r"^D14 can't be upgraded$")
+
+
+def test_refuse_no_copy_left(fresh):
+    fresh.lay("F20", "1", 0)
+    refuses(fresh, lambda: fresh.check_lay("NYNH", "G7", "1", 0, colors=YELLOW), r"^no copy of tile 1 left$")
+    refuses(fresh, lambda: fresh.check_lay("NYNH", "G7", "1-0", 0, colors=YELLOW), r"^no copy of tile 1 left$")
+    refuses(fresh, lambda: fresh.check_lay("NYNH", "G7", "99-0", 0, colors=YELLOW), r"^there is no tile 99-0")
+
+
+def test_refuse_unconnected_rotation(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "H14", "7", 2, colors=YELLOW),
+            r"^PRR can't lay tile 7 on H14 with rotation 2: none of its track connects")
+    assert fresh.check_lay("PRR", "H14", "7", 0, colors=YELLOW) == 0
+
+
+def test_refuse_ability_tiles_and_bad_input(fresh):
+    refuses(fresh, lambda: fresh.check_lay("PRR", "B20", "9", 0, colors=YELLOW, need_connection=False,
+                                           tiles_allowed={"3", "4", "58"}),
+            r"^tile 9 can't be laid here \(allowed: 3, 4, 58\)$")
+    refuses(fresh, lambda: fresh.check_lay("PRR", "Z99", "9", 0, colors=YELLOW), r"^there is no hex Z99 on this map$")
+    refuses(fresh, lambda: fresh.check_lay("PRR", "H14", "9", 6, colors=YELLOW), r"^rotation must be 0 to 5, not 6$")
+
+
+def test_special_lay_without_connection(fresh):
+    assert fresh.check_lay("B&O", "B20", "58", 2, colors=YELLOW, need_connection=False,
+                           tiles_allowed={"3", "4", "58"}) == 0
+
+
+def test_refuse_tokens(late):
+    hm = late
+    refuses(hm, lambda: hm.check_token("NYNH", "14-0-0", 0), r"^slot 0 of 14-0-0 on H16 is taken by PRR$")
+    refuses(hm, lambda: hm.check_token("NYC", "15-1-0", 1), r"^NYC already has a token on E19$")
+    refuses(hm, lambda: hm.check_token("ERIE", "15-0-0", 1), r"^ERIE can't reach 15-0-0 on F22 from its stations$")
+    refuses(hm, lambda: hm.check_token("NYC", "99-0-0", 0), r"^there is no city 99-0-0$")
+    refuses(hm, lambda: hm.check_token("NYC", "15-0-0", 5), r"^15-0-0 on F22 has no slot 5$")
+    refuses(hm, lambda: hm.check_token("NYC", "9-0-0", 0), r"^there is no city 9-0-0$")
+
+
+def test_refuse_reserved(fresh):
+    fresh.lay("E19", "57-0", 1)
+    fresh.lay("D12", "9", 1)
+    refuses(fresh, lambda: fresh.check_token("PRR", "57-0-0", 0, need_connection=False),
+            r"^NYC already has a token on E19$|^slot 0 of 57-0-0 on E19 is taken by NYC$")
+    hm = HexMap(title_data.load("1830"))
+    hm.lay("E19", "57-0", 1)
+    refuses(hm, lambda: hm.check_token("PRR", "57-0-0", 0, need_connection=False),
+            r"^slot 0 of 57-0-0 on E19 is reserved for NYC$")
+    hm.lay("E11", "59-0", 3)
+    hm.place_token("PRR", "59-0-0", 0)
+    refuses(hm, lambda: hm.check_token("B&O", "59-0-1", 0, need_connection=False),
+            r"^the last free slot on E11 is reserved for ERIE$")
+    refuses(hm, lambda: hm.check_token("PRR", "59-0-1", 0), r"^PRR already has a token on E11$")
+
+
+def test_home_token_needs_choice_on_tracked_multi_city():
+    hm = HexMap(title_data.load("1830"))
+    hm.lay("E11", "59-0", 3)
+    refuses(hm, lambda: hm.place_home_token("ERIE"), r"^ERIE must choose which city of E11 gets its home token$")
+    assert hm.place_home_token("ERIE", "E11", 1) == "59-0-1"
+    assert hm.view()["hexes"]["E11"]["cities"][0]["reserved"] == [None]
+
+
+def test_home_token_displaced_by_upgrade():
+    hm = HexMap(title_data.load("1830"))
+    assert hm.place_home_token("ERIE") == "E11-0-0"
+    assert hm.lay("E11", "59-0", 3) == [("ERIE", "E11")]
+    assert hm.tokened_hexes("ERIE") == [] and hm.pending_tokens == [("ERIE", "E11")]
+    assert hm.place_home_token("ERIE", "E11", 0) == "59-0-0"
+    assert hm.pending_tokens == []
+
+
+def test_legal_tokens_and_reach(late):
+    assert ("15-0-0", 1) in late.legal_tokens("PRR") or "15-0-0" not in late.reachable_cities("PRR")
+    for city_id, slot in late.legal_tokens("NYC"):
+        late.check_token("NYC", city_id, slot)
+    assert "14-0-0" in late.reachable_cities("NYNH")

@@ -217,7 +217,7 @@ class HexMap:
 
     @staticmethod
     def _old_name(t: Tile) -> str:
-        return f"the printed {t.hex.coord}" if t.preprinted else t.name
+        return "the printed tile" if t.preprinted else t.name
 
     def _upgrade_error(self, h: Hex, new: Tile) -> str | None:
         """Rotation-independent: may `new` replace the hex's tile at all?"""
