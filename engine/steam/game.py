@@ -1,0 +1,1151 @@
+"""The Steam rules engine: settings -> game; apply validated actions; deterministic replay.
+
+Rule references in messages point at the sections of the rules digest (docs/steam-rules.md lists
+every choice made where the rulebook is silent).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from math import ceil
+from typing import Literal
+
+from pydantic import BaseModel, field_validator
+
+from engine.core.errors import GameError
+from engine.steam import tiles as T
+from engine.steam.actions import (
+    Bid,
+    Capital,
+    EndBuild,
+    Grow,
+    Lay,
+    Move,
+    Pass,
+    Redirect,
+    Score,
+    TakeTile,
+    Upgrade,
+    UpgradeLoco,
+    Urbanize,
+    dump_action,
+    parse_action,
+)
+from engine.steam.board import BAG, CUBE_COLORS, TERRAIN_SURCHARGE, Board, load_board
+from engine.steam.hexes import Hex, hex_key
+from engine.steam.track import Link, Network, Seg, Tile
+
+TILE_NAMES = {1: "First Player", 2: "First Move", 3: "Engineer", 4: "First Build", 5: "City Growth",
+              6: "Locomotive", 7: "Urbanization"}
+NEW_CITY_TILES = {"red": 1, "blue": 1, "yellow": 1, "purple": 1, "gray": 4}
+ROUNDS = {3: 10, 4: 8, 5: 7, 6: 7}
+INCOME_MIN = -10
+LOCO_MAX = 6
+NEW_CITY_CUBES = 2  # GAP fill: see docs/steam-rules.md
+
+
+class Settings(BaseModel):
+    map: str = "rust_belt"
+    mode: Literal["basic", "standard"] = "basic"
+    players: list[str]
+    seed: int = 0
+    turn_order: Literal["auction", "draw"] = "auction"  # basic game only: setup auction or first-game draw
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _names(cls, v):
+        if isinstance(v, int):
+            return [f"P{i + 1}" for i in range(v)]
+        return v
+
+
+@dataclass
+class Player:
+    name: str
+    cash: int = 0
+    income: int = 0
+    vp: int = 0
+    loco: int = 1
+    bankrupt: bool = False
+    tile: int | None = None  # action tile taken this round
+    last_tile: int | None = None
+
+
+@dataclass
+class State:
+    players: list[Player]
+    rng: random.Random
+    round: int = 1
+    phase: str = "setup"
+    order: list[int] = field(default_factory=list)
+    tiles: dict[int, int] = field(default_factory=dict)  # tile -> player, this round
+    passed_tiles: set[int] = field(default_factory=set)  # basic: 5/7 taken with a pass
+    pending: dict[int, str] = field(default_factory=dict)  # player -> "urbanize"/"grow" to carry out
+    pending_must: bool = False  # basic: committed and paid, so it must be carried out
+    select_idx: int = 0
+    capital_idx: int = 0
+    build_queue: list[int] = field(default_factory=list)
+    build_idx: int = 0
+    placements: int = 0
+    move_queue: list[int] = field(default_factory=list)
+    move_idx: int = 0
+    cycle: int = 1
+    loco_upgraded: set[int] = field(default_factory=set)
+    score_queue: list[tuple[int, int]] = field(default_factory=list)
+    auction: dict | None = None
+    free_pass: int | None = None
+    city_cubes: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
+    reserve: list[tuple[str, ...]] = field(default_factory=list)
+    bag: dict[str, int] = field(default_factory=dict)
+    track: dict[Hex, Tile] = field(default_factory=dict)
+    new_cities: dict[Hex, str] = field(default_factory=dict)
+    grown: set[Hex] = field(default_factory=set)
+    new_city_supply: dict[str, int] = field(default_factory=dict)
+    used_faces: dict[str, int] = field(default_factory=dict)
+    delivered: int = 0
+    version: int = 0
+    finished: bool = False
+    result: dict | None = None
+    events: list[str] = field(default_factory=list)
+
+    def clone(self) -> State:
+        c = copy.copy(self)
+        c.players = [copy.copy(p) for p in self.players]
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        c.rng = rng
+        for name in ("order", "build_queue", "move_queue", "score_queue", "reserve", "events"):
+            setattr(c, name, list(getattr(self, name)))
+        for name in ("tiles", "pending", "city_cubes", "bag", "track", "new_cities", "new_city_supply",
+                     "used_faces"):
+            setattr(c, name, dict(getattr(self, name)))
+        for name in ("passed_tiles", "loco_upgraded", "grown"):
+            setattr(c, name, set(getattr(self, name)))
+        c.auction = copy.deepcopy(self.auction)
+        c.result = copy.deepcopy(self.result)
+        return c
+
+
+_VERSION = [0]
+
+
+def _next_version() -> int:
+    _VERSION[0] += 1
+    return _VERSION[0]
+
+
+class Game:
+    def __init__(self, settings: Settings | dict, board: Board | None = None):
+        self.settings = settings if isinstance(settings, Settings) else Settings.model_validate(settings)
+        self.board = board or load_board(self.settings.map)
+        n = len(self.settings.players)
+        if not self.board.min_players <= n <= self.board.max_players:
+            raise GameError(f"map {self.board.name} is for {self.board.min_players}-{self.board.max_players}"
+                            f" players, not {n}")
+        self.actions: list = []
+        self._net_cache: tuple[int, Network] | None = None
+        self._cities_cache = None
+        self._avail_cache = None
+        self.s = self._setup()
+
+    # ------------------------------------------------------------------ setup
+    @property
+    def mode(self) -> str:
+        return self.settings.mode
+
+    @property
+    def rounds(self) -> int:
+        return ROUNDS[len(self.settings.players)]
+
+    def _setup(self) -> State:
+        n = len(self.settings.players)
+        s = State(players=[Player(name) for name in self.settings.players], rng=random.Random(self.settings.seed))
+        s.bag = dict(BAG)
+        s.new_city_supply = dict(NEW_CITY_TILES)
+        s.version = _next_version()
+        cut = 1 if (n == 3 and self.board.three_player_city_reduction) else 0
+        for h, city in sorted(self.board.cities.items()):
+            s.city_cubes[h] = tuple(sorted(self._draw(s) for _ in range(max(0, city.start_cubes - cut))))
+        per_reserve = 2 if n == 3 else 3
+        s.reserve = [tuple(sorted(self._draw(s) for _ in range(per_reserve))) for _ in range(self.board.reserve_hexes)]
+        if self.mode == "standard":
+            draw = s.rng.sample(range(1, 8), n)
+            s.order = sorted(range(n), key=lambda p: draw[p])
+            s.events.append("initial order by drawn tiles " + ", ".join(f"{s.players[p].name}={draw[p]}" for p in range(n)))
+            s.phase = "capital"
+        elif self.settings.turn_order == "draw":
+            draw = s.rng.sample(range(1, 8), n)
+            first = min(range(n), key=lambda p: draw[p])
+            s.order = [(first + i) % n for i in range(n)]
+            for pos, p in enumerate(s.order):
+                s.players[p].cash = pos
+            s.phase = "select"
+        else:
+            start = s.rng.randrange(n)
+            s.auction = {"kind": "setup", "in": list(range(n)), "high": None, "high_player": None,
+                         "turn": start, "placed": []}
+            s.phase = "setup_auction"
+        return s
+
+    @staticmethod
+    def _draw(s: State) -> str:
+        total = sum(s.bag.values())
+        k = s.rng.randrange(total)
+        for c in CUBE_COLORS:
+            if k < s.bag[c]:
+                s.bag[c] -= 1
+                return c
+            k -= s.bag[c]
+        raise AssertionError("bag accounting")
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def finished(self) -> bool:
+        return self.s.finished
+
+    def result(self) -> dict | None:
+        return copy.deepcopy(self.s.result)
+
+    def active_player(self) -> int | None:
+        s = self.s
+        if s.finished:
+            return None
+        if s.score_queue:
+            return s.score_queue[0][0]
+        if s.phase in ("setup_auction", "auction"):
+            return s.auction["turn"]
+        if s.phase == "capital":
+            return s.order[s.capital_idx]
+        if s.phase == "select":
+            return s.order[s.select_idx]
+        if s.phase == "build":
+            return s.build_queue[s.build_idx]
+        if s.phase == "move":
+            return s.move_queue[s.move_idx]
+        return None
+
+    def apply(self, action) -> None:
+        try:
+            a = parse_action(action)
+        except Exception as e:  # pydantic ValidationError
+            raise GameError(f"not a valid Steam action: {e}") from e
+        s = self.s
+        if s.finished:
+            raise GameError("the game is over")
+        if not 0 <= a.player < len(s.players):
+            raise GameError(f"there is no player {a.player}")
+        active = self.active_player()
+        if a.player != active:
+            raise GameError(f"it is {s.players[active].name}'s turn, not {s.players[a.player].name}'s")
+        backup = s.clone()
+        try:
+            self._dispatch(a)
+            self._advance()
+        except BaseException:
+            self.s = backup
+            raise
+        self.actions.append(a)
+
+    def undo(self) -> None:
+        if not self.actions:
+            raise GameError("nothing to undo")
+        actions = self.actions[:-1]
+        fresh = Game.replay(self.settings, actions, self.board)
+        self.s, self.actions, self._net_cache = fresh.s, fresh.actions, None
+
+    @classmethod
+    def replay(cls, settings, actions, board: Board | None = None) -> Game:
+        g = cls(settings, board)
+        for a in actions:
+            g.apply(a)
+        return g
+
+    def action_log(self) -> list[dict]:
+        return [dump_action(a) for a in self.actions]
+
+    # ------------------------------------------------------------------ network helpers
+    def all_cities(self) -> dict[Hex, str]:
+        """Every city on the board (starting cities and New City tiles) -> colour.  Do not mutate."""
+        key = (id(self.s), self.s.version)
+        if self._cities_cache is not None and self._cities_cache[0] == key:
+            return self._cities_cache[1]
+        out = {h: c.color for h, c in self.board.cities.items()}
+        out.update(self.s.new_cities)
+        self._cities_cache = (key, out)
+        return out
+
+    def _available(self, face: str) -> bool:
+        """Is a tile with this face left in the supply (cached per state version)?"""
+        key = (id(self.s), self.s.version)
+        if self._avail_cache is None or self._avail_cache[0] != key:
+            self._avail_cache = (key, {})
+        cache = self._avail_cache[1]
+        if face not in cache:
+            cache[face] = T.can_add(self.s.used_faces, face)
+        return cache[face]
+
+    def network(self) -> Network:
+        if self._net_cache and self._net_cache[0] == self.s.version:
+            return self._net_cache[1]
+        net = Network(self.board, self.s.track, set(self.all_cities()))
+        self._net_cache = (self.s.version, net)
+        return net
+
+    def _touch(self) -> None:
+        self.s.version = _next_version()
+
+    def _eligible(self, net: Network, link: Link, player: int) -> bool:
+        """May `player` take over / redirect this neutral incomplete link (7.2.8)?"""
+        if link.owner is not None or link.complete:
+            return False
+        cities = self.all_cities()
+        for node in link.nodes:
+            if node in cities:
+                return True
+            for i in net.node_links.get(node, []):
+                other = net.links[i]
+                if other is not link and other.owner == player:
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ money
+    def _loan_plan(self, p: Player, cost: int):
+        """Basic game (6): forced $5 loans.  Returns (income_steps, vp_loss, cash_after) or None."""
+        if cost <= p.cash:
+            return 0, 0, p.cash - cost
+        need = cost - p.cash
+        loans = ceil(need / 5)
+        steps = min(loans, max(0, p.income - INCOME_MIN))
+        rest = loans - steps
+        if rest * 2 > p.vp:
+            return None
+        return steps, rest * 2, loans * 5 - need
+
+    def _can_pay(self, player: int, cost: int) -> bool:
+        p = self.s.players[player]
+        if self.mode == "standard":
+            return cost <= p.cash
+        return self._loan_plan(p, cost) is not None
+
+    def _pay(self, player: int, cost: int, what: str) -> None:
+        p = self.s.players[player]
+        if cost <= 0:
+            return
+        if self.mode == "standard":
+            if cost > p.cash:
+                raise GameError(f"{what} costs ${cost} but {p.name} has ${p.cash}; in the standard game "
+                                f"you cannot spend more than your cash (8.6)")
+            p.cash -= cost
+            return
+        plan = self._loan_plan(p, cost)
+        if plan is None:
+            raise GameError(f"{what} costs ${cost}: {p.name} cannot cover it even with loans "
+                            f"(income at -10 and fewer than 2 VP per $5, rule 6)")
+        steps, vp_loss, cash = plan
+        if steps or vp_loss:
+            self.s.events.append(f"{p.name} borrows ${5 * (steps + vp_loss // 2)} (income -{steps}, VP -{vp_loss})")
+        p.income -= steps
+        p.vp -= vp_loss
+        p.cash = cash
+
+    def _max_borrow(self, p: Player) -> int:
+        """Basic game: the most money cash + loans can raise."""
+        return p.cash + 5 * (max(0, p.income - INCOME_MIN) + p.vp // 2)
+
+    # ------------------------------------------------------------------ dispatch
+    def _dispatch(self, a) -> None:
+        s = self.s
+        if isinstance(a, Score):
+            if not s.score_queue:
+                raise GameError("there is no delivery to score")
+            player, pts = s.score_queue.pop(0)
+            self._gain(player, pts, a.to)
+            return
+        if s.score_queue:
+            raise GameError(f"{s.players[s.score_queue[0][0]].name} must first choose income or VP for "
+                            f"their delivery points (7.3.4)")
+        handler = {
+            "setup_auction": self._act_setup_auction,
+            "auction": self._act_auction,
+            "capital": self._act_capital,
+            "select": self._act_select,
+            "build": self._act_build,
+            "move": self._act_move,
+        }[s.phase]
+        handler(a)
+
+    def _expect(self, a, *types, phase: str) -> None:
+        if not isinstance(a, types):
+            allowed = ", ".join(t.model_fields["type"].default for t in types)
+            raise GameError(f"in the {phase} you may only: {allowed} (not {a.type})")
+
+    # ------------------------------------------------------------------ basic setup auction (5.2a)
+    def _act_setup_auction(self, a) -> None:
+        s = self.s
+        self._expect(a, Bid, Pass, phase="turn-order auction")
+        au = s.auction
+        if isinstance(a, Bid):
+            low = 0 if au["high"] is None else au["high"] + 1
+            if a.amount < low:
+                raise GameError(f"a bid must be at least ${low} (raise the current ${au['high']} bid)"
+                                if au["high"] is not None else "a bid cannot be negative")
+            cap = self._max_borrow(s.players[a.player])
+            if a.amount > cap:
+                raise GameError(f"a bid of ${a.amount} cannot be paid: at most ${cap} can be borrowed (5.2, 6)")
+            au["high"], au["high_player"] = a.amount, a.player
+        else:
+            au["in"].remove(a.player)
+        if len(au["in"]) == 1:
+            winner = au["in"][0]
+            price = au["high"] if au["high_player"] == winner else 0
+            self._pay(winner, price or 0, f"the bid for turn-order slot {len(au['placed']) + 1}")
+            au["placed"].append(winner)
+            s.events.append(f"{s.players[winner].name} wins slot {len(au['placed'])} for ${price or 0}")
+            n = len(s.players)
+            left = [p for p in range(n) if p not in au["placed"]]
+            if len(left) == 1:
+                au["placed"].append(left[0])
+                s.order = list(au["placed"])
+                s.auction = None
+                s.phase = "select"
+                return
+            start = next((winner + i) % n for i in range(1, n + 1) if (winner + i) % n in left)
+            s.auction = {"kind": "setup", "in": left, "high": None, "high_player": None, "turn": start,
+                         "placed": au["placed"]}
+            return
+        au["turn"] = self._next_bidder(au, a.player, seat_order=True)
+
+    def _next_bidder(self, au: dict, current: int, seat_order: bool) -> int:
+        seq = list(range(len(self.s.players))) if seat_order else au["order"]
+        i = seq.index(current)
+        for k in range(1, len(seq) + 1):
+            p = seq[(i + k) % len(seq)]
+            if p in au["in"] and p != au["high_player"]:
+                return p
+        raise AssertionError("auction without bidders")
+
+    # ------------------------------------------------------------------ standard phases 1-2 (8.3, 8.4)
+    def _act_capital(self, a) -> None:
+        s = self.s
+        self._expect(a, Capital, phase="buy-capital phase")
+        p = s.players[a.player]
+        room = p.income - INCOME_MIN
+        if a.loans > room:
+            raise GameError(f"{p.name} can borrow at most {room} x $5: income cannot go below -10, and in the "
+                            f"standard game VP cannot be borrowed against (8.3, 8.6)")
+        p.income -= a.loans
+        p.cash += 5 * a.loans
+        s.capital_idx += 1
+        if s.capital_idx >= len(s.order) and len(s.order) == 1:
+            s.phase = "select"
+            s.select_idx = 0
+        elif s.capital_idx >= len(s.order):
+            s.phase = "auction"
+            s.auction = {"kind": "standard", "order": list(s.order), "in": list(s.order), "bids": {},
+                         "high": None, "high_player": None, "turn": s.order[0], "slots": [None] * len(s.order),
+                         "free_pass": s.free_pass if s.free_pass in s.order else None}
+
+    def _act_auction(self, a) -> None:
+        s = self.s
+        self._expect(a, Bid, Pass, phase="turn-order auction")
+        au = s.auction
+        if isinstance(a, Bid):
+            low = 0 if au["high"] is None else au["high"] + 1
+            if a.amount < low:
+                raise GameError(f"a bid must be at least ${low}" if au["high"] is not None
+                                else "a bid cannot be negative")
+            if a.amount > s.players[a.player].cash:
+                raise GameError(f"you may not bid more than your cash (${s.players[a.player].cash}) (8.4)")
+            au["high"], au["high_player"] = a.amount, a.player
+            au["bids"][a.player] = a.amount
+        elif au["free_pass"] == a.player:
+            au["free_pass"] = None
+            s.events.append(f"{s.players[a.player].name} uses the First Player free pass")
+        else:
+            au["in"].remove(a.player)
+            slot = max(i for i, q in enumerate(au["slots"]) if q is None)
+            au["slots"][slot] = a.player
+        if len(au["in"]) == 1:
+            au["slots"][0] = au["in"][0]
+            n = len(au["slots"])
+            for i, q in enumerate(au["slots"]):
+                bid = au["bids"].get(q, 0)
+                pay = 0 if i == n - 1 else (bid if i < 2 else ceil(bid / 2))
+                s.players[q].cash -= pay
+                if pay:
+                    s.events.append(f"{s.players[q].name} pays ${pay} for slot {i + 1}")
+            s.order = list(au["slots"])
+            s.auction = None
+            s.phase = "select"
+            s.select_idx = 0
+            return
+        au["turn"] = self._next_bidder(au, a.player, seat_order=False)
+
+    # ------------------------------------------------------------------ phase: select action tiles (7.1)
+    def _act_select(self, a) -> None:
+        s = self.s
+        self._expect(a, TakeTile, phase="action-tile selection")
+        p = s.players[a.player]
+        if a.tile not in TILE_NAMES:
+            raise GameError("action tiles are numbered 1-7")
+        if a.tile in s.tiles:
+            raise GameError(f"tile {a.tile} ({TILE_NAMES[a.tile]}) was already taken this round by "
+                            f"{s.players[s.tiles[a.tile]].name} (7.1)")
+        basic = self.mode == "basic"
+        if a.tile == 6:
+            if p.loco >= LOCO_MAX:
+                raise GameError("Locomotive cannot be taken at locomotive level 6 (7.1)")
+            if basic:
+                self._pay(a.player, 4 + p.loco + 1, "the Locomotive tile")
+            p.loco += 1
+        elif a.tile in (5, 7):
+            kind = "grow" if a.tile == 5 else "urbanize"
+            if a.use:
+                if not self._performable(kind, a.player):
+                    raise GameError(f"{TILE_NAMES[a.tile]} cannot be carried out now ("
+                                    + ("no reserve hex has cubes or every starting city has grown"
+                                       if a.tile == 5 else "no town can take a New City tile")
+                                    + "); take it with a pass instead")
+                if basic:
+                    self._pay(a.player, 2 if a.tile == 5 else 6, TILE_NAMES[a.tile])
+                s.pending[a.player] = kind
+            else:
+                s.passed_tiles.add(a.tile)
+        elif not a.use:
+            raise GameError(f"only City Growth and Urbanization can be taken with a pass, not {TILE_NAMES[a.tile]}")
+        s.tiles[a.tile] = a.player
+        p.tile = a.tile
+        s.select_idx += 1
+        if s.select_idx >= len(s.order):
+            self._start_build()
+
+    # ------------------------------------------------------------------ phase: build (7.2)
+    def _start_build(self) -> None:
+        s = self.s
+        s.phase = "build"
+        first = s.tiles.get(4)
+        s.build_queue = ([first] if first is not None else []) + [p for p in s.order if p != first]
+        s.build_idx = 0
+        s.placements = 0
+
+    def placement_limit(self, player: int) -> int:
+        return 4 if self.s.tiles.get(3) == player else 3
+
+    def _act_build(self, a) -> None:
+        self._expect(a, Lay, Upgrade, Redirect, Urbanize, Grow, EndBuild, phase="build phase")
+        if isinstance(a, EndBuild):
+            self._end_build(a.player)
+        elif isinstance(a, Urbanize):
+            self._do_urbanize(a)
+        elif isinstance(a, Grow):
+            self._do_grow(a)
+        else:
+            if self.s.placements >= self.placement_limit(a.player):
+                raise GameError(f"you have used all {self.placement_limit(a.player)} tile placements this "
+                                f"turn (7.2.1; Engineer allows 4)")
+            plan = self._plan_track(a)
+            self._commit_plan(a.player, plan)
+
+    def _end_build(self, player: int) -> None:
+        s = self.s
+        kind = s.pending.get(player)
+        if kind and self.mode == "basic" and self._performable(kind, player):
+            raise GameError(f"you committed to {'Urbanization' if kind == 'urbanize' else 'City Growth'} "
+                            f"and must carry it out before ending your build turn (7.1, 7.2.1)")
+        s.pending.pop(player, None)
+        # 7.2.7: incomplete links not continued this round lapse and become neutral.
+        net = self.network()
+        changed = False
+        for link in net.links:
+            if link.owner == player and not link.complete and link.rnd < s.round:
+                self._set_owner(link, None)
+                changed = True
+        if changed:
+            self._touch()
+        s.build_idx += 1
+        s.placements = 0
+        if s.build_idx >= len(s.build_queue):
+            self._start_move()
+
+    def _set_owner(self, link: Link, owner: int | None) -> None:
+        track = self.s.track
+        by_hex: dict[Hex, set] = {}
+        for h, edges in link.segs:
+            by_hex.setdefault(h, set()).add(edges)
+        for h, keys in by_hex.items():
+            t = track[h]
+            track[h] = t._replace(segs=tuple(sg._replace(owner=owner) if sg.edges in keys else sg for sg in t.segs))
+
+    # --- track placement planning (no mutation) ---
+    def _cost(self, h: Hex, face: str, terrain: bool) -> int:
+        f = T.FACES[face]
+        info = self.board.hexes[h]
+        return f.base_price + (TERRAIN_SURCHARGE[info.terrain] if terrain else 0)
+
+    def _classify(self, net: Network, h: Hex, e: int, player: int, town_tile: bool):
+        """Check what a new track end at (h, e) meets.  Returns ("city", hex) | ("join", link) | ("open",)."""
+        if not self.board.edge_open(h, e):
+            n = self.board.nbr(h, e)
+            what = "off the board" if n is None else (
+                "into water" if self.board.hexes[n].terrain == "water" else "across a black line")
+            raise GameError(f"track at {hex_key(h)} may not run {what} (edge {e}) (3.1, 7.2.2)")
+        r = net.resolve(h, e)
+        if r[0] == "node":
+            return ("city", r[1])
+        if r[0] == "seg":
+            link = net.link_of(r[1], r[2])
+            if link.complete:
+                raise GameError(f"track at {hex_key(h)} would run into the completed link {link.id}")
+            if link.owner == player:
+                return ("join", link)
+            if link.owner is None:
+                if town_tile or self._eligible(net, link, player):
+                    return ("join", link)
+                raise GameError(f"the neutral incomplete link {link.id} may be taken over only by a player whose "
+                                f"link it touches or if it starts from a city (7.2.8)")
+            if town_tile:
+                return ("join", link)
+            raise GameError(f"the incomplete link {link.id} belongs to {self.s.players[link.owner].name}: you may "
+                            f"not continue another player's incomplete link (7.2.7)")
+        return ("open",)
+
+    @staticmethod
+    def _far_end(link: Link):
+        """The node at the far end of an incomplete link (None if it has no node end)."""
+        nodes = link.nodes
+        return nodes[0] if nodes else None
+
+    def _check_path_plain(self, net: Network, h: Hex, path: tuple[int, int], player: int) -> list:
+        ca = self._classify(net, h, path[0], player, False)
+        cb = self._classify(net, h, path[1], player, False)
+        if ca[0] == "open" and cb[0] == "open":
+            raise GameError(f"a tile at {hex_key(h)} must start from a city or continue track that you may "
+                            f"extend (7.2.2)")
+        ends = []
+        for c in (ca, cb):
+            if c[0] == "city":
+                ends.append(c[1])
+            elif c[0] == "join":
+                ends.append(self._far_end(c[1]))
+        if ca[0] == "join" and cb[0] == "join" and ca[1] is cb[1]:
+            raise GameError("a link may not start and end in the same city or town (7.2.2)")
+        if len(ends) == 2 and ends[0] is not None and ends[0] == ends[1]:
+            raise GameError(f"a link may not start and end in the same city or town ({hex_key(ends[0])}) (7.2.2)")
+        return [ca, cb]
+
+    def _plan_track(self, a) -> dict:
+        """Validate a lay/upgrade/redirect and return the plan; raises GameError, mutates nothing."""
+        s = self.s
+        board = self.board
+        h = tuple(a.hex)
+        player = a.player
+        if h not in board.hexes:
+            raise GameError(f"{hex_key(h)} is not a hex of this map")
+        info = board.hexes[h]
+        if a.tile not in T.FACES:
+            raise GameError(f"there is no track tile {a.tile!r} (tiles: {', '.join(T.FACES)})")
+        face = T.FACES[a.tile]
+        if info.terrain == "water":
+            raise GameError(f"no track may be built on water ({hex_key(h)}) (3.1)")
+        if h in self.all_cities():
+            raise GameError(f"{hex_key(h)} is a city: track tiles are never laid on a city (7.2.2)")
+        is_town = info.town is not None
+        if is_town and not face.town:
+            raise GameError(f"{hex_key(h)} is a town: only town track tiles may be laid there (7.2.2)")
+        if not is_town and face.town:
+            raise GameError(f"town track tile {a.tile} may only be laid on a town hex (7.2.2)")
+        net = self.network()
+        old = s.track.get(h)
+        new_paths = face.rotated(a.rotation)
+        if isinstance(a, Lay):
+            if old is not None:
+                raise GameError(f"{hex_key(h)} already has track: upgrade or redirect it instead (7.2.9, 7.2.10)")
+            if not self._available(a.tile):
+                raise GameError(f"no tile {a.tile} is left in the supply (7.2.1)")
+            cost = self._cost(h, a.tile, terrain=True)
+            added = list(new_paths)
+            kept: list[Seg] = []
+            remove_face = None
+            redirect_from = None
+        elif isinstance(a, Upgrade):
+            if old is None:
+                raise GameError(f"{hex_key(h)} has no track to upgrade")
+            old_paths = {sg.edges for sg in old.segs}
+            if not old_paths <= set(new_paths):
+                raise GameError(f"tile {a.tile} rotated {a.rotation} does not keep all the track already on "
+                                f"{hex_key(h)} (7.2.10)")
+            if len(new_paths) <= len(old_paths):
+                raise GameError(f"an upgrade must add track to {hex_key(h)} (7.2.10)")
+            if not T.can_add(s.used_faces, a.tile, remove=old.face):
+                raise GameError(f"no tile {a.tile} is left in the supply (7.2.10)")
+            cost = self._cost(h, a.tile, terrain=False)
+            added = [p for p in new_paths if p not in old_paths]
+            kept = list(old.segs)
+            remove_face = old.face
+            redirect_from = None
+        else:  # Redirect
+            if old is None:
+                raise GameError(f"{hex_key(h)} has no track to redirect")
+            if T.FACES[old.face].town:
+                raise GameError("a town tile cannot be redirected, only upgraded (7.2.9)")
+            if len(old.segs) != 1:
+                raise GameError(f"the tile on {hex_key(h)} carries two paths; only a single-path tile at the open "
+                                f"end of an incomplete link can be redirected (7.2.9)")
+            seg = old.segs[0]
+            link = net.link_of(h, seg.edges)
+            oe = link.open_end
+            if link.complete or oe is None:
+                raise GameError("a complete link cannot be redirected (7.2.9)")
+            if oe[1] != h:
+                raise GameError(f"only the last tile of an incomplete link (its open end, at {hex_key(oe[1])}) "
+                                f"can be redirected (7.2.9)")
+            if link.owner is not None and link.owner != player:
+                raise GameError(f"the incomplete link belongs to {s.players[link.owner].name}; you may not redirect"
+                                f" another player's link (7.2.9)")
+            if link.owner is None and not self._eligible(net, link, player):
+                raise GameError("you may redirect a neutral link only if it starts from a city or touches one of "
+                                "your links (7.2.9)")
+            if len(new_paths) != 1:
+                raise GameError("redirect with a single-path tile (21, 22 or 23) (7.2.9)")
+            inner = seg.edges[0] if seg.edges[1] == oe[2] else seg.edges[1]
+            if inner not in new_paths[0]:
+                raise GameError(f"the redirected tile must still connect to the rest of its link (edge {inner})")
+            if new_paths[0] == seg.edges:
+                raise GameError("redirecting must point the track somewhere else (7.2.9)")
+            if a.tile != old.face and not T.can_add(s.used_faces, a.tile, remove=old.face):
+                raise GameError(f"no tile {a.tile} is left in the supply (7.2.9)")
+            cost = T.FACES[a.tile].base_price  # base price only: $2 (7.2.9)
+            outer = new_paths[0][0] if new_paths[0][1] == inner else new_paths[0][1]
+            c = self._classify(net, h, outer, player, False)
+            far = self._far_end(link)
+            if c[0] == "city" and c[1] == far or (c[0] == "join" and self._far_end(c[1]) == far and far is not None):
+                raise GameError("a link may not start and end in the same city or town (7.2.2)")
+            complete = c[0] == "city" or (c[0] == "join" and bool(c[1].nodes))
+            joined_own = c[0] == "join" and c[1].owner == player
+            if not self._can_pay(player, cost):
+                self._pay_check_message(player, cost, "redirecting")
+            return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": "redirecting",
+                    "segs": (Seg(new_paths[0], link.owner, seg.rnd),), "remove_face": old.face,
+                    "redirect": {"link_owner": link.owner, "complete": complete, "joined_own": joined_own},
+                    "owners": {}}
+        # lay / upgrade: check every added segment
+        owners: dict[tuple, int | None] = {}
+        anchored = isinstance(a, Upgrade)
+        for p in added:
+            if face.town:
+                c = self._classify(net, h, p[0], player, True)
+                if c[0] == "join":
+                    if self._far_end(c[1]) == h:
+                        raise GameError("a link may not start and end in the same town (7.2.2)")
+                    anchored = True
+                    owners[p] = c[1].owner if c[1].owner not in (None, player) else player
+                else:
+                    anchored = anchored or c[0] == "city"
+                    owners[p] = player
+            else:
+                cs = self._check_path_plain(net, h, p, player)
+                anchored = True
+                owners[p] = player
+                del cs
+        if not anchored:
+            raise GameError(f"a town tile on {hex_key(h)} must connect to a city or to existing track (7.2.2)")
+        if not self._can_pay(player, cost):
+            self._pay_check_message(player, cost, f"tile {a.tile} on {hex_key(h)}")
+        segs = tuple(kept) + tuple(Seg(p, owners[p], s.round) for p in added)
+        return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": f"tile {a.tile} on {hex_key(h)}",
+                "segs": segs, "remove_face": remove_face, "redirect": redirect_from, "owners": owners}
+
+    def _pay_check_message(self, player: int, cost: int, what: str) -> None:
+        p = self.s.players[player]
+        if self.mode == "standard":
+            raise GameError(f"{what} costs ${cost} but {p.name} has ${p.cash}; in the standard game you cannot "
+                            f"spend more than your cash (8.6)")
+        raise GameError(f"{what} costs ${cost}: {p.name} cannot cover it even with loans (6)")
+
+    def _commit_plan(self, player: int, plan: dict) -> None:
+        s = self.s
+        h = plan["hex"]
+        self._pay(player, plan["cost"], plan["what"])
+        if plan["remove_face"]:
+            s.used_faces[plan["remove_face"]] -= 1
+        s.used_faces[plan["face"]] = s.used_faces.get(plan["face"], 0) + 1
+        s.track[h] = Tile(plan["face"], plan["rot"], tuple(sorted(plan["segs"])))
+        s.placements += 1
+        self._touch()
+        net = self.network()
+        # Ownership: the merged link of every new/changed segment takes the segment's owner.
+        new_keys = [(h, sg.edges) for sg in plan["segs"] if plan["redirect"] or sg.edges in plan["owners"]]
+        for key in new_keys:
+            link = net.links[net.seg_link[key]]
+            if plan["redirect"]:
+                r = plan["redirect"]
+                owner = player if (link.complete or r["link_owner"] == player or r["joined_own"]) else None
+            else:
+                owner = plan["owners"][key[1]]
+            self._set_owner(link, owner)
+        self._touch()
+
+    # --- urbanization and city growth ---
+    def _check_urbanize(self, player: int, h: Hex, color: str) -> dict:
+        s = self.s
+        if h not in self.board.hexes or self.board.hexes[h].town is None:
+            raise GameError(f"{hex_key(h)} is not a town: a New City tile goes on a town hex (7.2.11)")
+        if h in s.new_cities:
+            raise GameError(f"{hex_key(h)} is already a city")
+        if s.new_city_supply.get(color, 0) <= 0:
+            left = [c for c, n in s.new_city_supply.items() if n > 0]
+            raise GameError(f"no {color} New City tile is left (left: {', '.join(left) or 'none'})")
+        net = self.network()
+        old = s.track.get(h)
+        if old is not None:
+            for sg in old.segs:
+                link = net.link_of(h, sg.edges)
+                if link.complete and len(link.segs) == 1:
+                    raise GameError(f"urbanizing {hex_key(h)} would remove its town tile and with it the completed "
+                                    f"link {link.id}; completed links can never be lost (7.2.5)")
+        if old is None and not any(self.board.nbr(oh, oe) == h for (oh, oe) in net.open_ends):
+            return {"track": s.track, "net": None, "old": None}
+        track = dict(s.track)
+        track.pop(h, None)
+        cities = set(self.all_cities()) | {h}
+        new_net = Network(self.board, track, cities)
+        for link in new_net.links:
+            if link.complete and link.ends[0][1] == link.ends[1][1]:
+                raise GameError(f"urbanizing {hex_key(h)} would make link {link.id} start and end in the same "
+                                f"city (7.2.2)")
+        return {"track": track, "net": new_net, "old": old}
+
+    def _do_urbanize(self, a: Urbanize) -> None:
+        s = self.s
+        if s.pending.get(a.player) != "urbanize":
+            raise GameError("you may lay a New City tile only after taking Urbanization (and not passing) (7.1)")
+        h = tuple(a.hex)
+        plan = self._check_urbanize(a.player, h, a.color)
+        old_net = self.network()
+        previously_incomplete = {k for link in old_net.links if not link.complete for k in link.segs}
+        if plan["old"] is not None:
+            s.used_faces[plan["old"].face] -= 1
+        s.track = dict(plan["track"])
+        s.new_cities[h] = a.color
+        s.grown.add(h)
+        s.new_city_supply[a.color] -= 1
+        cubes = [self._draw(s) for _ in range(min(NEW_CITY_CUBES, sum(s.bag.values())))]
+        s.city_cubes[h] = tuple(sorted(cubes))
+        s.pending.pop(a.player)
+        self._touch()
+        net = self.network()
+        for link in net.links:
+            if link.complete and link.owner is None and any(k in previously_incomplete for k in link.segs) \
+                    and h in link.nodes:
+                self._set_owner(link, a.player)
+        self._touch()
+        s.events.append(f"{s.players[a.player].name} urbanizes {self.board.hexes[h].town} as a {a.color} city")
+
+    def _do_grow(self, a: Grow) -> None:
+        s = self.s
+        if s.pending.get(a.player) != "grow":
+            raise GameError("you may place growth cubes only after taking City Growth (and not passing) (7.1)")
+        self._check_grow(a.reserve, tuple(a.city))
+        h = tuple(a.city)
+        s.city_cubes[h] = tuple(sorted(s.city_cubes.get(h, ()) + s.reserve[a.reserve]))
+        s.reserve[a.reserve] = ()
+        s.grown.add(h)
+        s.pending.pop(a.player)
+
+    def _check_grow(self, reserve: int, h: Hex) -> None:
+        s = self.s
+        if not 0 <= reserve < len(s.reserve):
+            raise GameError(f"there are reserve hexes 0-{len(s.reserve) - 1} only")
+        if not s.reserve[reserve]:
+            raise GameError(f"reserve hex {reserve} is empty; reserve hexes are never refilled (7.2.12)")
+        if h not in self.board.cities:
+            raise GameError(f"{hex_key(h)} is not a starting city (7.2.12)")
+        if h in s.grown:
+            raise GameError(f"{self.board.cities[h].name} already has a City Growth marker (7.2.12)")
+
+    def _performable(self, kind: str, player: int) -> bool:
+        s = self.s
+        if kind == "grow":
+            return any(s.reserve) and any(h not in s.grown for h in self.board.cities)
+        if not any(n > 0 for n in s.new_city_supply.values()):
+            return False
+        color = next(c for c, n in s.new_city_supply.items() if n > 0)
+        for h in self.board.towns:
+            if h in s.new_cities:
+                continue
+            try:
+                self._check_urbanize(player, h, color)
+                return True
+            except GameError:
+                continue
+        return False
+
+    # ------------------------------------------------------------------ phase: move goods (7.3)
+    def _start_move(self) -> None:
+        s = self.s
+        s.phase = "move"
+        first = s.tiles.get(2)
+        s.move_queue = ([first] if first is not None else []) + [p for p in s.order if p != first]
+        s.move_idx = 0
+        s.cycle = 1
+        s.loco_upgraded = set()
+
+    def _act_move(self, a) -> None:
+        s = self.s
+        self._expect(a, Move, UpgradeLoco, Pass, phase="move-goods phase")
+        p = s.players[a.player]
+        if isinstance(a, UpgradeLoco):
+            if p.loco >= LOCO_MAX:
+                raise GameError("your locomotive is already at level 6, the maximum (7.3.2)")
+            if a.player in s.loco_upgraded:
+                raise GameError("you may upgrade your locomotive only once per move-goods phase (7.3.2)")
+            p.loco += 1
+            s.loco_upgraded.add(a.player)
+        elif isinstance(a, Move):
+            self._deliver(a)
+        s.move_idx += 1
+        if s.move_idx >= len(s.move_queue):
+            if s.cycle == 1:
+                s.cycle = 2
+                s.move_idx = 0
+            else:
+                s.phase = "income"
+
+    def _check_move(self, a: Move):
+        s = self.s
+        p = s.players[a.player]
+        origin = tuple(a.city)
+        cities = self.all_cities()
+        if origin not in cities:
+            raise GameError(f"{hex_key(origin)} is not a city")
+        if a.color not in s.city_cubes.get(origin, ()):
+            raise GameError(f"there is no {a.color} cube on {self.place_name(origin)}")
+        if not a.links:
+            raise GameError("a delivery must use at least one link")
+        if len(a.links) > p.loco:
+            raise GameError(f"locomotive level {p.loco} moves a cube at most {p.loco} link(s), not "
+                            f"{len(a.links)} (7.3.3)")
+        net = self.network()
+        node = origin
+        visited = [origin]
+        counts: dict[int | None, int] = {}
+        for i, lid in enumerate(a.links):
+            link = net.by_id.get(lid)
+            if link is None:
+                raise GameError(f"there is no link {lid!r}")
+            if not link.complete:
+                raise GameError(f"link {lid} is incomplete; goods move only along complete links (7.3.3)")
+            a_end, b_end = link.nodes
+            if node == a_end:
+                nxt = b_end
+            elif node == b_end:
+                nxt = a_end
+            else:
+                raise GameError(f"link {lid} does not start at {self.place_name(node)}")
+            if nxt in visited:
+                raise GameError(f"the route visits {self.place_name(nxt)} twice (7.3.3)")
+            last = i == len(a.links) - 1
+            if cities.get(nxt) == a.color and not last:
+                raise GameError(f"the {a.color} cube stops at {self.place_name(nxt)}, the first {a.color} city "
+                                f"it reaches (7.3.3)")
+            visited.append(nxt)
+            counts[link.owner] = counts.get(link.owner, 0) + 1
+            node = nxt
+        if cities.get(node) != a.color:
+            raise GameError(f"a {a.color} cube may be delivered only to a {a.color} city, and "
+                            f"{self.place_name(node)} is not one (7.3.3)")
+        own = counts.get(a.player, 0)
+        if own < 1:
+            raise GameError("at least one link of the route must be yours (7.3.3)")
+        for q, n in counts.items():
+            if q is not None and q != a.player and n > own:
+                raise GameError(f"the route uses {n} links of {s.players[q].name} but only {own} of yours; no other "
+                                f"player's links may outnumber your own (7.3.3)")
+        return counts, origin
+
+    def _deliver(self, a: Move) -> None:
+        s = self.s
+        counts, origin = self._check_move(a)
+        cubes = list(s.city_cubes[origin])
+        cubes.remove(a.color)
+        s.city_cubes[origin] = tuple(cubes)
+        s.bag[a.color] += 1
+        s.delivered += 1
+        self._gain(a.player, counts[a.player], a.to)
+        for q in s.order:
+            if q != a.player and counts.get(q):
+                s.score_queue.append((q, counts[q]))
+
+    def _gain(self, player: int, pts: int, to: str) -> None:
+        p = self.s.players[player]
+        if to == "income":
+            p.income += pts
+        else:
+            p.vp += pts
+
+    # ------------------------------------------------------------------ income, round end, game end
+    def _advance(self) -> None:
+        s = self.s
+        while not s.finished and not s.score_queue and s.phase == "income":
+            self._income_phase()
+            if s.finished:
+                return
+            if s.round >= self.rounds or not s.order:
+                self._finish()
+                return
+            self._new_round()
+
+    def _income_phase(self) -> None:
+        s = self.s
+        start_income = {p: s.players[p].income for p in s.order}
+        for q in list(s.order):
+            p = s.players[q]
+            amount = start_income[q] - (p.loco if self.mode == "standard" else 0)
+            if amount >= 0:
+                p.cash += amount
+                continue
+            owe = -amount
+            if p.cash >= owe:
+                p.cash -= owe
+                continue
+            if self.mode == "basic":
+                plan = self._loan_plan(p, owe)
+                if plan is None:
+                    self._bankrupt(q)
+                    continue
+                self._pay(q, owe, "expenses")
+            else:
+                missing = owe - p.cash
+                p.cash = 0
+                steps = ceil(missing / 2)
+                change = steps * 2 - missing
+                from_vp = min(steps, p.vp)
+                p.vp -= from_vp
+                steps -= from_vp
+                from_income = min(steps, p.income - INCOME_MIN)
+                p.income -= from_income
+                steps -= from_income
+                if steps > 0:
+                    self._bankrupt(q)
+                    continue
+                p.cash = change
+        if not s.order:
+            self._finish()
+
+    def _bankrupt(self, q: int) -> None:
+        s = self.s
+        p = s.players[q]
+        p.bankrupt = True
+        s.order.remove(q)
+        s.events.append(f"{p.name} is bankrupt and leaves the game")
+        net = self.network()
+        for link in net.links:
+            if link.owner == q:
+                self._set_owner(link, None)
+        self._touch()
+
+    def _new_round(self) -> None:
+        s = self.s
+        if self.mode == "basic":
+            s.order = sorted(s.order, key=lambda q: s.players[q].tile)
+        s.free_pass = s.tiles.get(1) if self.mode == "standard" else None
+        for p in s.players:
+            p.last_tile = p.tile
+            p.tile = None
+        s.tiles = {}
+        s.passed_tiles = set()
+        s.pending = {}
+        s.round += 1
+        s.select_idx = 0
+        s.capital_idx = 0
+        s.phase = "capital" if self.mode == "standard" else "select"
+
+    def _finish(self) -> None:
+        s = self.s
+        net = self.network()
+        for link in net.links:
+            if not link.complete and link.owner is not None:
+                self._set_owner(link, None)
+        self._touch()
+        net = self.network()
+        links_owned = {q: 0 for q in range(len(s.players))}
+        for link in net.links:
+            if link.complete and link.owner is not None:
+                links_owned[link.owner] += 1
+        rows = []
+        for q, p in enumerate(s.players):
+            if p.bankrupt:
+                rows.append({"player": q, "name": p.name, "bankrupt": True, "vp": None, "tile": p.tile})
+                continue
+            conv = p.income // 2 if p.income > 0 else 2 * p.income
+            total = p.vp + conv + links_owned[q]
+            rows.append({"player": q, "name": p.name, "bankrupt": False, "vp_before": p.vp, "income": p.income,
+                         "income_vp": conv, "links": links_owned[q], "vp": total, "tile": p.tile, "cash": p.cash})
+            p.vp = total
+        ranked = sorted(rows, key=lambda r: (r["bankrupt"], -(r["vp"] or 0), r["tile"] or 99))
+        for i, r in enumerate(ranked):
+            r["rank"] = i + 1
+        s.result = {"winner": ranked[0]["player"] if not ranked[0]["bankrupt"] else None,
+                    "ranking": ranked, "rounds": s.round}
+        s.finished = True
+        s.phase = "done"
+
+    # ------------------------------------------------------------------ views
+    def place_name(self, h: Hex) -> str:
+        info = self.board.hexes.get(h)
+        if info is None:
+            return hex_key(h)
+        if info.city:
+            return info.city.name
+        if info.town:
+            return info.town + (" (city)" if h in self.s.new_cities else "")
+        return hex_key(h)
+
+    def city_color(self, h: Hex) -> str | None:
+        return self.all_cities().get(h)
+
+    def view(self) -> dict:
+        """Everything a map picture or the bot needs, JSON-ready."""
+        s = self.s
+        net = self.network()
+        return {
+            "map": self.board.id, "mode": self.mode, "round": s.round, "rounds": self.rounds, "phase": s.phase,
+            "cycle": s.cycle if s.phase == "move" else None,
+            "active_player": self.active_player(), "finished": s.finished,
+            "turn_order": list(s.order),
+            "players": [{"name": p.name, "cash": p.cash, "income": p.income, "vp": p.vp,
+                         "vp_track": vp_track(p.vp), "loco": p.loco, "bankrupt": p.bankrupt, "tile": p.tile}
+                        for p in s.players],
+            "action_tiles": {str(t): {"player": q, "name": TILE_NAMES[t], "passed": t in s.passed_tiles}
+                             for t, q in sorted(s.tiles.items())},
+            "track": {hex_key(h): {"tile": t.face, "rotation": t.rot,
+                                   "paths": [{"edges": list(sg.edges), "owner": sg.owner} for sg in t.segs]}
+                      for h, t in sorted(s.track.items())},
+            "links": [{"id": lk.id, "owner": lk.owner, "complete": lk.complete,
+                       "ends": [hex_key(e[1]) for e in lk.ends], "hexes": [hex_key(x) for x in lk.hexes]}
+                      for lk in net.links],
+            "cities": {hex_key(h): {"name": self.place_name(h), "color": c, "cubes": list(s.city_cubes.get(h, ())),
+                                    "grown": h in s.grown, "new_city": h in s.new_cities}
+                       for h, c in sorted(self.all_cities().items())},
+            "reserve": [list(r) for r in s.reserve],
+            "bag": dict(s.bag),
+            "new_city_tiles": dict(s.new_city_supply),
+            "tile_supply": {f: n for f, n in T.supply_left(s.used_faces).items()},
+            "auction": copy.deepcopy(s.auction),
+            "pending_scores": [list(x) for x in s.score_queue],
+            "result": self.result(),
+        }
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list:
+        from engine.steam.legal import legal_actions
+
+        return legal_actions(self)
+
+
+def vp_track(vp: int) -> dict:
+    """Position on the printed 0-50 VP track plus the "+50"/"+100" marker (3.4)."""
+    bonus = 100 if vp > 100 else 50 if vp > 50 else 0
+    return {"space": vp - bonus, "marker": bonus}
