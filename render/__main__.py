@@ -20,8 +20,12 @@ def _from_engine(game: dict, at: int | None):
         from engine.titles import load_18xx  # type: ignore[attr-defined]
     except ImportError:
         return None
-    g = load_18xx(game, upto=at)
-    return g.hexmap.view(), g.summary()
+    try:
+        g = load_18xx(game, upto=at)
+        return g.hexmap.view(), g.summary()
+    except Exception as e:  # the engine is young: draw from the trace rather than nothing
+        print(f"engine replay failed ({e}); using the trace file", file=sys.stderr)
+        return None
 
 
 def _from_trace(path: Path, game: dict, at: int | None):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import io
-
 from PIL import Image, ImageDraw
 
 from engine.core import data
 
 from . import colors as C
 from .fonts import font
+from .png import to_png
 
 ROW_H = 34
 PAD = 10
@@ -191,6 +190,4 @@ def draw_companies(title: str, summary: dict) -> bytes:
         train_t.draw(d, 20 + private_t.width + 40, y, ent)
     else:
         train_t.draw(d, 20, y, ent)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return to_png(img)

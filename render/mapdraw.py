@@ -5,7 +5,6 @@ Everything is drawn at SS times the final size and reduced, which gives anti-ali
 
 from __future__ import annotations
 
-import io
 import math
 from functools import cache
 
@@ -17,9 +16,11 @@ from engine.core import data
 from . import colors as C
 from .fonts import font
 from .mapview import tile_def
+from .png import to_png
 from .tiledef import Node, TileDef
 
 SS = 2  # supersampling factor
+_NAME_SPOTS: dict = {}  # (title, hex, tile, rotation) -> location name spot
 LONG_SIDE = 1950  # target long side of the picture, pixels
 MAX_R = 90
 SQ3 = math.sqrt(3)
@@ -292,7 +293,7 @@ class MapPainter:
         for pts in tracks:
             d.line(pts, fill=C.TRACK, width=self.track_w, joint="curve")
             for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
-                steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / (0.1 * R)))
+                steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / (0.15 * R)))
                 for k in range(steps + 1):
                     h.block(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, self.track_w / 2)
         for n, p in zip(tdef.nodes, positions, strict=True):
@@ -314,7 +315,7 @@ class MapPainter:
         # location name first: it needs the most room
         name = hdata.get("location_name")
         if name:
-            self.paint_name(h, name, fill)
+            self.paint_name(h, name, fill, (self.title, coord, hv["tile"], rot))
         # revenues
         self.paint_revenues(h, tdef, positions, cities, colour_name)
         # labels
@@ -605,7 +606,7 @@ class MapPainter:
         h.block(x, y, 0.22 * R)
         h.block(x, ty, 0.12 * R)
 
-    def paint_name(self, h: _Hex, name: str, fill):
+    def paint_name(self, h: _Hex, name: str, fill, key=None):
         R = self.R
         size = 0.15 * R
         f = font(int(size), "bold")
@@ -629,17 +630,29 @@ class MapPainter:
         cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.6, 0.6, -0.5, 0.5, -0.4, 0.4, -0.3, 0.3)
                  for dx in (0, -0.15, 0.15, -0.3, 0.3)]
         cands += [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.15, 0, 0.15) for dx in (-0.45, 0.45, -0.35, 0.35)]
-        best, best_score = cands[0], -1e9
-        for x, y in cands:
-            pts = [(x + f * half, y + o) for f in (-1, -0.5, 0, 0.5, 1) for o in offsets]
-            clear = min((math.hypot(px - ox, py - oy) - r for px, py in pts for ox, oy, r in h.obstacles),
-                        default=R)
-            # the text must stay inside the hex: the hex is narrower towards its top and bottom
-            outer = abs(y - h.cy) + (n - 1) / 2 * line_h + 0.5 * size
-            inside = self._half_width(outer) - half - abs(x - h.cx)
-            score = min(clear, 0.25 * R) + min(inside, 0) * 2 - abs(y - h.cy) * 0.05 - abs(x - h.cx) * 0.2
-            if score > best_score:
-                best, best_score = (x, y), score
+        # the spot depends on the tile geometry only (nodes and track are the only obstacles so far)
+        best = _NAME_SPOTS.get(key) if key else None
+        if best is None:
+            best, best_score = cands[0], -1e9
+            near = [(ox, oy, r) for ox, oy, r in h.obstacles
+                    if abs(ox - h.cx) < R and abs(oy - h.cy) < R]
+            for x, y in cands:
+                # clearance of the text lines (horizontal segments) from the obstacles
+                clear = R
+                for ox, oy, r in near:
+                    dx = max(abs(ox - x) - half, 0.0)
+                    for o in offsets:
+                        dist = math.hypot(dx, oy - y - o) - r
+                        if dist < clear:
+                            clear = dist
+                # the text must stay inside the hex: the hex is narrower towards its top and bottom
+                outer = abs(y - h.cy) + (n - 1) / 2 * line_h + 0.5 * size
+                inside = self._half_width(outer) - half - abs(x - h.cx)
+                score = min(clear, 0.25 * R) + min(inside, 0) * 2 - abs(y - h.cy) * 0.05 - abs(x - h.cx) * 0.2
+                if score > best_score:
+                    best, best_score = (x, y), score
+            if key:
+                _NAME_SPOTS[key] = best
         for o, line in zip(offsets, lines, strict=True):
             y = best[1] + o
             self.text((best[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R)
@@ -671,7 +684,4 @@ def parse_borders(hex_data: dict):
 def draw_map(view: dict, *, routes=None) -> bytes:
     """PNG bytes of a map view; `routes` = [{"train", "hexes_path": [[hex, ...], ...]}] overlays a run."""
     img = MapPainter(view).paint(routes)
-    buf = io.BytesIO()
-    img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-        buf, format="PNG", compress_level=3)
-    return buf.getvalue()
+    return to_png(img)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import io
-
 from PIL import Image, ImageDraw
 
 from engine.core import data
 
 from . import colors as C
 from .fonts import font
+from .png import to_png
 
 ZONE = {  # light tints of 18xx.games' market colours, by type name
     "yellow": (255, 241, 140), "orange": (255, 196, 120), "brown": (214, 160, 110), "red": (240, 120, 120),
@@ -137,6 +136,4 @@ def draw_market(title: str, summary: dict) -> bytes:
         d.text((x + 28, legend_y + 11), label, font=small, fill=C.BLACK, anchor="lm")
         x += 28 + d.textlength(label, font=small) + 18
     img = img.crop((0, 0, width, min(height, int(legend_y + 36))))
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return to_png(img)
