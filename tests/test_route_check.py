@@ -125,3 +125,14 @@ def test_diesel_value_and_unlimited_distance(chicago):
 
 def test_two_stop_minimum(chicago):
     refused(chicago, "X", [r("2", [["F4"]])], GREEN, r"train 2: no track joins two stops on F4")
+
+
+def test_title_may_allow_one_pass_through_full_city(state_262):
+    through = r("5", [["G19", "F18", "G17"], ["G17", "H16"], ["H16", "H14", "H12"]])
+    state_262.pass_full_cities = 1
+    try:
+        assert state_262.route_revenue("NYNH", [through], BROWN) == [80 + 10 + 30 + 10]
+        refused(state_262, "NYNH", [through, r("3", [["H12", "H14", "H16"], ["H16", "I15"]], 9)], BROWN,
+                r"train 3: the route can.t pass through H16")
+    finally:
+        state_262.pass_full_cities = 0

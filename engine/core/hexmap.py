@@ -72,11 +72,13 @@ class HexMap:
       lay_hook(hexmap, corp, hex, old_tile, new_tile, rotation) -> str | None: extra title check,
         returns an error message or None.
       route_hook(hexmap, corp, route_info, revenue) -> int: title bonuses on a checked route
-        (route_info: {"train_name", "stops": [Node], "paths": [Path], "hexes": [coord]}).
+        (route_info: {"train_name", "stops": [Node], "paths": [Path], "hexes": [coord], "nodes": [sig]}).
+      pass_full_cities: how many routes of one run may pass through a city full of other
+        corporations' tokens (1860: 1; default 0).
     """
 
     def __init__(self, data: dict, *, home_as_token: bool = False, no_rotation_tiles: Iterable[str] | None = None,
-                 lay_hook: Callable | None = None, route_hook: Callable | None = None):
+                 lay_hook: Callable | None = None, route_hook: Callable | None = None, pass_full_cities: int = 0):
         meta = data.get("meta", {})
         mp = data["map"]
         self.title: str = meta.get("title", "")
@@ -87,6 +89,7 @@ class HexMap:
                                      else consts.get("NO_ROTATION_TILES", ()) or ())
         self.lay_hook = lay_hook
         self.route_hook = route_hook
+        self.pass_full_cities = pass_full_cities
         self.hexes: dict[str, Hex] = {}
         self._tiles_by_id: dict[str, Tile] = {}
         group_index: dict[tuple, int] = {}

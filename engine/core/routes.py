@@ -238,7 +238,12 @@ def _pay(stops: list[Node], distance, phase_colors, train: str) -> int:
     return total
 
 
-def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]], distance) -> None:
+class FullCityError(GameError):
+    """The route passes through a city full of other corporations' tokens."""
+
+
+def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]], distance,
+                 allow_full: bool = False) -> None:
     if len(stops) < 2:
         raise GameError(f"train {train}: a route needs at least two stops")
     seen: set[int] = set()
@@ -254,8 +259,8 @@ def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]
         s = stops[k]
         if s.terminal or segs[k - 1][-1].terminal or segs[k][0].terminal:
             raise GameError(f"train {train}: the route can't run through {s.tile.hex.coord}: it's a terminus")
-        if s.blocks(corp):
-            raise GameError(f"train {train}: the route can't pass through {s.tile.hex.coord}: "
+        if s.blocks(corp) and not allow_full:
+            raise FullCityError(f"train {train}: the route can't pass through {s.tile.hex.coord}: "
                             "the city is full of other companies' tokens")
     if not any(isinstance(s, City) and corp in s.tokens for s in stops):
         raise GameError(f"train {train}: the route must include a station of {corp}")
@@ -269,8 +274,9 @@ def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]
     _check_distance(stops, distance, train)
 
 
-def build_route(hm: HexMap, corp: str, route: dict) -> tuple[list[Node], list[Path]]:
-    """Rebuild one route: (stops in order, paths). Raises GameError if no valid reading exists."""
+def build_route(hm: HexMap, corp: str, route: dict, allow_full: bool = False) -> tuple[list[Node], list[Path]]:
+    """Rebuild one route: (stops in order, paths). Raises GameError if no valid reading exists.
+    `allow_full`: the route may pass through cities full of other corporations' tokens."""
     train = route.get("train_name") or route.get("train") or "?"
     distance = route.get("distance", 999)
     conns = route.get("connections") or []
@@ -282,7 +288,7 @@ def build_route(hm: HexMap, corp: str, route: dict) -> tuple[list[Node], list[Pa
     fallback = None
     for stops, segs in _assemblies(chains):
         try:
-            _check_route(corp, train, stops, segs, distance)
+            _check_route(corp, train, stops, segs, distance, allow_full)
         except GameError as e:
             if first_err is None:
                 first_err = e
@@ -305,9 +311,16 @@ def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[s
     """Rebuild and check all routes of one run; returns per route {train_name, revenue, stops, paths, hexes}."""
     used: dict[tuple, str] = {}
     out = []
+    full_passes = hm.pass_full_cities
     for route in routes:
         train = route.get("train_name") or route.get("train") or "?"
-        stops, paths = build_route(hm, corp, route)
+        try:
+            stops, paths = build_route(hm, corp, route)
+        except FullCityError:
+            if full_passes <= 0:
+                raise
+            full_passes -= 1
+            stops, paths = build_route(hm, corp, route, allow_full=True)
         keys = _track_keys(paths)
         for key in keys:
             if key in used:
