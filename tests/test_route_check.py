@@ -132,7 +132,7 @@ def test_title_may_allow_one_pass_through_full_city(state_262):
     state_262.pass_full_cities = 1
     try:
         assert state_262.route_revenue("NYNH", [through], BROWN) == [80 + 10 + 30 + 10]
-        refused(state_262, "NYNH", [through, r("3", [["H12", "H14", "H16"], ["H16", "I15"]], 9)], BROWN,
+        refused(state_262, "NYNH", [through, r("3", [["H12", "H14", "H16"], ["H16", "G17"]], 9)], BROWN,
                 r"train 3: the route can.t pass through H16")
     finally:
         state_262.pass_full_cities = 0
