@@ -115,9 +115,11 @@ class HexMap:
         for rec in data.get("tiles", ()):
             name = rec["name"]
             self._manifest[name] = rec
-            count = rec.get("in_game_count", rec.get("count", 0))
+            count = rec.get("count", 0)
             if count == "unlimited":
-                count = None
+                count = None  # copies are made on demand
+            else:
+                count = rec.get("in_game_count", count)
             self._copies[name] = []
             if count is not None:
                 for _ in range(count):
