@@ -1,0 +1,688 @@
+"""The title-independent 18xx game: setup from title data, money, shares, trains, phases, round flow.
+
+A game is its settings plus its action log. `apply` validates an action against the active round's
+steps and changes the state, or raises GameError and leaves the state as it was. Titles subclass
+BaseGame and override the hooks (round step lists, private abilities, scoring).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from engine.core import data as title_data
+from engine.core.actions import Action, parse_action, resolve_undo
+from engine.core.entities import (
+    Bank,
+    Company,
+    Corporation,
+    Phase,
+    Player,
+    Share,
+    ShareHolder,
+    SharePool,
+    Train,
+)
+from engine.core.errors import GameError
+from engine.core.market import StockMarket
+from engine.core.operations import OperatingMixin
+
+UNLIMITED = 999
+
+
+class Depot:
+    """Trains not yet bought (in order) and trains discarded into the bank pool."""
+
+    def __init__(self, trains_data: list[dict]) -> None:
+        self.trains: list[Train] = []
+        self.upcoming: list[Train] = []
+        self.discarded: list[Train] = []
+        self.unlimited: set[str] = set()
+        self._next_index: dict[str, int] = {}
+        for t in trains_data:
+            count = t.get("count_in_game", t.get("num", 1))
+            if t.get("num") == "unlimited":
+                self.unlimited.add(t["name"])
+                count = 1
+            for _ in range(count):
+                self._add(t)
+        self.data_by_name = {t["name"]: t for t in trains_data}
+
+    def _add(self, t: dict) -> Train:
+        index = self._next_index.get(t["name"], 0)
+        self._next_index[t["name"]] = index + 1
+        distance = t["distance"] if isinstance(t["distance"], int) else UNLIMITED
+        train = Train(f"{t['name']}-{index}", t["name"], distance, t["price"], t.get("rusts_on"),
+                      t.get("available_on"), t.get("discount"))
+        self.trains.append(train)
+        self.upcoming.append(train)
+        return train
+
+    def remove(self, train: Train) -> None:
+        if train in self.upcoming:
+            self.upcoming.remove(train)
+            if train.name in self.unlimited and not any(t.name == train.name for t in self.upcoming):
+                self._add(self.data_by_name[train.name])
+        elif train in self.discarded:
+            self.discarded.remove(train)
+
+    def depot_trains(self, phase_names: set[str]) -> list[Train]:
+        """Trains the bank sells now: the next one in line, later types already released, discards."""
+        out: list[Train] = []
+        names: set[str] = set()
+        for i, train in enumerate(self.upcoming):
+            if train.name in names:
+                continue
+            if i == 0 or (train.available_on and train.available_on in phase_names):
+                out.append(train)
+                names.add(train.name)
+        return out + self.discarded
+
+
+class BaseGame(OperatingMixin):
+    TITLE = ""
+    # rule constants a title may override
+    SELL_AFTER_FIRST_SR = True  # no sales in the first stock round
+    MARKET_SHARE_LIMIT = 50
+    BANKRUPTCY_ENDS_GAME = True
+    MIN_BID_INCREMENT = 5
+
+    def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
+                 game_id: int | str | None = None) -> None:
+        if not players:
+            raise GameError("a game needs players")
+        self.optional_rules = tuple(optional_rules)
+        self.data = title_data.load(self.TITLE, self.optional_rules)
+        self.seed = seed
+        self.game_id = game_id
+        meta = self.data["meta"]
+        n = len(players)
+        low, high = meta["player_range"]
+        if not low <= n <= high:
+            raise GameError(f"{self.TITLE} is for {low} to {high} players, not {n}")
+        self.settings_players = [dict(p) for p in players]
+        bank_cash = meta["bank_cash"]
+        self.bank = Bank(None if bank_cash == "unlimited" else bank_cash)
+        start_cash = meta["starting_cash"][str(n)]
+        self.players = [Player(p["id"], p.get("name", str(p["id"])), 0) for p in players]
+        for player in self.players:
+            self.transfer(self.bank, player, start_cash)
+        self.cert_limit = meta["cert_limit"][str(n)]
+        self.market = StockMarket(self.data["market"])
+        self.pool = SharePool()
+        self.corporations = [Corporation(c) for c in self.data["corporations"]]
+        self.corporation_by_sym = {c.sym: c for c in self.corporations}
+        self.companies = [Company(c["sym"], c["name"], c["value"], c["revenue"], c.get("abilities", []))
+                          for c in self.data["companies"]
+                          if c.get("in_game", True) and n >= c.get("min_players", 0)]
+        self.company_by_sym = {c.sym: c for c in self.companies}
+        self.share_by_id: dict[str, Share] = {s.id: s for c in self.corporations for s in c.shares}
+        self.depot = Depot(self.data["trains"])
+        self.phases = [Phase(p["name"], p.get("on"), p["train_limit"], p["tiles"], p["operating_rounds"],
+                             p.get("status", []), p.get("events", [])) for p in self.data["phases"]]
+        self.phase_index = 0
+        self.player_by_id = {p.id: p for p in self.players}
+        self.hexmap = self.make_map()
+        self.turn = 1
+        self.operating_rounds = self.phase.operating_rounds
+        self.finished = False
+        self.end_reason: str | None = None
+        self.actions: list[dict] = []
+        self.last_routes: dict[str, list] = {}
+        self._ability_uses: dict[tuple[str, str], int] = {}
+        self.round = self.initial_round()
+        self.round.start()
+        self._advance_rounds()
+
+    # --- hooks -----------------------------------------------------------------------------
+    def make_map(self):
+        from engine.core.hexmap import HexMap
+
+        return HexMap(self.data)
+
+    def initial_round(self):
+        raise NotImplementedError
+
+    def stock_round(self):
+        raise NotImplementedError
+
+    def operating_round(self, round_num: int):
+        raise NotImplementedError
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        """A private bought from the bank: some come with shares (title hook)."""
+
+    # --- lookups ----------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self.phases[self.phase_index]
+
+    @property
+    def phase_names_reached(self) -> set[str]:
+        return {p.name for p in self.phases[: self.phase_index + 1]}
+
+    def corporation(self, sym: str) -> Corporation:
+        try:
+            return self.corporation_by_sym[sym]
+        except KeyError:
+            raise GameError(f"there is no corporation {sym}") from None
+
+    def company(self, sym: str) -> Company:
+        try:
+            return self.company_by_sym[sym]
+        except KeyError:
+            raise GameError(f"there is no private company {sym}") from None
+
+    def player(self, pid) -> Player:
+        try:
+            return self.player_by_id[int(pid)]
+        except (KeyError, ValueError, TypeError):
+            raise GameError(f"there is no player {pid}") from None
+
+    def share(self, share_id: str) -> Share:
+        try:
+            return self.share_by_id[share_id]
+        except KeyError:
+            raise GameError(f"there is no certificate {share_id}") from None
+
+    def train(self, train_id: str) -> Train:
+        for t in self.depot.trains:
+            if t.id == train_id:
+                return t
+        raise GameError(f"there is no train {train_id}")
+
+    def entity(self, action: Action):
+        kind = action.entity_type
+        if kind == "player":
+            return self.player(action.entity)
+        if kind == "corporation":
+            return self.corporation(str(action.entity))
+        if kind == "company":
+            return self.company(str(action.entity))
+        raise GameError(f"unknown entity type {kind}")
+
+    @staticmethod
+    def name_of(entity) -> str:
+        if isinstance(entity, Player):
+            return entity.name
+        if isinstance(entity, Corporation | Company):
+            return entity.sym
+        return getattr(entity, "name", str(entity))
+
+    def player_of(self, entity) -> Player | None:
+        """The player who decides for an entity."""
+        if isinstance(entity, Player):
+            return entity
+        if isinstance(entity, Corporation):
+            return entity.owner
+        if isinstance(entity, Company):
+            owner = entity.owner
+            return owner if isinstance(owner, Player) else getattr(owner, "owner", None)
+        return None
+
+    # --- money --------------------------------------------------------------------------------
+    def transfer(self, payer, payee, amount: int) -> None:
+        if amount == 0:
+            return
+        if payer is self.bank:
+            if not self.bank.unlimited and self.bank.cash - amount < 0:
+                self.bank.broken = True
+        elif payer.cash < amount:
+            raise GameError(f"{self.name_of(payer)} has {self.fmt(payer.cash)}, not {self.fmt(amount)}")
+        payer.cash -= amount
+        payee.cash += amount
+
+    def fmt(self, amount: int) -> str:
+        return self.data["meta"].get("currency_format", "$%s").replace("%s", str(amount)) \
+            if amount >= 0 else "-" + self.fmt(-amount)
+
+    # --- shares -------------------------------------------------------------------------------
+    def move_share(self, share: Share, to: ShareHolder) -> None:
+        sym = share.corporation.sym
+        share.owner.shares_by_corp[sym].remove(share)
+        to.shares_by_corp.setdefault(sym, []).append(share)
+        share.owner = to
+
+    def player_percents(self, corp: Corporation) -> dict[Player, int]:
+        return {p: p.percent_of(corp) for p in self.players if p.shares_by_corp.get(corp.sym)}
+
+    def seat_distance(self, a: Player, b: Player) -> int:
+        order = self.players
+        return (order.index(b) - order.index(a)) % len(order)
+
+    def num_certs(self, player: Player) -> int:
+        count = sum(1 for c in player.companies if not c.closed) if self.certs_include_privates else 0
+        for sym, shares in player.shares_by_corp.items():
+            corp = self.corporation_by_sym[sym]
+            if shares and self.counts_for_cert_limit(corp):
+                count += len(shares)
+        return count
+
+    certs_include_privates = True
+    NO_CERT_LIMIT_TYPES = frozenset({"no_cert_limit", "unlimited", "multiple_buy"})
+    NO_HOLD_LIMIT_TYPES = frozenset({"unlimited", "multiple_buy"})
+
+    def counts_for_cert_limit(self, corp: Corporation) -> bool:
+        return not (corp.share_price and corp.share_price.types & self.NO_CERT_LIMIT_TYPES)
+
+    def holding_ok(self, player: Player, corp: Corporation, extra: int) -> bool:
+        if corp.share_price and corp.share_price.types & self.NO_HOLD_LIMIT_TYPES:
+            return True
+        return player.percent_of(corp) + extra <= corp.max_ownership_percent
+
+    def transfer_shares(self, shares: list[Share], to: ShareHolder, percent: int | None = None) -> None:
+        """Move certificates and hand over the presidency if the holdings now call for it."""
+        corp = shares[0].corporation
+        owner = shares[0].owner
+        previous = corp.owner
+        total = sum(s.percent for s in shares)
+        percent = total if percent is None else percent
+        for share in shares:
+            self.move_share(share, to)
+        if percent < total:
+            # the president's certificate was sold as part of its value: the pool gives change
+            for _ in range((total - percent) // corp.share_percent):
+                change = next(s for s in to.shares_of(corp) if not s.president)
+                self.move_share(change, owner)
+        self.check_presidency(corp, previous, to)
+
+    def check_presidency(self, corp: Corporation, previous: Player | None, sold_to: ShareHolder) -> None:
+        percents = self.player_percents(corp)
+        if not percents:
+            return
+        best = max(percents.values())
+        leaders = [p for p, v in percents.items() if v == best]
+        if previous in leaders:
+            return
+        candidates = [p for p in leaders if p.percent_of(corp) >= corp.presidents_share.percent]
+        if not candidates:
+            return
+        if previous is None:
+            president = candidates[0]
+        else:
+            president = min(candidates, key=lambda p: self.seat_distance(previous, p))
+        corp.owner = president
+        pres_share = corp.presidents_share
+        if pres_share.owner is president:
+            return
+        if previous is not None and previous.percent_of(corp) >= pres_share.percent and pres_share.owner is previous:
+            swap_to: ShareHolder = previous
+        else:
+            swap_to = pres_share.owner
+        for _ in range(pres_share.num_shares):
+            share = next(s for s in president.shares_of(corp) if not s.president)
+            self.move_share(share, swap_to)
+        self.move_share(pres_share, president)
+
+    def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        """(certificates, percent) bundles the player may offer, smallest first (18xx.games order)."""
+        if not corp.ipoed:
+            return []
+        shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
+        out = []
+        for i, share in enumerate(shares):
+            bundle = shares[: i + 1]
+            percent = sum(s.percent for s in bundle)
+            if share.president:
+                normal = corp.share_percent
+                for n in range((share.percent - normal) // normal, 0, -1):
+                    out.append((bundle, percent - normal * n))
+            out.append((bundle, percent))
+        return out
+
+    def can_dump(self, player: Player, corp: Corporation, shares: list[Share]) -> bool:
+        if not any(s.president for s in shares):
+            return True
+        others = [v for p, v in self.player_percents(corp).items() if p is not player]
+        return max(others, default=0) >= corp.presidents_share.percent
+
+    def fits_in_pool(self, corp: Corporation, percent: int) -> bool:
+        return self.pool.percent_of(corp) + percent <= self.MARKET_SHARE_LIMIT
+
+    def sell_shares(self, player: Player, shares: list[Share], percent: int) -> None:
+        """Sell to the market at the current price; the marker drops per certificate sold."""
+        corp = shares[0].corporation
+        price = corp.share_price.price * (percent // corp.share_percent)
+        self.transfer_shares(shares, self.pool, percent)
+        self.transfer(self.bank, player, price)
+        for _ in range(percent // corp.share_percent):
+            self.market.move_down(corp)
+
+    def buy_shares(self, player: Player, shares: list[Share], price: int | None = None,
+                   free: bool = False) -> None:
+        corp = shares[0].corporation
+        was_floated = corp.floated
+        if not free:
+            if price is None:
+                per = corp.par_price.price if shares[0].owner is corp else corp.share_price.price
+                price = per * sum(s.percent for s in shares) // corp.share_percent
+            receiver = corp if (shares[0].owner is corp and corp.capitalization == "incremental") else self.bank
+            if player.cash < price:
+                raise GameError(f"{player.name} has {self.fmt(player.cash)} and can't pay {self.fmt(price)}")
+            self.transfer(player, receiver, price)
+        self.transfer_shares(shares, player)
+        if not was_floated and corp.ipo_percent <= 100 - corp.float_percent:
+            corp.floated = True
+            self.float_corporation(corp)
+
+    def float_corporation(self, corp: Corporation) -> None:
+        if corp.capitalization == "full":
+            self.transfer(self.bank, corp, corp.par_price.price * corp.total_shares)
+
+    def set_par(self, corp: Corporation, cell) -> None:
+        self.market.set_par(corp, cell)
+        corp.ipoed = True
+
+    def operating_order(self) -> list[Corporation]:
+        floated = [c for c in self.corporations if c.floated and not c.closed]
+        return sorted(floated, key=self.operating_sort_key)
+
+    @staticmethod
+    def operating_sort_key(corp: Corporation):
+        cell = corp.share_price
+        return (-cell.price, -cell.column, cell.row, cell.corporations.index(corp))
+
+    # --- privates -----------------------------------------------------------------------------
+    def payout_companies(self) -> None:
+        for company in self.companies:
+            if company.owner is not None and not company.closed and company.revenue:
+                self.transfer(self.bank, company.owner, company.revenue)
+
+    def close_company(self, company: Company) -> None:
+        if company.closed:
+            return
+        company.closed = True
+        owner = company.owner
+        if owner is not None and company in owner.companies:
+            owner.companies.remove(company)
+
+    def buy_company_from_bank(self, player: Player, company: Company, price: int) -> None:
+        if price:
+            self.transfer(player, self.bank, price)
+        company.owner = player
+        player.companies.append(company)
+        self.after_buy_company(player, company, price)
+
+    def blocked_hexes(self) -> set[str]:
+        """Hexes where a player-owned private forbids track."""
+        out: set[str] = set()
+        for company in self.companies:
+            if company.closed or not isinstance(company.owner, Player):
+                continue
+            for ability in company.abilities:
+                if ability["type"] == "blocks_hexes":
+                    out.update(ability["hexes"])
+        return out
+
+    # --- trains and phases ----------------------------------------------------------------------
+    def train_limit(self, corp: Corporation) -> int:
+        return self.phase.train_limit
+
+    def buy_train(self, corp: Corporation, train: Train, price: int, exchange: Train | None = None) -> None:
+        seller = train.owner
+        if seller is None:  # the depot or its discard pile
+            self.transfer(corp, self.bank, price)
+            self.depot.remove(train)
+        else:
+            self.transfer(corp, seller, price)
+            seller.trains.remove(train)
+        if exchange is not None:
+            corp.trains.remove(exchange)
+            exchange.owner = None
+            self.depot.discarded.append(exchange)
+        train.owner = corp
+        train.operated = False
+        corp.trains.append(train)
+        if seller is None:
+            self.on_train_bought_from_depot(train)
+        self.after_buy_train(corp, train)
+
+    def after_buy_train(self, corp: Corporation, train: Train) -> None:
+        for company in list(self.companies):
+            if company.closed:
+                continue
+            for ability in company.abilities:
+                if ability["type"] == "close" and ability.get("when") == "bought_train" \
+                        and ability.get("corporation") == corp.sym:
+                    self.close_company(company)
+
+    def on_train_bought_from_depot(self, train: Train) -> None:
+        for i in range(self.phase_index + 1, len(self.phases)):
+            if self.phases[i].on == train.name:
+                self.phase_index = i
+                self.on_phase_change(self.phases[i])
+                break
+        self.rust(train.name)
+        for event in self.depot.data_by_name[train.name].get("events", []):
+            if event["type"] == "close_companies" and train.id.endswith("-0"):
+                for company in self.companies:
+                    self.close_company(company)
+
+    def on_phase_change(self, phase: Phase) -> None:
+        for event in phase.events:
+            if event.get("type") == "close_companies":
+                for company in self.companies:
+                    self.close_company(company)
+
+    def rust(self, bought_name: str) -> None:
+        for train in self.depot.trains:
+            if train.rusts_on == bought_name and not train.rusted and (train.owner or train in self.depot.discarded):
+                train.rusted = True
+                if train.owner is not None:
+                    train.owner.trains.remove(train)
+                    train.owner = None
+                else:
+                    self.depot.discarded.remove(train)
+
+    def over_train_limit(self) -> list[Corporation]:
+        return sorted((c for c in self.corporations if len(c.trains) > self.train_limit(c)),
+                      key=self.operating_sort_key)
+
+    def discard_train(self, train: Train) -> None:
+        train.owner.trains.remove(train)
+        train.owner = None
+        self.depot.discarded.append(train)
+
+    # --- dividends ----------------------------------------------------------------------------
+    def payout(self, corp: Corporation, revenue: int) -> None:
+        per_share = revenue // corp.total_shares
+        for player in self.players:
+            n = player.percent_of(corp) // corp.share_percent
+            if n:
+                self.transfer(self.bank, player, per_share * n)
+        pooled = self.pool.percent_of(corp) // corp.share_percent
+        if pooled:
+            self.transfer(self.bank, corp, per_share * pooled)
+
+    # --- flow ---------------------------------------------------------------------------------
+    def apply(self, action: dict | Action) -> dict:
+        """Validate and apply one action; on error nothing changes and GameError says why."""
+        if self.finished:
+            raise GameError("the game is over")
+        parsed = parse_action(action)
+        raw = dict(action) if isinstance(action, dict) else parsed.to_dict()
+        if raw.get("id") is None:
+            raw["id"] = (self.actions[-1]["id"] + 1) if self.actions else 1
+            parsed.id = raw["id"]
+        elif self.actions and raw["id"] <= self.actions[-1]["id"]:
+            raise GameError(f"action id {raw['id']} is not after {self.actions[-1]['id']}")
+        checkpoint = len(self.actions)
+        try:
+            self._process(parsed)
+            for auto in parsed.auto_actions:
+                self._process(parse_action(auto))
+        except GameError:
+            # steps validate before they change anything, but a rule found late must not leave
+            # half an action behind: rebuild the state from the log
+            self._rebuild(self.actions[:checkpoint])
+            raise
+        self.actions.append(raw)
+        return raw
+
+    def _process(self, action: Action) -> None:
+        if action.type == "message":
+            return
+        if action.type.startswith("program_"):
+            self.entity(action)  # validates the entity; programs only shape future auto actions
+            return
+        if action.type == "end_game":
+            self.end_game("manually_ended")
+            return
+        self.round.process(action)
+        self._advance_rounds()
+
+    def _advance_rounds(self) -> None:
+        reason = self.end_check()
+        if reason and reason[1] == "immediate":
+            self.end_game(reason[0])
+            return
+        while not self.finished and self.round.finished:
+            self.round.finish()
+            reason = self.end_check()
+            if reason and self.end_now(reason[1]):
+                self.end_game(reason[0])
+                return
+            self.round = self.next_round()
+            self.round.start()
+
+    def end_check(self) -> tuple[str, str] | None:
+        checks = self.data["meta"]["game_end_check"]
+        if "bankrupt" in checks and any(p.bankrupt for p in self.players):
+            return "bankrupt", checks["bankrupt"]
+        if "bank" in checks and self.bank.broken:
+            return "bank", checks["bank"]
+        return None
+
+    def end_now(self, timing: str) -> bool:
+        from engine.core.rounds import OperatingRound
+
+        if timing in ("immediate", "current_round"):
+            return True
+        if timing == "current_or":
+            return isinstance(self.round, OperatingRound)
+        if timing == "full_or":
+            return isinstance(self.round, OperatingRound) and self.round.round_num >= self.operating_rounds
+        return False
+
+    def next_round(self):
+        from engine.core.rounds import OperatingRound, StockRound
+
+        current = self.round
+        if isinstance(current, StockRound):
+            self.operating_rounds = self.phase.operating_rounds
+            self.reorder_players()
+            return self.operating_round(1)
+        if isinstance(current, OperatingRound):
+            if current.round_num < self.operating_rounds:
+                return self.operating_round(current.round_num + 1)
+            self.turn += 1
+            return self.stock_round()
+        # the initial round (private auction)
+        self.reorder_players()
+        return self.stock_round()
+
+    def reorder_players(self) -> None:
+        first = self.round.priority_player()
+        if first is not None:
+            i = self.players.index(first)
+            self.players = self.players[i:] + self.players[:i]
+
+    def end_game(self, reason: str) -> None:
+        self.finished = True
+        self.end_reason = reason
+
+    # --- results and views ----------------------------------------------------------------------
+    def player_value(self, player: Player) -> int:
+        value = player.cash
+        for sym, shares in player.shares_by_corp.items():
+            corp = self.corporation_by_sym[sym]
+            if shares and corp.share_price:
+                value += corp.share_price.price * sum(s.percent for s in shares) // corp.share_percent
+        value += sum(c.value for c in player.companies if not c.closed)
+        return value
+
+    def result(self) -> dict[str, int]:
+        return {str(p.id): self.player_value(p) for p in self.players}
+
+    # --- the interface a UI needs -------------------------------------------------------------
+    def acting_entities(self) -> list:
+        if self.finished:
+            return []
+        return self.round.active_entities()
+
+    def acting_entity(self) -> dict | None:
+        entities = self.acting_entities()
+        if not entities:
+            return None
+        e = entities[0]
+        return {"entity": e.key if not isinstance(e, Company) else e.sym, "entity_type": e.kind}
+
+    def active_players(self) -> list[int]:
+        out = []
+        for e in self.acting_entities():
+            p = self.player_of(e)
+            if p is not None and p.id not in out:
+                out.append(p.id)
+        return out
+
+    def legal_actions(self) -> list[dict]:
+        if self.finished:
+            return []
+        return self.round.legal_actions()
+
+    def undo(self) -> None:
+        """Drop the last action (chat excepted) by replaying the rest of the log."""
+        for i in range(len(self.actions) - 1, -1, -1):
+            if self.actions[i].get("type") != "message":
+                self._rebuild(self.actions[:i] + self.actions[i + 1:])
+                return
+        raise GameError("there is nothing to undo")
+
+    def _rebuild(self, actions: list[dict]) -> None:
+        fresh = type(self)(self.settings_players, self.seed, self.optional_rules, self.game_id)
+        for a in actions:
+            fresh.apply(a)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+
+    def to_18xx(self) -> dict:
+        return {
+            "id": self.game_id, "title": self.TITLE, "players": self.settings_players,
+            "settings": {"seed": self.seed, "optional_rules": list(self.optional_rules)},
+            "actions": list(self.actions), "status": "finished" if self.finished else "active",
+            "result": self.result() if self.finished else {}, "game_end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def from_18xx(cls, log: dict, upto: int | None = None, strict: bool = True):
+        players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
+        settings = log.get("settings") or {}
+        game = cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
+        for action in resolve_undo(log["actions"]):
+            if upto is not None and action.get("id", 0) > upto:
+                break
+            if game.finished:
+                break
+            try:
+                game.apply(action)
+            except GameError as e:
+                raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
+        return game
+
+    def summary(self) -> dict:
+        from engine.core.trace import summary
+
+        return summary(self)
+
+
+def seed_of(log: dict) -> int:
+    settings = log.get("settings") or {}
+    if settings.get("seed") is not None:
+        return int(settings["seed"])
+    digits = "".join(ch if ch.isdigit() else " " for ch in str(log.get("id", ""))).split()
+    return int(digits[0]) if digits else 0
+
+
+def ceil_half(value: int) -> int:
+    return math.ceil(value / 2)
+

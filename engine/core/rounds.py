@@ -1,0 +1,221 @@
+"""Rounds: who acts in which order, made of steps that each declare the actions they accept.
+
+Modelled on 18xx.games: an action goes to the first step that is either blocking (it must act now)
+or accepts it; after it, steps with nothing left to do are skipped.
+"""
+
+from __future__ import annotations
+
+from engine.core.entities import Corporation, Player
+from engine.core.errors import GameError
+
+
+class Round:
+    name = "Round"
+
+    def __init__(self, game, step_classes, round_num: int = 1) -> None:
+        self.game = game
+        self.round_num = round_num
+        self.steps = [cls(game, self) for cls in step_classes]
+        self.entities: list = []
+        self.entity_index = 0
+
+    # --- who acts -----------------------------------------------------------------------------
+    @property
+    def current_entity(self):
+        if 0 <= self.entity_index < len(self.entities):
+            return self.entities[self.entity_index]
+        return None
+
+    def active_step(self):
+        for step in self.steps:
+            if not step.passed and step.blocking():
+                return step
+        return None
+
+    def active_entities(self) -> list:
+        step = self.active_step()
+        return step.active_entities() if step else []
+
+    @property
+    def finished(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def description(self) -> str:
+        return f"{self.name} {self.game.turn}"
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """End-of-round bookkeeping."""
+
+    def priority_player(self) -> Player | None:
+        return None
+
+    # --- actions ------------------------------------------------------------------------------
+    def process(self, action) -> None:
+        entity = self.game.entity(action)
+        chosen = None
+        for step in self.steps:
+            if step.passed:
+                continue
+            accepts = action.type in step.actions(entity)
+            if step.blocking() and not accepts:
+                raise GameError(step.refusal(entity, action.type))
+            if accepts:
+                chosen = step
+                break
+        if chosen is None:
+            raise GameError(f"{self.game.name_of(entity)} can't {action.type.replace('_', ' ')} now")
+        getattr(chosen, "process_" + action.type)(action, entity)
+        self.skip_steps()
+        self.after_process(action, entity)
+
+    def skip_steps(self) -> None:
+        for step in self.steps:
+            if step.passed or not step.blocks:
+                continue
+            if step.blocking():
+                break
+            step.skip()
+
+    def after_process(self, action, entity) -> None:
+        pass
+
+    def legal_actions(self) -> list[dict]:
+        step = self.active_step()
+        if step is None:
+            return []
+        out: list[dict] = []
+        for entity in step.active_entities()[:1]:
+            for other in self.steps:
+                if other is step:
+                    break
+                if not other.passed and not other.blocks:
+                    out.extend(other.legal(entity))
+            out.extend(step.legal(entity))
+        return out
+
+
+class AuctionRound(Round):
+    """The opening sale of private companies."""
+
+    name = "Auction Round"
+
+    def start(self) -> None:
+        self.entities = list(self.game.players)
+        self.entity_index = 0
+        for p in self.entities:
+            p.passed = False
+        for step in self.steps:
+            step.setup()
+
+    @property
+    def finished(self) -> bool:
+        return all(step.done() for step in self.steps)
+
+    def priority_player(self):
+        return self.entities[self.entity_index % len(self.entities)]
+
+    def next_entity_index(self) -> None:
+        self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+
+class StockRound(Round):
+    name = "Stock Round"
+
+    def start(self) -> None:
+        self.entities = [p for p in self.game.players if not p.bankrupt]
+        self.entity_index = 0
+        self.players_sold: dict[int, set[str]] = {}
+        self.last_to_act = None
+        for p in self.entities:
+            p.passed = False
+        self.start_turn()
+
+    def start_turn(self) -> None:
+        for step in self.steps:
+            step.passed = False
+            step.setup()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    @property
+    def finished(self) -> bool:
+        return all(p.passed for p in self.entities)
+
+    def after_process(self, action, entity) -> None:
+        if self.active_step() is None:
+            self.next_entity()
+
+    def next_entity(self) -> None:
+        # when everyone has passed the index is left on the player after the last to act: priority
+        self.entity_index = (self.entity_index + 1) % len(self.entities)
+        if not self.finished:
+            self.start_turn()
+
+    def priority_player(self):
+        return self.entities[self.entity_index % len(self.entities)]
+
+    def finish(self) -> None:
+        game = self.game
+        for corp in sorted((c for c in game.corporations if c.share_price), key=game.operating_sort_key):
+            if sum(game.player_percents(corp).values()) == 100:
+                game.market.move_up(corp)
+
+
+class OperatingRound(Round):
+    name = "Operating Round"
+
+    @property
+    def description(self) -> str:
+        return f"{self.name} {self.game.turn}.{self.round_num} (of {self.game.operating_rounds})"
+
+    def start(self) -> None:
+        self.game.payout_companies()
+        self.entities = self.game.operating_order()
+        self.entity_index = 0
+        self.routes: list = []
+        self.revenue = 0
+        self.done = not self.entities
+        if self.entities:
+            self.start_operating()
+
+    @property
+    def finished(self) -> bool:
+        return self.done
+
+    def start_operating(self) -> None:
+        corp: Corporation = self.current_entity
+        for train in corp.trains:
+            train.operated = False
+        self.routes = []
+        self.revenue = 0
+        self.game.place_home_token(corp)
+        for step in self.steps:
+            step.passed = False
+            step.setup()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def after_process(self, action, entity) -> None:
+        if not self.done and self.active_step() is None:
+            self.next_entity()
+
+    def next_entity(self) -> None:
+        game = self.game
+        current = self.current_entity
+        if current is not None:
+            current.operated = True
+        rest = [c for c in self.entities[self.entity_index + 1:] if not c.closed]
+        rest.sort(key=game.operating_sort_key)
+        self.entities = self.entities[: self.entity_index + 1] + rest
+        self.entity_index += 1
+        if self.entity_index >= len(self.entities) or game.finished:
+            self.done = True
+            return
+        self.start_operating()

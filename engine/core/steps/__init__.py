@@ -1,0 +1,60 @@
+"""Steps of a round. Each declares the actions it accepts now, who must act, and how to process them."""
+
+from __future__ import annotations
+
+from engine.core.entities import Company
+
+
+class Step:
+    blocks = True  # a blocking step must be acted on (or passed) before later steps
+    description = "act"
+
+    def __init__(self, game, round_) -> None:
+        self.game = game
+        self.round = round_
+        self.passed = False
+
+    def setup(self) -> None:
+        """Called at the start of each entity's turn."""
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ()
+
+    def active_entities(self) -> list:
+        current = self.round.current_entity
+        return [current] if current is not None else []
+
+    def blocking(self) -> bool:
+        if not self.blocks:
+            return False
+        entities = self.active_entities()
+        return bool(entities) and bool(self.actions(entities[0]))
+
+    def skip(self) -> None:
+        self.passed = True
+
+    def done(self) -> bool:
+        return True
+
+    def legal(self, entity) -> list[dict]:
+        return []
+
+    def refusal(self, entity, action_type: str) -> str:
+        """Why a blocking step refuses an action: whose turn it is and what they must do."""
+        active = self.active_entities()
+        name = self.game.name_of
+        if active and entity not in active:
+            who = " or ".join(name(e) for e in active)
+            if isinstance(entity, Company) and self.game.player_of(entity) in [self.game.player_of(e) for e in active]:
+                return f"{name(entity)} can't {action_type.replace('_', ' ')} now: {who} must {self.description}"
+            return f"it's not {name(entity)}'s turn: {who} must {self.description}"
+        return f"{name(entity)} can't {action_type.replace('_', ' ')} now: first {self.description}"
+
+    # helpers
+    def action(self, entity, kind: str, **fields) -> dict:
+        if isinstance(entity, Company):
+            out = {"type": kind, "entity": entity.sym, "entity_type": "company"}
+        else:
+            out = {"type": kind, "entity": entity.key, "entity_type": entity.kind}
+        out.update(fields)
+        return out

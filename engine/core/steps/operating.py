@@ -1,0 +1,569 @@
+"""Operating-round steps: track, station tokens, routes, dividends, trains, privates, bankruptcy."""
+
+from __future__ import annotations
+
+import math
+
+from engine.core.entities import Company, Corporation, Player
+from engine.core.errors import GameError
+from engine.core.steps import Step
+from engine.core.steps.stock import BuySellParShares
+
+
+def corp_turn(step: Step, entity) -> bool:
+    return entity is step.round.current_entity
+
+
+class HomeToken(Step):
+    """A station waiting for its city: a home token to place, or one displaced when its tile changed."""
+
+    description = "place its station"
+
+    def pending(self):
+        pending = self.game.hexmap.pending_tokens
+        return pending[0] if pending else None
+
+    def active_entities(self) -> list:
+        pending = self.pending()
+        return [self.game.corporation(pending[0])] if pending else []
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("place_token",) if entity in self.active_entities() else ()
+
+    def skip(self) -> None:
+        """Stays on watch: a later tile lay may displace a station."""
+
+    def process_place_token(self, action, corp: Corporation) -> None:
+        game = self.game
+        _, coord = self.pending()
+        city = game.hexmap.city(action.city)
+        if city.tile.hex is None or city.tile.hex.coord != coord:
+            raise GameError(f"{corp.sym}'s station must go on a city of {coord}")
+        game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
+        game.hexmap.place_token(corp.sym, action.city, action.slot)
+
+    def legal(self, corp) -> list[dict]:
+        game = self.game
+        _, coord = self.pending()
+        out = []
+        for city in game.hexmap.hex(coord).tile.cities:
+            for slot in range(len(city.tokens)):
+                try:
+                    game.hexmap.check_token(corp.sym, city.id, slot, need_connection=False)
+                except GameError:
+                    continue
+                out.append(self.action(corp, "place_token", city=city.id, slot=slot))
+                break
+        return out
+
+
+class Track(Step):
+    description = "lay or upgrade a tile, or pass"
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("lay_tile", "pass") if corp_turn(self, entity) else ()
+
+    def need_connection(self, corp: Corporation, coord: str) -> bool:
+        # a station waiting to be placed again on its home hex still connects that hex
+        return (corp.sym, coord) not in self.game.hexmap.pending_tokens
+
+    def process_lay_tile(self, action, corp: Corporation) -> None:
+        game = self.game
+        cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
+                                     blocked=game.blocked_hexes(),
+                                     need_connection=self.need_connection(corp, action.hex))
+        if cost > corp.cash:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
+        game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
+        self.passed = True
+
+    def process_pass(self, action, corp) -> None:
+        self.passed = True
+
+    def legal(self, corp) -> list[dict]:
+        game = self.game
+        out = []
+        for coord, tile_id, rotation in game.hexmap.legal_lays(
+                corp.sym, colors=game.phase.tiles, blocked=game.blocked_hexes()):
+            out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
+        out.append(self.action(corp, "pass"))
+        return out
+
+
+class SpecialTrack(Step):
+    """Tile lays granted by a private owned by the operating corporation (1830 CS, DH)."""
+
+    blocks = False
+
+    def abilities(self, company) -> dict | None:
+        if not isinstance(company, Company) or company.closed or company.owner is not self.round.current_entity:
+            return None
+        if not isinstance(company.owner, Corporation):
+            return None
+        for ability in company.abilities:
+            if ability["type"] in ("tile_lay", "teleport") and not self.game.ability_used(company, ability):
+                return ability
+        return None
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if self.abilities(entity) is None:
+            return ()
+        track = next((s for s in self.round.steps if isinstance(s, Track)), None)
+        ability = self.abilities(entity)
+        if ability["type"] == "teleport" and (track is None or track.passed):
+            return ()
+        return ("lay_tile",)
+
+    def process_lay_tile(self, action, company: Company) -> None:
+        game = self.game
+        ability = self.abilities(company)
+        corp = company.owner
+        if action.hex not in ability.get("hexes", []):
+            raise GameError(f"{company.sym} can only lay track on {', '.join(ability['hexes'])}")
+        cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
+                                     blocked=game.blocked_hexes(), need_connection=False,
+                                     tiles_allowed=set(ability.get("tiles", [])) or None)
+        if cost > corp.cash:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
+        game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
+        game.use_ability(company, ability)
+        if ability["type"] == "teleport":
+            # the tile is the corporation's lay this turn; a free station may follow on that hex
+            for step in self.round.steps:
+                if isinstance(step, Track):
+                    step.passed = True
+            self.round.teleport = (company, action.hex)
+
+    def legal(self, entity) -> list[dict]:
+        game = self.game
+        out = []
+        for company in list(getattr(entity, "companies", [])):
+            if "lay_tile" not in self.actions(company):
+                continue
+            ability = self.abilities(company)
+            for coord, tile_id, rotation in game.hexmap.legal_lays(
+                    entity.sym, colors=game.phase.tiles, blocked=game.blocked_hexes(), need_connection=False,
+                    tiles_allowed=set(ability.get("tiles", [])) or None):
+                if coord in ability.get("hexes", []):
+                    out.append(self.action(company, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
+        return out
+
+
+class Token(Step):
+    description = "place a station token, or pass"
+
+    def setup(self) -> None:
+        self.round.teleport = None
+
+    def can_place(self, corp: Corporation) -> bool:
+        price = corp.next_token_price
+        if price is None or price > corp.cash:
+            return False
+        return bool(self.game.hexmap.legal_tokens(corp.sym))
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if isinstance(entity, Company):
+            teleport = getattr(self.round, "teleport", None)
+            return ("place_token",) if teleport and teleport[0] is entity else ()
+        if corp_turn(self, entity) and self.can_place(entity):
+            return ("place_token", "pass")
+        return ()
+
+    def process_place_token(self, action, entity) -> None:
+        game = self.game
+        if isinstance(entity, Company):
+            corp = entity.owner
+            coord = self.round.teleport[1]
+            city = game.hexmap.city(action.city)
+            if city.tile.hex is None or city.tile.hex.coord != coord:
+                raise GameError(f"{entity.sym}'s free station goes on {coord}")
+            if corp.tokens_left == 0:
+                raise GameError(f"{corp.sym} has no station tokens left")
+            game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
+            game.place_token(corp, action.city, action.slot, price=0)
+            self.round.teleport = None
+            self.passed = True
+            return
+        corp = entity
+        price = corp.next_token_price
+        if price is None:
+            raise GameError(f"{corp.sym} has no station tokens left")
+        if price > corp.cash:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)} for a station")
+        game.hexmap.check_token(corp.sym, action.city, action.slot)
+        game.place_token(corp, action.city, action.slot, price=price)
+        self.passed = True
+
+    def process_pass(self, action, corp) -> None:
+        self.passed = True
+
+    def legal(self, corp) -> list[dict]:
+        game = self.game
+        out = []
+        for city_id, slot in game.hexmap.legal_tokens(corp.sym):
+            out.append(self.action(corp, "place_token", city=city_id, slot=slot))
+        out.append(self.action(corp, "pass"))
+        return out
+
+
+class Route(Step):
+    description = "run its trains"
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if corp_turn(self, entity) and any(not t.operated for t in entity.trains) and \
+                self.game.route_available(entity):
+            return ("run_routes",)
+        return ()
+
+    def process_run_routes(self, action, corp: Corporation) -> None:
+        game = self.game
+        trains = {}
+        specs = []
+        for route in action.routes:
+            train = next((t for t in corp.trains if t.id == route.train), None)
+            if train is None:
+                raise GameError(f"{corp.sym} doesn't own train {route.train}")
+            if train.operated or train.id in trains:
+                raise GameError(f"train {train.id} has already run this operating round")
+            trains[train.id] = train
+            specs.append({"train_name": train.name, "distance": train.distance,
+                          "connections": route.connections, "nodes": route.nodes})
+        revenues = game.route_revenues(corp, specs) if specs else []
+        for route, revenue in zip(action.routes, revenues, strict=True):
+            if route.revenue is not None and route.revenue != revenue:
+                raise GameError(f"train {route.train}'s route pays {game.fmt(revenue)}, not {game.fmt(route.revenue)}")
+        for train in trains.values():
+            train.operated = True
+        self.round.routes = [(r.train, v, r.connections) for r, v in zip(action.routes, revenues, strict=True)]
+        self.round.revenue = sum(revenues) + (action.extra_revenue or 0)
+        game.last_routes[corp.sym] = self.round.routes
+        self.passed = True
+
+    def legal(self, corp) -> list[dict]:
+        best = self.game.best_routes(corp)
+        return [self.action(corp, "run_routes", routes=best)] if best is not None else []
+
+
+class Dividend(Step):
+    description = "pay out or withhold"
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if corp_turn(self, entity) and self.round.routes:
+            return ("dividend",)
+        return ()
+
+    def process_dividend(self, action, corp: Corporation) -> None:
+        if action.kind not in ("payout", "withhold"):
+            raise GameError(f"{corp.sym} can pay out or withhold, not {action.kind}")
+        self.game.pay_dividend(corp, self.round.revenue, action.kind)
+        self.passed = True
+
+    def skip(self) -> None:
+        corp = self.round.current_entity
+        if isinstance(corp, Corporation):
+            self.game.pay_dividend(corp, 0, "withhold")
+        self.passed = True
+
+    def legal(self, corp) -> list[dict]:
+        return [self.action(corp, "dividend", kind=k) for k in ("payout", "withhold")]
+
+
+class DiscardTrain(Step):
+    description = "discard a train over the limit"
+
+    def active_entities(self) -> list:
+        return self.game.over_train_limit()[:1]
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("discard_train",) if entity in self.active_entities() else ()
+
+    def process_discard_train(self, action, corp: Corporation) -> None:
+        train = self.game.train(action.train)
+        if train.owner is not corp:
+            raise GameError(f"{corp.sym} doesn't own train {action.train}")
+        self.game.discard_train(train)
+
+    def skip(self) -> None:
+        """Nothing to discard: the step stays available for later phase changes."""
+
+    def legal(self, corp) -> list[dict]:
+        return [self.action(corp, "discard_train", train=t.id) for t in corp.trains]
+
+
+class BuyTrain(Step):
+    description = "buy trains, or pass"
+
+    def setup(self) -> None:
+        self.emergency_sold = False
+
+    # --- what the corporation may do ----------------------------------------------------------
+    def room(self, corp: Corporation) -> bool:
+        return len(corp.trains) < self.game.train_limit(corp)
+
+    def depot_trains(self) -> list:
+        return self.game.depot.depot_trains(self.game.phase_names_reached)
+
+    def other_trains(self, corp: Corporation) -> list:
+        return [t for c in self.game.corporations if c is not corp and not c.closed for t in c.trains]
+
+    def exchange_options(self, corp: Corporation) -> list[tuple]:
+        """(train, traded-in train, price) for trade-in purchases (1830 Diesel)."""
+        out = []
+        for train in self.depot_trains():
+            if not train.discount or train.owner is not None or train not in self.game.depot.upcoming:
+                continue
+            for old in corp.trains:
+                if old.name in train.discount:
+                    out.append((train, old, train.price - train.discount[old.name]))
+        return out
+
+    def min_depot_price(self, corp: Corporation) -> int:
+        prices = [t.price for t in self.depot_trains()]
+        prices += [price for _, _, price in self.exchange_options(corp)]
+        return min(prices) if prices else 0
+
+    def can_buy(self, corp: Corporation) -> bool:
+        if self.room(corp):
+            prices = [t.price for t in self.depot_trains()] + [1 for _ in self.other_trains(corp)]
+            if prices and min(prices) <= corp.cash:
+                return True
+        return any(price <= corp.cash for _, _, price in self.exchange_options(corp))
+
+    def must_buy(self, corp: Corporation) -> bool:
+        return not corp.trains and self.game.route_available(corp)
+
+    def emergency(self, corp: Corporation) -> bool:
+        return self.must_buy(corp) and corp.cash < self.cheapest_depot_price()
+
+    def cheapest_depot_price(self) -> int:
+        prices = [t.price for t in self.depot_trains()]
+        return min(prices) if prices else 0
+
+    def president_short(self, corp: Corporation) -> int:
+        """How much the president still lacks to buy the cheapest train."""
+        return self.cheapest_depot_price() - corp.cash - corp.owner.cash
+
+    def actions(self, entity) -> tuple[str, ...]:
+        corp = self.round.current_entity
+        if not isinstance(corp, Corporation):
+            return ()
+        if entity is corp.owner and entity is not None and self.emergency(corp) and self.president_short(corp) > 0 \
+                and self.emergency_bundles(corp):
+            return ("sell_shares",)
+        if entity is not corp:
+            return ()
+        if self.emergency(corp):
+            return ("buy_train", "sell_shares")
+        if self.can_buy(corp):
+            return ("buy_train", "pass") if not self.must_buy(corp) else ("buy_train",)
+        return ()
+
+    # --- emergency sales --------------------------------------------------------------------
+    def emergency_bundles(self, corp: Corporation) -> list:
+        game = self.game
+        player = corp.owner
+        needed = self.cheapest_depot_price() - corp.cash - player.cash
+        if needed <= 0:
+            return []
+        out = []
+        for other in game.corporations:
+            if not player.shares_of(other):
+                continue
+            for shares, pct in game.sellable_bundles(player, other):
+                if not game.fits_in_pool(other, pct) or not game.can_dump(player, other, shares):
+                    continue
+                if other is corp and self.would_change_president(player, corp, pct):
+                    continue
+                per_share = other.share_price.price
+                value = per_share * (pct // other.share_percent)
+                if value - per_share >= needed:
+                    continue  # sells more than needed
+                out.append((shares, pct))
+        return out
+
+    def would_change_president(self, player: Player, corp: Corporation, pct: int) -> bool:
+        remaining = player.percent_of(corp) - pct
+        return any(p.percent_of(corp) > remaining for p in self.game.players if p is not player)
+
+    def process_sell_shares(self, action, player) -> None:
+        game = self.game
+        corp = self.round.current_entity
+        if isinstance(player, Corporation):
+            raise GameError(f"{corp.sym}'s president sells shares, not the corporation")
+        if player is not corp.owner:
+            raise GameError(f"only {corp.sym}'s president may sell shares to buy its train")
+        shares = [game.share(sid) for sid in action.shares]
+        percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
+        allowed = self.emergency_bundles(corp)
+        if not any(set(b) == set(shares) and p == percent for b, p in allowed):
+            raise GameError(f"{player.name} can't sell {percent}% of {shares[0].corporation.sym} now: "
+                            "only as much as needed for the train, within the market and presidency rules")
+        game.sell_shares(player, shares, percent)
+        self.emergency_sold = True
+
+    # --- buying ---------------------------------------------------------------------------------
+    def process_buy_train(self, action, corp: Corporation) -> None:
+        game = self.game
+        train = game.train(action.train)
+        exchange = game.train(action.exchange) if action.exchange else None
+        price = action.price
+        emergency = self.emergency(corp)
+        if train.owner is corp:
+            raise GameError(f"{corp.sym} already owns train {train.id}")
+        if train.owner is None:
+            if train not in self.depot_trains():
+                raise GameError(f"train {train.id} isn't for sale yet: the bank sells "
+                                f"{', '.join(sorted({t.name for t in self.depot_trains()}))} now")
+            if exchange is not None:
+                if exchange.owner is not corp or not train.discount or exchange.name not in train.discount:
+                    raise GameError(f"{corp.sym} can't trade in {action.exchange} for {train.id}")
+                face = train.price - train.discount[exchange.name]
+            else:
+                face = train.price
+            if price != face:
+                raise GameError(f"train {train.id} costs {game.fmt(face)}, not {game.fmt(price)}")
+            if emergency and exchange is None and price > self.cheapest_depot_price():
+                raise GameError(f"{corp.sym} must buy the cheapest train ({game.fmt(self.cheapest_depot_price())}) "
+                                "with its president's money")
+        else:
+            seller = train.owner
+            if not isinstance(seller, Corporation) or seller.closed:
+                raise GameError(f"train {train.id} isn't for sale")
+            if price < 1:
+                raise GameError("a train bought from another corporation costs at least $1")
+            if emergency and corp.cash < price and price > train.price:
+                raise GameError(f"with its president's money {corp.sym} pays at most face value for {train.id}")
+        if exchange is None and not self.room(corp):
+            raise GameError(f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}")
+        if price > corp.cash:
+            if not emergency:
+                raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)}")
+            shortfall = price - corp.cash
+            president = corp.owner
+            if president.cash < shortfall:
+                raise GameError(f"{corp.sym} and its president have {game.fmt(corp.cash + president.cash)}, "
+                                f"not {game.fmt(price)}")
+            game.transfer(president, corp, shortfall)
+        game.buy_train(corp, train, price, exchange)
+
+    def process_pass(self, action, corp) -> None:
+        if self.must_buy(corp):
+            raise GameError(f"{corp.sym} has no train and must buy one")
+        self.passed = True
+
+    def legal(self, entity) -> list[dict]:
+        corp = self.round.current_entity
+        out = []
+        if isinstance(entity, Player):
+            for shares, pct in self.emergency_bundles(corp):
+                out.append(self.action(entity, "sell_shares", shares=[s.id for s in shares], percent=pct))
+            return out
+        emergency = self.emergency(corp)
+        budget = corp.cash + (corp.owner.cash if emergency and corp.owner else 0)
+        if self.room(corp):
+            for train in self.depot_trains():
+                if train.price <= budget and not (emergency and train.price > self.cheapest_depot_price()):
+                    out.append(self.action(corp, "buy_train", train=train.id, price=train.price, variant=train.name))
+            for train in self.other_trains(corp):
+                price = min(train.price, budget) if emergency else train.price
+                if 1 <= budget:
+                    out.append(self.action(corp, "buy_train", train=train.id, price=max(1, min(price, budget))))
+        for train, old, price in self.exchange_options(corp):
+            if price <= budget:
+                out.append(self.action(corp, "buy_train", train=train.id, price=price, variant=train.name,
+                                       exchange=old.id))
+        if emergency and corp.owner:
+            for shares, pct in self.emergency_bundles(corp):
+                out.append(self.action(corp.owner, "sell_shares", shares=[s.id for s in shares], percent=pct))
+        if not self.must_buy(corp):
+            out.append(self.action(corp, "pass"))
+        return out
+
+
+class BuyCompany(Step):
+    """A corporation buys a private from a player, within the title's price range."""
+
+    description = "buy a private company, or pass"
+
+    def __init__(self, game, round_, blocks: bool = False) -> None:
+        super().__init__(game, round_)
+        self.blocks = blocks
+
+    def purchasable(self, corp: Corporation) -> list[Company]:
+        game = self.game
+        if "can_buy_companies" not in game.phase.status:
+            return []
+        return [c for c in game.companies if not c.closed and isinstance(c.owner, Player)
+                and not c.ability("no_buy")]
+
+    def price_range(self, company: Company) -> tuple[int, int]:
+        return math.ceil(company.value / 2), company.value * 2
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if not corp_turn(self, entity):
+            return ()
+        companies = self.purchasable(entity)
+        if companies and min(self.price_range(c)[0] for c in companies) <= entity.cash:
+            return ("buy_company", "pass") if self.blocks else ("buy_company",)
+        return ()
+
+    def process_buy_company(self, action, corp: Corporation) -> None:
+        game = self.game
+        company = game.company(action.company)
+        if company not in self.purchasable(corp):
+            raise GameError(f"{corp.sym} can't buy {company.sym} now")
+        low, high = self.price_range(company)
+        if not low <= action.price <= high:
+            raise GameError(f"{company.sym} sells to a corporation for {game.fmt(low)} to {game.fmt(high)}")
+        if action.price > corp.cash:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(action.price)}")
+        seller = company.owner
+        game.transfer(corp, seller, action.price)
+        seller.companies.remove(company)
+        company.owner = corp
+        corp.companies.append(company)
+
+    def process_pass(self, action, corp) -> None:
+        self.passed = True
+
+    def legal(self, corp) -> list[dict]:
+        out = []
+        for company in self.purchasable(corp):
+            low, high = self.price_range(company)
+            for price in sorted({low, company.value, high}):
+                if price <= corp.cash:
+                    out.append(self.action(corp, "buy_company", company=company.sym, price=price))
+        if self.blocks:
+            out.append(self.action(corp, "pass"))
+        return out
+
+
+class BlockingBuyCompany(BuyCompany):
+    def __init__(self, game, round_) -> None:
+        super().__init__(game, round_, blocks=True)
+
+
+class Bankrupt(Step):
+    """The president can't raise the money for a train the corporation must buy."""
+
+    blocks = False
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if not corp_turn(self, entity):
+            return ()
+        buy = next((s for s in self.round.steps if isinstance(s, BuyTrain)), None)
+        if buy is None or buy.passed or self.round.active_step() is not buy:
+            return ()
+        if buy.emergency(entity) and buy.president_short(entity) > 0 and not buy.emergency_bundles(entity):
+            return ("bankrupt",)
+        return ()
+
+    def process_bankrupt(self, action, corp: Corporation) -> None:
+        self.game.bankrupt(corp.owner, corp)
+
+    def legal(self, corp) -> list[dict]:
+        return [self.action(corp, "bankrupt")] if self.actions(corp) else []
+
+
+__all__ = ["HomeToken", "Track", "SpecialTrack", "Token", "Route", "Dividend", "DiscardTrain", "BuyTrain", "BuyCompany",
+           "BlockingBuyCompany", "Bankrupt", "BuySellParShares"]

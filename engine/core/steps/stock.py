@@ -1,0 +1,301 @@
+"""Stock-round steps: sell, buy one certificate (or par a corporation), sell; and private exchanges."""
+
+from __future__ import annotations
+
+from engine.core.entities import Company, Corporation, Player, Share
+from engine.core.errors import GameError
+from engine.core.steps import Step
+
+
+class BuySellParShares(Step):
+    description = "buy, sell or pass"
+
+    def setup(self) -> None:
+        self.current_actions: list[tuple[str, Corporation]] = []  # this turn's (kind, corporation)
+
+    # --- state of the turn -------------------------------------------------------------------
+    @property
+    def bought(self) -> bool:
+        return any(kind in ("buy", "par") for kind, _ in self.current_actions)
+
+    def sold_this_round(self, player: Player, corp: Corporation) -> bool:
+        return corp.sym in self.round.players_sold.get(player.id, ())
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if entity is not self.round.current_entity:
+            return ()
+        if self.must_sell(entity):
+            return ("sell_shares",)
+        acts = []
+        if self.can_buy_any(entity):
+            acts.append("buy_shares")
+        if self.can_ipo_any(entity):
+            acts.append("par")
+        if self.can_sell_any(entity):
+            acts.append("sell_shares")
+        if acts:
+            acts.append("pass")
+        return tuple(acts)
+
+    def must_sell(self, player: Player) -> bool:
+        game = self.game
+        if not self.can_sell_any(player):
+            return False
+        if game.num_certs(player) > game.cert_limit:
+            return True
+        return any(not game.holding_ok(player, c, 0) for c in game.corporations if player.shares_of(c))
+
+    # --- buying ------------------------------------------------------------------------------
+    def buyable_shares(self, player: Player, corp: Corporation) -> list[tuple[Share, int]]:
+        """(certificate, price) the player may buy now, one per source (IPO, market)."""
+        game = self.game
+        if not corp.ipoed or self.sold_this_round(player, corp):
+            return []
+        if self.bought and not self.can_buy_multiple(corp):
+            return []
+        out = []
+        ipo = [s for s in corp.shares_of(corp) if not s.president]
+        if ipo and (not self.bought or self.multiple_from_ipo_allowed(corp)):
+            out.append((ipo[0], corp.par_price.price * ipo[0].num_shares))
+        pool = game.pool.shares_of(corp)
+        if pool:
+            out.append((pool[0], corp.share_price.price * pool[0].num_shares))
+        return [(s, price) for s, price in out if self.can_buy(player, s, price)]
+
+    def can_buy(self, player: Player, share: Share, price: int) -> bool:
+        game = self.game
+        corp = share.corporation
+        if price > player.cash:
+            return False
+        if game.counts_for_cert_limit(corp) and game.num_certs(player) + 1 > game.cert_limit:
+            return False
+        return game.holding_ok(player, corp, share.percent)
+
+    def can_buy_multiple(self, corp: Corporation) -> bool:
+        if "multiple_buy" not in corp.share_price.types:
+            return False
+        return all(kind == "buy" and c is corp for kind, c in self.current_actions)
+
+    def multiple_from_ipo_allowed(self, corp: Corporation) -> bool:
+        return False
+
+    def can_buy_any(self, player: Player) -> bool:
+        return any(self.buyable_shares(player, c) for c in self.game.corporations)
+
+    def process_buy_shares(self, action, player: Player) -> None:
+        game = self.game
+        shares = [game.share(sid) for sid in action.shares]
+        corp = shares[0].corporation
+        owner = shares[0].owner
+        if any(s.corporation is not corp or s.owner is not owner for s in shares):
+            raise GameError("buy certificates of one corporation from one place at a time")
+        if len(shares) != 1:
+            raise GameError("buy one certificate at a time")
+        share = shares[0]
+        if owner is not corp and owner is not game.pool:
+            raise GameError(f"{share.id} is not for sale: {game.name_of(owner)} holds it")
+        if not corp.ipoed:
+            raise GameError(f"{corp.sym} has no par price yet: its president's certificate must be bought first")
+        if share.president:
+            raise GameError(f"the president's certificate of {corp.sym} is bought by setting the par price")
+        if self.sold_this_round(player, corp):
+            raise GameError(f"{player.name} sold {corp.sym} this round and can't buy it again")
+        if self.bought and not self.can_buy_multiple(corp):
+            raise GameError(f"{player.name} has already bought this turn")
+        price = (corp.par_price.price if owner is corp else corp.share_price.price) * share.num_shares
+        if price > player.cash:
+            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
+                            f"for {share.id}")
+        if game.counts_for_cert_limit(corp) and game.num_certs(player) + 1 > game.cert_limit:
+            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+        if not game.holding_ok(player, corp, share.percent):
+            raise GameError(f"{player.name} may not hold more than {corp.max_ownership_percent}% of {corp.sym}")
+        game.buy_shares(player, [share], price)
+        player.passed = False
+        self.current_actions.append(("buy", corp))
+        self.round.last_to_act = player
+
+    # --- par ---------------------------------------------------------------------------------
+    def can_ipo_any(self, player: Player) -> bool:
+        if self.bought:
+            return False
+        game = self.game
+        if game.num_certs(player) + 1 > game.cert_limit:
+            return False
+        low = min(c.price for c in game.market.par_prices)
+        return any(not c.ipoed and c.presidents_share.owner is c for c in game.corporations) and \
+            2 * low <= player.cash
+
+    def process_par(self, action, player: Player) -> None:
+        game = self.game
+        corp = game.corporation(action.corporation)
+        if corp.ipoed:
+            raise GameError(f"{corp.sym} already has a par price")
+        if corp.presidents_share.owner is not corp:
+            raise GameError(f"the president's certificate of {corp.sym} is not for sale")
+        if self.bought:
+            raise GameError(f"{player.name} has already bought this turn")
+        cell = game.par_cell(action.share_price)
+        price = cell.price * corp.presidents_share.num_shares
+        if price > player.cash:
+            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
+                            f"to start {corp.sym} at {game.fmt(cell.price)}")
+        if game.num_certs(player) + 1 > game.cert_limit:
+            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+        game.set_par(corp, cell)
+        game.buy_shares(player, [corp.presidents_share], price)
+        player.passed = False
+        self.current_actions.append(("par", corp))
+        self.round.last_to_act = player
+
+    # --- selling -----------------------------------------------------------------------------
+    def sale_allowed_now(self) -> bool:
+        return not (self.game.SELL_AFTER_FIRST_SR and self.game.turn <= 1)
+
+    def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        game = self.game
+        if not self.sale_allowed_now():
+            return []
+        return [(shares, pct) for shares, pct in game.sellable_bundles(player, corp)
+                if game.fits_in_pool(corp, pct) and game.can_dump(player, corp, shares)]
+
+    def can_sell_any(self, player: Player) -> bool:
+        return any(self.sellable_bundles(player, c) for c in self.game.corporations if player.shares_of(c))
+
+    def process_sell_shares(self, action, player: Player) -> None:
+        game = self.game
+        shares, corp, percent = self.parse_sale(action, player)
+        if not self.sale_allowed_now():
+            raise GameError("no certificates may be sold in the first stock round")
+        self.check_sale(player, corp, shares, percent)
+        game.sell_shares(player, shares, percent)
+        self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
+        player.passed = False
+        self.current_actions.append(("sell", corp))
+        self.round.last_to_act = player
+
+    def parse_sale(self, action, player: Player) -> tuple[list[Share], Corporation, int]:
+        game = self.game
+        shares = [game.share(sid) for sid in action.shares]
+        if not shares:
+            raise GameError("name the certificates to sell")
+        corp = shares[0].corporation
+        for s in shares:
+            if s.corporation is not corp:
+                raise GameError("sell certificates of one corporation at a time")
+            if s.owner is not player:
+                raise GameError(f"{player.name} doesn't hold {s.id}")
+        percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
+        return shares, corp, percent
+
+    def check_sale(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> None:
+        game = self.game
+        if not corp.ipoed:
+            raise GameError(f"{corp.sym} has no par price yet: its certificates can't be sold")
+        bundles = game.sellable_bundles(player, corp)
+        if not any(set(b) == set(shares) and p == percent for b, p in bundles):
+            raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(action_ids(shares))}")
+        if not game.fits_in_pool(corp, percent):
+            room = game.MARKET_SHARE_LIMIT - game.pool.percent_of(corp)
+            raise GameError(f"the market may hold at most {game.MARKET_SHARE_LIMIT}% of {corp.sym}: "
+                            f"only {room}% more can be sold")
+        if not game.can_dump(player, corp, shares):
+            raise GameError(f"{player.name} can't give up the presidency of {corp.sym}: "
+                            f"no other player holds {corp.presidents_share.percent}%")
+
+    # --- passing -----------------------------------------------------------------------------
+    def process_pass(self, action, player: Player) -> None:
+        player.passed = not self.current_actions
+        self.passed = True
+
+    def skip(self) -> None:
+        player = self.round.current_entity
+        if player is not None:
+            player.passed = not self.current_actions
+        self.passed = True
+
+    # --- what can be done --------------------------------------------------------------------
+    def legal(self, player) -> list[dict]:
+        game = self.game
+        acts = self.actions(player)
+        out = []
+        if "sell_shares" in acts:
+            for corp in game.corporations:
+                if player.shares_of(corp):
+                    for shares, pct in self.sellable_bundles(player, corp):
+                        out.append(self.action(player, "sell_shares", shares=action_ids(shares), percent=pct))
+        if "buy_shares" in acts:
+            for corp in game.corporations:
+                for share, _price in self.buyable_shares(player, corp):
+                    out.append(self.action(player, "buy_shares", shares=[share.id], percent=share.percent))
+        if "par" in acts:
+            for corp in game.corporations:
+                if corp.ipoed or corp.presidents_share.owner is not corp:
+                    continue
+                for cell in game.market.par_prices:
+                    if cell.price * corp.presidents_share.num_shares <= player.cash:
+                        out.append(self.action(player, "par", corporation=corp.sym, share_price=cell.id))
+        if "pass" in acts:
+            out.append(self.action(player, "pass"))
+        return out
+
+
+def action_ids(shares: list[Share]) -> list[str]:
+    return [s.id for s in shares]
+
+
+class Exchange(Step):
+    """A private traded for a share (1830 MH for a 10% NYC certificate), at any time."""
+
+    blocks = False
+
+    def exchange_ability(self, entity):
+        if isinstance(entity, Company) and not entity.closed and isinstance(entity.owner, Player):
+            return entity.ability("exchange")
+        return None
+
+    def exchangeable(self, company: Company) -> list[Share]:
+        game = self.game
+        ability = self.exchange_ability(company)
+        if not ability:
+            return []
+        player = company.owner
+        out = []
+        for sym in ability["corporations"]:
+            corp = game.corporation(sym)
+            if not game.holding_ok(player, corp, corp.share_percent):
+                continue
+            sources = []
+            if "ipo" in ability.get("from", []):
+                sources.append(corp)
+            if "market" in ability.get("from", []):
+                sources.append(game.pool)
+            for source in sources:
+                shares = [s for s in source.shares_of(corp) if not s.president]
+                if shares:
+                    out.append(shares[0])
+        return out
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("buy_shares",) if self.exchangeable(entity) else ()
+
+    def process_buy_shares(self, action, company: Company) -> None:
+        game = self.game
+        shares = [game.share(sid) for sid in action.shares]
+        allowed = self.exchangeable(company)
+        allowed_sources = {(s.corporation.sym, id(s.owner)) for s in allowed}
+        if len(shares) != 1 or (shares[0].corporation.sym, id(shares[0].owner)) not in allowed_sources \
+                or shares[0].president:
+            raise GameError(f"{company.sym} can't be exchanged for {', '.join(action.shares)}")
+        player = company.owner
+        game.close_company(company)
+        game.buy_shares(player, shares, free=True)
+
+    def legal(self, entity) -> list[dict]:
+        out = []
+        player = self.game.player_of(entity)
+        for company in self.game.companies:
+            if company.owner is player:
+                for share in self.exchangeable(company):
+                    out.append(self.action(company, "buy_shares", shares=[share.id], percent=share.percent))
+        return out

@@ -1,0 +1,63 @@
+"""The game state as one JSON-ready dict, in the 18xx.games trace format (shared/fixtures/TRACES.md)."""
+
+from __future__ import annotations
+
+from engine.core.entities import Company
+
+
+def _clean(d: dict, keep=("cash", "ipo", "pool")) -> dict:
+    return {k: v for k, v in d.items() if k in keep or v not in (None, False, [], {}, 0)}
+
+
+def summary(game) -> dict:
+    rnd = game.round
+    out = {
+        "round": rnd.name, "turn": game.turn, "round_num": rnd.round_num, "round_desc": rnd.description,
+        "phase": game.phase.name, "bank": game.bank.cash,
+    }
+    if not game.finished:
+        active = game.acting_entities()
+        if active:
+            e = active[0]
+            out["next"] = e.sym if isinstance(e, Company) else e.key
+    if game.players:
+        out["priority"] = game.players[0].id
+    players = []
+    for p in game.players:
+        shares = {}
+        for sym, certs in p.shares_by_corp.items():
+            if certs:
+                shares[sym] = sum(s.percent for s in certs)
+        players.append(_clean({"id": p.id, "cash": p.cash, "shares": shares,
+                               "privates": [c.sym for c in p.companies if not c.closed],
+                               "value": game.player_value(p), "bankrupt": p.bankrupt}, keep=("cash", "id")))
+    out["players"] = players
+    corps = {}
+    for c in game.corporations:
+        price = c.share_price
+        corps[c.sym] = _clean({
+            "cash": c.cash,
+            "price": [price.price, price.row, price.column] if price else None,
+            "par": c.par_price.price if c.par_price else None,
+            "pres": c.owner.id if c.owner else None,
+            "trains": [t.id for t in c.trains],
+            "tokens": game.hexmap.tokened_hexes(c.sym),
+            "tokens_left": c.tokens_left,
+            "ipoed": c.ipoed, "floated": c.floated, "operated": c.operated, "closed": c.closed,
+            "ipo": c.ipo_percent, "pool": game.pool.percent_of(c),
+            "companies": [x.sym for x in c.companies if not x.closed],
+        })
+    out["corporations"] = corps
+    out["companies"] = {c.sym: (None if c.owner is None else getattr(c.owner, "key", None))
+                        for c in game.companies if not c.closed}
+    closed = [c.sym for c in game.companies if c.closed]
+    if closed:
+        out["closed_companies"] = closed
+    upcoming: dict[str, int] = {}
+    for t in game.depot.upcoming:
+        upcoming[t.name] = upcoming.get(t.name, 0) + 1
+    out["depot"] = {"upcoming": upcoming, "pool": [t.id for t in game.depot.discarded]}
+    if game.finished:
+        out["finished"] = True
+        out["end_reason"] = game.end_reason
+    return out

@@ -1,0 +1,102 @@
+"""Replay an 18xx.games game log through our rules.
+
+    python -m engine.replay GAME.json [--trace OUT.jsonl] [--repeat K]
+
+The last line printed is one JSON object: result, game_end_reason, actions_applied and seconds (the
+median time of the replay itself over --repeat runs). Exit status 0 when the whole log applied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+from engine.core.actions import parse_action, resolve_undo
+from engine.core.errors import GameError
+from engine.titles import game_class
+
+
+def replay(log: dict, trace: list | None = None):
+    """Apply every kept action of the log; with `trace`, append one state line per applied action."""
+    from engine.core.game import seed_of
+
+    cls = game_class(str(log.get("title")))
+    players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
+    settings = log.get("settings") or {}
+    game = cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
+    if trace is not None:
+        trace.append({"seq": 0, "id": 0, "type": "_setup", **game.summary()})
+    applied = 0
+    for index, action in enumerate(resolve_undo(log["actions"])):
+        if game.finished:
+            break
+        try:
+            if trace is None:
+                game.apply(action)
+            else:
+                _apply_traced(game, action, index, trace)
+        except GameError as e:
+            raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
+        applied += 1
+    return game, applied
+
+
+def _apply_traced(game, action: dict, index: int, trace: list) -> None:
+    """Apply an action and its auto actions one by one, writing a trace line after each."""
+    parent = dict(action)
+    autos = parent.pop("auto_actions", None) or []
+    game.apply(parent)
+    if action.get("type") != "message":
+        trace.append(_line(game, parent, len(trace), parent.get("id")))
+    for auto in autos:
+        game._process(parse_action(auto))
+        trace.append(_line(game, auto, len(trace), None, auto_of=parent.get("id")))
+    game.actions[-1] = action
+
+
+def _line(game, action: dict, seq: int, action_id, auto_of=None) -> dict:
+    line = {"seq": seq, "id": action_id, "type": action.get("type"), "entity": action.get("entity"),
+            "entity_type": action.get("entity_type")}
+    if auto_of is not None:
+        line["auto_of"] = auto_of
+    line.update(game.summary())
+    return line
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.replay", description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="18xx.games game log (JSON)")
+    parser.add_argument("--trace", help="write one state line per applied action to this JSONL file")
+    parser.add_argument("--repeat", type=int, default=1, help="replay K times and report the median time")
+    args = parser.parse_args(argv)
+    with open(args.game, encoding="utf-8") as f:
+        log = json.load(f)
+    times = []
+    game = applied = trace = None
+    try:
+        for i in range(max(1, args.repeat)):
+            trace = [] if (args.trace and i == 0) else None
+            start = time.perf_counter()
+            game, applied = replay(log, trace)
+            times.append(time.perf_counter() - start)
+            if trace is not None:
+                with open(args.trace, "w", encoding="utf-8") as out:
+                    for line in trace:
+                        out.write(json.dumps(line) + "\n")
+    except GameError as e:
+        if args.trace and trace:
+            with open(args.trace, "w", encoding="utf-8") as out:
+                for line in trace:
+                    out.write(json.dumps(line) + "\n")
+        print(f"error: {e}")
+        return 1
+    print(json.dumps({"result": game.result(), "game_end_reason": game.end_reason, "actions_applied": applied,
+                      "seconds": round(statistics.median(times), 4)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+"""1830: Railways & Robber Barons."""
+
+from engine.titles.g1830.game import Game1830
+
+__all__ = ["Game1830"]

@@ -1,0 +1,51 @@
+"""1830 rule hooks over the 18xx core: the round structure and what the privates bring."""
+
+from __future__ import annotations
+
+from engine.core.entities import Company, Player
+from engine.core.game import BaseGame
+from engine.core.rounds import AuctionRound, OperatingRound, StockRound
+from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
+from engine.core.steps.operating import (
+    Bankrupt,
+    BlockingBuyCompany,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    HomeToken,
+    Route,
+    SpecialTrack,
+    Token,
+    Track,
+)
+from engine.core.steps.stock import BuySellParShares, Exchange
+
+
+class BuySellParShares1830(BuySellParShares):
+    def multiple_from_ipo_allowed(self, corp) -> bool:
+        # optional rule: brown-zone multiple buys may also come from the IPO
+        return "multiple_brown_from_ipo" in self.game.optional_rules
+
+
+class Game1830(BaseGame):
+    TITLE = "1830"
+
+    def initial_round(self):
+        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+
+    def stock_round(self):
+        return StockRound(self, [DiscardTrain, Exchange, BuySellParShares1830])
+
+    def operating_round(self, round_num: int):
+        return OperatingRound(self, [HomeToken, Bankrupt, Exchange, SpecialTrack, BuyCompany, Track, Token, Route, Dividend,
+                                     DiscardTrain, BuyTrain, BlockingBuyCompany], round_num=round_num)
+
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        # CA brings a 10% PRR certificate; BO brings the B&O president's certificate (par set at once)
+        ability = company.ability("shares")
+        if ability is None:
+            return
+        share = self.share(ability["shares"])
+        if not share.president:
+            self.buy_shares(player, [share], free=True)
