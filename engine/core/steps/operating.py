@@ -381,6 +381,19 @@ class BuyTrain(Step):
                 out.append((shares, pct))
         return out
 
+    def raisable(self, corp: Corporation) -> int:
+        """The most the president can raise by selling shares now."""
+        game = self.game
+        player = corp.owner
+        total = 0
+        for other in game.corporations:
+            values = [other.share_price.price * (pct // other.share_percent)
+                      for shares, pct in game.sellable_bundles(player, other)
+                      if game.fits_in_pool(other, pct) and game.can_dump(player, other, shares)
+                      and not (other is corp and self.would_change_president(player, corp, pct))]
+            total += max(values, default=0)
+        return total
+
     def would_change_president(self, player: Player, corp: Corporation, pct: int) -> bool:
         remaining = player.percent_of(corp) - pct
         return any(p.percent_of(corp) > remaining for p in self.game.players if p is not player)
@@ -554,7 +567,7 @@ class Bankrupt(Step):
         buy = next((s for s in self.round.steps if isinstance(s, BuyTrain)), None)
         if buy is None or buy.passed or self.round.active_step() is not buy:
             return ()
-        if buy.emergency(entity) and buy.president_short(entity) > 0 and not buy.emergency_bundles(entity):
+        if buy.emergency(entity) and buy.president_short(entity) > buy.raisable(entity):
             return ("bankrupt",)
         return ()
 

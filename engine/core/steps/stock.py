@@ -74,7 +74,7 @@ class BuySellParShares(Step):
     def can_buy_multiple(self, corp: Corporation) -> bool:
         if "multiple_buy" not in corp.share_price.types:
             return False
-        return all(kind == "buy" and c is corp for kind, c in self.current_actions)
+        return all(kind == "sell" or (kind == "buy" and c is corp) for kind, c in self.current_actions)
 
     def multiple_from_ipo_allowed(self, corp: Corporation) -> bool:
         return False
