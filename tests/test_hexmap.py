@@ -25,7 +25,7 @@ def load_game(name: str):
 class Replay:
     """Drives a HexMap through a trace; records timings of the map calls."""
 
-    def __init__(self, name: str, *, check_legal_lays: bool = False):
+    def __init__(self, name: str, *, check_legal_lays: bool = False, verify_graphs: bool = False):
         self.fx, self.lines = load_game(name)
         self.actions = {a["id"]: a for a in self.fx["actions"] if "id" in a}
         self.data = title_data.load("1830")
@@ -33,6 +33,7 @@ class Replay:
         self.phases = {p["name"]: p for p in self.data["phases"]}
         self.trains = {t["name"]: t for t in self.data["trains"]}
         self.check_legal_lays = check_legal_lays
+        self.verify_graphs = verify_graphs
         self.map_time = 0.0
         self.counts = {"lay": 0, "token": 0, "home": 0, "route": 0}
         self.route_results: list[tuple] = []
@@ -43,8 +44,20 @@ class Replay:
             if stop_before is not None and line["seq"] >= stop_before:
                 return prev
             self.step(prev, line)
+            if self.verify_graphs:
+                self._verify_graphs(line["seq"])
             prev = line
         return prev
+
+    def _verify_graphs(self, seq):
+        """Cached (incrementally extended) connectivity equals a fresh walk."""
+        hm = self.hm
+        for corp in ["PRR", "NYC", "CPR", "B&O", "C&O", "ERIE", "NYNH", "B&M"]:
+            hm._graph(corp)
+        for corp, g in hm._graphs.items():
+            fresh = hm._compute(corp)
+            assert {k: v for k, v in g.hexes.items() if v} == {k: v for k, v in fresh.hexes.items() if v}, (seq, corp)
+            assert g.nodes == fresh.nodes and g.paths == fresh.paths, (seq, corp)
 
     def _owner_corp(self, prev, entity, entity_type):
         if entity_type == "company":
@@ -120,6 +133,11 @@ def test_replay_lays_tokens_routes(game):
     assert rp.counts["lay"] >= 50 and rp.counts["route"] >= 50
     bad = [r for r in rp.route_results if r[1] != r[2]]
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cached_connectivity_matches_fresh_walk(game):
+    Replay(game, verify_graphs=True).run()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -50,12 +50,15 @@ class Hex:
 
 
 class _Graph:
-    __slots__ = ("hexes", "nodes", "paths")
+    """Walk result for one corporation; kept so that lays can extend it instead of recomputing."""
+
+    __slots__ = ("hexes", "nodes", "paths", "entries")
 
     def __init__(self):
-        self.hexes: dict[str, set[int]] = {}
+        self.hexes: dict[str, set[int]] = defaultdict(set)
         self.nodes: set[Node] = set()
         self.paths: set[Path] = set()
+        self.entries: dict[Path, set] = {}  # path -> ends (edge / node) it was entered by
 
 
 def _lane_match(lane: tuple[int, int], other: tuple[int, int]) -> bool:
@@ -340,6 +343,7 @@ class HexMap:
         h = self.hex(coord)
         new = self._resolve_tile(tile_id)
         old = h.tile
+        monotone = len(new.cities) >= len(old.cities) and self._keeps_track(old, new, rotation)
         new.rotate(rotation)
         # pay/remove borders crossed
         for b in list(h.borders):
@@ -396,7 +400,7 @@ class HexMap:
         new.hex = h
         h.tile = new
         self.pending_tokens.extend(displaced)
-        self._invalidate(coord)
+        self._after_lay(h, old, new, monotone, {c for c, _ in displaced})
         return displaced
 
     def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
@@ -465,7 +469,13 @@ class HexMap:
             order.insert(0, h.coord)
         else:
             order.append(h.coord)
-        self._invalidate(h.coord, corp)
+        g = self._graphs.pop(corp, None)
+        self._invalidate(h.coord)
+        if g is not None:  # a new station only adds to the corporation's own walk
+            g.hexes[h.coord].update(h.neighbors)
+            g.nodes.add(city)  # walked as a start: out along every path of the city
+            self._walk(g, corp, [(q, city) for q in city.paths])
+            self._graphs[corp] = g
 
     def place_token(self, corp: str, city_id: str, slot: int) -> None:
         self._put_token(corp, self.city(city_id), slot)
@@ -549,9 +559,12 @@ class HexMap:
 
     def _compute(self, corp: str) -> _Graph:
         """Graph#compute: walk from the corporation's token cities over track; a node full of other
-        corporations' tokens (or an offboard) is reached but not passed; terminal paths end the walk."""
+        corporations' tokens (or an offboard) is reached but not passed; terminal paths end the walk.
+        States are (path, end it was entered by), each walked once; a walk through a node may leave by any
+        other path of the node. This is the union of the engine's per-token exhaustive walks (independent
+        of walk order)."""
         g = _Graph()
-        hexes: dict[str, set[int]] = defaultdict(set)
+        hexes = g.hexes
         starts = self.token_cities(corp)
         for c in starts:
             h = c.tile.hex
@@ -559,16 +572,24 @@ class HexMap:
         if self.home_as_token and corp in self.homes:
             for coord in self.homes[corp][0]:
                 hexes[coord].update(self.hexes[coord].neighbors)
-        visited_nodes: set[Node] = set(starts)
-        nodes = g.nodes
-        nodes.update(starts)
-        paths = g.paths
-        seen: set[tuple] = set()
-        stack: list[tuple[Path, object]] = [(p, c) for c in starts for p in c.paths]
+        g.nodes.update(starts)
+        self._walk(g, corp, [(p, c) for c in starts for p in c.paths])
+        return g
+
+    @staticmethod
+    def _walk(g: _Graph, corp: str, stack: list) -> None:
+        hexes, nodes, paths, entries = g.hexes, g.nodes, g.paths, g.entries
         pop = stack.pop
         push = stack.append
         while stack:
             p, entry = pop()
+            ents = entries.get(p)
+            if ents is None:
+                entries[p] = {entry}
+            elif entry in ents:
+                continue
+            else:
+                ents.add(entry)
             paths.add(p)
             h = p.tile.hex
             hx = hexes[h.coord]
@@ -584,28 +605,48 @@ class HexMap:
                         continue
                     lane = p.edge_lanes[end]
                     for q in nb.tile.paths_at_edge.get(ie, ()):
-                        k = (q, ie)
-                        if k not in seen and (lane == (1, 0) == q.edge_lanes[ie] or
-                                              _lane_match(lane, q.edge_lanes[ie])):
-                            seen.add(k)
-                            push(k)
+                        if lane == (1, 0) == q.edge_lanes[ie] or _lane_match(lane, q.edge_lanes[ie]):
+                            push((q, ie))
                 elif end.kind == "junction":
                     if end is not entry:
                         for q in end.paths:
-                            k = (q, end)
-                            if q is not p and k not in seen:
-                                seen.add(k)
-                                push(k)
+                            if q is not p:
+                                push((q, end))
                 else:
                     nodes.add(end)
-                    if p.terminal or end is entry or end in visited_nodes or end.blocks(corp):
+                    if p.terminal or end is entry or end.blocks(corp):
                         continue
-                    visited_nodes.add(end)
                     for q in end.paths:
                         if q is not p:
                             push((q, end))
-        g.hexes = dict(hexes)
-        return g
+
+    def _extend_after_lay(self, g: _Graph, corp: str, h: Hex, old: Tile, new: Tile) -> None:
+        """The walk after an upgrade that kept all old track: drop the old tile's parts and continue the walk
+        into the new tile from every neighbouring path that was walked towards it (reachability only grows)."""
+        for p in old.paths:
+            g.paths.discard(p)
+            g.entries.pop(p, None)
+        for n in old.nodes:
+            g.nodes.discard(n)
+        stack: list = []
+        for c in new.cities:
+            if corp in c.tokens:
+                g.nodes.add(c)
+                stack.extend((q, c) for q in c.paths)
+        for e, ps in new.paths_at_edge.items():
+            nb = h.neighbors.get(e)
+            if nb is None:
+                continue
+            ie = (e + 3) % 6
+            for q in nb.tile.paths_at_edge.get(ie, ()):
+                ents = g.entries.get(q)
+                if not ents or ents == {ie}:
+                    continue  # not walked, or only walked coming from this hex
+                lane = q.edge_lanes[ie]
+                for p in ps:
+                    if _lane_match(lane, p.edge_lanes[e]) or lane == (1, 0) == p.edge_lanes[e]:
+                        stack.append((p, e))
+        self._walk(g, corp, stack)
 
     def _invalidate(self, coord: str, corp: str | None = None) -> None:
         """Drop cached graphs that a change on `coord` can affect (those that reach that hex)."""
@@ -615,8 +656,16 @@ class HexMap:
         for c in [c for c, g in self._graphs.items() if coord in g.hexes]:
             del self._graphs[c]
 
+    def _after_lay(self, h: Hex, old: Tile, new: Tile, monotone: bool, displaced: set[str]) -> None:
+        self._version += 1
+        for corp in [c for c, g in self._graphs.items() if h.coord in g.hexes]:
+            if monotone and corp not in displaced and not self.home_as_token:
+                self._extend_after_lay(self._graphs[corp], corp, h, old, new)
+            else:
+                del self._graphs[corp]
+
     def connected_hexes(self, corp: str) -> dict[str, set[int]]:
-        return {k: set(v) for k, v in self._graph(corp).hexes.items()}
+        return {k: set(v) for k, v in self._graph(corp).hexes.items() if v}
 
     def reachable_cities(self, corp: str) -> set[str]:
         return {n.id for n in self._graph(corp).nodes if isinstance(n, City)}
