@@ -82,11 +82,10 @@ def choose(g: Game, rng: random.Random):
             return ends[0]
         if s.placements < g.placement_limit(p):
             cands = track_candidates(g, p)
-            rng.shuffle(cands)
-            cands.sort(key=lambda a: -_connects(g, a))
-            if rng.random() < 0.3:
-                rng.shuffle(cands)
-            for cand in cands[:60]:
+            cands = rng.sample(cands, min(40, len(cands)))
+            if rng.random() < 0.7:
+                cands.sort(key=lambda a: -_connects(g, a))
+            for cand in cands:
                 a = to_action(p, cand)
                 if is_legal_track(g, a):
                     return a
