@@ -1,0 +1,68 @@
+"""Helpers shared by the cogs."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.service import Reply
+
+
+def service(interaction: discord.Interaction) -> Any:
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and (perms.manage_threads or perms.administrator))
+
+
+async def resolve_game(interaction: discord.Interaction, game: int | None) -> int:
+    row = await service(interaction).resolve(thread_id=interaction.channel_id, game_id=game)
+    return row.id
+
+
+async def send_private(interaction: discord.Interaction, reply: Reply | str) -> None:
+    """The caller-only answer that ends every interaction (also the signal tests wait for)."""
+    if isinstance(reply, str):
+        await interaction.followup.send(reply[:2000], ephemeral=True)
+        return
+    files = [discord.File(io.BytesIO(p.data), filename=p.name) for p in reply.pictures]
+    kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
+    if files:
+        kwargs["files"] = files
+    if reply.file:
+        kwargs.setdefault("files", []).append(discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
+    await interaction.followup.send(reply.text[:2000] or "Done.", **kwargs)
+
+
+def autocompleter(kind: str, option: str):
+    """Autocomplete callback for one option of an action command, from the game's legal actions."""
+
+    async def complete(interaction: discord.Interaction, current: Any) -> list[app_commands.Choice]:
+        ns = {k: v for k, v in interaction.namespace.__dict__.items()}
+        try:
+            gid = await resolve_game(interaction, ns.get("game"))
+            choices = await service(interaction).autocomplete(gid, kind, option, str(current or ""), ns)
+        except UserError:
+            return []
+        return [app_commands.Choice(name=str(n), value=v) for n, v in choices]
+
+    complete.__name__ = f"complete_{kind}_{option}"
+    return complete
+
+
+async def handle_error(interaction: discord.Interaction, exc: Exception) -> None:
+    original = getattr(exc, "original", exc)
+    msg = str(original) if isinstance(original, UserError) else "Something went wrong; nothing was changed."
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(msg, ephemeral=True)
+        else:
+            await interaction.response.send_message(msg, ephemeral=True)
+    except discord.HTTPException:
+        pass

@@ -1,0 +1,251 @@
+"""/game ...: lobby, seats, status, history, undo, export/import, reminders, DMs."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import handle_error, is_admin, resolve_game, send_private
+from bot.errors import UserError
+from bot.service import Reply, UndoRequest
+from bot.ui import GameButton, undo_view
+
+log = logging.getLogger(__name__)
+
+GAME_HELP = "game number (default: this thread's game)"
+TITLE_CHOICES = [app_commands.Choice(name="1830", value="1830")]
+
+
+class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 18xx games"):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        super().__init__()
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        log.exception("command failed", exc_info=error)
+        await handle_error(interaction, error)
+
+    @property
+    def svc(self):
+        return self.bot.service  # type: ignore[attr-defined]
+
+    async def _new_thread(self, interaction: discord.Interaction, name: str) -> int:
+        ch = interaction.channel
+        if ch is None or interaction.guild_id is None:
+            raise UserError("Start games in a server text channel.")
+        parent_id = getattr(ch, "parent_id", None) if isinstance(ch, discord.Thread) else ch.id
+        if parent_id is None:
+            raise UserError("Start games in a server text channel.")
+        data = await self.bot.http.start_thread_without_message(
+            parent_id, name=name[:100], auto_archive_duration=10080, type=discord.ChannelType.public_thread.value,
+            invitable=True, rate_limit_per_user=0,
+        )
+        return int(data["id"])
+
+    # ------------------------------------------------------------------ lobby
+    @app_commands.command(name="new", description="Open a new game in a new thread")
+    @app_commands.describe(title="game")
+    @app_commands.choices(title=TITLE_CHOICES)
+    async def new(self, interaction: discord.Interaction, title: str = "1830"):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            if interaction.guild_id is None:
+                raise UserError("Start games in a server text channel.")
+            row = await self.svc.new_game(title=title, creator_id=interaction.user.id,
+                                          creator_name=interaction.user.display_name,
+                                          guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+            thread_id = await self._new_thread(interaction, f"{title} #{row.id}")
+            await self.svc.set_thread(row.id, thread_id)
+            text = await self.svc.lobby_text(row.id)
+            msg = await self.bot.publish(Reply(text, row.id, thread_id, buttons=["join", "leave", "start"]))
+            await self.svc.set_thread(row.id, thread_id, msg.id if msg else None)
+        except UserError as e:
+            await send_private(interaction, str(e))
+            return
+        await send_private(interaction, f"Game #{row.id} is open in <#{thread_id}>.")
+
+    async def _simple(self, interaction: discord.Interaction, coro_fn, public: bool = True) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            reply = await coro_fn()
+        except UserError as e:
+            await send_private(interaction, str(e))
+            return
+        if public and reply.thread_id:
+            await self.bot.publish(reply)
+            await send_private(interaction, "Done.")
+        else:
+            await send_private(interaction, reply)
+
+    @app_commands.command(name="join", description="Take a seat in the game")
+    @app_commands.describe(game=GAME_HELP)
+    async def join(self, interaction: discord.Interaction, game: int | None = None):
+        async def go():
+            gid = await resolve_game(interaction, game)
+            return await self.svc.join(gid, interaction.user.id, interaction.user.display_name)
+        await self._simple(interaction, go)
+
+    @app_commands.command(name="leave", description="Leave the lobby")
+    @app_commands.describe(game=GAME_HELP)
+    async def leave(self, interaction: discord.Interaction, game: int | None = None):
+        async def go():
+            return await self.svc.leave(await resolve_game(interaction, game), interaction.user.id)
+        await self._simple(interaction, go)
+
+    @app_commands.command(name="start", description="Start the game (host): seats are shuffled")
+    @app_commands.describe(game=GAME_HELP)
+    async def start(self, interaction: discord.Interaction, game: int | None = None):
+        async def go():
+            return await self.svc.start(await resolve_game(interaction, game), interaction.user.id,
+                                        is_admin=is_admin(interaction))
+        await self._simple(interaction, go)
+
+    @app_commands.command(name="abort", description="Abort the game (host)")
+    @app_commands.describe(game=GAME_HELP)
+    async def abort(self, interaction: discord.Interaction, game: int | None = None):
+        async def go():
+            return await self.svc.abort(await resolve_game(interaction, game), interaction.user.id,
+                                        is_admin=is_admin(interaction))
+        await self._simple(interaction, go)
+
+    @app_commands.command(name="kick", description="Remove a player from the lobby (host)")
+    @app_commands.describe(member="who", game=GAME_HELP)
+    async def kick(self, interaction: discord.Interaction, member: discord.User, game: int | None = None):
+        async def go():
+            return await self.svc.kick(await resolve_game(interaction, game), interaction.user.id, member.id,
+                                       is_admin=is_admin(interaction))
+        await self._simple(interaction, go)
+
+    @app_commands.command(name="replace", description="Give a seat to another member")
+    @app_commands.describe(old="current holder of the seat", new="new player", game=GAME_HELP)
+    async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User,
+                      game: int | None = None):
+        async def go():
+            return await self.svc.replace(await resolve_game(interaction, game), interaction.user.id, old.id,
+                                          new.id, new.display_name, is_admin=is_admin(interaction))
+        await self._simple(interaction, go)
+
+    @app_commands.command(name="claim", description="Take an unclaimed seat of an imported game")
+    @app_commands.describe(seat="seat number (1 = first player)", game=GAME_HELP)
+    async def claim(self, interaction: discord.Interaction, seat: int, game: int | None = None):
+        async def go():
+            gid = await resolve_game(interaction, game)
+            seats = await self.svc.db.seats(gid)
+            if not 1 <= seat <= len(seats) or seats[seat - 1].member_id > 0:
+                raise UserError("That seat is not free.")
+            return await self.svc.replace(gid, seats[seat - 1].member_id, seats[seat - 1].member_id,
+                                          interaction.user.id, interaction.user.display_name, is_admin=True)
+        await self._simple(interaction, go)
+
+    # ------------------------------------------------------------------ read-only
+    @app_commands.command(name="list", description="Open games in this server")
+    async def list_(self, interaction: discord.Interaction):
+        await self._simple(interaction, lambda: self.svc.list_games(guild_id=interaction.guild_id), public=False)
+
+    @app_commands.command(name="status", description="Where the game stands, with pictures")
+    @app_commands.describe(game=GAME_HELP)
+    async def status(self, interaction: discord.Interaction, game: int | None = None):
+        async def go():
+            return await self.svc.status(await resolve_game(interaction, game))
+        await self._simple(interaction, go, public=False)
+
+    @app_commands.command(name="history", description="The last actions")
+    @app_commands.describe(count="how many (default 10)", game=GAME_HELP)
+    async def history(self, interaction: discord.Interaction, count: int = 10, game: int | None = None):
+        async def go():
+            return await self.svc.history(await resolve_game(interaction, game), count)
+        await self._simple(interaction, go, public=False)
+
+    # ------------------------------------------------------------------ undo
+    @app_commands.command(name="undo", description="Take back your last action (further back: everyone agrees)")
+    @app_commands.describe(steps="how many actions (default 1)", game=GAME_HELP)
+    async def undo(self, interaction: discord.Interaction, steps: int = 1, game: int | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            gid = await resolve_game(interaction, game)
+            res = await self.svc.undo(gid, interaction.user.id, steps, publish=self.bot.publish)
+        except UserError as e:
+            await send_private(interaction, str(e))
+            return
+        if isinstance(res, UndoRequest):
+            row = await self.svc.db.get_game(gid)
+            mentions = sorted(m for m in res.needed if m > 0)
+            text = (f"{interaction.user.display_name} asks to undo the last {res.steps} action(s). "
+                    f"Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}")
+            await self.bot.get_partial_messageable(row.thread_id).send(
+                text, view=undo_view(res),
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                         users=[discord.Object(m) for m in mentions]))
+            await send_private(interaction, "Undo requested; the others must agree.")
+        else:
+            await send_private(interaction, "Undone.")
+
+    # ------------------------------------------------------------------ export / import
+    @app_commands.command(name="export", description="Download the game as an 18xx.games log")
+    @app_commands.describe(game=GAME_HELP)
+    async def export(self, interaction: discord.Interaction, game: int | None = None):
+        async def go():
+            gid = await resolve_game(interaction, game)
+            name, data = await self.svc.export(gid)
+            return Reply(f"Game #{gid} as an 18xx.games log.", gid, file=(name, data))
+        await self._simple(interaction, go, public=False)
+
+    @app_commands.command(name="import", description="Continue an 18xx.games game here (attach its log)")
+    @app_commands.describe(file="the 18xx.games game JSON", player1="member for the log's first player",
+                           player2="second player", player3="third player", player4="fourth player",
+                           player5="fifth player", player6="sixth player")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
+                      player1: discord.User | None = None, player2: discord.User | None = None,
+                      player3: discord.User | None = None, player4: discord.User | None = None,
+                      player5: discord.User | None = None, player6: discord.User | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            if interaction.guild_id is None:
+                raise UserError("Import games in a server text channel.")
+            try:
+                log_dict = json.loads(await file.read())
+            except (ValueError, discord.HTTPException):
+                raise UserError("The attachment is not a JSON game log.") from None
+            players = log_dict.get("players") or []
+            members = [player1, player2, player3, player4, player5, player6]
+            mapping = {}
+            for p, m in zip(players, members, strict=False):
+                if m is not None:
+                    mapping[int(p["id"])] = (m.id, m.display_name)
+            row, reply = await self.svc.import_game(log_dict, creator_id=interaction.user.id, mapping=mapping,
+                                                    guild_id=interaction.guild_id,
+                                                    channel_id=interaction.channel_id)
+            thread_id = await self._new_thread(interaction, f"{row.title} #{row.id} (imported)")
+            await self.svc.set_thread(row.id, thread_id)
+            reply.thread_id = thread_id
+            await self.bot.publish(reply)
+        except UserError as e:
+            await send_private(interaction, str(e))
+            return
+        await send_private(interaction, f"Imported as game #{row.id} in <#{thread_id}>.")
+
+    # ------------------------------------------------------------------ reminders / DMs
+    @app_commands.command(name="remind", description="Reminder after idle hours (0 = off)")
+    @app_commands.describe(hours="idle hours before the first reminder (0 switches them off)",
+                           every="hours between further reminders (default 24)", game=GAME_HELP)
+    async def remind(self, interaction: discord.Interaction, hours: float, every: float | None = None,
+                     game: int | None = None):
+        async def go():
+            return await self.svc.set_remind(await resolve_game(interaction, game), hours, every)
+        await self._simple(interaction, go)
+
+    @app_commands.command(name="notify", description="DM me when it becomes my turn")
+    @app_commands.describe(on="on or off")
+    async def notify(self, interaction: discord.Interaction, on: bool = True):
+        await self._simple(interaction, lambda: self.svc.set_notify(interaction.user.id, on), public=False)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Games(bot))
+
+
+__all__ = ["Games", "GameButton"]

@@ -1,0 +1,287 @@
+"""Local console: the bot's commands as text lines, on the same engine and database, no Discord needed.
+
+    python -m bot                      # without DISCORD_TOKEN; ROUNDHOUSE_DB overrides ./roundhouse.db
+    echo "new 1830 Ann Bob Cid" | python -m bot
+
+Pictures are written to ./out/ (ROUNDHOUSE_OUT) and their paths printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from bot import actions as acts
+from bot.config import Config
+from bot.db import Database
+from bot.engine_adapter import Engine
+from bot.errors import UserError
+from bot.service import Reply, Service, UndoRequest
+
+CONSOLE_MEMBER_BASE = 1000  # console seats are members 1001, 1002, ... (stable per name within a game)
+
+HELP = """\
+Roundhouse console. Commands (one per line; `#` starts a comment):
+  help                                  this text
+  new TITLE NAME [NAME ...]             open a game (1830) with these players; the first one hosts
+  join NAME | leave NAME | kick NAME    lobby seats (current game)
+  start                                 start the current game (seat order shuffled from the game's seed)
+  games                                 list open games
+  use ID                                switch to game ID
+  status | history [N] | legal          read-only views (legal: what the acting entity may do)
+  as SEAT ACTION ...                    act for a seat (number in seat order, or name), e.g.
+      as 1 bid CA 165        as 2 par PRR 67         as 3 buy PRR_2       as 1 sell PRR_1+PRR_2
+      as 2 pass              as 1 lay E19 57-0 1     as 1 token 57-1-0#0  as 1 run best
+      as 1 dividend payout   as 1 train 2-0 [PRICE] [VARIANT]             as 1 discard 2-0
+      as 1 private DH 140    as 1 bankrupt           as 1 lay E19 57-0 1 using=CS
+      (options may also be given as name=value; run routes: as 1 run "3-0: E19,F20 | F20,G19")
+  undo SEAT [N]                         take back actions (N>1 needs everyone: `agree SEAT` each)
+  agree SEAT | refuse SEAT              vote on an undo request
+  export [FILE]                         write the 18xx.games log (default: out/game<ID>.json)
+  import FILE [NAME ...]                continue an 18xx.games game (names for its players, in order)
+  remind HOURS [EVERY] | remind off     reminder settings of the current game
+  quit                                  leave
+"""
+
+
+class Console:
+    def __init__(self, service: Service, out_dir: str | Path = "out", stdout: IO[str] | None = None):
+        self.svc = service
+        self.out = Path(out_dir)
+        self.stdout = stdout or sys.stdout
+        self.game_id: int | None = None
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stdout, flush=True)
+
+    # ------------------------------------------------------------------ output
+    def show(self, reply: Reply | None) -> None:
+        if reply is None:
+            return
+        text = reply.text
+        for m in reply.mention:  # console: show names instead of Discord mentions
+            text = text.replace(f"<@{m}>", f"@{self._member_name(reply.game_id, m)}")
+        self.say(text)
+        if reply.pictures:
+            self.out.mkdir(parents=True, exist_ok=True)
+            for p in reply.pictures:
+                path = self.out / p.name
+                path.write_bytes(p.data)
+                self.say(f"  picture: {path}")
+        if reply.file:
+            self.out.mkdir(parents=True, exist_ok=True)
+            path = self.out / reply.file[0]
+            path.write_bytes(reply.file[1])
+            self.say(f"  file: {path}")
+
+    def _member_name(self, game_id: int | None, member: int) -> str:
+        lv = self.svc._live.get(game_id) if game_id is not None else None
+        if lv:
+            s = lv.seat_of_member(member)
+            if s:
+                return s.name
+        return str(member)
+
+    # ------------------------------------------------------------------ helpers
+    async def _current(self) -> int:
+        if self.game_id is None:
+            rows = await self.svc.db.list_games(statuses=("lobby", "active", "finished"))
+            if not rows:
+                raise UserError("No game yet: `new 1830 Ann Bob Cid`.")
+            self.game_id = rows[-1].id
+        return self.game_id
+
+    async def _seat_member(self, who: str) -> int:
+        gid = await self._current()
+        seats = await self.svc.db.seats(gid)
+        if who.isdigit() and 1 <= int(who) <= len(seats):
+            return seats[int(who) - 1].member_id
+        for s in seats:
+            if s.name.lower() == who.lower():
+                return s.member_id
+        raise UserError(f"No seat `{who}` (use a seat number 1-{len(seats)} or a name).")
+
+    @staticmethod
+    def _member_for(game_id: int, index: int) -> int:
+        return CONSOLE_MEMBER_BASE * game_id + index
+
+    # ------------------------------------------------------------------ commands
+    async def run_line(self, line: str) -> bool:
+        """Run one command line. Returns False on `quit`."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        try:
+            words = shlex.split(line)
+        except ValueError as e:
+            self.say(f"! {e}")
+            return True
+        cmd, args = words[0].lower(), words[1:]
+        try:
+            if cmd in ("quit", "exit"):
+                return False
+            await self.dispatch(cmd, args)
+        except UserError as e:
+            self.say(f"! {e}")
+        return True
+
+    async def dispatch(self, cmd: str, args: list[str]) -> None:
+        svc = self.svc
+        if cmd == "help":
+            self.say(HELP)
+        elif cmd == "new":
+            if len(args) < 2:
+                raise UserError("new TITLE NAME [NAME ...]")
+            title, names = args[0], args[1:]
+            host = names[0]
+            row = await svc.new_game(title=title, creator_id=0, creator_name=host)
+            # seats are members game*1000+1, +2 ...; re-seat the host under that id
+            await svc.db.remove_seat(row.id, 0)
+            await svc.db.update_game(row.id, created_by=self._member_for(row.id, 1))
+            for i, name in enumerate(names, start=1):
+                await svc.join(row.id, self._member_for(row.id, i), name)
+            self.game_id = row.id
+            self.say(await svc.lobby_text(row.id))
+        elif cmd == "join":
+            gid = await self._current()
+            n = len(await svc.db.seats(gid)) + 1
+            self.show(await svc.join(gid, self._member_for(gid, n + 50), " ".join(args) or f"Player {n}"))
+        elif cmd in ("leave", "kick"):
+            gid = await self._current()
+            member = await self._seat_member(" ".join(args))
+            row = await svc.db.get_game(gid)
+            self.show(await svc.kick(gid, row.created_by, member))
+        elif cmd == "start":
+            gid = await self._current()
+            row = await svc.db.get_game(gid)
+            self.show(await svc.start(gid, row.created_by))
+        elif cmd in ("games", "list"):
+            self.show(await svc.list_games())
+        elif cmd == "use":
+            row = await svc.resolve(game_id=int(args[0]))
+            self.game_id = row.id
+            self.say(f"Using game #{row.id}.")
+        elif cmd == "status":
+            self.show(await svc.status(await self._current()))
+        elif cmd == "history":
+            self.show(await svc.history(await self._current(), int(args[0]) if args else 10))
+        elif cmd == "legal":
+            gid = await self._current()
+            lv = await svc.live(gid)
+            if lv.game is None:
+                raise UserError("The game has not started.")
+            for a in await svc.legal(lv):
+                self.say(f"  {a.get('type')}: {acts.label(a)}")
+        elif cmd == "as":
+            if len(args) < 2:
+                raise UserError("as SEAT ACTION ...")
+            member = await self._seat_member(args[0])
+            kind, opts = self.parse_action(args[1], args[2:])
+            gid = await self._current()
+            await svc.act(gid, member, kind, opts, publish=self._publish)
+        elif cmd == "undo":
+            if not args:
+                raise UserError("undo SEAT [N]")
+            gid = await self._current()
+            member = await self._seat_member(args[0])
+            res = await svc.undo(gid, member, int(args[1]) if len(args) > 1 else 1, publish=self._publish)
+            if isinstance(res, UndoRequest):
+                self.say(f"Undo of {res.steps} action(s) requested; the others must `agree SEAT`.")
+        elif cmd in ("agree", "refuse"):
+            gid = await self._current()
+            member = await self._seat_member(args[0])
+            req = svc.undo_requests.get(gid)
+            if req is None:
+                raise UserError("No undo request is open.")
+            await svc.vote_undo(gid, member, cmd == "agree", req.at_count, publish=self._publish)
+        elif cmd == "export":
+            gid = await self._current()
+            name, data = await svc.export(gid)
+            path = Path(args[0]) if args else self.out / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            self.say(f"Exported to {path}")
+        elif cmd == "import":
+            if not args:
+                raise UserError("import FILE [NAME ...]")
+            import json
+            log = json.loads(Path(args[0]).read_text())
+            names = args[1:]
+            players = log.get("players") or []
+            row_id_guess = (await svc.db.list_games(statuses=("lobby", "active", "finished", "aborted")))
+            nxt = (row_id_guess[-1].id + 1) if row_id_guess else 1
+            mapping = {}
+            for i, p in enumerate(players, start=1):
+                mapping[int(p["id"])] = (self._member_for(nxt, i), names[i - 1] if i <= len(names) else p.get("name"))
+            row, reply = await svc.import_game(log, creator_id=self._member_for(nxt, 1), mapping=mapping)
+            self.game_id = row.id
+            self.show(reply)
+        elif cmd == "remind":
+            gid = await self._current()
+            if not args or args[0] == "off":
+                self.show(await svc.set_remind(gid, None))
+            else:
+                self.show(await svc.set_remind(gid, float(args[0]), float(args[1]) if len(args) > 1 else None))
+        else:
+            raise UserError(f"Unknown command `{cmd}`; try `help`.")
+
+    async def _publish(self, reply: Reply) -> None:
+        self.show(reply)
+
+    @staticmethod
+    def parse_action(kind: str, words: list[str]) -> tuple[str, dict[str, Any]]:
+        kind = kind.lower()
+        if kind not in acts.KINDS:
+            raise UserError(f"Unknown action `{kind}`; actions: {', '.join(acts.KINDS)}.")
+        names = [n for n, _, _ in acts.OPTIONS[kind]]
+        types = {n: t for n, t, _ in acts.OPTIONS[kind]}
+        opts: dict[str, Any] = {}
+        positional = []
+        for w in words:
+            if "=" in w and w.split("=", 1)[0] in types:
+                k, v = w.split("=", 1)
+                opts[k] = v
+            else:
+                positional.append(w)
+        if kind == "run" and positional:
+            opts.setdefault("routes", " ".join(positional))
+            positional = []
+        free = [n for n in names if n not in opts]
+        for n, v in zip(free, positional, strict=False):
+            opts[n] = v
+        if len(positional) > len(free):
+            raise UserError(f"Too many values for {kind}.")
+        for k, v in list(opts.items()):
+            if types.get(k) is int:
+                try:
+                    opts[k] = int(str(v).lstrip("$"))
+                except ValueError:
+                    raise UserError(f"{k} must be a number.") from None
+        return kind, opts
+
+
+async def run_console(config: Config, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
+                      engine: Any | None = None) -> None:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    async with Database(config.db_path) as db:
+        svc = Service(db, engine or Engine(), pictures=config.pictures)
+        console = Console(svc, config.out_dir, stdout)
+        interactive = stdin.isatty()
+        if interactive:
+            console.say(f"Roundhouse console on {config.db_path} — `help` lists commands.")
+        while True:
+            if interactive:
+                print("> ", end="", file=stdout, flush=True)
+            line = await asyncio.to_thread(stdin.readline)
+            if not line:
+                break
+            if not await console.run_line(line):
+                break
+
+
+def main(config: Config) -> None:
+    asyncio.run(run_console(config))

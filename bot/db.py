@@ -1,0 +1,324 @@
+"""SQLite storage (aiosqlite, WAL): migrations runner and the repository the bot talks to.
+
+Every write is committed before the caller returns, so a reply saying something happened is only sent
+after it is on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+_MIGRATION_RE = re.compile(r"^(\d+)_([\w-]+)\.sql$")
+
+
+def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, Path]]:
+    out = []
+    for path in sorted(directory.glob("*.sql")):
+        m = _MIGRATION_RE.match(path.name)
+        if m:
+            out.append((int(m.group(1)), m.group(2), path))
+    out.sort()
+    return out
+
+
+@dataclass
+class GameRow:
+    id: int
+    title: str
+    status: str
+    seed: int
+    optional_rules: list[str]
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    lobby_message_id: int | None
+    created_by: int
+    created_at: float
+    updated_at: float
+    last_action_at: float | None
+    turn_members: list[int] = field(default_factory=list)
+    result: dict[str, int] | None = None
+    end_reason: str | None = None
+
+    @classmethod
+    def from_row(cls, r: aiosqlite.Row) -> GameRow:
+        return cls(
+            id=r["id"], title=r["title"], status=r["status"], seed=r["seed"],
+            optional_rules=json.loads(r["optional_rules"] or "[]"), guild_id=r["guild_id"],
+            channel_id=r["channel_id"], thread_id=r["thread_id"], lobby_message_id=r["lobby_message_id"],
+            created_by=r["created_by"], created_at=r["created_at"], updated_at=r["updated_at"],
+            last_action_at=r["last_action_at"], turn_members=json.loads(r["turn_members"] or "[]"),
+            result=json.loads(r["result"]) if r["result"] else None, end_reason=r["end_reason"],
+        )
+
+
+@dataclass
+class Seat:
+    game_id: int
+    player_id: int
+    member_id: int
+    name: str
+    position: int | None
+    joined_at: float
+
+
+@dataclass
+class Reminder:
+    game_id: int
+    enabled: bool
+    first_after: float
+    every: float
+    next_at: float | None
+    last_sent_at: float | None
+
+
+class Database:
+    """Repository over one SQLite file. One connection; aiosqlite serialises statements on its thread."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.conn: aiosqlite.Connection | None = None
+
+    async def open(self) -> Database:
+        self.conn = await aiosqlite.connect(self.path)
+        self.conn.row_factory = aiosqlite.Row
+        await self.conn.execute("PRAGMA journal_mode=WAL")
+        await self.conn.execute("PRAGMA synchronous=NORMAL")
+        await self.conn.execute("PRAGMA foreign_keys=ON")
+        await self.conn.execute("PRAGMA busy_timeout=5000")
+        await self.migrate()
+        return self
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+            self.conn = None
+
+    async def __aenter__(self) -> Database:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---------------------------------------------------------------- migrations
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
+        """Apply the numbered SQL files not applied yet, in order; record each. Returns the versions applied."""
+        db = self._db
+        await db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+        await db.commit()
+        async with db.execute("SELECT version FROM schema_migrations") as cur:
+            done = {r[0] for r in await cur.fetchall()}
+        applied = []
+        for version, name, path in migration_files(directory):
+            if version in done:
+                continue
+            script = path.read_text()
+            await db.executescript(
+                "BEGIN;\n" + script + "\nINSERT INTO schema_migrations(version, name, applied_at) "
+                f"VALUES ({version}, '{name}', {time.time()});\nCOMMIT;"
+            )
+            applied.append(version)
+        return applied
+
+    async def applied_migrations(self) -> list[tuple[int, str]]:
+        async with self._db.execute("SELECT version, name FROM schema_migrations ORDER BY version") as cur:
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    @property
+    def _db(self) -> aiosqlite.Connection:
+        if self.conn is None:
+            raise RuntimeError("database not open")
+        return self.conn
+
+    # ---------------------------------------------------------------- games
+    async def create_game(self, *, title: str, seed: int, created_by: int, guild_id: int | None = None,
+                          channel_id: int | None = None, thread_id: int | None = None,
+                          optional_rules: list[str] | None = None, status: str = "lobby") -> GameRow:
+        now = time.time()
+        cur = await self._db.execute(
+            "INSERT INTO games(title, status, seed, optional_rules, guild_id, channel_id, thread_id, created_by,"
+            " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (title, status, seed, json.dumps(optional_rules or []), guild_id, channel_id, thread_id, created_by,
+             now, now),
+        )
+        game_id = cur.lastrowid
+        await self._db.execute("INSERT INTO reminders(game_id) VALUES (?)", (game_id,))
+        await self._db.commit()
+        row = await self.get_game(game_id)
+        assert row is not None
+        return row
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        return GameRow.from_row(r) if r else None
+
+    async def game_by_thread(self, thread_id: int) -> GameRow | None:
+        async with self._db.execute("SELECT * FROM games WHERE thread_id = ?", (thread_id,)) as cur:
+            r = await cur.fetchone()
+        return GameRow.from_row(r) if r else None
+
+    async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "active"),
+                         member_id: int | None = None) -> list[GameRow]:
+        sql = "SELECT * FROM games WHERE status IN ({})".format(",".join("?" * len(statuses)))
+        args: list[Any] = list(statuses)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args.append(guild_id)
+        if member_id is not None:
+            sql += " AND id IN (SELECT game_id FROM seats WHERE member_id = ?)"
+            args.append(member_id)
+        sql += " ORDER BY id"
+        async with self._db.execute(sql, args) as cur:
+            return [GameRow.from_row(r) for r in await cur.fetchall()]
+
+    async def update_game(self, game_id: int, **fields: Any) -> None:
+        if not fields:
+            return
+        for key in ("optional_rules", "turn_members", "result"):
+            if key in fields and fields[key] is not None:
+                fields[key] = json.dumps(fields[key])
+        fields["updated_at"] = time.time()
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        await self._db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), game_id))
+        await self._db.commit()
+
+    # ---------------------------------------------------------------- seats
+    async def seats(self, game_id: int) -> list[Seat]:
+        async with self._db.execute(
+            "SELECT * FROM seats WHERE game_id = ? ORDER BY COALESCE(position, 1000000), joined_at, player_id",
+            (game_id,),
+        ) as cur:
+            return [Seat(r["game_id"], r["player_id"], r["member_id"], r["name"], r["position"], r["joined_at"])
+                    for r in await cur.fetchall()]
+
+    async def add_seat(self, game_id: int, player_id: int, member_id: int, name: str,
+                       position: int | None = None) -> None:
+        await self._db.execute(
+            "INSERT INTO seats(game_id, player_id, member_id, name, position, joined_at) VALUES (?,?,?,?,?,?)",
+            (game_id, player_id, member_id, name, position, time.time()),
+        )
+        await self._db.commit()
+
+    async def remove_seat(self, game_id: int, member_id: int) -> None:
+        await self._db.execute("DELETE FROM seats WHERE game_id = ? AND member_id = ?", (game_id, member_id))
+        await self._db.commit()
+
+    async def set_positions(self, game_id: int, order: list[int]) -> None:
+        """order: player ids in seat order."""
+        for pos, pid in enumerate(order):
+            await self._db.execute("UPDATE seats SET position = ? WHERE game_id = ? AND player_id = ?",
+                                   (pos, game_id, pid))
+        await self._db.commit()
+
+    async def replace_member(self, game_id: int, old_member: int, new_member: int, name: str) -> None:
+        await self._db.execute("UPDATE seats SET member_id = ?, name = ? WHERE game_id = ? AND member_id = ?",
+                               (new_member, name, game_id, old_member))
+        await self._db.commit()
+
+    # ---------------------------------------------------------------- actions
+    async def actions(self, game_id: int) -> list[dict]:
+        async with self._db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
+            return [json.loads(r[0]) for r in await cur.fetchall()]
+
+    async def action_rows(self, game_id: int, limit: int | None = None) -> list[tuple[int, dict, int | None, float]]:
+        """(seq, action, member_id, created_at), newest last; with limit: the last `limit` rows."""
+        sql = "SELECT seq, action, member_id, created_at FROM actions WHERE game_id = ? ORDER BY seq DESC"
+        args: tuple = (game_id,)
+        if limit is not None:
+            sql += " LIMIT ?"
+            args = (game_id, limit)
+        async with self._db.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        return [(r[0], json.loads(r[1]), r[2], r[3]) for r in reversed(rows)]
+
+    async def action_count(self, game_id: int) -> int:
+        async with self._db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) as cur:
+            return (await cur.fetchone())[0]
+
+    async def append_action(self, game_id: int, action: dict, member_id: int | None,
+                            game_fields: dict[str, Any] | None = None) -> int:
+        """Store one applied action (and optional game-row changes) in one committed transaction."""
+        now = time.time()
+        db = self._db
+        async with db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)) as cur:
+            seq = (await cur.fetchone())[0] + 1
+        await db.execute("INSERT INTO actions(game_id, seq, action, member_id, created_at) VALUES (?,?,?,?,?)",
+                         (game_id, seq, json.dumps(action, separators=(",", ":")), member_id, now))
+        fields = dict(game_fields or {})
+        fields["last_action_at"] = now
+        for key in ("turn_members", "result"):
+            if key in fields and fields[key] is not None:
+                fields[key] = json.dumps(fields[key])
+        fields["updated_at"] = now
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        await db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), game_id))
+        await db.commit()
+        return seq
+
+    async def replace_actions(self, game_id: int, actions: list[dict], member_id: int | None = None) -> None:
+        now = time.time()
+        await self._db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+        await self._db.executemany(
+            "INSERT INTO actions(game_id, seq, action, member_id, created_at) VALUES (?,?,?,?,?)",
+            [(game_id, i + 1, json.dumps(a, separators=(",", ":")), member_id, now) for i, a in enumerate(actions)],
+        )
+        await self._db.commit()
+
+    async def truncate_actions(self, game_id: int, keep: int) -> None:
+        """Drop every action after the first `keep` ones (undo)."""
+        await self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
+        await self._db.commit()
+
+    # ---------------------------------------------------------------- reminders
+    async def reminder(self, game_id: int) -> Reminder:
+        async with self._db.execute("SELECT * FROM reminders WHERE game_id = ?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            await self._db.execute("INSERT INTO reminders(game_id) VALUES (?)", (game_id,))
+            await self._db.commit()
+            return await self.reminder(game_id)
+        return Reminder(r["game_id"], bool(r["enabled"]), r["first_after"], r["every"], r["next_at"],
+                        r["last_sent_at"])
+
+    async def set_reminder(self, game_id: int, **fields: Any) -> None:
+        await self.reminder(game_id)
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        await self._db.execute(f"UPDATE reminders SET {cols} WHERE game_id = ?", (*fields.values(), game_id))
+        await self._db.commit()
+
+    async def due_reminders(self, now: float) -> list[Reminder]:
+        async with self._db.execute(
+            "SELECT r.* FROM reminders r JOIN games g ON g.id = r.game_id"
+            " WHERE r.enabled = 1 AND r.next_at IS NOT NULL AND r.next_at <= ? AND g.status = 'active'"
+            " ORDER BY r.next_at",
+            (now,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Reminder(r["game_id"], bool(r["enabled"]), r["first_after"], r["every"], r["next_at"],
+                         r["last_sent_at"]) for r in rows]
+
+    # ---------------------------------------------------------------- DM opt-ins
+    async def set_dm_optin(self, member_id: int, enabled: bool) -> None:
+        await self._db.execute(
+            "INSERT INTO dm_optins(member_id, enabled, updated_at) VALUES (?,?,?)"
+            " ON CONFLICT(member_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
+            (member_id, int(enabled), time.time()),
+        )
+        await self._db.commit()
+
+    async def dm_optin(self, member_id: int) -> bool:
+        async with self._db.execute("SELECT enabled FROM dm_optins WHERE member_id = ?", (member_id,)) as cur:
+            r = await cur.fetchone()
+        return bool(r and r[0])

@@ -1,0 +1,175 @@
+"""The discord.py bot: a thin adapter from interactions to `bot.service.Service`."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.db import Database
+from bot.engine_adapter import Engine
+from bot.service import Reply, Service
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.play")
+
+
+def allowed_mentions_for(members: list[int]) -> discord.AllowedMentions:
+    """Ping exactly these members: never everyone, roles or the replied-to user."""
+    users = [discord.Object(m) for m in members if m > 0]
+    if not users:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
+
+
+def make_bot(config: Config, *, engine: Any | None = None, db: Database | None = None) -> RoundhouseBot:
+    if config.sharded:
+        return RoundhouseShardedBot(config, engine=engine, db=db)
+    return RoundhouseBot(config, engine=engine, db=db)
+
+
+class RoundhouseBot(commands.Bot):
+    def __init__(self, config: Config, *, engine: Any | None = None, db: Database | None = None, **kw: Any):
+        intents = discord.Intents.none()
+        intents.guilds = True
+        kwargs: dict[str, Any] = {
+            "command_prefix": commands.when_mentioned,
+            "intents": intents,
+            "help_command": None,
+            "allowed_mentions": discord.AllowedMentions.none(),
+            "guild_ready_timeout": config.guild_ready_timeout,
+            "chunk_guilds_at_startup": False,
+        }
+        if config.sharded and config.shard_count:
+            kwargs["shard_count"] = config.shard_count
+        kwargs.update(kw)
+        super().__init__(**kwargs)
+        self.config = config
+        self.db = db or Database(config.db_path)
+        self._own_db = db is None
+        self.service = Service(self.db, engine or Engine(), pictures=config.pictures)
+        self._reminder_task: asyncio.Task | None = None
+        self._bg: set[asyncio.Task] = set()
+        self.synced: list[Any] = []
+
+    async def setup_hook(self) -> None:
+        if self.db.conn is None:
+            await self.db.open()
+        resumed = await self.service.resume_all()
+        log.info("resumed %d active game(s)", len(resumed))
+        from bot.ui import GameButton
+        self.add_dynamic_items(GameButton)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        await self.sync_commands()
+        self._reminder_task = asyncio.create_task(self._reminder_loop())
+
+    async def sync_commands(self) -> None:
+        mode = self.config.sync
+        if mode == "off":
+            return
+        guild_id = self.config.dev_guild
+        if guild_id and mode in ("auto", "guild"):
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.synced = await self.tree.sync(guild=guild)
+        elif mode in ("auto", "global"):
+            self.synced = await self.tree.sync()
+
+    async def close(self) -> None:
+        if self._reminder_task:
+            self._reminder_task.cancel()
+        for t in list(self._bg):
+            t.cancel()
+        await super().close()
+        if self._own_db:
+            await self.db.close()
+
+    # ---------------------------------------------------------------- publishing
+    async def publish(self, reply: Reply, channel_id: int | None = None) -> discord.Message | None:
+        """Post a reply in its game's thread: text, pictures, buttons; ping only `reply.mention`."""
+        from bot.ui import buttons_view
+        target = reply.thread_id or channel_id
+        if target is None:
+            return None
+        channel = self.get_partial_messageable(target)
+        files = [discord.File(io.BytesIO(p.data), filename=p.name) for p in reply.pictures]
+        kwargs: dict[str, Any] = {
+            "content": reply.text[:2000],
+            "allowed_mentions": allowed_mentions_for(reply.mention),
+        }
+        if files:
+            kwargs["files"] = files
+        view = buttons_view(reply)
+        if view is not None:
+            kwargs["view"] = view
+        msg = await channel.send(**kwargs)
+        if reply.dm:
+            self._spawn(self._send_dms(reply))
+        return msg
+
+    def _spawn(self, coro: Any) -> None:
+        t = asyncio.create_task(coro)
+        self._bg.add(t)
+        t.add_done_callback(self._bg.discard)
+
+    async def _send_dms(self, reply: Reply) -> None:
+        link = f"https://discord.com/channels/{'@me'}/{reply.thread_id}" if reply.thread_id else ""
+        for member in reply.dm:
+            if member <= 0:
+                continue
+            try:
+                dm = await self.create_dm(discord.Object(member))  # type: ignore[arg-type]
+                await dm.send(f"It is your turn in Roundhouse game #{reply.game_id}: <#{reply.thread_id}> {link}",
+                              allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("could not DM %s", member)
+
+    # ---------------------------------------------------------------- reminders
+    async def _reminder_loop(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.send_reminders()
+            except Exception:
+                log.exception("reminder sweep failed")
+            await asyncio.sleep(self.config.reminder_check)
+
+    async def send_reminders(self, now: float | None = None) -> int:
+        sent = 0
+        for reply in await self.service.due_reminders(now):
+            if reply.thread_id:
+                try:  # reminder posts reopen archived threads
+                    await self.http.edit_channel(reply.thread_id, archived=False)
+                except discord.HTTPException:
+                    pass
+            try:
+                await self.publish(reply)
+                sent += 1
+            except discord.HTTPException:
+                log.info("could not post reminder for game %s", reply.game_id)
+        return sent
+
+
+class RoundhouseShardedBot(RoundhouseBot, commands.AutoShardedBot):
+    """Same bot on discord.AutoShardedClient (ROUNDHOUSE_SHARDED=1)."""
+
+
+async def run_bot(config: Config) -> None:
+    discord.utils.setup_logging()
+    bot = make_bot(config)
+    async with bot:
+        await bot.start(config.token or "")
+
+
+def main(config: Config) -> None:
+    asyncio.run(run_bot(config))
+
+
+__all__ = ["RoundhouseBot", "make_bot", "run_bot", "main", "Engine", "allowed_mentions_for"]

@@ -1,0 +1,532 @@
+"""A fake Discord on loopback for driving the real discord.py client in tests.
+
+An aiohttp server on 127.0.0.1 implements the gateway websocket (HELLO, IDENTIFY, READY, GUILD_CREATE,
+heartbeats, INTERACTION_CREATE dispatch) and the REST routes the bot calls (login, application info,
+command sync, interaction callbacks, webhook followups with multipart attachments, channel messages,
+threads, DMs, CDN downloads). Every request is recorded; tests send interactions and wait for the bot's
+final answer to each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import WSMsgType, web
+
+API = "/api/v10"
+TS = "2024-01-01T00:00:00.000000+00:00"
+ALL_PERMS = str((1 << 50) - 1)
+MEMBER_PERMS = str(discord.Permissions(send_messages=True, use_application_commands=True,
+                                       send_messages_in_threads=True, read_messages=True).value)
+
+
+@dataclass
+class Message:
+    id: int
+    channel_id: int
+    content: str
+    attachments: list[tuple[str, bytes]]
+    allowed_mentions: dict | None
+    components: list
+    flags: int
+    via: str                       # "channel" | "followup" | "original"
+    token: str | None
+    at: float
+    raw: dict = field(default_factory=dict)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & 64)
+
+    @property
+    def custom_ids(self) -> list[str]:
+        out = []
+        for row in self.components or []:
+            for c in row.get("components", []):
+                if c.get("custom_id"):
+                    out.append(c["custom_id"])
+        return out
+
+
+@dataclass
+class InteractionRecord:
+    id: int
+    token: str
+    kind: int
+    sent_at: float
+    callbacks: list[dict] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)     # followups / original edits
+    channel_messages: list[Message] = field(default_factory=list)  # channel posts while it was open
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    done_at: float | None = None
+
+    @property
+    def final(self) -> Message | None:
+        return self.messages[-1] if self.messages else None
+
+    @property
+    def choices(self) -> list[dict]:
+        for cb in self.callbacks:
+            if cb.get("type") == 8:
+                return cb.get("data", {}).get("choices", [])
+        return []
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self._ids = itertools.count(1_100_000_000_000_000_000)
+        self.app_id = self.new_id()
+        self.bot_user = {"id": str(self.app_id), "username": "roundhouse", "discriminator": "0000",
+                         "global_name": "Roundhouse", "avatar": None, "bot": True, "flags": 0}
+        self.guild_id = self.new_id()
+        self.channel_id = self.new_id()
+        self.channels: dict[int, dict] = {
+            self.channel_id: {"id": str(self.channel_id), "type": 0, "name": "games", "guild_id": str(self.guild_id),
+                              "position": 0, "permission_overwrites": [], "parent_id": None, "nsfw": False,
+                              "topic": None, "last_message_id": None, "rate_limit_per_user": 0},
+        }
+        self.users: dict[int, dict] = {}
+        self.messages: list[Message] = []
+        self.requests: list[tuple[str, str]] = []
+        self.commands: dict[str, dict] = {}
+        self.interactions: dict[str, InteractionRecord] = {}
+        self.open_interactions: list[InteractionRecord] = []
+        self.unknown: list[tuple[str, str]] = []
+        self.ws: web.WebSocketResponse | None = None
+        self.ready = asyncio.Event()
+        self.identified = 0
+        self._seq = 0
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+        self.changed = asyncio.Condition()
+        self.attachments: dict[str, bytes] = {}
+        self.archived: set[int] = set()
+        self.unarchived: list[int] = []
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> FakeDiscord:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway/", self.gateway)
+        app.router.add_get("/cdn/{name}", self.cdn)
+        app.router.add_route("*", API + "/{tail:.*}", self.rest)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.patch()
+        return self
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def patch(self) -> None:
+        """Point discord.py at this server."""
+        discord.http.Route.BASE = self.base + API
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{self.port}/gateway/")
+
+    async def stop(self) -> None:
+        if self.ws is not None and not self.ws.closed:
+            await self.ws.close()
+        if self.runner:
+            await self.runner.cleanup()
+
+    # ------------------------------------------------------------------ users
+    def add_user(self, name: str, *, admin: bool = False) -> int:
+        uid = self.new_id()
+        self.users[uid] = {"id": str(uid), "username": name.lower(), "discriminator": "0", "global_name": name,
+                           "avatar": None, "admin": admin}
+        return uid
+
+    def user(self, uid: int) -> dict:
+        u = dict(self.users[uid])
+        u.pop("admin", None)
+        return u
+
+    def member(self, uid: int) -> dict:
+        admin = self.users[uid].get("admin")
+        return {"user": self.user(uid), "roles": [], "joined_at": TS, "deaf": False, "mute": False, "flags": 0,
+                "nick": None, "avatar": None, "pending": False,
+                "permissions": ALL_PERMS if admin else MEMBER_PERMS}
+
+    # ------------------------------------------------------------------ gateway
+    def _guild(self) -> dict:
+        return {
+            "id": str(self.guild_id), "name": "Test Guild", "icon": None, "splash": None, "discovery_splash": None,
+            "owner_id": str(self.new_id()), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "features": [], "mfa_level": 0,
+            "application_id": None, "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
+            "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
+            "preferred_locale": "en-US", "public_updates_channel_id": None, "nsfw_level": 0,
+            "premium_progress_bar_enabled": False, "large": False, "unavailable": False, "member_count": 2,
+            "joined_at": TS, "emojis": [], "stickers": [], "voice_states": [], "presences": [],
+            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+            "roles": [{"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMS, "position": 0,
+                       "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
+            "members": [{"user": self.bot_user, "roles": [], "joined_at": TS, "deaf": False, "mute": False,
+                         "flags": 0}],
+            "channels": [c for c in self.channels.values() if c.get("type") == 0],
+            "threads": [],
+        }
+
+    async def _send(self, op: int, d: Any, t: str | None = None) -> None:
+        assert self.ws is not None
+        payload: dict[str, Any] = {"op": op, "d": d}
+        if op == 0:
+            self._seq += 1
+            payload["s"] = self._seq
+            payload["t"] = t
+        await self.ws.send_str(json.dumps(payload))
+
+    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        self.ws = ws
+        self._seq = 0
+        await self._send(10, {"heartbeat_interval": 41250})
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            op = data.get("op")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif op in (2, 6):
+                self.identified += 1
+                shard = (data.get("d") or {}).get("shard")
+                ready = {"v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                         "session_id": f"session{self.identified}", "private_channels": [], "relationships": [],
+                         "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway/",
+                         "application": {"id": str(self.app_id), "flags": 0}}
+                if shard:
+                    ready["shard"] = shard
+                await self._send(0, ready, "READY")
+                await self._send(0, self._guild(), "GUILD_CREATE")
+                self.ready.set()
+        if self.ws is ws:
+            self.ws = None
+            self.ready.clear()
+        return ws
+
+    async def wait_connected(self, timeout: float = 15) -> None:
+        await asyncio.wait_for(self.ready.wait(), timeout)
+
+    # ------------------------------------------------------------------ REST
+    def _json(self, data: Any, status: int = 200) -> web.Response:
+        # discord.py only parses JSON when the content-type is exactly application/json
+        return web.Response(body=json.dumps(data).encode(), status=status,
+                            headers={"Content-Type": "application/json"})
+
+    def _message_json(self, m: Message) -> dict:
+        return {
+            "id": str(m.id), "channel_id": str(m.channel_id), "type": 0, "content": m.content,
+            "author": self.bot_user, "attachments": [
+                {"id": str(self.new_id()), "filename": n, "size": len(b), "url": f"{self.base}/cdn/{n}",
+                 "proxy_url": f"{self.base}/cdn/{n}"} for n, b in m.attachments],
+            "embeds": [], "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": False,
+            "tts": False, "timestamp": TS, "edited_timestamp": None, "flags": m.flags,
+            "components": m.components or [],
+            **({"webhook_id": str(self.app_id)} if m.via != "channel" else {}),
+        }
+
+    async def _payload(self, request: web.Request) -> tuple[dict, list[tuple[str, bytes]]]:
+        ctype = request.headers.get("Content-Type", "")
+        if ctype.startswith("multipart/"):
+            payload: dict = {}
+            files: list[tuple[str, bytes]] = []
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())
+                else:
+                    files.append((part.filename or part.name or "file", bytes(await part.read())))
+            return payload, files
+        if request.can_read_body:
+            try:
+                return await request.json(), []
+            except ValueError:
+                return {}, []
+        return {}, []
+
+    async def _record(self, m: Message) -> None:
+        self.messages.append(m)
+        if m.via == "channel":
+            for rec in self.open_interactions:
+                rec.channel_messages.append(m)
+        async with self.changed:
+            self.changed.notify_all()
+
+    def _finish(self, rec: InteractionRecord) -> None:
+        if not rec.done.is_set():
+            rec.done_at = time.perf_counter()
+            rec.done.set()
+            if rec in self.open_interactions:
+                self.open_interactions.remove(rec)
+
+    async def rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        method = request.method
+        self.requests.append((method, path))
+        parts = path.strip("/").split("/")
+        payload, files = await self._payload(request)
+
+        if method == "GET" and path == "/users/@me":
+            return self._json(self.bot_user)
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return self._json({"id": str(self.app_id), "name": "Roundhouse", "icon": None, "description": "",
+                               "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
+                               "owner": self.bot_user, "summary": "", "verify_key": "00", "team": None,
+                               "flags": 0, "bot": self.bot_user})
+        if method == "GET" and path in ("/gateway/bot", "/gateway"):
+            return self._json({"url": f"ws://127.0.0.1:{self.port}/gateway/", "shards": 1,
+                               "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
+                                                       "max_concurrency": 1}})
+        # command sync: PUT /applications/{app}/commands, /applications/{app}/guilds/{g}/commands
+        if parts[0] == "applications" and parts[-1] == "commands":
+            if method == "PUT":
+                out = []
+                for cmd in payload:
+                    cmd = dict(cmd)
+                    cmd.update(id=str(self.new_id()), application_id=str(self.app_id), version="1")
+                    if len(parts) == 5:
+                        cmd["guild_id"] = parts[3]
+                    self.commands[cmd["name"]] = cmd
+                    out.append(cmd)
+                return self._json(out)
+            return self._json(list(self.commands.values()))
+        # interaction callback
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            rec = self.interactions.get(parts[2])
+            if rec is None:
+                return self._json({"message": "Unknown interaction", "code": 10062}, 404)
+            rec.callbacks.append(payload)
+            typ = payload.get("type")
+            resp: dict[str, Any] = {"interaction": {"id": parts[1], "type": rec.kind,
+                                                    "response_message_loading": typ == 5,
+                                                    "response_message_ephemeral": bool(
+                                                        (payload.get("data") or {}).get("flags", 0) & 64)}}
+            if typ in (4, 7):
+                data = payload.get("data") or {}
+                m = Message(self.new_id(), 0, data.get("content", ""), files, data.get("allowed_mentions"),
+                            data.get("components", []), data.get("flags", 0), "original", rec.token,
+                            time.perf_counter(), data)
+                rec.messages.append(m)
+                await self._record(m)
+                resp["resource"] = {"type": typ, "message": self._message_json(m)}
+                self._finish(rec)
+            elif typ in (8, 9):
+                resp["resource"] = {"type": typ}
+                self._finish(rec)
+            else:
+                resp["resource"] = {"type": typ}
+            return self._json(resp)
+        # webhooks: followups and original edits
+        if parts[0] == "webhooks" and len(parts) >= 3:
+            token = parts[2]
+            rec = self.interactions.get(token)
+            if method == "POST" and len(parts) == 3 or (method == "PATCH" and parts[-1] == "@original"):
+                via = "followup" if method == "POST" else "original"
+                m = Message(self.new_id(), 0, payload.get("content") or "", files, payload.get("allowed_mentions"),
+                            payload.get("components", []), payload.get("flags", 0) or 0, via, token,
+                            time.perf_counter(), payload)
+                if rec is not None:
+                    rec.messages.append(m)
+                await self._record(m)
+                if rec is not None:
+                    self._finish(rec)
+                return self._json(self._message_json(m))
+            if method == "DELETE":
+                return web.Response(status=204)
+            return self._json({"message": "?", "code": 0}, 404)
+        # channels
+        if parts[0] == "channels":
+            cid = int(parts[1])
+            if method == "POST" and len(parts) == 3 and parts[2] == "messages":
+                m = Message(self.new_id(), cid, payload.get("content") or "", files, payload.get("allowed_mentions"),
+                            payload.get("components", []), payload.get("flags", 0) or 0, "channel", None,
+                            time.perf_counter(), payload)
+                await self._record(m)
+                return self._json(self._message_json(m))
+            if method == "PATCH" and len(parts) == 4 and parts[2] == "messages":
+                return self._json({"id": parts[3], "channel_id": parts[1], "type": 0, "content": payload.get(
+                    "content", ""), "author": self.bot_user, "attachments": [], "embeds": [], "mentions": [],
+                    "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
+                    "timestamp": TS, "edited_timestamp": TS, "flags": 0, "components": []})
+            if method == "POST" and parts[-1] == "threads":
+                tid = self.new_id()
+                parent = cid
+                thread = {"id": str(tid), "type": payload.get("type", 11), "name": payload.get("name", "thread"),
+                          "guild_id": str(self.guild_id), "parent_id": str(parent), "owner_id": str(self.app_id),
+                          "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
+                          "member_count": 1, "flags": 0,
+                          "thread_metadata": {"archived": False, "auto_archive_duration": 10080,
+                                              "archive_timestamp": TS, "locked": False}}
+                self.channels[tid] = thread
+                return self._json(thread, 201)
+            if method == "PATCH" and len(parts) == 2:
+                ch = self.channels.get(cid)
+                if ch is None:
+                    return self._json({"message": "Unknown Channel", "code": 10003}, 404)
+                if "archived" in payload and ch.get("thread_metadata"):
+                    ch["thread_metadata"]["archived"] = payload["archived"]
+                    if not payload["archived"]:
+                        self.unarchived.append(cid)
+                        self.archived.discard(cid)
+                return self._json(ch)
+            if method == "GET" and len(parts) == 2:
+                ch = self.channels.get(cid)
+                return self._json(ch) if ch else self._json({"message": "Unknown Channel", "code": 10003}, 404)
+        if method == "POST" and path == "/users/@me/channels":
+            rid = int(payload["recipient_id"])
+            dm_id = self.new_id()
+            ch = {"id": str(dm_id), "type": 1, "last_message_id": None,
+                  "recipients": [self.user(rid) if rid in self.users else {"id": str(rid), "username": "x",
+                                                                          "discriminator": "0", "avatar": None}]}
+            self.channels[dm_id] = ch
+            return self._json(ch)
+        self.unknown.append((method, path))
+        return self._json({"message": f"fake discord: no route {method} {path}", "code": 0}, 404)
+
+    async def cdn(self, request: web.Request) -> web.Response:
+        data = self.attachments.get(request.match_info["name"])
+        if data is None:
+            return web.Response(status=404)
+        return web.Response(body=data, content_type="application/octet-stream")
+
+    # ------------------------------------------------------------------ driving the bot
+    def thread_channel(self, tid: int) -> dict:
+        ch = self.channels[tid]
+        return ch
+
+    def _channel_payload(self, channel_id: int) -> dict:
+        ch = self.channels.get(channel_id)
+        return ch if ch else {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_id)}
+
+    async def _dispatch(self, kind: int, uid: int, channel_id: int, data: dict,
+                        message: dict | None = None) -> InteractionRecord:
+        await self.wait_connected()
+        iid = self.new_id()
+        token = f"tok{iid}"
+        rec = InteractionRecord(iid, token, kind, time.perf_counter())
+        self.interactions[token] = rec
+        self.open_interactions.append(rec)
+        payload = {
+            "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token, "version": 1,
+            "guild_id": str(self.guild_id), "channel_id": str(channel_id),
+            "channel": self._channel_payload(channel_id), "member": self.member(uid),
+            "app_permissions": ALL_PERMS, "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0, "data": data,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        await self._send(0, payload, "INTERACTION_CREATE")
+        return rec
+
+    @staticmethod
+    def _opt_type(v: Any) -> int:
+        if isinstance(v, bool):
+            return 5
+        if isinstance(v, int):
+            return 4
+        if isinstance(v, float):
+            return 10
+        return 3
+
+    def _options(self, options: dict[str, Any], focused: str | None, resolved: dict) -> list[dict]:
+        out = []
+        for name, v in options.items():
+            if v is None:
+                continue
+            if isinstance(v, UserRef):
+                out.append({"name": name, "type": 6, "value": str(v.id)})
+                resolved.setdefault("users", {})[str(v.id)] = self.user(v.id)
+                m = self.member(v.id)
+                m.pop("user")
+                resolved.setdefault("members", {})[str(v.id)] = m
+                continue
+            if isinstance(v, AttachmentRef):
+                aid = str(self.new_id())
+                fname = f"{aid}-{v.filename}"
+                self.attachments[fname] = v.data
+                out.append({"name": name, "type": 11, "value": aid})
+                resolved.setdefault("attachments", {})[aid] = {
+                    "id": aid, "filename": v.filename, "size": len(v.data), "url": f"{self.base}/cdn/{fname}",
+                    "proxy_url": f"{self.base}/cdn/{fname}", "content_type": "application/json"}
+                continue
+            o = {"name": name, "type": self._opt_type(v), "value": v}
+            if name == focused:
+                o["focused"] = True
+                o["type"] = 3 if isinstance(v, str) else o["type"]
+            out.append(o)
+        return out
+
+    def _command_data(self, name: str, options: dict[str, Any], sub: str | None, focused: str | None) -> dict:
+        resolved: dict = {}
+        opts = self._options(options, focused, resolved)
+        if sub:
+            opts = [{"name": sub, "type": 1, "options": opts}]
+        cmd = self.commands.get(name, {})
+        data = {"id": cmd.get("id", str(self.new_id())), "name": name, "type": 1, "options": opts,
+                "guild_id": str(self.guild_id)}
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    async def command(self, uid: int, channel_id: int, name: str, options: dict[str, Any] | None = None, *,
+                      sub: str | None = None, timeout: float = 30) -> InteractionRecord:
+        """Run a slash command as member `uid` and wait for the bot's final answer to it."""
+        rec = await self._dispatch(2, uid, channel_id, self._command_data(name, options or {}, sub, None))
+        await asyncio.wait_for(rec.done.wait(), timeout)
+        return rec
+
+    async def autocomplete(self, uid: int, channel_id: int, name: str, options: dict[str, Any], focused: str, *,
+                           sub: str | None = None, timeout: float = 30) -> list[dict]:
+        rec = await self._dispatch(4, uid, channel_id, self._command_data(name, options, sub, focused))
+        await asyncio.wait_for(rec.done.wait(), timeout)
+        return rec.choices
+
+    async def click(self, uid: int, message: Message, custom_id: str, *, timeout: float = 30) -> InteractionRecord:
+        """Press a button of a message the bot sent."""
+        data = {"custom_id": custom_id, "component_type": 2}
+        rec = await self._dispatch(3, uid, message.channel_id or self.channel_id, data,
+                                   message=self._message_json(message))
+        await asyncio.wait_for(rec.done.wait(), timeout)
+        return rec
+
+    def channel_messages(self, channel_id: int) -> list[Message]:
+        return [m for m in self.messages if m.via == "channel" and m.channel_id == channel_id]
+
+    async def wait_for_message(self, pred, timeout: float = 10) -> Message:
+        async def _wait():
+            async with self.changed:
+                while True:
+                    for m in self.messages:
+                        if pred(m):
+                            return m
+                    await self.changed.wait()
+        return await asyncio.wait_for(_wait(), timeout)
+
+
+@dataclass
+class UserRef:
+    id: int
+
+
+@dataclass
+class AttachmentRef:
+    filename: str
+    data: bytes
