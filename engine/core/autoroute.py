@@ -1,0 +1,536 @@
+"""Optimal routes: the best run of a corporation's trains (issue "Optimal routes").
+
+``best_routes(game, corp)`` returns, for the trains that haven't run this operating round, the set of
+routes with the highest total revenue, in 18xx.games ``run_routes`` format (shared/fixtures/FORMAT.md),
+so that the engine's own route check (engine/core/routes.py) accepts them and reproduces the revenue.
+
+How it works:
+
+1. *Chains.* Starting from the corporation's station cities, the track is cut into chains: the paths
+   between two consecutive stops (cities, towns, offboards), crossing hex edges and Lawson junctions.
+   Each chain carries its track keys (hex, edge, lane) -- the unit routes.py uses for "no track used
+   twice" -- as a bitmask, and its hex list for ``connections``.
+2. *Candidates.* A DFS over stops and chains enumerates every legal route that contains a station of the
+   corporation: it is anchored at one station city (the lowest-numbered station on the route, so a
+   route is produced once), grows one end, then the other end (mirror images are skipped), never
+   reuses a stop, a track key or a ``groups`` group, passes only through passable stops (not offboards,
+   not cities full of other corporations' tokens, not along terminal paths) and stops growing at the
+   longest train's length.
+3. *Combination.* Per train type the candidates that fit its length are sorted by revenue; a
+   branch-and-bound assigns trains (some may get no route) with pairwise disjoint track masks, bounded
+   by the best remaining candidate of every train still to place.
+
+Title rules come in through :class:`RouteRules` (a game may set ``ROUTE_RULES`` to a subclass): stop
+counting and train length (1860 N+M trains, halts), which stops may be passed through, stop values and
+the route's revenue (route hooks, 18MEX/1817 bonuses), extra legality.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.errors import GameError
+
+if TYPE_CHECKING:
+    from engine.core.hexmap import HexMap
+    from engine.core.tiles import Node, Path
+
+__all__ = ["RouteRules", "best_routes", "check_routes", "candidate_routes"]
+
+
+def _inv(e: int) -> int:
+    return (e + 3) % 6
+
+
+class RouteRules:
+    """Route rules of a title, as used by the search. Override in a subclass for other titles.
+
+    The defaults are 1830's (and the 18xx.games base game's): every stop counts one (``visit_cost``),
+    a train runs at most ``distance`` stops (999 = unlimited), stops pay their phase value, a route
+    can't pass through offboards or cities full of other corporations' tokens.
+    """
+
+    def __init__(self, game, corp):
+        self.game = game
+        self.corp = corp
+        self.sym: str = corp.sym
+        self.hexmap: HexMap = game.hexmap
+        self.phase_colors = list(game.phase.tiles)
+
+    # -- trains -------------------------------------------------------------------------------
+
+    def train_limit(self, train) -> int:
+        """Most stop cost a route of this train may have (search depth)."""
+        d = train.distance
+        if isinstance(d, (int, float)):
+            return int(d)
+        return sum(int(r.get("visit", r["pay"])) for r in d)  # N+M trains: every kind together
+
+    def train_key(self, train) -> tuple:
+        """Trains with equal keys are interchangeable (same candidates, same values)."""
+        d = train.distance
+        return (train.name, d if isinstance(d, (int, float)) else repr(d))
+
+    # -- stops --------------------------------------------------------------------------------
+
+    def stop_cost(self, node: Node) -> int:
+        return node.visit_cost
+
+    def stop_value(self, node: Node, train) -> int:
+        return node.revenue_for(self.phase_colors, train.name)
+
+    def passable(self, node: Node) -> bool:
+        """May a route pass through this stop (i.e. may it be an inner stop)?"""
+        return not node.terminal and not node.blocks(self.sym)
+
+    # -- whole routes ---------------------------------------------------------------------------
+
+    def route_ok(self, stops: list[Node], train) -> bool:
+        """Extra title legality of a full route (stop-kind limits of N+M trains, ...)."""
+        d = train.distance
+        if isinstance(d, (int, float)):
+            return True
+        from engine.core.routes import _check_distance
+        try:
+            _check_distance(stops, d, train.name)
+        except GameError:
+            return False
+        return True
+
+    @property
+    def simple_values(self) -> bool:
+        """True when a route's revenue is the plain sum of its stop values (lets the search add up
+        values while it walks). Titles with route bonuses or N+M trains return False and get
+        :meth:`route_value` called on every candidate."""
+        return self.hexmap.route_hook is None
+
+    def route_value(self, stops: list[Node], paths: list[Path], train) -> int:
+        d = train.distance
+        if isinstance(d, (int, float)):
+            revenue = sum(self.stop_value(s, train) for s in stops)
+        else:
+            from engine.core.routes import _pay
+            revenue = _pay(stops, d, self.phase_colors, train.name)
+        hook = self.hexmap.route_hook
+        if hook is not None:
+            info = {"train_name": train.name, "stops": stops, "paths": paths,
+                    "hexes": [s.tile.hex.coord for s in stops], "nodes": [s.signature for s in stops]}
+            revenue = hook(self.hexmap, self.sym, info, revenue)
+        return revenue
+
+
+# -- chains ------------------------------------------------------------------------------------
+
+
+class _Chain:
+    """Track between two stops with no stop in between."""
+
+    __slots__ = ("a", "b", "mask", "paths", "hexes", "term_a", "term_b", "id")
+
+    def __init__(self, a, b, mask, paths, hexes, cid):
+        self.a = a  # node index
+        self.b = b
+        self.mask = mask
+        self.paths = paths
+        self.hexes = hexes  # coords from a to b
+        self.term_a = paths[0].terminal
+        self.term_b = paths[-1].terminal
+        self.id = cid
+
+
+def _lanes_ok(lane, q_lane) -> bool:
+    if lane == (1, 0) == q_lane:
+        return True
+    return lane[0] == q_lane[0] and q_lane[1] == lane[0] - 1 - lane[1]
+
+
+class _Net:
+    """Stops reachable from the corporation's stations and the chains between them."""
+
+    def __init__(self, hexmap: HexMap, sym: str, passable):
+        self.nodes: list = []
+        self.index: dict = {}
+        self.chains: list[_Chain] = []
+        self.adj: list[list[tuple]] = []  # node -> [(other, mask, chain, start_terminal, end_terminal)]
+        key_bits: dict = {}
+        starts = hexmap.token_cities(sym)
+        todo = []
+        for c in starts:
+            if c not in self.index:
+                self._add(c)
+                todo.append(c)
+        seen_chain: set = set()
+        while todo:
+            node = todo.pop()
+            ni = self.index[node]
+            for p in node.paths:
+                for other, paths, hexes in _walk_chains(node, p):
+                    mask = 0
+                    for q in paths:
+                        coord = q.tile.hex.coord
+                        for e in q.exits:
+                            k = (coord, e, q.edge_lanes[e][1])
+                            bit = key_bits.get(k)
+                            if bit is None:
+                                bit = key_bits[k] = 1 << len(key_bits)
+                            mask |= bit
+                    oi = self.index.get(other)
+                    if oi is None:
+                        oi = self._add(other)
+                        todo.append(other)
+                    sig = (min(ni, oi), max(ni, oi), mask) if mask else (ni, oi, id(paths[0]))
+                    if sig in seen_chain:
+                        continue
+                    seen_chain.add(sig)
+                    ch = _Chain(ni, oi, mask, paths, hexes, len(self.chains))
+                    self.chains.append(ch)
+                    self.adj[ni].append((oi, mask, ch, ch.term_a, ch.term_b))
+                    if oi != ni:
+                        self.adj[oi].append((ni, mask, ch, ch.term_b, ch.term_a))
+        self.passable = [passable(n) for n in self.nodes]
+        self.stations = [self.index[c] for c in starts if c in self.index]
+
+    def _add(self, node) -> int:
+        i = len(self.nodes)
+        self.nodes.append(node)
+        self.index[node] = i
+        self.adj.append([])
+        return i
+
+
+def _walk_chains(start, p0):
+    """Every track chain leaving stop `start` along path `p0` up to the next stop: (stop, paths, hexes).
+    Track (hex edge keys) is never used twice within a chain."""
+    out = []
+    # stack entries: (path, entered_from, paths so far, hexes so far, used keys)
+    stack = [(p0, start, [p0], [p0.tile.hex.coord], set())]
+    while stack:
+        p, entry, paths, hexes, used = stack.pop()
+        h = p.tile.hex
+        coord = h.coord
+        keys = {(coord, e, p.edge_lanes[e][1]) for e in p.exits}
+        if keys & used:
+            continue
+        used = used | keys
+        a, b = p.ends
+        end = b if (a is entry or (a.__class__ is int and a == entry)) else a
+        if end.__class__ is int:
+            nb = h.neighbors.get(end)
+            if nb is None:
+                continue
+            ie = _inv(end)
+            lane = p.edge_lanes[end]
+            for q in nb.tile.paths_at_edge.get(ie, ()):
+                if _lanes_ok(lane, q.edge_lanes[ie]):
+                    stack.append((q, ie, paths + [q], hexes + [nb.coord], used))
+        elif end.kind == "junction":
+            for q in end.paths:
+                if q is not p:
+                    stack.append((q, end, paths + [q], hexes, used))
+        else:
+            if end is start:
+                continue  # a loop back to the start stop
+            out.append((end, paths, hexes))
+    return out
+
+
+# -- candidate routes ---------------------------------------------------------------------------
+
+
+class _Candidates:
+    """Every legal route of the corporation up to `max_cost` stops, as flat lists:
+    value (summed with `vals`), track mask, stop cost, visited-stop mask, route reference."""
+
+    def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int]):
+        self.net = net
+        self.values: list[int] = []
+        self.masks: list[int] = []
+        self.costs: list[int] = []
+        self.stopmasks: list[int] = []
+        self.refs: list[tuple] = []
+        n = len(net.nodes)
+        if n < 2 or max_cost < 2:
+            return
+        nodes = net.nodes
+        cost = [rules.stop_cost(x) for x in nodes]
+        grp_bits: dict = {}
+        grp = []
+        for x in nodes:
+            g = 0
+            for name in x.groups:
+                b = grp_bits.get(name)
+                if b is None:
+                    b = grp_bits[name] = 1 << len(grp_bits)
+                g |= b
+            grp.append(g)
+        passable = net.passable
+        big = len(nodes) + 1
+        rank = [big] * n
+        for r, i in enumerate(net.stations):
+            rank[i] = min(rank[i], r)
+        # directed adjacency: node -> [(other, mask, step, starts terminal, ends terminal, chain id)]
+        adj = [[(o, m, (ch, i, o), ts, te, ch.id) for (o, m, ch, ts, te) in net.adj[i]] for i in range(n)]
+        values, masks, costs, stopmasks, refs = self.values, self.masks, self.costs, self.stopmasks, self.refs
+        seq: list = []
+        lseq: list = []
+
+        def left(node, vis, mask, c, v, gm, term, arank):
+            if passable[node] and not term:
+                for o, m, step, ts, te, _cid in adj[node]:
+                    if ts or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
+                        continue
+                    c2 = c + cost[o]
+                    if c2 > max_cost:
+                        continue
+                    v2 = v + vals[o]
+                    vis2 = vis | (1 << o)
+                    mask2 = mask | m
+                    lseq.append(step)
+                    values.append(v2)
+                    masks.append(mask2)
+                    costs.append(c2)
+                    stopmasks.append(vis2)
+                    refs.append((tuple(seq), tuple(lseq)))
+                    left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank)
+                    lseq.pop()
+
+        def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term):
+            if node != anchor and not (passable[node] and not term):
+                return
+            for o, m, step, ts, te, cid in adj[node]:
+                if ts or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
+                    continue
+                c2 = c + cost[o]
+                if c2 > max_cost:
+                    continue
+                v2 = v + vals[o]
+                vis2 = vis | (1 << o)
+                mask2 = mask | m
+                gm2 = gm | grp[o]
+                seq.append(step)
+                values.append(v2)
+                masks.append(mask2)
+                costs.append(c2)
+                stopmasks.append(vis2)
+                refs.append((tuple(seq), ()))
+                if node == anchor:
+                    first_id, anchor_term = cid, ts
+                # grow the other end from the anchor: mirror images skipped by chain id order
+                if passable[anchor] and not anchor_term:
+                    for o2, m2, step2, ts2, te2, cid2 in adj[anchor]:
+                        if cid2 <= first_id or ts2 or (vis2 >> o2) & 1 or m2 & mask2 or gm2 & grp[o2] \
+                                or rank[o2] < arank:
+                            continue
+                        c3 = c2 + cost[o2]
+                        if c3 > max_cost:
+                            continue
+                        v3 = v2 + vals[o2]
+                        vis3 = vis2 | (1 << o2)
+                        mask3 = mask2 | m2
+                        lseq.append(step2)
+                        values.append(v3)
+                        masks.append(mask3)
+                        costs.append(c3)
+                        stopmasks.append(vis3)
+                        refs.append((tuple(seq), tuple(lseq)))
+                        left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank)
+                        lseq.pop()
+                right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term)
+                seq.pop()
+
+        for r, a in enumerate(net.stations):
+            if rank[a] != r or cost[a] > max_cost:
+                continue
+            right(a, 1 << a, 0, cost[a], vals[a], grp[a], False, a, r, -1, False)
+
+    def __len__(self):
+        return len(self.values)
+
+    def route(self, k: int) -> tuple[list, list]:
+        """(stops, steps in route order) of candidate k; a step is (chain, from node, to node)."""
+        seq, lseq = self.refs[k]
+        steps = [(ch, b, a) for ch, a, b in reversed(lseq)] + list(seq)
+        nodes = self.net.nodes
+        if not steps:
+            return [], []
+        stops = [nodes[steps[0][1]]] + [nodes[s[2]] for s in steps]
+        return stops, steps
+
+
+def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules | None = None):
+    """All legal routes of `corp` up to `max_cost` stops (default: its longest unrun train), valued for
+    its first unrun train: (rules, candidates)."""
+    rules = rules or _rules(game, corp)
+    net = _Net(rules.hexmap, rules.sym, rules.passable)
+    trains = [t for t in corp.trains if not t.operated]
+    if max_cost is None:
+        max_cost = max((rules.train_limit(t) for t in trains), default=0)
+    if trains:
+        vals = [rules.stop_value(x, trains[0]) for x in net.nodes]
+    else:
+        vals = [0] * len(net.nodes)
+    return rules, _Candidates(net, rules, max_cost, vals)
+
+
+def _rules(game, corp) -> RouteRules:
+    cls = getattr(game, "ROUTE_RULES", None) or RouteRules
+    return cls(game, corp)
+
+
+# -- the best run -------------------------------------------------------------------------------
+
+
+def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list[int], same_values: bool):
+    """Candidates a train can run, best first: (values, masks, candidate indexes)."""
+    limit = rules.train_limit(train)
+    costs = cands.costs
+    nodes = cands.net.nodes
+    if rules.simple_values:
+        if same_values:
+            vals = cands.values
+        else:
+            nv = [rules.stop_value(x, train) for x in nodes]
+            vals = []
+            for sm in cands.stopmasks:
+                v = 0
+                i = 0
+                while sm:
+                    if sm & 1:
+                        v += nv[i]
+                    sm >>= 1
+                    i += 1
+                vals.append(v)
+        order = [k for k in range(len(costs)) if costs[k] <= limit and vals[k] > 0]
+    else:
+        vals = [0] * len(costs)
+        order = []
+        for k in range(len(costs)):
+            if costs[k] > limit:
+                continue
+            stops, steps = cands.route(k)
+            if not rules.route_ok(stops, train):
+                continue
+            v = rules.route_value(stops, [p for st in steps for p in st[0].paths], train)
+            if v > 0:
+                vals[k] = v
+                order.append(k)
+    order.sort(key=vals.__getitem__, reverse=True)
+    masks = cands.masks
+    return [vals[k] for k in order], [masks[k] for k in order], order
+
+
+def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
+    """Branch and bound: pick for each train one candidate (or none), track masks pairwise disjoint,
+    maximising the total. Trains with equal keys take candidates in increasing position (symmetry)."""
+    n = len(options)
+    tops = [o[0][0] if o[0] else 0 for o in options]
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + tops[i]
+    nxt_kind = [n] * n  # first train after i with another key
+    for i in range(n - 1, -1, -1):
+        nxt_kind[i] = i + 1 if i + 1 == n or keys[i + 1] != keys[i] else nxt_kind[i + 1]
+    best_total = 0
+    best_pick: list[int | None] = [None] * n
+    pick: list[int | None] = [None] * n
+
+    def rec(i, used, total, start):
+        nonlocal best_total, best_pick
+        if total > best_total:
+            best_total = total
+            best_pick = pick[:i] + [None] * (n - i)
+        if i == n or total + suffix[i] <= best_total:
+            return
+        vals, masks, _ = options[i]
+        rest = suffix[i + 1]
+        same_next = i + 1 < n and keys[i + 1] == keys[i]
+        for j in range(start, len(vals)):
+            v = vals[j]
+            if total + v + rest <= best_total:
+                break
+            m = masks[j]
+            if m & used:
+                continue
+            pick[i] = j
+            rec(i + 1, used | m, total + v, j + 1 if same_next else 0)
+        pick[i] = None
+        k = nxt_kind[i]  # no route for this train (nor for its identical successors)
+        if total + suffix[k] > best_total:
+            rec(k, used, total, 0)
+
+    rec(0, 0, 0, 0)
+    return best_total, best_pick
+
+
+def _segment(step) -> list[str]:
+    ch, a, _b = step
+    hexes = ch.hexes if a == ch.a else ch.hexes[::-1]
+    if len(hexes) == 1:
+        tile = ch.paths[0].tile
+        if sum(1 for p in tile.paths if len(p.nodes) == 2) > 1:
+            parts = sorted(n.part_index for n in ch.paths[0].nodes)
+            return [f"{hexes[0]} {parts[0]}.{parts[1]}"]
+    return list(hexes)
+
+
+def _route_dict(cands: _Candidates, k: int, train, revenue: int) -> dict:
+    stops, steps = cands.route(k)
+    return {"train": train.id, "connections": [_segment(st) for st in steps],
+            "hexes": [s.tile.hex.coord for s in stops], "nodes": [s.signature for s in stops],
+            "revenue": revenue}
+
+
+def best_routes(game, corp) -> list[dict]:
+    """The highest-revenue run of `corp`'s trains that haven't run yet, in run_routes format
+    ([] when no train can run a route)."""
+    rules = _rules(game, corp)
+    trains = [t for t in corp.trains if not t.operated and not getattr(t, "rusted", False)]
+    if not trains:
+        return []
+    trains.sort(key=lambda t: (-rules.train_limit(t), rules.train_key(t)))
+    max_cost = rules.train_limit(trains[0])
+    net = _Net(rules.hexmap, rules.sym, rules.passable)
+    base_vals = [rules.stop_value(x, trains[0]) for x in net.nodes]
+    cands = _Candidates(net, rules, max_cost, base_vals)
+    if not len(cands):
+        return []
+    keys = [rules.train_key(t) for t in trains]
+    options = []
+    cache: dict = {}
+    for t, key in zip(trains, keys, strict=True):
+        if key not in cache:
+            same = [rules.stop_value(x, t) for x in net.nodes] == base_vals
+            cache[key] = _train_options(rules, cands, t, base_vals, same)
+        options.append(cache[key])
+    _total, pick = _combine(options, keys)
+    out = []
+    for t, opt, j in zip(trains, options, pick, strict=True):
+        if j is not None:
+            out.append(_route_dict(cands, opt[2][j], t, opt[0][j]))
+    order = {t.id: i for i, t in enumerate(corp.trains)}
+    out.sort(key=lambda r: order.get(r["train"], 0))
+    return out
+
+
+def check_routes(game, corp, routes: list[dict]) -> list[int]:
+    """Check routes entered by hand (run_routes format: "train" is a train id) and return their revenues;
+    raises GameError saying exactly why a route is illegal."""
+    specs = []
+    seen: set = set()
+    by_id = {t.id: t for t in corp.trains}
+    for route in routes:
+        tid = route.get("train")
+        train = by_id.get(tid)
+        if train is None:
+            raise GameError(f"{corp.sym} doesn't own train {tid}")
+        if train.operated or tid in seen:
+            raise GameError(f"train {tid} has already run this operating round")
+        seen.add(tid)
+        specs.append({"train_name": train.name, "distance": train.distance,
+                      "connections": route.get("connections") or [], "nodes": route.get("nodes")})
+    revenues = game.route_revenues(corp, specs) if specs else []
+    for route, rev in zip(routes, revenues, strict=True):
+        want = route.get("revenue")
+        if want is not None and want != rev:
+            raise GameError(f"train {route.get('train')}'s route pays {rev}, not {want}")
+    return revenues
