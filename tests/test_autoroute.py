@@ -1,0 +1,231 @@
+"""Optimal routes (engine.core.autoroute): fixture runs and an exhaustive search on random 1830 maps."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from engine.core import data as title_data
+from engine.core.autoroute import best_routes, check_routes
+from engine.core.entities import Train
+from engine.core.errors import GameError
+from engine.core.hexmap import HexMap
+from engine.routes import analyse, summary
+
+FIXTURES = Path(__file__).parent / "fixtures" / "1830"
+GAMES = ["26855", "1830_game_end_bank"]
+CORPS = ["PRR", "NYC", "CPR", "B&O", "C&O", "ERIE", "NYNH", "B&M"]
+
+
+# -- the fixtures --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fixture_runs_best_at_least_recorded(game):
+    log = json.loads((FIXTURES / f"{game}.json").read_text())
+    results = analyse(log, check=True)
+    s = summary(results)
+    assert s["runs"] > 40
+    assert [r for r in results if "error" in r] == []
+    assert [r for r in results if r["best"] < r["recorded"]] == []
+    assert s["better"] >= 1  # the players missed a better run at least once in each game
+
+
+# -- exhaustive reference search -------------------------------------------------------------------
+
+
+def _keys(p):
+    return [(p.tile.hex.coord, e, p.edge_lanes[e][1]) for e in p.exits]
+
+
+def _lanes_ok(a, b):
+    return (a == b == (1, 0)) or (a[0] == b[0] and b[1] == a[0] - 1 - a[1])
+
+
+def oracle_routes(hm: HexMap, sym: str, max_stops: int):
+    """Every legal route by a plain walk over paths from every reachable stop (each route found in both
+    directions, deduplicated): (stops, track keys, segments as hex lists)."""
+    stations = set(hm.token_cities(sym))
+    found = {}
+
+    def walk_path(p, entry, stops, keys, segs, hexes):
+        """Follow path p entered at `entry` to the next stop."""
+        ks = _keys(p)
+        if any(k in keys for k in ks):
+            return
+        keys = keys | set(ks)
+        h = p.tile.hex
+        if not hexes or hexes[-1] != h.coord:
+            hexes = hexes + [h.coord]
+        a, b = p.ends
+        end = b if (a is entry or (isinstance(a, int) and a == entry)) else a
+        if isinstance(end, int):
+            nb = h.neighbors.get(end)
+            if nb is None:
+                return
+            ie = (end + 3) % 6
+            for q in nb.tile.paths_at_edge.get(ie, ()):
+                if _lanes_ok(p.edge_lanes[end], q.edge_lanes[ie]):
+                    walk_path(q, ie, stops, keys, segs, hexes)
+        elif end.kind == "junction":
+            for q in end.paths:
+                if q is not p:
+                    walk_path(q, end, stops, keys, segs, hexes)
+        else:
+            if end in stops:
+                return
+            at_stop(end, p, stops + [end], keys, segs + [hexes])
+
+    def at_stop(node, came_by, stops, keys, segs):
+        if len(stops) > max_stops:
+            return
+        if len(stops) >= 2 and any(s in stations for s in stops):
+            groups = [g for s in stops for g in s.groups]
+            if len(groups) == len(set(groups)):
+                sig = (frozenset(keys), frozenset(map(id, stops)))
+                found.setdefault(sig, (stops, keys, segs))
+        if came_by is not None and (node.terminal or node.blocks(sym) or came_by.terminal):
+            return
+        for q in node.paths:
+            if q is came_by or (came_by is not None and q.terminal):
+                continue
+            walk_path(q, node, stops, keys, segs, [])
+
+    for node in hm.reachable_nodes(sym):
+        if node.kind != "junction":
+            at_stop(node, None, [node], frozenset(), [])
+    return list(found.values())
+
+
+def oracle_best(hm, sym, trains, colors) -> int:
+    cands = oracle_routes(hm, sym, max(t.distance for t in trains))
+    per_train = []
+    for t in trains:
+        opts = [(sum(s.revenue_for(colors, t.name) for s in stops), keys) for stops, keys, _ in cands
+                if len(stops) <= t.distance]
+        per_train.append(opts)
+    best = 0
+
+    def rec(i, used, total):
+        nonlocal best
+        best = max(best, total)
+        if i == len(trains):
+            return
+        rec(i + 1, used, total)
+        for v, keys in per_train[i]:
+            if not (keys & used):
+                rec(i + 1, used | keys, total + v)
+
+    rec(0, frozenset(), 0)
+    return best
+
+
+# -- random 1830 maps ------------------------------------------------------------------------------
+
+
+def random_map(seed: int, lays: int):
+    rng = random.Random(seed)
+    data = title_data.load("1830")
+    hm = HexMap(data)
+    corps = rng.sample(CORPS, 4)
+    for sym in corps:
+        try:
+            hm.place_home_token(sym)
+        except GameError:
+            pass
+    colors = ["yellow", "green", "brown"]
+    for n in range(lays):
+        sym = corps[n % len(corps)]
+        options = hm.legal_lays(sym, colors=colors[: 1 + min(2, n * 3 // lays)])
+        if options:
+            coord, tile_id, rot = rng.choice(options)
+            hm.lay(coord, tile_id, rot)
+        if rng.random() < 0.3:
+            toks = hm.legal_tokens(sym)
+            if toks:
+                city, slot = rng.choice(toks)
+                hm.place_token(sym, city, slot)
+    return hm, corps, colors
+
+
+def fake_game(hm, sym, trains, colors):
+    corp = SimpleNamespace(sym=sym, trains=trains)
+    game = SimpleNamespace(hexmap=hm, phase=SimpleNamespace(tiles=colors),
+                           route_revenues=lambda c, specs: hm.route_revenue(c.sym, specs, colors))
+    return game, corp
+
+
+def make_trains(names):
+    return [Train(id=f"{n}-{i}", name=n, distance=999 if n == "D" else int(n), price=0)
+            for i, n in enumerate(names)]
+
+
+CASES = [  # seed, lays, trains
+    (1, 40, ["2", "3"]),
+    (2, 80, ["4"]),
+    (3, 60, ["3", "3"]),
+    (4, 120, ["5", "2"]),
+    (5, 100, ["4", "4"]),
+    (6, 140, ["6"]),
+    (7, 120, ["3", "4"]),
+    (8, 60, ["2", "2", "2"]),
+    (9, 150, ["D"]),
+    (10, 160, ["5", "3"]),
+    (12, 180, ["D", "6"]),
+    (13, 90, ["2", "3", "4"]),
+]
+
+
+@pytest.mark.parametrize("seed,lays,names", CASES)
+def test_random_map_equals_exhaustive(seed, lays, names):
+    hm, corps, colors = random_map(seed, lays)
+    checked = 0
+    for sym in corps:
+        trains = make_trains(names)
+        game, corp = fake_game(hm, sym, trains, colors)
+        if len(hm.reachable_nodes(sym)) < 2:
+            continue
+        n_cands = len(oracle_routes(hm, sym, max(t.distance for t in trains)))
+        if n_cands ** len(trains) > 3_000_000:
+            continue  # too big for the brute force
+        got = best_routes(game, corp)
+        want = oracle_best(hm, sym, trains, colors)
+        total = sum(r["revenue"] for r in got)
+        assert total == want, (seed, sym, got)
+        if got:
+            assert check_routes(game, corp, got) == [r["revenue"] for r in got]
+        checked += 1
+    assert checked >= 2
+
+
+def test_d_train_uses_diesel_value_and_no_route_without_trains():
+    hm, corps, colors = random_map(11, 40)
+    sym = corps[0]
+    game, corp = fake_game(hm, sym, [], colors)
+    assert best_routes(game, corp) == []
+    trains = make_trains(["D"])
+    game, corp = fake_game(hm, sym, trains, colors)
+    got = best_routes(game, corp)
+    assert sum(r["revenue"] for r in got) == oracle_best(hm, sym, trains, colors)
+
+
+def test_check_routes_messages():
+    hm, corps, colors = random_map(3, 35)
+    sym = corps[0]
+    trains = make_trains(["3", "3"])
+    game, corp = fake_game(hm, sym, trains, colors)
+    best = best_routes(game, corp)
+    assert best
+    with pytest.raises(GameError, match="doesn't own train 9-9"):
+        check_routes(game, corp, [dict(best[0], train="9-9")])
+    with pytest.raises(GameError, match="already run"):
+        check_routes(game, corp, [best[0], best[0]])
+    with pytest.raises(GameError, match="pays"):
+        check_routes(game, corp, [dict(best[0], revenue=best[0]["revenue"] + 10)])
+    trains[0].operated = True
+    with pytest.raises(GameError, match="already run"):
+        check_routes(game, corp, [dict(best[0], train=trains[0].id)])
