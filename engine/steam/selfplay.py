@@ -98,7 +98,7 @@ def choose(g: Game, rng: random.Random):
         return rng.choice(bids) if bids else opts[0]
     if s.phase == "capital":
         pl = s.players[p]
-        top = (3 if pl.cash < 8 else 1) if pl.income > -4 else (1 if pl.cash < 3 else 0)
+        top = (2 if pl.cash < 6 else 0) if pl.income > -4 else (1 if pl.cash < 3 else 0)
         return rng.choice([a for a in opts if isinstance(a, Capital) and a.loans <= top])
     if s.phase == "move" and not s.score_queue:
         moves = [a for a in opts if isinstance(a, Move)]
@@ -108,12 +108,14 @@ def choose(g: Game, rng: random.Random):
             best = max(len(m.links) for m in moves)
             return rng.choice([m for m in moves if len(m.links) == best] if rng.random() < 0.6 else moves)
         ups = [a for a in opts if isinstance(a, UpgradeLoco)]
-        if ups and rng.random() < 0.5:
+        if ups and s.players[p].loco < 3 and rng.random() < 0.4:
             return ups[0]
         return next(a for a in opts if isinstance(a, Pass))
     if s.phase == "select":
         pl = s.players[p]
         tiles = [a for a in opts if isinstance(a, TakeTile)]
+        if pl.loco >= 3:
+            tiles = [a for a in tiles if a.tile != 6] or tiles
         if g.mode == "basic" and pl.income <= -3:
             cheap = [a for a in tiles if a.tile in (1, 2, 3, 4) or not a.use]
             tiles = cheap or tiles
