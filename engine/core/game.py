@@ -279,12 +279,15 @@ class BaseGame(OperatingMixin):
         percent = total if percent is None else percent
         for share in shares:
             self.move_share(share, to)
-        if percent < total:
-            # the president's certificate was sold as part of its value: the pool gives change
-            for _ in range((total - percent) // corp.share_percent):
-                change = next(s for s in to.shares_of(corp) if not s.president)
-                self.move_share(change, owner)
+        change_due = (total - percent) // corp.share_percent
+        # the president's certificate sold for part of its value: the pool gives change, from its own
+        # certificates if it has them, else from those the new president swaps in
+        while change_due and any(not s.president for s in to.shares_of(corp)):
+            self.move_share(next(s for s in to.shares_of(corp) if not s.president), owner)
+            change_due -= 1
         self.check_presidency(corp, previous, to)
+        for _ in range(change_due):
+            self.move_share(next(s for s in to.shares_of(corp) if not s.president), owner)
 
     def check_presidency(self, corp: Corporation, previous: Player | None, sold_to: ShareHolder) -> None:
         percents = self.player_percents(corp)

@@ -19,6 +19,8 @@ class Round:
         self.steps = [cls(game, self) for cls in step_classes]
         self.entities: list = []
         self.entity_index = 0
+        # step -> blocking(), valid until the state changes (cleared around every change)
+        self.blocking_cache: dict = {}
 
     # --- who acts -----------------------------------------------------------------------------
     @property
@@ -56,6 +58,7 @@ class Round:
 
     # --- actions ------------------------------------------------------------------------------
     def process(self, action) -> None:
+        self.blocking_cache.clear()
         entity = self.game.entity(action)
         chosen = None
         for step in self.steps:
@@ -70,6 +73,7 @@ class Round:
         if chosen is None:
             raise GameError(f"{self.game.name_of(entity)} can't {action.type.replace('_', ' ')} now")
         getattr(chosen, "process_" + action.type)(action, entity)
+        self.blocking_cache.clear()
         self.skip_steps()
         self.after_process(action, entity)
 
@@ -80,6 +84,7 @@ class Round:
             if step.blocking():
                 break
             step.skip()
+            self.blocking_cache.clear()
 
     def after_process(self, action, entity) -> None:
         pass
@@ -121,6 +126,7 @@ class AuctionRound(Round):
 
     def next_entity_index(self) -> None:
         self.entity_index = (self.entity_index + 1) % len(self.entities)
+        self.blocking_cache.clear()
 
 
 class StockRound(Round):
@@ -136,6 +142,7 @@ class StockRound(Round):
         self.start_turn()
 
     def start_turn(self) -> None:
+        self.blocking_cache.clear()
         for step in self.steps:
             step.passed = False
             step.setup()
@@ -154,6 +161,7 @@ class StockRound(Round):
     def next_entity(self) -> None:
         # when everyone has passed the index is left on the player after the last to act: priority
         self.entity_index = (self.entity_index + 1) % len(self.entities)
+        self.blocking_cache.clear()
         if not self.finished:
             self.start_turn()
 
@@ -189,6 +197,7 @@ class OperatingRound(Round):
         return self.done
 
     def start_operating(self) -> None:
+        self.blocking_cache.clear()
         corp: Corporation = self.current_entity
         for train in corp.trains:
             train.operated = False
@@ -215,6 +224,7 @@ class OperatingRound(Round):
         rest.sort(key=game.operating_sort_key)
         self.entities = self.entities[: self.entity_index + 1] + rest
         self.entity_index += 1
+        self.blocking_cache.clear()
         if self.entity_index >= len(self.entities) or game.finished:
             self.done = True
             return

@@ -27,8 +27,12 @@ class Step:
     def blocking(self) -> bool:
         if not self.blocks:
             return False
-        entities = self.active_entities()
-        return bool(entities) and bool(self.actions(entities[0]))
+        cache = self.round.blocking_cache
+        result = cache.get(self)
+        if result is None:
+            entities = self.active_entities()
+            result = cache[self] = bool(entities) and bool(self.actions(entities[0]))
+        return result
 
     def skip(self) -> None:
         self.passed = True
@@ -51,10 +55,10 @@ class Step:
         return f"{name(entity)} can't {action_type.replace('_', ' ')} now: first {self.description}"
 
     # helpers
-    def action(self, entity, kind: str, **fields) -> dict:
+    def action(self, entity, action_type: str, /, **fields) -> dict:
         if isinstance(entity, Company):
-            out = {"type": kind, "entity": entity.sym, "entity_type": "company"}
+            out = {"type": action_type, "entity": entity.sym, "entity_type": "company"}
         else:
-            out = {"type": kind, "entity": entity.key, "entity_type": entity.kind}
+            out = {"type": action_type, "entity": entity.key, "entity_type": entity.kind}
         out.update(fields)
         return out

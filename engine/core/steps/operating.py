@@ -14,6 +14,19 @@ def corp_turn(step: Step, entity) -> bool:
     return entity is step.round.current_entity
 
 
+def affordable_lays(game, corp: Corporation, **options) -> list[tuple[str, str, int]]:
+    """Legal lays whose terrain cost the corporation can pay."""
+    blocked = game.blocked_hexes()
+    out = []
+    for coord, tile_id, rotation in game.hexmap.legal_lays(corp.sym, colors=game.phase.tiles, blocked=blocked,
+                                                          **options):
+        cost = game.hexmap.check_lay(corp.sym, coord, tile_id, rotation, colors=game.phase.tiles, blocked=blocked,
+                                     **options)
+        if cost <= corp.cash:
+            out.append((coord, tile_id, rotation))
+    return out
+
+
 class HomeToken(Step):
     """A station waiting for its city: a home token to place, or one displaced when its tile changed."""
 
@@ -83,8 +96,7 @@ class Track(Step):
     def legal(self, corp) -> list[dict]:
         game = self.game
         out = []
-        for coord, tile_id, rotation in game.hexmap.legal_lays(
-                corp.sym, colors=game.phase.tiles, blocked=game.blocked_hexes()):
+        for coord, tile_id, rotation in affordable_lays(game, corp):
             out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
         out.append(self.action(corp, "pass"))
         return out
@@ -141,9 +153,8 @@ class SpecialTrack(Step):
             if "lay_tile" not in self.actions(company):
                 continue
             ability = self.abilities(company)
-            for coord, tile_id, rotation in game.hexmap.legal_lays(
-                    entity.sym, colors=game.phase.tiles, blocked=game.blocked_hexes(), need_connection=False,
-                    tiles_allowed=set(ability.get("tiles", [])) or None):
+            for coord, tile_id, rotation in affordable_lays(game, entity, need_connection=False,
+                                                            tiles_allowed=set(ability.get("tiles", [])) or None):
                 if coord in ability.get("hexes", []):
                     out.append(self.action(company, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
         return out
@@ -241,7 +252,8 @@ class Route(Step):
 
     def legal(self, corp) -> list[dict]:
         best = self.game.best_routes(corp)
-        return [self.action(corp, "run_routes", routes=best)] if best is not None else []
+        # without a route finder the corporation can still declare a run that earns nothing
+        return [self.action(corp, "run_routes", routes=best if best is not None else [])]
 
 
 class Dividend(Step):

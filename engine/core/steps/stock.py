@@ -39,11 +39,9 @@ class BuySellParShares(Step):
 
     def must_sell(self, player: Player) -> bool:
         game = self.game
-        if not self.can_sell_any(player):
-            return False
-        if game.num_certs(player) > game.cert_limit:
-            return True
-        return any(not game.holding_ok(player, c, 0) for c in game.corporations if player.shares_of(c))
+        over = game.num_certs(player) > game.cert_limit or \
+            any(not game.holding_ok(player, c, 0) for c in game.corporations if player.shares_of(c))
+        return over and self.can_sell_any(player)
 
     # --- buying ------------------------------------------------------------------------------
     def buyable_shares(self, player: Player, corp: Corporation) -> list[tuple[Share, int]]:

@@ -1,0 +1,26 @@
+"""Random legal 1830 games: every offered action is accepted and the invariants hold after each one."""
+
+import pytest
+
+from engine.selfplay import check_invariants, play_one, run
+from engine.titles import create_game
+
+
+@pytest.mark.parametrize("chunk", range(8))
+def test_random_games_keep_invariants(chunk):
+    out = run("1830", games=25, seed=1000 + chunk, max_actions=1500)
+    assert out["failures"] == [], out["failures"][0]["problem"] if out["failures"] else ""
+    assert out["actions"] > 25 * 100
+
+
+def test_random_games_reach_the_end():
+    finished = sum(bool(play_one("1830", 4, seed, 4000)[3].finished) for seed in range(5))
+    assert finished >= 4
+
+
+def test_invariant_check_catches_lost_money():
+    game = create_game("1830", [{"id": i, "name": str(i)} for i in range(1, 5)])
+    total = game.bank.cash + sum(p.cash for p in game.players)
+    assert check_invariants(game, total) is None
+    game.players[0].cash -= 1
+    assert "money" in check_invariants(game, total)
