@@ -71,7 +71,7 @@ def test_every_enumerated_action_is_legal(mode):
             break
         acts = legal_actions(g)
         assert acts, f"no legal action at step {step} in phase {g.s.phase}"
-        if step % 7 == 0:
+        if step % 4 == 0:
             for a in rng.sample(acts, min(15, len(acts))):
                 probe = Game.replay(st, g.actions) if checked % 10 == 0 else None
                 trial = probe or g
@@ -83,7 +83,7 @@ def test_every_enumerated_action_is_legal(mode):
                 trial._net_cache = None
                 checked += 1
         g.apply(choose(g, rng))
-    assert checked > 100
+    assert checked > 60
 
 
 def test_build_enumeration_offers_builds_from_cities():
