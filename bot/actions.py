@@ -95,7 +95,10 @@ def route_revenue(routes: list[dict]) -> int | None:
 
 # ---------------------------------------------------------------------------- keys and labels
 def shares_key(action: dict) -> str:
+    """`PRR_1+PRR_2@20`: certificate ids and the percent (selling a president's certificate swaps)."""
     key = "+".join(action.get("shares", []))
+    if action.get("percent") is not None:
+        key += f"@{action['percent']}"
     if action.get("entity_type") == "company":
         key = f"{action['entity']}>{key}"
     return key
@@ -248,10 +251,21 @@ def _percent_guess(shares: list[str]) -> int:
     return sum(20 if s.endswith("_0") else 10 for s in shares)
 
 
-def _entity(acting: dict, using: str | None) -> dict:
+PLAYER_KINDS = {"bid", "par", "buy", "sell"}  # always a player's own action (e.g. selling to raise train cash)
+
+
+def _entity(acting: dict, using: str | None, kind: str = "") -> dict:
     if using:
         return {"entity": using.strip().upper(), "entity_type": "company"}
+    if kind in PLAYER_KINDS and acting.get("entity_type") != "player":
+        return {"entity": None, "entity_type": "player"}  # the service fills in the member's player id
     return {"entity": acting["entity"], "entity_type": acting["entity_type"]}
+
+
+def _same_entity(a: dict, base: dict) -> bool:
+    if base.get("entity") is None:
+        return a.get("entity_type") == base.get("entity_type")
+    return a.get("entity") == base["entity"] and a.get("entity_type") == base.get("entity_type")
 
 
 def _clean(a: dict) -> dict:
@@ -282,7 +296,7 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
     legal = legal or []
     acts = _of_type(legal, kind)
     using = opts.get("using")
-    base = {"type": KINDS[kind], **_entity(acting, using)}
+    base = {"type": KINDS[kind], **_entity(acting, using, kind)}
     if kind in ("pass", "bankrupt"):
         return base
     if kind == "bid":
@@ -301,16 +315,22 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
         if ">" in raw:
             company, raw = raw.split(">", 1)
             base = {**base, "entity": company.strip().upper(), "entity_type": "company"}
+        pct: int | None = None
+        if "@" in raw:
+            raw, _, p = raw.rpartition("@")
+            pct = _int(p.rstrip("%"), "percent")
         shares = [s.strip() for s in re.split(r"[+\s]+", raw) if s.strip()]
+        guess = pct if pct is not None else _percent_guess(shares)
         for a in acts:
-            if sorted(a.get("shares", [])) == sorted(shares) and a.get("entity") == base["entity"]:
+            if sorted(a.get("shares", [])) == sorted(shares) and _same_entity(a, base) \
+                    and (pct is None or a.get("percent") in (None, pct)):
                 return _clean(a)
         if len(shares) == 1 and "_" not in shares[0]:  # just a corporation: the first offer of it
             corp = shares[0].upper()
             for a in acts:
-                if a.get("entity") == base["entity"] and all(s.rsplit("_", 1)[0] == corp for s in a.get("shares", [])):
+                if _same_entity(a, base) and all(s.rsplit("_", 1)[0] == corp for s in a.get("shares", [])):
                     return _clean(a)
-        return {**base, "shares": shares, "percent": _percent_guess(shares)}
+        return {**base, "shares": shares, "percent": guess}
     if kind == "lay":
         return {**base, "hex": str(opts["hex"]).strip().upper(), "tile": str(opts["tile"]).strip(),
                 "rotation": _int(opts["rotation"], "rotation")}
@@ -319,7 +339,7 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
         city, _, slot = raw.partition("#")
         for a in acts:
             if a.get("city") == city and (not slot or int(a.get("slot", 0)) == int(slot)) and \
-                    a.get("entity") == base["entity"]:
+                    _same_entity(a, base):
                 return _clean(a)
         return {**base, "city": city, "slot": _int(slot or 0, "slot")}
     if kind == "run":
@@ -390,11 +410,11 @@ def command_for(action: dict) -> tuple[str, dict[str, Any]]:
     elif kind == "par":
         o = {"corporation": action["corporation"], "price": action["share_price"]}
     elif kind == "buy":
-        o = {"share": "+".join(action["shares"])}
+        o = {"share": shares_key({k: v for k, v in action.items() if k != "entity_type"})}
         if company:
             o["using"] = company
     elif kind == "sell":
-        o = {"shares": "+".join(action["shares"])}
+        o = {"shares": shares_key({k: v for k, v in action.items() if k != "entity_type"})}
     elif kind == "lay":
         o = {"hex": action["hex"], "tile": action["tile"], "rotation": action["rotation"]}
         if company:

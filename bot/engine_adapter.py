@@ -77,6 +77,8 @@ class Engine:
         return self.load(self.log_dict(title, players, seed, optional_rules, actions))
 
     def is_game_error(self, exc: BaseException) -> bool:
+        if self.GameError is _MissingGameError:  # engine imported after this adapter was made
+            self.GameError = _game_error_class()
         return isinstance(exc, self.GameError)
 
     # ------------------------------------------------------------------ pictures

@@ -316,7 +316,7 @@ class Service:
         for pid in g.active_players():
             m = lv.member_of_player(pid)
             name = lv.names.get(int(pid), str(pid))
-            whom.append(f"<@{m}>" if (mention and m is not None) else f"**{name}**")
+            whom.append(f"<@{m}>" if (mention and m is not None and m > 0) else f"**{name}**")
         what = ""
         if acting.get("entity_type") != "player":
             what = f" (for {acting.get('entity')})"
@@ -356,6 +356,8 @@ class Service:
             kinds.add("companies")
         if t in ("bid", "buy_company", "bankrupt"):
             kinds.add("companies")
+        if t in ("par", "sell_shares", "dividend"):
+            kinds.add("market")
         if after.get("finished"):
             kinds |= {"market", "companies"}
         return kinds
@@ -381,7 +383,7 @@ class Service:
     async def _finish_reply(self, lv: Live, reply: Reply, action: dict | None, after: dict,
                             previous_turn: set[int], turn: list[int], kinds: set[str]) -> None:
         changed = set(turn) != previous_turn
-        reply.mention = list(turn) if changed else []
+        reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
         routes = action.get("routes") if action and action.get("type") == "run_routes" else None
         stem = f"game{lv.row.id}-{len(lv.game.actions) if lv.game else 0}"
@@ -666,6 +668,6 @@ class Service:
                     continue
                 idle = now - (lv.row.last_action_at or now)
                 text = f"Reminder ({idle / 3600:.0f} h idle). " + self.turn_text(lv, mention=True)
-                out.append(Reply(text, rem.game_id, lv.row.thread_id, mention=turn,
+                out.append(Reply(text, rem.game_id, lv.row.thread_id, mention=[m for m in turn if m > 0],
                                  dm=[m for m in turn if await self.db.dm_optin(m)]))
         return out

@@ -26,7 +26,8 @@ class Play(commands.Cog):
         log.exception("command failed", exc_info=error)
         await handle_error(interaction, error)
 
-    async def act(self, interaction: discord.Interaction, kind: str, game: int | None, **options: Any) -> None:
+    async def act(self, interaction: discord.Interaction, kind_: str, game: int | None, **options: Any) -> None:
+        kind = kind_
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             gid = await resolve_game(interaction, game)

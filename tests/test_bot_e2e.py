@@ -1,0 +1,170 @@
+"""End to end: the real bot (discord.py) against a fake Discord on loopback, with the real 1830 engine.
+
+A whole recorded 1830 game is played through slash commands and buttons; pings, pictures, refusals,
+autocomplete and a restart mid-game are checked along the way.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
+from fakediscord.fakegame import tiny_png
+
+from bot import actions as acts
+from bot.db import Database
+from bot.engine_adapter import Engine, engine_available
+
+pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
+
+FIXTURES = Path(__file__).parent / "fixtures" / "1830"
+
+
+class QuickPictures(Engine):
+    """The real rules engine; pictures replaced by a tiny PNG so a 500-action game stays fast."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: list[str] = []
+
+    def draw_map(self, game, routes=None):
+        self.drawn.append("map")
+        return tiny_png("map")
+
+    def draw_market(self, game, title):
+        self.drawn.append("market")
+        return tiny_png("market")
+
+    def draw_companies(self, game, title):
+        self.drawn.append("companies")
+        return tiny_png("companies")
+
+
+def controller(action: dict, state: dict) -> int:
+    """Player id who must submit `action`, from the trace state before it."""
+    if action["entity_type"] == "player":
+        return int(action["entity"])
+    if action["entity_type"] == "corporation":
+        return int(state["corporations"][action["entity"]]["pres"])
+    owner = state["companies"][action["entity"]]
+    return int(owner) if isinstance(owner, int) else int(state["corporations"][owner]["pres"])
+
+
+async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> tuple[int, int]:
+    empty = dict(log, actions=[])
+    opts = {"file": AttachmentRef("game.json", json.dumps(empty).encode())}
+    for i, uid in enumerate(users):
+        opts[f"player{i + 1}"] = UserRef(uid)
+    rec = await fake.command(host, fake.channel_id, "game", opts, sub="import")
+    assert rec.final is not None and rec.final.ephemeral and "Imported" in rec.final.content, rec.final
+    thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
+    return int(rec.final.content.split("#")[1].split()[0]), thread
+
+
+async def test_whole_recorded_game_through_discord(tmp_path):
+    from engine.titles import load_18xx
+
+    log = json.loads((FIXTURES / "26855.json").read_text())
+    trace = [json.loads(x) for x in (FIXTURES / "26855.trace.jsonl").read_text().splitlines()]
+    applied = load_18xx(log).actions
+    assert len(applied) == len(trace) - 1
+
+    fake = await FakeDiscord().start()
+    db_path = str(tmp_path / "rh.db")
+    engine = QuickPictures()
+    runner = BotRunner(fake, db_path, engine=engine)
+    await runner.start()
+    try:
+        users = [fake.add_user(p["name"].replace(" ", "")) for p in log["players"]]
+        member_of = {int(p["id"]): u for p, u in zip(log["players"], users, strict=True)}
+        game_id, thread = await _import(fake, users[0], log, users)
+
+        announced = member_of[controller(applied[0], trace[0])]
+        checked_refusals = checked_ac = 0
+        restarted = False
+        for i, action in enumerate(applied):
+            state = trace[i]
+            who = member_of[controller(action, state)]
+            kind, opts = acts.command_for(action)
+
+            if i in (3, 120, 300) and checked_refusals < 3:
+                # out of turn: someone else sends the very same command -> refused, nothing changes
+                other = next(u for u in users if u != who)
+                before = len(fake.channel_messages(thread))
+                rec = await fake.command(other, thread, kind, opts)
+                assert rec.final.ephemeral and "not your turn" in rec.final.content.lower(), rec.final.content
+                assert len(fake.channel_messages(thread)) == before
+                # illegal: the right member, an impossible action -> the engine's message, nothing changes
+                bad = ("lay", {"hex": "A1", "tile": "57-0", "rotation": 0}) if kind != "lay" else \
+                    ("bid", {"company": "CA", "price": 1})
+                rec = await fake.command(who, thread, bad[0], bad[1])
+                assert rec.final.ephemeral and rec.final.content.startswith("Not allowed"), rec.final.content
+                assert len(fake.channel_messages(thread)) == before
+                assert rec.channel_messages == []
+                checked_refusals += 1
+
+            if kind in ("bid", "lay", "buy", "par") and checked_ac < 6:
+                focus = {"bid": "company", "lay": "hex", "buy": "share", "par": "corporation"}[kind]
+                choices = await fake.autocomplete(who, thread, kind, {**opts, focus: ""}, focus)
+                values = [c["value"] for c in choices]
+                assert opts[focus] in values or (kind == "buy" and any(
+                    str(v).split("@")[0] == opts[focus].split("@")[0] for v in values)), (kind, opts, values)
+                checked_ac += 1
+
+            if i == 250 and not restarted:
+                await runner.stop()
+                await runner.start()
+                restarted = True
+
+            before = len(fake.channel_messages(thread))
+            last = fake.channel_messages(thread)[-1] if before else None
+            button = {"pass": "pass", "dividend": action.get("kind")}.get(kind)
+            if button and last is not None and f"rh:{button}:{game_id}" in last.custom_ids and i % 2 == 0:
+                rec = await fake.click(who, last, f"rh:{button}:{game_id}")
+            elif kind == "bankrupt":
+                rec = await fake.command(who, thread, "bankrupt", {})
+                confirm = rec.final
+                assert f"rh:bankrupt:{game_id}" in confirm.custom_ids
+                rec = await fake.click(who, confirm, f"rh:bankrupt:{game_id}")
+            else:
+                rec = await fake.command(who, thread, kind, opts)
+            assert rec.final is not None and rec.final.ephemeral, (i, action)
+            assert rec.final.content.startswith("Done"), (i, action, rec.final.content)
+            posted = fake.channel_messages(thread)[before:]
+            assert len(posted) == 1, (i, action, [m.content for m in posted])
+            msg = posted[0]
+            names = [n for n, _ in msg.attachments]
+            if kind in ("lay", "token", "run"):
+                assert any(n.endswith("-map.png") for n in names), (i, names)
+            if kind in ("par", "dividend") or (kind == "sell"):
+                assert any(n.endswith("-market.png") for n in names), (i, names)
+            for _, data in msg.attachments:
+                assert data.startswith(b"\x89PNG")
+
+            # pings: only when the member to act changes, and only that member
+            nxt = member_of[controller(applied[i + 1], trace[i + 1])] if i + 1 < len(applied) else None
+            am = msg.allowed_mentions or {}
+            assert am.get("parse", []) == [], am
+            if nxt is not None and nxt != announced:
+                assert [str(u) for u in am.get("users", [])] == [str(nxt)], (i, action, am, msg.content)
+                assert f"<@{nxt}>" in msg.content
+                announced = nxt
+            else:
+                assert not am.get("users"), (i, action, am, msg.content)
+                assert "<@" not in msg.content
+
+        final = fake.channel_messages(thread)[-1]
+        assert "Game over" in final.content
+        assert restarted and checked_refusals == 3 and checked_ac == 6
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+    async with Database(db_path) as db:
+        row = await db.get_game(game_id)
+        assert row.status == "finished"
+        assert {str(k): v for k, v in row.result.items()} == log["result"]
+        assert row.end_reason == log["game_end_reason"]
+        assert await db.action_count(game_id) == len(applied)
