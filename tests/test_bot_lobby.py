@@ -1,0 +1,140 @@
+"""Lobby, seats, undo (own and by agreement), reminders, DMs, export/status/history through the fake Discord,
+with the real engine and the real renderer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from fakediscord import BotRunner, FakeDiscord, UserRef
+
+from bot.engine_adapter import engine_available
+
+pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
+
+
+async def _act_first_legal(fake: FakeDiscord, uid: int, thread: int):
+    """Bid on the first private offered, at the price autocomplete suggests."""
+    companies = await fake.autocomplete(uid, thread, "bid", {"company": "", "price": 0}, "company")
+    assert companies, "autocomplete offered nothing"
+    company = companies[0]["value"]
+    prices = await fake.autocomplete(uid, thread, "bid", {"company": company, "price": ""}, "price")
+    assert prices
+    return await fake.command(uid, thread, "bid", {"company": company, "price": prices[0]["value"]})
+
+
+async def test_lobby_undo_reminders_dms_export(tmp_path):
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"))
+    bot = await runner.start()
+    try:
+        ann, bob, cid, dan = (fake.add_user(n) for n in ("Ann", "Bob", "Cid", "Dan"))
+        rec = await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        assert rec.final.ephemeral and "is open in" in rec.final.content
+        thread = max(c for c, ch in fake.channels.items() if ch.get("type") == 11)
+        lobby = fake.channel_messages(thread)[0]
+        assert "lobby (1/6): Ann" in lobby.content
+        join = next(c for c in lobby.custom_ids if c.startswith("rh:join:"))
+        gid = int(join.split(":")[2])
+
+        for uid in (bob, cid, dan):
+            rec = await fake.click(uid, lobby, join)
+            assert rec.final.content == "Done."
+        rec = await fake.click(bob, lobby, join)
+        assert "already in this game" in rec.final.content
+        rec = await fake.command(dan, thread, "game", {}, sub="leave")
+        assert "Dan leaves" in fake.channel_messages(thread)[-1].content
+        rec = await fake.command(bob, thread, "game", {}, sub="start")
+        assert "Only the host" in rec.final.content
+        rec = await fake.command(ann, thread, "game", {"member": UserRef(cid)}, sub="kick")
+        rec = await fake.command(cid, thread, "game", {}, sub="join")
+        assert "Cid joins" in fake.channel_messages(thread)[-1].content
+
+        # start: seats shuffled from the seed, first player pinged alone, real pictures attached
+        rec = await fake.command(ann, thread, "game", {}, sub="start")
+        start = fake.channel_messages(thread)[-1]
+        assert "starts. Seats:" in start.content
+        first = [int(u) for u in start.allowed_mentions["users"]]
+        assert len(first) == 1 and first[0] in (ann, bob, cid)
+        assert start.allowed_mentions.get("parse") == []
+        assert {n.rsplit("-", 1)[-1] for n, _ in start.attachments} == {"map.png", "companies.png"}
+        assert all(d.startswith(b"\x89PNG") and len(d) > 1000 for _, d in start.attachments)
+
+        lv = await bot.service.live(gid)
+        seat_members = [s.member_id for s in sorted(lv.seats, key=lambda s: s.position)]
+        assert seat_members[0] == first[0]
+        p1, p2, p3 = seat_members
+
+        # p1 bids, then takes it back (own last action)
+        rec = await _act_first_legal(fake, p1, thread)
+        assert rec.final.content.startswith("Done"), rec.final.content
+        assert await bot.db.action_count(gid) == 1
+        rec = await fake.command(p1, thread, "game", {}, sub="undo")
+        assert rec.final.content == "Undone.", rec.final.content
+        assert await bot.db.action_count(gid) == 0
+        assert "undid 1 action" in fake.channel_messages(thread)[-1].content
+
+        # p1 and p2 act; p2 may not undo p1's action alone -> a vote with buttons
+        await _act_first_legal(fake, p1, thread)
+        await _act_first_legal(fake, p2, thread)
+        assert await bot.db.action_count(gid) == 2
+        rec = await fake.command(p1, thread, "game", {"steps": 2}, sub="undo")
+        assert "others must agree" in rec.final.content
+        vote = fake.channel_messages(thread)[-1]
+        yes = next(c for c in vote.custom_ids if c.startswith("rh:undo_yes:"))
+        rec = await fake.click(p2, vote, yes)
+        assert await bot.db.action_count(gid) == 2
+        rec = await fake.click(p3, vote, yes)
+        assert await bot.db.action_count(gid) == 0
+        assert "undid 2 action" in fake.channel_messages(thread)[-1].content
+
+        # DMs: p2 opts in; when it becomes p2's turn a DM goes out
+        rec = await fake.command(p2, thread, "game", {"on": True}, sub="notify")
+        assert "DM you" in rec.final.content
+        await _act_first_legal(fake, p1, thread)
+        for _ in range(50):
+            dms = [m for m in fake.messages if fake.channels.get(m.channel_id, {}).get("type") == 1]
+            if dms:
+                break
+            await asyncio.sleep(0.05)
+        assert dms and "your turn" in dms[0].content
+        assert fake.channels[dms[0].channel_id]["recipients"][0]["id"] == str(p2)
+
+        # reminders: stored in SQLite, posted in the thread (which gets unarchived), pinging only p2
+        rec = await fake.command(ann, thread, "game", {"hours": 6.0}, sub="remind")
+        rem = await bot.db.reminder(gid)
+        assert rem.enabled and rem.first_after == 6 * 3600 and rem.next_at is not None
+        await bot.db.set_reminder(gid, next_at=1.0)
+        sent = await bot.send_reminders()
+        assert sent == 1
+        msg = fake.channel_messages(thread)[-1]
+        assert msg.content.startswith("Reminder") and [int(u) for u in msg.allowed_mentions["users"]] == [p2]
+        assert thread in fake.unarchived
+        assert (await bot.db.reminder(gid)).next_at > 1e9
+        rec = await fake.command(ann, thread, "game", {"hours": 0.0}, sub="remind")
+        assert not (await bot.db.reminder(gid)).enabled
+
+        # read-only commands, for anyone
+        rec = await fake.command(dan, thread, "game", {}, sub="status")
+        assert rec.final.ephemeral and "Next:" in rec.final.content
+        assert len(rec.final.attachments) == 3
+        rec = await fake.command(dan, thread, "game", {}, sub="history")
+        assert rec.final.content.startswith("1.")
+        rec = await fake.command(dan, fake.channel_id, "game", {}, sub="list")
+        assert f"#{gid} 1830" in rec.final.content
+        rec = await fake.command(dan, fake.channel_id, "game", {"game": gid}, sub="export")
+        (name, data), = rec.final.attachments
+        exported = json.loads(data)
+        assert exported["title"] == "1830" and len(exported["actions"]) == 1
+        assert [p["id"] for p in exported["players"]] == [s.player_id for s in sorted(lv.seats, key=lambda s: s.position)]
+
+        # a member without a seat cannot act; a wrong thread is refused politely
+        rec = await fake.command(dan, thread, "pass", {})
+        assert "no seat" in rec.final.content
+        rec = await fake.command(p2, fake.channel_id, "pass", {})
+        assert "game's thread" in rec.final.content
+        assert fake.unknown == []
+    finally:
+        await runner.stop()
+        await fake.stop()
