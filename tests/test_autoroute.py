@@ -229,3 +229,24 @@ def test_check_routes_messages():
     trains[0].operated = True
     with pytest.raises(GameError, match="already run"):
         check_routes(game, corp, [dict(best[0], train=trains[0].id)])
+
+
+def test_engine_applies_best_run():
+    """In a real game the best run goes through the engine as a run_routes action (and legal_actions
+    offers it)."""
+    from engine.routes import run_states
+
+    log = json.loads((FIXTURES / "26855.json").read_text())
+    for game, action in run_states(log):
+        if action["id"] < 400:
+            continue
+        corp = game.corporation(action["entity"])
+        best = best_routes(game, corp)
+        assert any(a.get("type") == "run_routes" for a in game.legal_actions())
+        before = corp.cash
+        game.apply({"type": "run_routes", "entity": corp.sym, "entity_type": "corporation", "routes": best})
+        game.apply({"type": "dividend", "entity": corp.sym, "entity_type": "corporation", "kind": "withhold"})
+        assert corp.cash == before + sum(r["revenue"] for r in best) > before
+        break
+    else:
+        pytest.fail("no run_routes state after action 400")

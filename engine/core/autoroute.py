@@ -178,7 +178,7 @@ class _Net:
                     if oi is None:
                         oi = self._add(other)
                         todo.append(other)
-                    sig = (min(ni, oi), max(ni, oi), mask) if mask else (ni, oi, id(paths[0]))
+                    sig = (min(ni, oi), max(ni, oi), mask or frozenset(map(id, paths)))
                     if sig in seen_chain:
                         continue
                     seen_chain.add(sig)
