@@ -7,6 +7,7 @@ after it is on disk.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -15,7 +16,16 @@ from typing import Any
 
 import aiosqlite
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+def _migrations_dir() -> Path:
+    env = os.environ.get("ROUNDHOUSE_MIGRATIONS")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent.parent / "migrations"
+    return here if here.is_dir() else Path.cwd() / "migrations"
+
+
+MIGRATIONS_DIR = _migrations_dir()
 _MIGRATION_RE = re.compile(r"^(\d+)_([\w-]+)\.sql$")
 
 
