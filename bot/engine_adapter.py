@@ -37,6 +37,11 @@ def _game_error_class() -> type[Exception]:
     try:
         from engine import GameError
         return GameError
+    except ImportError:
+        pass
+    try:  # an editable install made before engine/__init__.py existed sees `engine` as a namespace package
+        from engine.core.errors import GameError
+        return GameError
     except ImportError:  # pragma: no cover
         return _MissingGameError
 

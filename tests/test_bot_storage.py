@@ -116,3 +116,15 @@ async def test_console_parse_action():
         "lay", {"hex": "E19", "tile": "57-0", "rotation": 1, "using": "CS"})
     assert Console.parse_action("run", ["3-0:", "E19,F20"]) == ("run", {"routes": "3-0: E19,F20"})
     assert Service  # imported for type checks
+
+
+async def test_sharded_by_configuration(tmp_path):
+    from discord.ext import commands
+
+    from bot.discord_bot import make_bot
+
+    plain = make_bot(Config(db_path=str(tmp_path / "a.db")))
+    sharded = make_bot(Config(db_path=str(tmp_path / "b.db"), sharded=True, shard_count=2))
+    assert not isinstance(plain, commands.AutoShardedBot)
+    assert isinstance(sharded, commands.AutoShardedBot) and sharded.shard_count == 2
+    assert Config.from_env({"ROUNDHOUSE_SHARDED": "1", "ROUNDHOUSE_DEV_GUILD": "42"}).dev_guild == 42
