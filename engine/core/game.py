@@ -407,15 +407,9 @@ class BaseGame(OperatingMixin):
         self.after_buy_company(player, company, price)
 
     def blocked_hexes(self) -> set[str]:
-        """Hexes where a player-owned private forbids track."""
-        out: set[str] = set()
-        for company in self.companies:
-            if company.closed or not isinstance(company.owner, Player):
-                continue
-            for ability in company.abilities:
-                if ability["type"] == "blocks_hexes":
-                    out.update(ability["hexes"])
-        return out
+        """Player-owned privates that forbid track on their hexes (the map knows which hexes)."""
+        return {c.sym for c in self.companies
+                if not c.closed and isinstance(c.owner, Player) and c.ability("blocks_hexes")}
 
     # --- trains and phases ----------------------------------------------------------------------
     def train_limit(self, corp: Corporation) -> int:

@@ -66,7 +66,7 @@ class Round:
                 continue
             accepts = action.type in step.actions(entity)
             if step.blocking() and not accepts:
-                raise GameError(step.refusal(entity, action.type))
+                raise GameError(self.explain_refusal(step, entity, action))
             if accepts:
                 chosen = step
                 break
@@ -76,6 +76,16 @@ class Round:
         self.blocking_cache.clear()
         self.skip_steps()
         self.after_process(action, entity)
+
+    def explain_refusal(self, blocking_step, entity, action) -> str:
+        """The specific rule an action breaks, when a step that handles it can tell; else whose turn it is."""
+        if self.game.player_of(entity) in [self.game.player_of(e) for e in blocking_step.active_entities()]:
+            for step in self.steps:
+                if hasattr(step, "process_" + action.type):
+                    reason = step.why_not(entity, action)
+                    if reason:
+                        return reason
+        return blocking_step.refusal(entity, action.type)
 
     def skip_steps(self) -> None:
         for step in self.steps:
@@ -101,7 +111,10 @@ class Round:
                 if not other.passed and not other.blocks:
                     out.extend(other.legal(entity))
             out.extend(step.legal(entity))
-        return out
+        unique = {}
+        for action in out:
+            unique.setdefault(repr(sorted(action.items())), action)
+        return list(unique.values())
 
 
 class AuctionRound(Round):

@@ -277,7 +277,7 @@ def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]
 def build_route(hm: HexMap, corp: str, route: dict, allow_full: bool = False) -> tuple[list[Node], list[Path]]:
     """Rebuild one route: (stops in order, paths). Raises GameError if no valid reading exists.
     `allow_full`: the route may pass through cities full of other corporations' tokens."""
-    train = route.get("train_name") or route.get("train") or "?"
+    train = route.get("train_id") or route.get("train_name") or route.get("train") or "?"
     distance = route.get("distance", 999)
     conns = route.get("connections") or []
     if not conns:
@@ -313,7 +313,8 @@ def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[s
     out = []
     full_passes = hm.pass_full_cities
     for route in routes:
-        train = route.get("train_name") or route.get("train") or "?"
+        train = route.get("train_id") or route.get("train_name") or route.get("train") or "?"
+        name = route.get("train_name") or train
         try:
             stops, paths = build_route(hm, corp, route)
         except FullCityError:
@@ -328,8 +329,8 @@ def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[s
         for key in keys:
             used[key] = train
         distance = route.get("distance", 999)
-        revenue = _pay(stops, distance, phase_colors, train)
-        info = {"train_name": train, "stops": stops, "paths": paths,
+        revenue = _pay(stops, distance, phase_colors, name)
+        info = {"train_name": name, "stops": stops, "paths": paths,
                 "hexes": [s.tile.hex.coord for s in stops], "nodes": [s.signature for s in stops]}
         if hm.route_hook is not None:
             revenue = hm.route_hook(hm, corp, info, revenue)

@@ -43,6 +43,10 @@ class Step:
     def legal(self, entity) -> list[dict]:
         return []
 
+    def why_not(self, entity, action) -> str | None:
+        """Why this step can't take `action` from `entity` now, if it can say more than whose turn it is."""
+        return None
+
     def refusal(self, entity, action_type: str) -> str:
         """Why a blocking step refuses an action: whose turn it is and what they must do."""
         active = self.active_entities()

@@ -93,6 +93,11 @@ class Track(Step):
     def process_pass(self, action, corp) -> None:
         self.passed = True
 
+    def why_not(self, entity, action) -> str | None:
+        if action.type == "lay_tile" and self.passed and corp_turn(self, entity):
+            return f"{entity.sym} has already laid or passed on track this turn"
+        return None
+
     def legal(self, corp) -> list[dict]:
         game = self.game
         out = []
@@ -208,6 +213,23 @@ class Token(Step):
     def process_pass(self, action, corp) -> None:
         self.passed = True
 
+    def why_not(self, entity, action) -> str | None:
+        if action.type != "place_token" or not corp_turn(self, entity):
+            return None
+        game = self.game
+        price = entity.next_token_price
+        if price is None:
+            return f"{entity.sym} has no station tokens left"
+        if price > entity.cash:
+            return f"{entity.sym} has {game.fmt(entity.cash)} and can't pay {game.fmt(price)} for a station"
+        if self.passed:
+            return f"{entity.sym} has already placed or passed on a station token this turn"
+        try:
+            game.hexmap.check_token(entity.sym, action.city, action.slot)
+        except GameError as e:
+            return str(e)
+        return f"{entity.sym} can't reach a free station slot"
+
     def legal(self, corp) -> list[dict]:
         game = self.game
         out = []
@@ -237,7 +259,7 @@ class Route(Step):
             if train.operated or train.id in trains:
                 raise GameError(f"train {train.id} has already run this operating round")
             trains[train.id] = train
-            specs.append({"train_name": train.name, "distance": train.distance,
+            specs.append({"train_name": train.name, "train_id": train.id, "distance": train.distance,
                           "connections": route.connections, "nodes": route.nodes})
         revenues = game.route_revenues(corp, specs) if specs else []
         for route, revenue in zip(action.routes, revenues, strict=True):
@@ -249,6 +271,17 @@ class Route(Step):
         self.round.revenue = sum(revenues) + (action.extra_revenue or 0)
         game.last_routes[corp.sym] = self.round.routes
         self.passed = True
+
+    def why_not(self, entity, action) -> str | None:
+        if action.type != "run_routes" or not corp_turn(self, entity):
+            return None
+        if not entity.trains:
+            return f"{entity.sym} has no trains to run"
+        if all(t.operated for t in entity.trains):
+            return f"{entity.sym}'s trains have already run this operating round"
+        if not self.game.route_available(entity):
+            return f"{entity.sym} has no route for its trains"
+        return None
 
     def legal(self, corp) -> list[dict]:
         best = self.game.best_routes(corp)
@@ -437,6 +470,9 @@ class BuyTrain(Step):
             raise GameError(f"{corp.sym} already owns train {train.id}")
         if train.owner is None:
             if train not in self.depot_trains():
+                same = next((t for t in self.depot_trains() if t.name == train.name), None)
+                if same is not None:
+                    raise GameError(f"the bank sells its {train.name}-trains in order: the next one is {same.id}")
                 raise GameError(f"train {train.id} isn't for sale yet: the bank sells "
                                 f"{', '.join(sorted({t.name for t in self.depot_trains()}))} now")
             if exchange is not None:
@@ -475,6 +511,22 @@ class BuyTrain(Step):
         if self.must_buy(corp):
             raise GameError(f"{corp.sym} has no train and must buy one")
         self.passed = True
+
+    def why_not(self, entity, action) -> str | None:
+        corp = self.round.current_entity
+        if entity is not corp or not isinstance(corp, Corporation):
+            return None
+        game = self.game
+        if action.type == "pass" and self.must_buy(corp):
+            return f"{corp.sym} has no train and must buy one"
+        if action.type == "buy_train":
+            if not self.room(corp) and not action.exchange:
+                return f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}"
+            if self.passed:
+                return f"{corp.sym} has finished buying trains this turn"
+            if not self.can_buy(corp):
+                return f"{corp.sym} has {game.fmt(corp.cash)} and can't pay for any train on sale"
+        return None
 
     def legal(self, entity) -> list[dict]:
         corp = self.round.current_entity
@@ -532,9 +584,27 @@ class BuyCompany(Step):
             return ("buy_company", "pass") if self.blocks else ("buy_company",)
         return ()
 
+    def why_not(self, entity, action) -> str | None:
+        if action.type != "buy_company" or not corp_turn(self, entity):
+            return None
+        game = self.game
+        company = game.company_by_sym.get(getattr(action, "company", None))
+        if company is not None and company.ability("no_buy"):
+            return f"{company.sym} can never be sold to a corporation"
+        if "can_buy_companies" not in game.phase.status:
+            first = next((p.name for p in game.phases if "can_buy_companies" in p.status), None)
+            when = f" (from phase {first})" if first else ""
+            return f"corporations can't buy private companies in phase {game.phase.name}{when}"
+        if company is not None and company not in self.purchasable(entity):
+            return f"{company.sym} isn't for sale: it must be open and owned by a player"
+        return None
+
     def process_buy_company(self, action, corp: Corporation) -> None:
         game = self.game
         company = game.company(action.company)
+        reason = self.why_not(corp, action)
+        if reason:
+            raise GameError(reason)
         if company not in self.purchasable(corp):
             raise GameError(f"{corp.sym} can't buy {company.sym} now")
         low, high = self.price_range(company)
@@ -582,6 +652,12 @@ class Bankrupt(Step):
         if buy.emergency(entity) and buy.president_short(entity) > buy.raisable(entity):
             return ("bankrupt",)
         return ()
+
+    def why_not(self, entity, action) -> str | None:
+        if action.type == "bankrupt" and isinstance(entity, Corporation):
+            return (f"{entity.sym} can't declare bankruptcy: that is only when it must buy a train and its "
+                    "president can't raise the money")
+        return None
 
     def process_bankrupt(self, action, corp: Corporation) -> None:
         self.game.bankrupt(corp.owner, corp)

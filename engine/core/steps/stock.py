@@ -81,6 +81,13 @@ class BuySellParShares(Step):
         return any(self.buyable_shares(player, c) for c in self.game.corporations)
 
     def process_buy_shares(self, action, player: Player) -> None:
+        share, price = self.check_buy(action, player)
+        self.game.buy_shares(player, [share], price)
+        player.passed = False
+        self.current_actions.append(("buy", share.corporation))
+        self.round.last_to_act = player
+
+    def check_buy(self, action, player: Player) -> tuple[Share, int]:
         game = self.game
         shares = [game.share(sid) for sid in action.shares]
         corp = shares[0].corporation
@@ -100,18 +107,15 @@ class BuySellParShares(Step):
             raise GameError(f"{player.name} sold {corp.sym} this round and can't buy it again")
         if self.bought and not self.can_buy_multiple(corp):
             raise GameError(f"{player.name} has already bought this turn")
-        price = (corp.par_price.price if owner is corp else corp.share_price.price) * share.num_shares
-        if price > player.cash:
-            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
-                            f"for {share.id}")
         if game.counts_for_cert_limit(corp) and game.num_certs(player) + 1 > game.cert_limit:
             raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
         if not game.holding_ok(player, corp, share.percent):
             raise GameError(f"{player.name} may not hold more than {corp.max_ownership_percent}% of {corp.sym}")
-        game.buy_shares(player, [share], price)
-        player.passed = False
-        self.current_actions.append(("buy", corp))
-        self.round.last_to_act = player
+        price = (corp.par_price.price if owner is corp else corp.share_price.price) * share.num_shares
+        if price > player.cash:
+            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
+                            f"for {share.id}")
+        return share, price
 
     # --- par ---------------------------------------------------------------------------------
     def can_ipo_any(self, player: Player) -> bool:
@@ -125,6 +129,14 @@ class BuySellParShares(Step):
             2 * low <= player.cash
 
     def process_par(self, action, player: Player) -> None:
+        corp, cell, price = self.check_par(action, player)
+        self.game.set_par(corp, cell)
+        self.game.buy_shares(player, [corp.presidents_share], price)
+        player.passed = False
+        self.current_actions.append(("par", corp))
+        self.round.last_to_act = player
+
+    def check_par(self, action, player: Player):
         game = self.game
         corp = game.corporation(action.corporation)
         if corp.ipoed:
@@ -140,11 +152,7 @@ class BuySellParShares(Step):
                             f"to start {corp.sym} at {game.fmt(cell.price)}")
         if game.num_certs(player) + 1 > game.cert_limit:
             raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
-        game.set_par(corp, cell)
-        game.buy_shares(player, [corp.presidents_share], price)
-        player.passed = False
-        self.current_actions.append(("par", corp))
-        self.round.last_to_act = player
+        return corp, cell, price
 
     # --- selling -----------------------------------------------------------------------------
     def sale_allowed_now(self) -> bool:
@@ -200,6 +208,25 @@ class BuySellParShares(Step):
         if not game.can_dump(player, corp, shares):
             raise GameError(f"{player.name} can't give up the presidency of {corp.sym}: "
                             f"no other player holds {corp.presidents_share.percent}%")
+
+    def why_not(self, player, action) -> str | None:
+        if player is not self.round.current_entity:
+            return None
+        checks = {"buy_shares": self.check_buy, "par": self.check_par, "sell_shares": self.check_sell}
+        check = checks.get(action.type)
+        if check is None:
+            return None
+        try:
+            check(action, player)
+        except GameError as e:
+            return str(e)
+        return None
+
+    def check_sell(self, action, player: Player) -> None:
+        if not self.sale_allowed_now():
+            raise GameError("no certificates may be sold in the first stock round")
+        shares, corp, percent = self.parse_sale(action, player)
+        self.check_sale(player, corp, shares, percent)
 
     # --- passing -----------------------------------------------------------------------------
     def process_pass(self, action, player: Player) -> None:
@@ -276,6 +303,15 @@ class Exchange(Step):
 
     def actions(self, entity) -> tuple[str, ...]:
         return ("buy_shares",) if self.exchangeable(entity) else ()
+
+    def why_not(self, entity, action) -> str | None:
+        if isinstance(entity, Company) and entity.ability("exchange"):
+            if entity.closed:
+                return f"{entity.sym} has closed"
+            if not isinstance(entity.owner, Player):
+                owner = self.game.name_of(entity.owner) if entity.owner else "the bank"
+                return f"{entity.sym} belongs to {owner}: only a player who owns it can exchange it"
+        return None
 
     def process_buy_shares(self, action, company: Company) -> None:
         game = self.game
