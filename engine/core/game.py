@@ -472,8 +472,8 @@ class BaseGame(OperatingMixin):
                     self.depot.discarded.remove(train)
 
     def over_train_limit(self) -> list[Corporation]:
-        return sorted((c for c in self.corporations if len(c.trains) > self.train_limit(c)),
-                      key=self.operating_sort_key)
+        over = [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
+        return sorted(over, key=self.operating_sort_key) if len(over) > 1 else over
 
     def discard_train(self, train: Train) -> None:
         train.owner.trains.remove(train)

@@ -19,7 +19,8 @@ class Round:
         self.steps = [cls(game, self) for cls in step_classes]
         self.entities: list = []
         self.entity_index = 0
-        # step -> blocking(), valid until the state changes (cleared around every change)
+        # step -> blocking() and (step, entity) -> actions, valid until the state changes (cleared around
+        # every change)
         self.blocking_cache: dict = {}
 
     # --- who acts -----------------------------------------------------------------------------
@@ -64,7 +65,7 @@ class Round:
         for step in self.steps:
             if step.passed:
                 continue
-            accepts = action.type in step.actions(entity)
+            accepts = action.type in self.cached_actions(step, entity)
             if step.blocking() and not accepts:
                 raise GameError(self.explain_refusal(step, entity, action))
             if accepts:
@@ -76,6 +77,13 @@ class Round:
         self.blocking_cache.clear()
         self.skip_steps()
         self.after_process(action, entity)
+
+    def cached_actions(self, step, entity) -> tuple[str, ...]:
+        key = (step, entity)
+        acts = self.blocking_cache.get(key)
+        if acts is None:
+            acts = self.blocking_cache[key] = step.actions(entity)
+        return acts
 
     def explain_refusal(self, blocking_step, entity, action) -> str:
         """The specific rule an action breaks, when a step that handles it can tell; else whose turn it is."""

@@ -31,7 +31,7 @@ class Step:
         result = cache.get(self)
         if result is None:
             entities = self.active_entities()
-            result = cache[self] = bool(entities) and bool(self.actions(entities[0]))
+            result = cache[self] = bool(entities) and bool(self.round.cached_actions(self, entities[0]))
         return result
 
     def skip(self) -> None:
