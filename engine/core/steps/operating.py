@@ -108,9 +108,13 @@ class Track(Step):
 
 
 class SpecialTrack(Step):
-    """Tile lays granted by a private owned by the operating corporation (1830 CS, DH)."""
+    """Tile lays granted by a private owned by the operating corporation (1830 CS, DH), and the free
+    station a teleport lay allows on its hex."""
 
     blocks = False
+
+    def setup(self) -> None:
+        self.teleport: tuple[Company, str] | None = None
 
     def abilities(self, company) -> dict | None:
         if not isinstance(company, Company) or company.closed or company.owner is not self.round.current_entity:
@@ -123,6 +127,8 @@ class SpecialTrack(Step):
         return None
 
     def actions(self, entity) -> tuple[str, ...]:
+        if self.teleport and self.teleport[0] is entity:
+            return ("place_token",)
         if self.abilities(entity) is None:
             return ()
         track = next((s for s in self.round.steps if isinstance(s, Track)), None)
@@ -149,11 +155,37 @@ class SpecialTrack(Step):
             for step in self.round.steps:
                 if isinstance(step, Track):
                     step.passed = True
-            self.round.teleport = (company, action.hex)
+            self.teleport = (company, action.hex)
+
+    def process_place_token(self, action, company: Company) -> None:
+        game = self.game
+        corp = company.owner
+        coord = self.teleport[1]
+        city = game.hexmap.city(action.city)
+        if city.tile.hex is None or city.tile.hex.coord != coord:
+            raise GameError(f"{company.sym}'s free station goes on {coord}")
+        if corp.tokens_left == 0:
+            raise GameError(f"{corp.sym} has no station tokens left")
+        game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
+        game.place_token(corp, action.city, action.slot, price=0)
+        self.teleport = None
+        for step in self.round.steps:
+            if isinstance(step, Token):
+                step.passed = True
 
     def legal(self, entity) -> list[dict]:
         game = self.game
         out = []
+        if self.teleport and self.teleport[0].owner is entity:
+            company, coord = self.teleport
+            for city in game.hexmap.hex(coord).tile.cities:
+                for slot in range(len(city.tokens)):
+                    try:
+                        game.hexmap.check_token(entity.sym, city.id, slot, need_connection=False)
+                    except GameError:
+                        continue
+                    out.append(self.action(company, "place_token", city=city.id, slot=slot))
+                    break
         for company in list(getattr(entity, "companies", [])):
             if "lay_tile" not in self.actions(company):
                 continue
@@ -168,9 +200,6 @@ class SpecialTrack(Step):
 class Token(Step):
     description = "place a station token, or pass"
 
-    def setup(self) -> None:
-        self.round.teleport = None
-
     def can_place(self, corp: Corporation) -> bool:
         price = corp.next_token_price
         if price is None or price > corp.cash:
@@ -178,28 +207,12 @@ class Token(Step):
         return bool(self.game.hexmap.legal_tokens(corp.sym))
 
     def actions(self, entity) -> tuple[str, ...]:
-        if isinstance(entity, Company):
-            teleport = getattr(self.round, "teleport", None)
-            return ("place_token",) if teleport and teleport[0] is entity else ()
         if corp_turn(self, entity) and self.can_place(entity):
             return ("place_token", "pass")
         return ()
 
     def process_place_token(self, action, entity) -> None:
         game = self.game
-        if isinstance(entity, Company):
-            corp = entity.owner
-            coord = self.round.teleport[1]
-            city = game.hexmap.city(action.city)
-            if city.tile.hex is None or city.tile.hex.coord != coord:
-                raise GameError(f"{entity.sym}'s free station goes on {coord}")
-            if corp.tokens_left == 0:
-                raise GameError(f"{corp.sym} has no station tokens left")
-            game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
-            game.place_token(corp, action.city, action.slot, price=0)
-            self.round.teleport = None
-            self.passed = True
-            return
         corp = entity
         price = corp.next_token_price
         if price is None:

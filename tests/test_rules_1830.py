@@ -1,0 +1,112 @@
+"""1830 rules the fixture games don't exercise, played out on fresh games."""
+
+import pytest
+
+from engine import GameError
+from engine.titles import create_game
+
+PLAYERS = [{"id": i, "name": f"P{i}"} for i in (1, 2, 3, 4)]
+
+
+def act(entity, kind, entity_type="player", **fields):
+    return {"type": kind, "entity": entity, "entity_type": entity_type, **fields}
+
+
+def new_game():
+    return create_game("1830", PLAYERS, seed=5)
+
+
+def test_everyone_passing_lowers_sv_until_the_next_player_must_take_it():
+    game = new_game()
+    sv = game.company("SV")
+    for round_no in range(1, 4):
+        for pid in (1, 2, 3, 4):
+            game.apply(act(pid, "pass"))
+        assert sv.min_bid == 20 - 5 * round_no and sv.owner is None
+    for pid in (1, 2, 3, 4):
+        game.apply(act(pid, "pass"))
+    # at $0 the next player gets SV for nothing
+    assert sv.owner is game.player(1)
+    assert game.player(1).cash == 600
+
+
+def test_a_full_pass_after_sv_is_sold_pays_the_privates():
+    game = new_game()
+    game.apply(act(1, "bid", company="SV", price=20))
+    before = game.player(1).cash
+    for pid in (2, 3, 4, 1):
+        game.apply(act(pid, "pass"))
+    assert game.player(1).cash == before + 5
+
+
+def test_bids_resolve_when_the_cheaper_privates_sell():
+    game = new_game()
+    game.apply(act(1, "bid", company="CS", price=45))
+    game.apply(act(2, "bid", company="DH", price=75))
+    game.apply(act(3, "bid", company="DH", price=80))
+    game.apply(act(4, "bid", company="SV", price=20))  # buys SV: CS goes to the single bidder
+    assert game.company("CS").owner is game.player(1) and game.player(1).cash == 555
+    # DH has two bids: the lower bidder acts first in its auction
+    assert game.active_players() == [2]
+    with pytest.raises(GameError, match="at least \\$85"):
+        game.apply(act(2, "bid", company="DH", price=82))
+    game.apply(act(2, "bid", company="DH", price=85))
+    game.apply(act(3, "pass"))
+    assert game.company("DH").owner is game.player(2) and game.player(2).cash == 515
+    # after the auction the player after the last buyer acts
+    assert game.active_players() == [1]
+
+
+def test_ca_brings_a_prr_share_and_bo_the_bo_presidency():
+    game = new_game()
+    for pid, sym, price in [(1, "SV", 20), (2, "CS", 40), (3, "DH", 70), (4, "MH", 110), (1, "CA", 160)]:
+        game.apply(act(pid, "bid", company=sym, price=price))
+    assert game.share("PRR_1").owner is game.player(1)
+    game.apply(act(2, "bid", company="BO", price=220))
+    assert game.active_players() == [2]
+    with pytest.raises(GameError, match="par price of B&O"):
+        game.apply(act(2, "par", corporation="PRR", share_price="100,0,6"))
+    game.apply(act(2, "par", corporation="B&O", share_price="90,1,6"))
+    bo = game.corporation("B&O")
+    assert bo.owner is game.player(2) and bo.par_price.price == 90 and game.player(2).cash == 600 - 40 - 220
+    assert game.round.name == "Stock Round"
+    # priority goes to the player after the one who bought the last private
+    assert game.active_players() == [3]
+
+
+def test_sold_out_corporation_rises_at_the_end_of_the_stock_round():
+    game = create_game("1830", PLAYERS[:2], seed=1)  # 2 players, $1200 each
+    for pid, sym, price in [(1, "SV", 20), (2, "CS", 40), (1, "DH", 70), (2, "MH", 110), (1, "CA", 160),
+                            (2, "BO", 220)]:
+        game.apply(act(pid, "bid", company=sym, price=price))
+    game.apply(act(2, "par", corporation="B&O", share_price="67,5,6"))
+    # buy out B&O between the two players, passing the other's turns with NYC buys
+    game.apply(act(1, "buy_shares", shares=["B&O_1"]))
+    for n in range(2, 9):
+        game.apply(act(2 if n % 2 == 0 else 1, "buy_shares", shares=[f"B&O_{n}"]))
+    assert game.corporation("B&O").ipo_percent == 0
+    game.apply(act(1, "pass"))
+    game.apply(act(2, "pass"))
+    bo = game.corporation("B&O")
+    assert game.round.name == "Operating Round"
+    assert bo.share_price.price == 71  # one row up from 67 in the par column
+
+
+def test_mh_can_be_exchanged_out_of_turn_in_a_stock_round():
+    game = new_game()
+    for pid, sym, price in [(1, "SV", 20), (2, "CS", 40), (3, "DH", 70), (4, "MH", 110), (1, "CA", 160),
+                            (2, "BO", 220)]:
+        game.apply(act(pid, "bid", company=sym, price=price))
+    game.apply(act(2, "par", corporation="B&O", share_price="100,0,6"))
+    assert game.active_players() == [3]
+    game.apply(act("MH", "buy_shares", "company", shares=["NYC_1"], percent=10))
+    assert game.share("NYC_1").owner is game.player(4)
+    assert game.company("MH").closed and game.active_players() == [3]
+
+
+def test_legal_actions_are_accepted_in_a_fresh_game():
+    game = new_game()
+    for _ in range(40):
+        legal = game.legal_actions()
+        assert legal
+        game.apply(legal[0])
