@@ -37,6 +37,7 @@ class Depot:
         self.trains: list[Train] = []
         self.upcoming: list[Train] = []
         self.discarded: list[Train] = []
+        self.sold_names: set[str] = set()  # kinds of train the bank has started selling
         self.unlimited: set[str] = set()
         self._next_index: dict[str, int] = {}
         for t in trains_data:
@@ -444,22 +445,24 @@ class BaseGame(OperatingMixin):
                     self.close_company(company)
 
     def on_train_bought_from_depot(self, train: Train) -> None:
+        """The first train of a kind to leave the bank may start a phase, rust trains and fire events."""
+        if train.name in self.depot.sold_names:
+            return
+        self.depot.sold_names.add(train.name)
         for i in range(self.phase_index + 1, len(self.phases)):
             if self.phases[i].on == train.name:
                 self.phase_index = i
-                self.on_phase_change(self.phases[i])
+                for event in self.phases[i].events:
+                    self.run_event(event)
                 break
         self.rust(train.name)
         for event in self.depot.data_by_name[train.name].get("events", []):
-            if event["type"] == "close_companies" and train.id.endswith("-0"):
-                for company in self.companies:
-                    self.close_company(company)
+            self.run_event(event)
 
-    def on_phase_change(self, phase: Phase) -> None:
-        for event in phase.events:
-            if event.get("type") == "close_companies":
-                for company in self.companies:
-                    self.close_company(company)
+    def run_event(self, event: dict) -> None:
+        if event.get("type") == "close_companies":
+            for company in self.companies:
+                self.close_company(company)
 
     def rust(self, bought_name: str) -> None:
         for train in self.depot.trains:

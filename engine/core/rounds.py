@@ -107,6 +107,19 @@ class Round:
     def after_process(self, action, entity) -> None:
         pass
 
+    def next_entity(self) -> None:
+        raise NotImplementedError
+
+    def begin_entity_turn(self) -> None:
+        """Fresh steps for the entity whose turn starts; straight on if it has nothing to do."""
+        self.blocking_cache.clear()
+        for step in self.steps:
+            step.passed = False
+            step.setup()
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
     def legal_actions(self) -> list[dict]:
         step = self.active_step()
         if step is None:
@@ -163,13 +176,7 @@ class StockRound(Round):
         self.start_turn()
 
     def start_turn(self) -> None:
-        self.blocking_cache.clear()
-        for step in self.steps:
-            step.passed = False
-            step.setup()
-        self.skip_steps()
-        if self.active_step() is None:
-            self.next_entity()
+        self.begin_entity_turn()
 
     @property
     def finished(self) -> bool:
@@ -218,19 +225,13 @@ class OperatingRound(Round):
         return self.done
 
     def start_operating(self) -> None:
-        self.blocking_cache.clear()
         corp: Corporation = self.current_entity
         for train in corp.trains:
             train.operated = False
         self.routes = []
         self.revenue = 0
         self.game.place_home_token(corp)
-        for step in self.steps:
-            step.passed = False
-            step.setup()
-        self.skip_steps()
-        if self.active_step() is None:
-            self.next_entity()
+        self.begin_entity_turn()
 
     def after_process(self, action, entity) -> None:
         if not self.done and self.active_step() is None:

@@ -27,6 +27,21 @@ def affordable_lays(game, corp: Corporation, **options) -> list[tuple[str, str, 
     return out
 
 
+def free_slots_on_hex(game, corp: Corporation, coord: str) -> list[tuple[str, int]]:
+    """(city id, first free slot) of each city on the hex where the corporation may put a station,
+    connection aside (home and teleport stations)."""
+    out = []
+    for city in game.hexmap.hex(coord).tile.cities:
+        for slot in range(len(city.tokens)):
+            try:
+                game.hexmap.check_token(corp.sym, city.id, slot, need_connection=False)
+            except GameError:
+                continue
+            out.append((city.id, slot))
+            break
+    return out
+
+
 class HomeToken(Step):
     """A station waiting for its city: a home token to place, or one displaced when its tile changed."""
 
@@ -58,16 +73,8 @@ class HomeToken(Step):
     def legal(self, corp) -> list[dict]:
         game = self.game
         _, coord = self.pending()
-        out = []
-        for city in game.hexmap.hex(coord).tile.cities:
-            for slot in range(len(city.tokens)):
-                try:
-                    game.hexmap.check_token(corp.sym, city.id, slot, need_connection=False)
-                except GameError:
-                    continue
-                out.append(self.action(corp, "place_token", city=city.id, slot=slot))
-                break
-        return out
+        return [self.action(corp, "place_token", city=city_id, slot=slot)
+                for city_id, slot in free_slots_on_hex(game, corp, coord)]
 
 
 class Track(Step):
@@ -178,14 +185,8 @@ class SpecialTrack(Step):
         out = []
         if self.teleport and self.teleport[0].owner is entity:
             company, coord = self.teleport
-            for city in game.hexmap.hex(coord).tile.cities:
-                for slot in range(len(city.tokens)):
-                    try:
-                        game.hexmap.check_token(entity.sym, city.id, slot, need_connection=False)
-                    except GameError:
-                        continue
-                    out.append(self.action(company, "place_token", city=city.id, slot=slot))
-                    break
+            out.extend(self.action(company, "place_token", city=city_id, slot=slot)
+                       for city_id, slot in free_slots_on_hex(game, entity, coord))
         for company in list(getattr(entity, "companies", [])):
             if "lay_tile" not in self.actions(company):
                 continue
