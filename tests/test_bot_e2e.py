@@ -1,7 +1,8 @@
 """End to end: the real bot (discord.py) against a fake Discord on loopback, with the real 1830 engine.
 
-A whole recorded 1830 game is played through slash commands and buttons; pings, pictures, refusals,
-autocomplete and a restart mid-game are checked along the way.
+Whole recorded 1830 games are played through slash commands and buttons; pings, pictures, refusals,
+autocomplete and a restart mid-game are checked along the way. The second fixture's log has programmed
+actions: their recorded auto actions are sent as commands by the members they belong to.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
-from fakediscord.fakegame import tiny_png
+from fakediscord.recorded import controller, flatten, tiny_png
 
 from bot import actions as acts
 from bot.db import Database
@@ -42,16 +43,6 @@ class QuickPictures(Engine):
         return tiny_png("companies")
 
 
-def controller(action: dict, state: dict) -> int:
-    """Player id who must submit `action`, from the trace state before it."""
-    if action["entity_type"] == "player":
-        return int(action["entity"])
-    if action["entity_type"] == "corporation":
-        return int(state["corporations"][action["entity"]]["pres"])
-    owner = state["companies"][action["entity"]]
-    return int(owner) if isinstance(owner, int) else int(state["corporations"][owner]["pres"])
-
-
 async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> tuple[int, int]:
     empty = dict(log, actions=[])
     opts = {"file": AttachmentRef("game.json", json.dumps(empty).encode())}
@@ -63,13 +54,17 @@ async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> 
     return int(rec.final.content.split("#")[1].split()[0]), thread
 
 
-async def test_whole_recorded_game_through_discord(tmp_path):
+@pytest.mark.parametrize("fixture", ["26855", "1830_game_end_bank"])
+async def test_whole_recorded_game_through_discord(tmp_path, fixture):
     from engine.titles import load_18xx
 
-    log = json.loads((FIXTURES / "26855.json").read_text())
-    trace = [json.loads(x) for x in (FIXTURES / "26855.trace.jsonl").read_text().splitlines()]
-    applied = load_18xx(log).actions
-    assert len(applied) == len(trace) - 1
+    log = json.loads((FIXTURES / f"{fixture}.json").read_text())
+    trace = [json.loads(x) for x in (FIXTURES / f"{fixture}.trace.jsonl").read_text().splitlines()]
+    recorded = load_18xx(log).actions
+    assert len(recorded) + sum(len(a.get("auto_actions", ())) for a in recorded) == len(trace) - 1
+    steps = list(flatten(recorded))
+    applied = [a for _, a in steps]
+    states = [trace[k] for k, _ in steps]
 
     fake = await FakeDiscord().start()
     db_path = str(tmp_path / "rh.db")
@@ -81,11 +76,11 @@ async def test_whole_recorded_game_through_discord(tmp_path):
         member_of = {int(p["id"]): u for p, u in zip(log["players"], users, strict=True)}
         game_id, thread = await _import(fake, users[0], log, users)
 
-        announced = member_of[controller(applied[0], trace[0])]
+        announced = member_of[controller(applied[0], states[0])]
         checked_refusals = checked_ac = 0
         restarted = False
         for i, action in enumerate(applied):
-            state = trace[i]
+            state = states[i]
             who = member_of[controller(action, state)]
             kind, opts = acts.command_for(action)
 
@@ -144,7 +139,7 @@ async def test_whole_recorded_game_through_discord(tmp_path):
                 assert data.startswith(b"\x89PNG")
 
             # pings: only when the member to act changes, and only that member
-            nxt = member_of[controller(applied[i + 1], trace[i + 1])] if i + 1 < len(applied) else None
+            nxt = member_of[controller(applied[i + 1], states[i + 1])] if i + 1 < len(applied) else None
             am = msg.allowed_mentions or {}
             assert am.get("parse", []) == [], am
             if nxt is not None and nxt != announced:

@@ -1,4 +1,4 @@
-"""Test support for the bot: a fake Discord on loopback (server.py) and a scripted engine (fakegame.py)."""
+"""Test support for the bot: a fake Discord on loopback (server.py)."""
 
 from __future__ import annotations
 

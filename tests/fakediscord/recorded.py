@@ -1,0 +1,46 @@
+"""Recorded 18xx.games games as the commands members would send (e2e test and bench)."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Iterator
+
+SKIPPED = ("program_",)  # programs only shape the server's auto actions; those are submitted by hand here
+
+
+def flatten(applied: list[dict]) -> Iterator[tuple[int, dict]]:
+    """(trace index, action) for each action a member submits, in order.
+
+    The engine's applied log keeps the server's `auto_actions` inside the action that triggered them; the
+    fixture trace has one state per action *and* per auto action. Each auto action becomes a separate
+    command by the member it belongs to, at the point it occurred; programmed actions (`program_*`, which
+    change nothing in the game) are left out. The index is that of the trace state before the action.
+    """
+    k = 0
+    for action in applied:
+        for a in (action, *action.get("auto_actions", ())):
+            if not a["type"].startswith(SKIPPED):
+                yield k, {key: v for key, v in a.items() if key != "auto_actions"}
+            k += 1
+
+
+def controller(action: dict, state: dict) -> int:
+    """Player id who must submit `action`, from the trace state before it."""
+    if action["entity_type"] == "player":
+        return int(action["entity"])
+    if action["entity_type"] == "corporation":
+        return int(state["corporations"][action["entity"]]["pres"])
+    owner = state["companies"][action["entity"]]
+    return int(owner) if isinstance(owner, int) else int(state["corporations"][owner]["pres"])
+
+
+def tiny_png(text: str = "x") -> bytes:
+    """A valid 1x1 PNG (the quick renderer's picture)."""
+    raw = b"\x00\xff\xff\xff"
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"tEXt", b"c\x00" + text.encode()) + chunk(b"IEND", b""))
