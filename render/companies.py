@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.core import data
-
+from . import _data as data
 from . import colors as C
 from .fonts import font
 from .png import to_png

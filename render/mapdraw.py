@@ -11,8 +11,8 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engine import hexgeo
-from engine.core import data
 
+from . import _data as data
 from . import colors as C
 from .fonts import font
 from .mapview import tile_def

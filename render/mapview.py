@@ -15,8 +15,7 @@ import json
 from collections.abc import Iterable
 from functools import cache
 
-from engine.core import data
-
+from . import _data as data
 from .tiledef import TileDef, parse
 
 

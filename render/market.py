@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from PIL import Image, ImageDraw
 
-from engine.core import data
-
+from . import _data as data
 from . import colors as C
 from .fonts import font
 from .png import to_png
@@ -17,6 +18,7 @@ ZONE = {  # light tints of 18xx.games' market colours, by type name
 }
 PLAIN = (246, 240, 226)
 PAR_RING = (200, 0, 0)
+TOK_R = 16
 
 
 def _cell_fill(title: str, types: list[str]) -> tuple[int, int, int]:
@@ -49,18 +51,19 @@ def _token(d: ImageDraw.ImageDraw, title: str, x: float, y: float, r: float, sym
     d.text((x, y), sym, font=f, fill=text, anchor="mm")
 
 
-def draw_market(title: str, summary: dict) -> bytes:
+@cache
+def _background(title: str, deepest: int):
+    """The market without tokens (cells, zones, legend), cropped, and where each cell's tokens go."""
     market = data.load(title)["market"]
     grid = market["grid"]
-    stacks = _stacks(summary)
     one_d = len(grid) == 1
     zigzag = bool(market.get("zigzag"))
     n_cols = max(len(r) for r in grid)
-    deepest = max((len(v) for v in stacks.values()), default=0)
-    tok_r = 16
+    tok_r = TOK_R
     if not one_d:
         cw, ch = 86, 84
         width, height = n_cols * cw + 40, len(grid) * ch + 110
+        step = cw
     else:
         cw = 70 if zigzag else 60
         ch = 56
@@ -74,6 +77,7 @@ def draw_market(title: str, summary: dict) -> bytes:
     top = 52
     price_font = font(18, "bold")
     small = font(13)
+    cells: dict[tuple[int, int], tuple[float, float, bool]] = {}  # (row, col) -> (x0, y0, up)
 
     def cell(x0, y0, w, h, cellinfo):
         types = cellinfo.get("types", []) if isinstance(cellinfo, dict) else []
@@ -90,16 +94,7 @@ def draw_market(title: str, summary: dict) -> bytes:
                     continue
                 x0, y0 = 20 + c * cw, top + r * ch
                 cell(x0, y0, cw, ch, info)
-                syms = stacks.get((r, c), [])
-                if syms:
-                    per_row = 3
-                    rad = tok_r if len(syms) <= 6 else 11
-                    for k, sym in enumerate(syms):
-                        row_i, col_i = divmod(k, per_row)
-                        n_in_row = min(per_row, len(syms) - row_i * per_row)
-                        x = x0 + cw / 2 + (col_i - (n_in_row - 1) / 2) * (2 * rad + 1)
-                        y = y0 + 28 + rad + row_i * (2 * rad + 2)
-                        _token(d, title, x, y, rad, sym)
+                cells[(r, c)] = (x0, y0, False)
         legend_y = top + len(grid) * ch + 14
     else:
         row = grid[0]
@@ -112,14 +107,7 @@ def draw_market(title: str, summary: dict) -> bytes:
             up = zigzag and c % 2 == 0
             y0 = base_y + (0 if up else ch) if zigzag else base_y
             cell(x0, y0, cw, ch, info)
-            syms = stacks.get((0, c), [])
-            for k, sym in enumerate(syms):
-                x = x0 + cw / 2
-                if zigzag and up:
-                    y = y0 - tok_r - 4 - k * (2 * tok_r + 3)
-                else:
-                    y = y0 + ch + tok_r + 4 + k * (2 * tok_r + 3)
-                _token(d, title, x, y, tok_r, sym)
+            cells[(0, c)] = (x0, y0, up)
         legend_y = base_y + ch * (2 if zigzag else 1) + max(deepest, 1) * (2 * tok_r + 3) + 16
     # legend: zone colours and the par marker
     colours = data.load(title)["constants"].get("STOCKMARKET_COLORS", {})
@@ -136,4 +124,38 @@ def draw_market(title: str, summary: dict) -> bytes:
         d.text((x + 28, legend_y + 11), label, font=small, fill=C.BLACK, anchor="lm")
         x += 28 + d.textlength(label, font=small) + 18
     img = img.crop((0, 0, width, min(height, int(legend_y + 36))))
+    return img, cells, (cw, ch)
+
+
+def draw_market(title: str, summary: dict) -> bytes:
+    market = data.load(title)["market"]
+    one_d = len(market["grid"]) == 1
+    zigzag = bool(market.get("zigzag"))
+    stacks = _stacks(summary)
+    deepest = max((len(v) for v in stacks.values()), default=0)
+    background, cells, (cw, ch) = _background(title, deepest if one_d else 0)
+    img = background.copy()
+    d = ImageDraw.Draw(img)
+    tok_r = TOK_R
+    for pos, syms in stacks.items():
+        if pos not in cells:
+            continue
+        x0, y0, up = cells[pos]
+        if not one_d:
+            per_row = 3
+            rad = tok_r if len(syms) <= 6 else 11
+            for k, sym in enumerate(syms):
+                row_i, col_i = divmod(k, per_row)
+                n_in_row = min(per_row, len(syms) - row_i * per_row)
+                x = x0 + cw / 2 + (col_i - (n_in_row - 1) / 2) * (2 * rad + 1)
+                y = y0 + 28 + rad + row_i * (2 * rad + 2)
+                _token(d, title, x, y, rad, sym)
+        else:
+            for k, sym in enumerate(syms):
+                x = x0 + cw / 2
+                if zigzag and up:
+                    y = y0 - tok_r - 4 - k * (2 * tok_r + 3)
+                else:
+                    y = y0 + ch + tok_r + 4 + k * (2 * tok_r + 3)
+                _token(d, title, x, y, tok_r, sym)
     return to_png(img)
