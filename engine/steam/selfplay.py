@@ -14,13 +14,22 @@ import random
 import sys
 import time
 import traceback
+from math import ceil
 
 from engine.core.errors import GameError
 from engine.steam import tiles as T
 from engine.steam.actions import Bid, Capital, EndBuild, Move, Pass, TakeTile, UpgradeLoco
 from engine.steam.board import BAG, CUBE_COLORS
 from engine.steam.game import Game, Settings
-from engine.steam.legal import build_actions, is_legal_track, legal_actions, to_action, track_candidates
+from engine.steam.legal import (
+    build_actions,
+    deliveries,
+    is_legal_track,
+    legal_actions,
+    move_actions,
+    to_action,
+    track_candidates,
+)
 
 MAX_ACTIONS = 5000
 
@@ -67,72 +76,152 @@ def check_invariants(g: Game) -> None:
 
 
 def choose(g: Game, rng: random.Random):
-    """A random legal action, weighted so that games move on."""
+    """A legal action for the active player: mostly greedy (deliver goods, build links that connect
+    cities where goods can go, spend little), with a seeded random share so every rule gets exercised."""
     s = g.s
     p = g.active_player()
-    if s.phase == "build" and not s.score_queue:
-        opts = build_actions(g, p, track=False)
-        ends = [a for a in opts if isinstance(a, EndBuild)]
-        special = [a for a in opts if not isinstance(a, EndBuild)]
-        if special and (not ends or rng.random() < 0.5):
-            return rng.choice(special)
-        pl = s.players[p]
-        broke = pl.income <= -4 if g.mode == "basic" else pl.cash < 2
-        if ends and (rng.random() < 0.15 or (broke and rng.random() < 0.8)):
-            return ends[0]
-        if s.placements < g.placement_limit(p):
-            cands = track_candidates(g, p)
-            cands = rng.sample(cands, min(40, len(cands)))
-            if rng.random() < 0.7:
-                cands.sort(key=lambda a: -_connects(g, a))
+    pl = s.players[p]
+    if s.score_queue:
+        opts = legal_actions(g)
+        return opts[0] if pl.income < 4 or rng.random() < 0.7 else opts[1]
+    if s.phase == "build":
+        return _choose_build(g, p, rng)
+    if s.phase == "move":
+        return _choose_move(g, p, rng)
+    opts = legal_actions(g)
+    if s.phase in ("setup_auction", "auction"):
+        bids = [a for a in opts if isinstance(a, Bid)]
+        spare = pl.cash - 6 if s.phase == "auction" else pl.cash
+        bids = [a for a in bids if a.amount <= min(3, spare)]
+        if bids and rng.random() < 0.3:
+            return rng.choice(bids[:2])
+        return next(a for a in opts if isinstance(a, Pass))
+    if s.phase == "capital":
+        # standard game: enough cash for a build turn, but keep income above the locomotive's upkeep
+        want = max(0, ceil((12 - pl.cash) / 5))
+        floor = -3 if s.round < g.rounds - 1 else 0
+        top = max(0, min(want, pl.income - floor))
+        return rng.choice([a for a in opts if isinstance(a, Capital) and a.loans <= top] or opts[:1])
+    if s.phase == "select":
+        return _choose_tile(g, p, [a for a in opts if isinstance(a, TakeTile)], rng)
+    return rng.choice(opts)
+
+
+def _choose_tile(g: Game, p: int, tiles: list, rng: random.Random):
+    pl = g.s.players[p]
+    basic = g.mode == "basic"
+
+    def worth(a) -> float:
+        if a.tile == 6:  # Locomotive: cheap reach early, a burden later
+            price = (4 + pl.loco + 1) if basic else 0
+            return (3 if pl.loco < 3 else -2) - (4 if basic and price > pl.cash else 0)
+        if a.tile in (5, 7) and a.use:
+            price = (2 if a.tile == 5 else 6) if basic else 0
+            return 1 - (5 if price > pl.cash else 0)
+        return {1: 1, 2: 2, 3: 3, 4: 2}.get(a.tile, 0)
+
+    if rng.random() < 0.2:
+        return rng.choice(tiles)
+    best = max(worth(a) for a in tiles)
+    return rng.choice([a for a in tiles if worth(a) == best])
+
+
+def _choose_move(g: Game, p: int, rng: random.Random):
+    s = g.s
+    pl = s.players[p]
+    opts = move_actions(g, p)
+    moves = [a for a in opts if isinstance(a, Move)]
+    if moves and rng.random() < 0.95:
+        want = "income" if pl.income < 5 or s.round < g.rounds - 2 else "vp"
+        moves = [m for m in moves if m.to == want] or moves
+        own = {m: _own_links(g, p, m) for m in moves}
+        best = max(own.values())
+        return rng.choice([m for m in moves if own[m] == best])
+    ups = [a for a in opts if isinstance(a, UpgradeLoco)]
+    if ups and (pl.loco < 2 or (pl.loco < 4 and rng.random() < 0.3)) and (g.mode == "basic" or pl.income > pl.loco):
+        return ups[0]
+    return next(a for a in opts if isinstance(a, Pass))
+
+
+def _own_links(g: Game, p: int, m: Move) -> int:
+    net = g.network()
+    return sum(1 for lid in m.links if net.by_id[lid].owner == p)
+
+
+def _choose_build(g: Game, p: int, rng: random.Random):
+    s = g.s
+    opts = build_actions(g, p, track=False)
+    ends = [a for a in opts if isinstance(a, EndBuild)]
+    special = [a for a in opts if not isinstance(a, EndBuild)]
+    if special and (not ends or rng.random() < 0.6):
+        return rng.choice(special)
+    if s.placements < g.placement_limit(p):
+        cands = track_candidates(g, p)
+        cands = rng.sample(cands, min(36, len(cands)))
+        if rng.random() < 0.08:  # now and then any legal tile, so that odd builds are played too
             for cand in cands:
                 a = to_action(p, cand)
                 if is_legal_track(g, a):
                     return a
-        return ends[0] if ends else rng.choice(special)
-    opts = legal_actions(g)
-    if s.phase in ("setup_auction", "auction") and not s.score_queue:
-        if rng.random() < 0.6:
-            return next(a for a in opts if isinstance(a, Pass))
-        bids = [a for a in opts if isinstance(a, Bid)][:4]
-        return rng.choice(bids) if bids else opts[0]
-    if s.phase == "capital":
-        pl = s.players[p]
-        top = (2 if pl.cash < 6 else 0) if pl.income > -4 else (1 if pl.cash < 3 else 0)
-        return rng.choice([a for a in opts if isinstance(a, Capital) and a.loans <= top])
-    if s.phase == "move" and not s.score_queue:
-        moves = [a for a in opts if isinstance(a, Move)]
-        if moves and rng.random() < 0.9:
-            want = "income" if s.players[p].income < 4 or s.round < 3 else rng.choice(["income", "vp"])
-            moves = [m for m in moves if m.to == want] or moves
-            best = max(len(m.links) for m in moves)
-            return rng.choice([m for m in moves if len(m.links) == best] if rng.random() < 0.6 else moves)
-        ups = [a for a in opts if isinstance(a, UpgradeLoco)]
-        if ups and s.players[p].loco < 3 and rng.random() < 0.4:
-            return ups[0]
-        return next(a for a in opts if isinstance(a, Pass))
-    if s.phase == "select":
-        pl = s.players[p]
-        tiles = [a for a in opts if isinstance(a, TakeTile)]
-        if pl.loco >= 3:
-            tiles = [a for a in tiles if a.tile != 6] or tiles
-        if g.mode == "basic" and pl.income <= -3:
-            cheap = [a for a in tiles if a.tile in (1, 2, 3, 4) or not a.use]
-            tiles = cheap or tiles
-        return rng.choice(tiles)
-    if s.score_queue:
-        return opts[0] if s.players[p].income < 4 else rng.choice(opts)
-    return rng.choice(opts)
+        base = _value(g, p)
+        best, best_gain = None, 0.5
+        for cand in cands:
+            a = to_action(p, cand)
+            try:
+                plan = g._plan_track(a)
+            except GameError:
+                continue
+            gain = _value_after(g, p, plan) - base - 0.4 * plan["cost"]
+            if gain > best_gain:
+                best, best_gain = a, gain
+        if best is not None:
+            return best
+    return ends[0] if ends else rng.choice(special)
 
 
-def _connects(g: Game, a) -> int:
-    """How many ends of a candidate track action meet a city or track (a cheap guide for the random agent)."""
-    kind, h, face, rot = a
-    if kind != "lay":
-        return 0
+def _value_after(g: Game, p: int, plan: dict) -> float:
+    """The build value for p once the planned tile is down (played on a copy of the state)."""
+    saved, saved_net = g.s, g._net_cache
+    g.s = saved.clone()
+    try:
+        g._commit_plan(p, plan)
+        return _value(g, p)
+    finally:
+        g.s, g._net_cache = saved, saved_net
+
+
+def _hex_distance(a, b) -> int:
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def _value(g: Game, p: int) -> float:
+    """How good p's track is: goods it can deliver, complete links, and open ends close to a city they
+    could usefully reach."""
+    s = g.s
     net = g.network()
-    paths = T.FACES[face].rotated(rot)
-    return sum(1 for path in paths for e in path if net.resolve(h, e)[0] != "open")
+    cities = g.all_cities()
+    routes = {(m.city, m.color) for m in deliveries(g, p, limit=60) if m.to == "income"}
+    value = 12.0 * len(routes)
+    incomplete = 0
+    for link in net.links:
+        if link.owner != p:
+            continue
+        if link.complete:
+            value += 10
+            continue
+        incomplete += 1
+        oe = link.open_end
+        ahead = g.board.nbr(oe[1], oe[2])
+        start = link.nodes[0] if link.nodes else None
+        if ahead is None:
+            continue
+        useful = [c for c in cities if c != start and start in cities
+                  and (cities[c] in s.city_cubes.get(start, ()) or cities[start] in s.city_cubes.get(c, ()))]
+        d_useful = min((_hex_distance(ahead, c) for c in useful), default=99)
+        d_any = min((_hex_distance(ahead, c) for c in cities if c != start), default=99) + 3
+        value += 10 - 2 * min(d_useful, d_any, 9)
+    return value - 6 * max(0, incomplete - 1)
 
 
 def play_one(settings: Settings, rng: random.Random) -> tuple[Game, int]:

@@ -134,7 +134,7 @@ class SpecialTrack(Step):
         return None
 
     def actions(self, entity) -> tuple[str, ...]:
-        if self.teleport and self.teleport[0] is entity:
+        if self.teleport and self.teleport[0] is entity and self.teleport[0].owner.tokens_left:
             return ("place_token",)
         if self.abilities(entity) is None:
             return ()
@@ -183,7 +183,7 @@ class SpecialTrack(Step):
     def legal(self, entity) -> list[dict]:
         game = self.game
         out = []
-        if self.teleport and self.teleport[0].owner is entity:
+        if self.teleport and self.teleport[0].owner is entity and entity.tokens_left:
             company, coord = self.teleport
             out.extend(self.action(company, "place_token", city=city_id, slot=slot)
                        for city_id, slot in free_slots_on_hex(game, entity, coord))
