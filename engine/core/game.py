@@ -407,7 +407,7 @@ class BaseGame(OperatingMixin):
         player.companies.append(company)
         self.after_buy_company(player, company, price)
 
-    def blocked_hexes(self) -> set[str]:
+    def blocking_privates(self) -> set[str]:
         """Player-owned privates that forbid track on their hexes (the map knows which hexes)."""
         return {c.sym for c in self.companies
                 if not c.closed and isinstance(c.owner, Player) and c.ability("blocks_hexes")}
@@ -668,6 +668,10 @@ class BaseGame(OperatingMixin):
             except GameError as e:
                 raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
         return game
+
+    def map_view(self) -> dict:
+        """The map as plain data for pictures, with the privates that block hexes right now."""
+        return self.hexmap.view(blocked=self.blocking_privates())
 
     def summary(self) -> dict:
         from engine.core.trace import summary

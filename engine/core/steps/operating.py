@@ -16,7 +16,7 @@ def corp_turn(step: Step, entity) -> bool:
 
 def affordable_lays(game, corp: Corporation, **options) -> list[tuple[str, str, int]]:
     """Legal lays whose terrain cost the corporation can pay."""
-    blocked = game.blocked_hexes()
+    blocked = game.blocking_privates()
     out = []
     for coord, tile_id, rotation in game.hexmap.legal_lays(corp.sym, colors=game.phase.tiles, blocked=blocked,
                                                           **options):
@@ -90,7 +90,7 @@ class Track(Step):
     def process_lay_tile(self, action, corp: Corporation) -> None:
         game = self.game
         cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
-                                     blocked=game.blocked_hexes(),
+                                     blocked=game.blocking_privates(),
                                      need_connection=self.need_connection(corp, action.hex))
         if cost > corp.cash:
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
@@ -151,7 +151,7 @@ class SpecialTrack(Step):
         if action.hex not in ability.get("hexes", []):
             raise GameError(f"{company.sym} can only lay track on {', '.join(ability['hexes'])}")
         cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
-                                     blocked=game.blocked_hexes(), need_connection=False,
+                                     blocked=game.blocking_privates(), need_connection=False,
                                      tiles_allowed=set(ability.get("tiles", [])) or None)
         if cost > corp.cash:
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
