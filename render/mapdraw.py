@@ -1,12 +1,15 @@
 """Draw a map view (see render.mapview) as a PNG, in the style of 18xx.games.
 
-Everything is drawn at SS times the final size and reduced, which gives anti-aliased track and text.
+Hexes are drawn at SS times the final size and reduced (anti-aliased track and circles), one by one:
+each hex picture is cached by its content, and the picture of a title's starting map (margins, coordinate
+labels, every printed hex, hex outlines and borders) is cached too, so a drawing only paints the hexes
+that changed since the start of the game and pastes them on a copy of that background.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -180,12 +183,21 @@ class MapPainter:
         self.title = view["title"]
         (self.layout, self.R, self.width, self.height, self.centres, self.labels, self.fsize,
          self.hexes) = _layout(self.title)
-        self.img = Image.new("RGB", (self.width, self.height), C.BACKGROUND)
-        self.draw = ImageDraw.Draw(self.img)
         R = self.R
         self.track_w = max(3, int(0.085 * R))
         self.city_r = 0.25 * R
         self.line_w = max(1, int(0.022 * R))
+        self.origin = (0.0, 0.0)  # SS-scale position of self.img's top-left corner on the whole map
+        self.img = self.draw = None
+
+    def _canvas(self, size, origin, mode="RGB", fill=C.BACKGROUND):
+        self.img = Image.new(mode, size, fill)
+        self.draw = ImageDraw.Draw(self.img)
+        self.origin = origin
+
+    def centre(self, coord: str) -> tuple[float, float]:
+        x, y = self.centres[coord]
+        return x - self.origin[0], y - self.origin[1]
 
     # -- text helpers ---------------------------------------------------------------------------
     def text(self, xy, s: str, size: float, fill=C.BLACK, style="bold", stroke=0, stroke_fill=C.WHITE, max_w=None):
@@ -204,22 +216,56 @@ class MapPainter:
 
     # -- whole picture --------------------------------------------------------------------------
     def paint(self, routes=None) -> Image.Image:
-        d, R = self.draw, self.R
+        """The map at its final size: the cached starting map with the changed hexes pasted on it."""
+        static = _static(self.title)
+        img = static.base.copy()
+        start = static.keys
         for coord, hv in self.view["hexes"].items():
             if coord not in self.centres:
                 continue
-            cx, cy = self.centres[coord]
-            fill = C.rgb(hv.get("color") or self.hexes[coord]["color"], C.TILE["white"])
-            d.polygon(hexgeo.corners(cx, cy, self.layout, R), fill=fill)
-        for coord, hv in self.view["hexes"].items():
-            if coord in self.centres:
-                self.paint_hex(coord, hv)
-        self.paint_outlines()
-        for text, x, y in self.labels:
-            self.text((x, y), text, self.fsize, fill=(60, 60, 60))
+            key = _hex_key(hv)
+            if start.get(coord) == key:
+                continue
+            pos, pic, mask = _hex_picture(self.title, coord, key)
+            img.paste(pic, pos, mask)
+            box = (pos[0], pos[1], pos[0] + pic.width, pos[1] + pic.height)
+            edges = static.edges.crop(box)
+            img.paste(edges, box, edges)
         if routes:
-            self.paint_routes(routes)
-        return self.img.reduce(SS) if SS > 1 else self.img
+            self.paint_routes(img, routes)
+        return img
+
+    def hex_picture(self, coord: str, hv: dict):
+        """One hex at the final size: (top-left position on the map, RGB picture, L mask of the hex)."""
+        cx, cy = self.centres[coord]
+        R = self.R
+        half_w = (SQ3 / 2 * R if self.layout == "pointy" else R) + 2 * SS
+        half_h = (R if self.layout == "pointy" else SQ3 / 2 * R) + 2 * SS
+        x0, y0 = math.floor((cx - half_w) / SS) * SS, math.floor((cy - half_h) / SS) * SS
+        x1, y1 = math.ceil((cx + half_w) / SS) * SS, math.ceil((cy + half_h) / SS) * SS
+        self._canvas((x1 - x0, y1 - y0), (x0, y0))
+        lx, ly = self.centre(coord)
+        corners = hexgeo.corners(lx, ly, self.layout, R)
+        fill = C.rgb(hv.get("color") or self.hexes[coord]["color"], C.TILE["white"])
+        self.draw.polygon(corners, fill=fill)
+        self.paint_hex(coord, hv)
+        mask = Image.new("L", self.img.size, 0)
+        ImageDraw.Draw(mask).polygon(corners, fill=255)
+        pic = self.img.reduce(SS) if SS > 1 else self.img
+        mask = mask.reduce(SS) if SS > 1 else mask
+        return (x0 // SS, y0 // SS), pic, mask
+
+    def paint_background(self) -> tuple[Image.Image, Image.Image]:
+        """(starting map without hexes but with coordinate labels, RGBA outlines/borders layer), final size."""
+        self._canvas((self.width, self.height), (0, 0), "RGBA", (0, 0, 0, 0))
+        self.paint_outlines()
+        edges = self.img.convert("RGBa").reduce(SS).convert("RGBA") if SS > 1 else self.img
+        base = Image.new("RGB", (self.width // SS, self.height // SS), C.BACKGROUND)
+        d = ImageDraw.Draw(base)
+        f = font(int(self.fsize / SS), "bold")
+        for text, x, y in self.labels:
+            d.text((x / SS, y / SS), text, font=f, fill=(60, 60, 60), anchor="mm")
+        return base, edges
 
     def paint_outlines(self):
         R, d = self.R, self.draw
@@ -252,35 +298,48 @@ class MapPainter:
                     self.text((mx + (cx - mx) * 0.25, my + (cy - my) * 0.25), str(cost), 0.16 * R,
                               fill=colour, stroke=2)
 
-    def paint_routes(self, routes):
-        overlay = Image.new("RGBA", self.img.size, (0, 0, 0, 0))
-        od = ImageDraw.Draw(overlay)
+    def paint_routes(self, img: Image.Image, routes) -> None:
+        """Overlay a run on `img` (final size): one coloured line per train through its hexes' centres."""
         R = self.R
+        pts_all = [self.centres[c] for route in routes for chunk in route.get("hexes_path", []) for c in chunk
+                   if c in self.centres]
+        if not pts_all:
+            return
+        pad = 0.6 * R
+        x0 = max(0, math.floor((min(x for x, _ in pts_all) - pad) / SS) * SS)
+        y0 = max(0, math.floor((min(y for _, y in pts_all) - pad) / SS) * SS)
+        x1 = min(self.width, math.ceil((max(x for x, _ in pts_all) + pad) / SS) * SS)
+        y1 = min(self.height, math.ceil((max(y for _, y in pts_all) + pad) / SS) * SS)
+        self._canvas((x1 - x0, y1 - y0), (x0, y0), "RGBA", (0, 0, 0, 0))
+        od = self.draw
         for i, route in enumerate(routes):
             colour = C.ROUTES[i % len(C.ROUTES)]
             off = (i - (len(routes) - 1) / 2) * 0.12 * R
             for chunk in route.get("hexes_path", []):
-                pts = [(self.centres[c][0] + off, self.centres[c][1] + off) for c in chunk if c in self.centres]
+                pts = [(self.centre(c)[0] + off, self.centre(c)[1] + off) for c in chunk if c in self.centres]
                 if len(pts) >= 2:
                     od.line(pts, fill=(*colour, 190), width=int(0.13 * R), joint="curve")
                 for x, y in pts:
                     r = 0.08 * R
                     od.ellipse((x - r, y - r, x + r, y + r), fill=(*colour, 220))
+        for i, route in enumerate(routes):  # labels last: never under another route's line
+            colour = C.ROUTES[i % len(C.ROUTES)]
+            off = (i - (len(routes) - 1) / 2) * 0.12 * R
             name = route.get("train")
             if name and route.get("hexes_path") and route["hexes_path"][0]:
                 first = route["hexes_path"][0][0]
                 if first in self.centres:
-                    x, y = self.centres[first]
+                    x, y = self.centre(first)
                     f = font(int(0.22 * R), "bold")
                     od.text((x + off, y + off - 0.3 * R), name, font=f, fill=(*colour, 255), anchor="mm",
                             stroke_width=3, stroke_fill=(255, 255, 255, 255))
-        self.img = Image.alpha_composite(self.img.convert("RGBA"), overlay).convert("RGB")
-        self.draw = ImageDraw.Draw(self.img)
+        layer = self.img.convert("RGBa").reduce(SS).convert("RGBA") if SS > 1 else self.img
+        img.paste(layer, (x0 // SS, y0 // SS), layer)
 
     # -- one hex --------------------------------------------------------------------------------
     def paint_hex(self, coord: str, hv: dict):
         R, d = self.R, self.draw
-        cx, cy = self.centres[coord]
+        cx, cy = self.centre(coord)
         h = _Hex(cx, cy, R, self.layout)
         hdata = self.hexes[coord]
         tdef, printed = tile_def(self.title, coord, hv["tile"])
@@ -632,7 +691,9 @@ class MapPainter:
         cands += [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.15, 0, 0.15) for dx in (-0.45, 0.45, -0.35, 0.35)]
         # the spot depends on the tile geometry only (nodes and track are the only obstacles so far)
         best = _NAME_SPOTS.get(key) if key else None
-        if best is None:
+        if best is not None:
+            best = (h.cx + best[0], h.cy + best[1])
+        else:
             best, best_score = cands[0], -1e9
             near = [(ox, oy, r) for ox, oy, r in h.obstacles
                     if abs(ox - h.cx) < R and abs(oy - h.cy) < R]
@@ -652,7 +713,7 @@ class MapPainter:
                 if score > best_score:
                     best, best_score = (x, y), score
             if key:
-                _NAME_SPOTS[key] = best
+                _NAME_SPOTS[key] = (best[0] - h.cx, best[1] - h.cy)
         for o, line in zip(offsets, lines, strict=True):
             y = best[1] + o
             self.text((best[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R)
@@ -679,6 +740,48 @@ class MapPainter:
 
 def parse_borders(hex_data: dict):
     return [(b["edge"], b.get("type"), b.get("cost", 0)) for b in hex_data.get("borders", [])]
+
+
+def _hex_key(hv: dict) -> tuple:
+    """What a hex picture depends on."""
+    cities = tuple((c.get("revenue") if not isinstance(c.get("revenue"), dict) else tuple(c["revenue"].items()),
+                    tuple(c.get("tokens") or ()), tuple(c.get("reserved") or ()))
+                   for c in hv.get("cities") or ())
+    return (hv["tile"], int(hv.get("rotation") or 0), hv.get("color"), cities, tuple(hv.get("blocked_by") or ()))
+
+
+def _key_view(key: tuple) -> dict:
+    tile, rotation, color, cities, blocked = key
+    return {"tile": tile, "rotation": rotation, "color": color, "blocked_by": list(blocked),
+            "cities": [{"revenue": dict(rev) if isinstance(rev, tuple) else rev, "slots": len(tokens),
+                        "tokens": list(tokens), "reserved": list(reserved)} for rev, tokens, reserved in cities]}
+
+
+@lru_cache(maxsize=4096)
+def _hex_picture(title: str, coord: str, key: tuple):
+    return MapPainter({"title": title, "hexes": {}}).hex_picture(coord, _key_view(key))
+
+
+class _Static:
+    def __init__(self, title: str):
+        from .mapview import starting_view
+        view = starting_view(title)
+        painter = MapPainter(view)
+        self.base, self.edges = painter.paint_background()
+        self.keys = {}
+        for coord, hv in view["hexes"].items():
+            if coord not in painter.centres:
+                continue
+            key = _hex_key(hv)
+            pos, pic, mask = _hex_picture(title, coord, key)
+            self.base.paste(pic, pos, mask)
+            self.keys[coord] = key
+        self.base.paste(self.edges, (0, 0), self.edges)
+
+
+@cache
+def _static(title: str) -> _Static:
+    return _Static(title)
 
 
 def draw_map(view: dict, *, routes=None) -> bytes:
