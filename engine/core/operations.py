@@ -27,17 +27,19 @@ class OperatingMixin:
         """
         if corp.tokens_used or not corp.token_prices:
             return
-        corp.tokens_used += 1
         for coord in self.home_hexes(corp):
             try:
                 self.hexmap.place_home_token(corp.sym, coord, corp.home_city)
+                corp.tokens_used += 1
             except GameError:
                 self.hexmap.pending_tokens.append((corp.sym, coord))
 
     def lay_tile(self, corp: Corporation, coord: str, tile_id: str, rotation: int, cost: int) -> None:
         if cost:
             self.transfer(corp, self.bank, cost)
-        self.hexmap.lay(coord, tile_id, rotation)
+        # a station the new tile can't carry over goes back to its charter until it is placed again
+        for sym, _ in self.hexmap.lay(coord, tile_id, rotation):
+            self.corporation_by_sym[sym].tokens_used -= 1
 
     def place_token(self, corp: Corporation, city_id: str, slot: int, price: int) -> None:
         if price:

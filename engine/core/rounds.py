@@ -226,6 +226,7 @@ class OperatingRound(Round):
 
     def start_operating(self) -> None:
         corp: Corporation = self.current_entity
+        corp.operated = True
         for train in corp.trains:
             train.operated = False
         self.routes = []
@@ -239,9 +240,6 @@ class OperatingRound(Round):
 
     def next_entity(self) -> None:
         game = self.game
-        current = self.current_entity
-        if current is not None:
-            current.operated = True
         rest = [c for c in self.entities[self.entity_index + 1:] if not c.closed]
         rest.sort(key=game.operating_sort_key)
         self.entities = self.entities[: self.entity_index + 1] + rest

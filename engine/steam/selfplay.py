@@ -157,7 +157,11 @@ def _choose_build(g: Game, p: int, rng: random.Random):
         return rng.choice(special)
     if s.placements < g.placement_limit(p):
         cands = track_candidates(g, p)
-        cands = rng.sample(cands, min(36, len(cands)))
+        net = g.network()
+        ahead = {g.board.nbr(h, e) for (h, e), li in net.open_ends.items() if net.links[li].owner == p}
+        extend = [c for c in cands if c[1] in ahead]
+        others = [c for c in cands if c[1] not in ahead]
+        cands = extend + rng.sample(others, min(30, len(others)))
         if rng.random() < 0.08:  # now and then any legal tile, so that odd builds are played too
             for cand in cands:
                 a = to_action(p, cand)

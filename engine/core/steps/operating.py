@@ -68,7 +68,7 @@ class HomeToken(Step):
         if city.tile.hex is None or city.tile.hex.coord != coord:
             raise GameError(f"{corp.sym}'s station must go on a city of {coord}")
         game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
-        game.hexmap.place_token(corp.sym, action.city, action.slot)
+        game.place_token(corp, action.city, action.slot, price=0)
 
     def legal(self, corp) -> list[dict]:
         game = self.game
