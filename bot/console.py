@@ -193,7 +193,7 @@ class Console:
         elif cmd in ("agree", "refuse"):
             gid = await self._current()
             member = await self._seat_member(args[0])
-            req = svc.undo_requests.get(gid)
+            req = await svc.db.undo_request(gid)
             if req is None:
                 raise UserError("No undo request is open.")
             await svc.vote_undo(gid, member, cmd == "agree", req.at_count, publish=self._publish)

@@ -90,6 +90,19 @@ class Reminder:
     last_sent_at: float | None
 
 
+@dataclass
+class UndoRequest:
+    """An open vote to take back `steps` actions, asked when the log had `at_count` actions."""
+
+    game_id: int
+    requester: int
+    steps: int
+    at_count: int
+    needed: set[int]
+    agreed: set[int] = field(default_factory=set)
+    message_id: int | None = None
+
+
 class Database:
     """Repository over one SQLite file. One connection; aiosqlite serialises statements on its thread."""
 
@@ -274,6 +287,7 @@ class Database:
         fields["updated_at"] = now
         cols = ", ".join(f"{k} = ?" for k in fields)
         await db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), game_id))
+        await db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))  # the log moved on
         await db.commit()
         return seq
 
@@ -289,6 +303,30 @@ class Database:
     async def truncate_actions(self, game_id: int, keep: int) -> None:
         """Drop every action after the first `keep` ones (undo)."""
         await self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
+        await self._db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
+        await self._db.commit()
+
+    # ---------------------------------------------------------------- undo votes
+    async def undo_request(self, game_id: int) -> UndoRequest | None:
+        async with self._db.execute("SELECT * FROM undo_requests WHERE game_id = ?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        return UndoRequest(r["game_id"], r["requester"], r["steps"], r["at_count"], set(json.loads(r["needed"])),
+                           set(json.loads(r["agreed"])), r["message_id"])
+
+    async def save_undo_request(self, req: UndoRequest) -> None:
+        """Open (replacing any open one) or update the game's undo vote."""
+        await self._db.execute(
+            "INSERT OR REPLACE INTO undo_requests(game_id, requester, steps, at_count, needed, agreed, message_id,"
+            " created_at) VALUES (?,?,?,?,?,?,?,?)",
+            (req.game_id, req.requester, req.steps, req.at_count, json.dumps(sorted(req.needed)),
+             json.dumps(sorted(req.agreed)), req.message_id, time.time()),
+        )
+        await self._db.commit()
+
+    async def delete_undo_request(self, game_id: int) -> None:
+        await self._db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
         await self._db.commit()
 
     # ---------------------------------------------------------------- reminders

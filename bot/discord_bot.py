@@ -93,25 +93,36 @@ class RoundhouseBot(commands.Bot):
 
     # ---------------------------------------------------------------- publishing
     async def publish(self, reply: Reply, channel_id: int | None = None) -> discord.Message | None:
-        """Post a reply in its game's thread: text, pictures, buttons; ping only `reply.mention`."""
+        """Post a reply in its game's thread (or edit `reply.edit` in place): text, pictures, buttons; ping
+        only `reply.mention`. Then the replies in `reply.also`. Returns the message of `reply` itself."""
         from bot.ui import buttons_view
         target = reply.thread_id or channel_id
         if target is None:
             return None
         channel = self.get_partial_messageable(target)
-        files = [discord.File(io.BytesIO(p.data), filename=p.name) for p in reply.pictures]
         kwargs: dict[str, Any] = {
             "content": reply.text[:2000],
             "allowed_mentions": allowed_mentions_for(reply.mention),
+            "view": buttons_view(reply),
         }
-        if files:
-            kwargs["files"] = files
-        view = buttons_view(reply)
-        if view is not None:
-            kwargs["view"] = view
-        msg = await channel.send(**kwargs)
+        if reply.edit is not None:
+            try:
+                msg = await channel.get_partial_message(reply.edit).edit(**kwargs)
+            except discord.NotFound:  # the message is gone: post it again
+                msg = await channel.send(**kwargs)
+        else:
+            if kwargs["view"] is None:
+                del kwargs["view"]
+            if reply.pictures:
+                kwargs["files"] = [discord.File(io.BytesIO(p.data), filename=p.name) for p in reply.pictures]
+            msg = await channel.send(**kwargs)
         if reply.dm:
             self._spawn(self._send_dms(reply))
+        for more in reply.also:
+            try:
+                await self.publish(more, target)
+            except discord.HTTPException:
+                log.info("could not publish %r", more.text[:60])
         return msg
 
     def _spawn(self, coro: Any) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import actions as acts
-from bot.db import Database, GameRow, Seat
+from bot.db import Database, GameRow, Seat, UndoRequest
 from bot.describe import describe, entity_name
 from bot.engine_adapter import Engine, GameLike
 from bot.errors import UserError
@@ -45,16 +45,8 @@ class Reply:
     buttons: list[str] = field(default_factory=list)     # pass / payout / withhold / run_best / join / start
     dm: list[int] = field(default_factory=list)          # opted-in members to DM that it is their turn
     file: tuple[str, bytes] | None = None                # export
-
-
-@dataclass
-class UndoRequest:
-    game_id: int
-    requester: int
-    steps: int
-    at_count: int
-    needed: set[int]
-    agreed: set[int] = field(default_factory=set)
+    edit: int | None = None                              # message id: edit that message in place instead
+    also: list[Reply] = field(default_factory=list)      # further posts/edits published after this one
 
 
 @dataclass
@@ -89,7 +81,6 @@ class Service:
         self.pictures = pictures
         self._live: dict[int, Live] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self.undo_requests: dict[int, UndoRequest] = {}
 
     # ------------------------------------------------------------------ helpers
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -188,6 +179,34 @@ class Service:
         return (f"**{lv.row.title}** game #{lv.row.id} — lobby ({len(lv.seats)}/{mx}): {names}.\n"
                 f"Press **Join** or use `/game join`; the host starts with `/game start`.")
 
+    async def lobby_reply(self, game_id: int, note: str = "") -> Reply:
+        """The lobby message with its buttons: an edit of the posted one (a new post if there is none)."""
+        lv = await self._refresh(game_id)
+        text = await self.lobby_text(game_id) + (f"\n_{note}_" if note else "")
+        return Reply(text, game_id, lv.row.thread_id, buttons=["join", "leave", "start"],
+                     edit=lv.row.lobby_message_id)
+
+    def _lobby_closed(self, lv: Live, text: str) -> list[Reply]:
+        """Edit the lobby message: its buttons go once the game started or was aborted."""
+        if lv.row.lobby_message_id is None:
+            return []
+        return [Reply(text, lv.row.id, lv.row.thread_id, edit=lv.row.lobby_message_id)]
+
+    async def _lobby_seat(self, game_id: int, member_id: int, *, by: int | None = None,
+                          is_admin: bool = False) -> Seat:
+        """Checks for taking `member_id`'s seat away in the lobby (by themself, or by the host when `by`)."""
+        lv = await self._refresh(game_id)
+        if by is not None and not self._is_host(lv, by, is_admin):
+            raise UserError("Only the host can kick players.")
+        seat = lv.seat_of_member(member_id)
+        if seat is None:
+            raise UserError("You are not in this game." if by is None else "That member is not in this game.")
+        if lv.row.status != "lobby":
+            raise UserError("The game has started: " + ("ask the host to `/game replace` you." if by is None
+                                                         else "use `/game replace` to give the seat to someone else."))
+        await self.db.remove_seat(game_id, member_id)
+        return seat
+
     async def join(self, game_id: int, member_id: int, name: str) -> Reply:
         async with self.lock(game_id):
             lv = await self._refresh(game_id)
@@ -199,32 +218,17 @@ class Service:
                 raise UserError("This game is full.")
             pid = max((s.player_id for s in lv.seats), default=0) + 1
             await self.db.add_seat(game_id, pid, member_id, name)
-            await self._refresh(game_id)
-            return Reply(f"{name} joins.\n" + await self.lobby_text(game_id), game_id, lv.row.thread_id)
+            return await self.lobby_reply(game_id, f"{name} joins.")
 
     async def leave(self, game_id: int, member_id: int) -> Reply:
         async with self.lock(game_id):
-            lv = await self._refresh(game_id)
-            seat = lv.seat_of_member(member_id)
-            if seat is None:
-                raise UserError("You are not in this game.")
-            if lv.row.status != "lobby":
-                raise UserError("The game has started: ask the host to `/game replace` you.")
-            await self.db.remove_seat(game_id, member_id)
-            return Reply(f"{seat.name} leaves.\n" + await self.lobby_text(game_id), game_id, lv.row.thread_id)
+            seat = await self._lobby_seat(game_id, member_id)
+            return await self.lobby_reply(game_id, f"{seat.name} leaves.")
 
     async def kick(self, game_id: int, by: int, member_id: int, *, is_admin: bool = False) -> Reply:
         async with self.lock(game_id):
-            lv = await self._refresh(game_id)
-            if not self._is_host(lv, by, is_admin):
-                raise UserError("Only the host can kick players.")
-            seat = lv.seat_of_member(member_id)
-            if seat is None:
-                raise UserError("That member is not in this game.")
-            if lv.row.status != "lobby":
-                raise UserError("The game has started: use `/game replace` to give the seat to someone else.")
-            await self.db.remove_seat(game_id, member_id)
-            return Reply(f"{seat.name} was removed.\n" + await self.lobby_text(game_id), game_id, lv.row.thread_id)
+            seat = await self._lobby_seat(game_id, member_id, by=by, is_admin=is_admin)
+            return await self.lobby_reply(game_id, f"{seat.name} was removed.")
 
     async def replace(self, game_id: int, by: int, old_member: int, new_member: int, new_name: str, *,
                       is_admin: bool = False) -> Reply:
@@ -265,6 +269,7 @@ class Service:
             seating = ", ".join(f"{i + 1}. {p['name']}" for i, p in enumerate(players))
             reply = Reply(f"**{lv.row.title}** game #{game_id} starts. Seats: {seating}.", game_id, lv.row.thread_id)
             await self._finish_reply(lv, reply, None, game.summary(), set(), turn, kinds={"map", "companies"})
+            reply.also = self._lobby_closed(lv, f"**{lv.row.title}** game #{game_id} — started. Seats: {seating}.")
             return reply
 
     async def abort(self, game_id: int, by: int, *, is_admin: bool = False) -> Reply:
@@ -274,10 +279,14 @@ class Service:
                 raise UserError("Only the host can abort the game.")
             if lv.row.status in ("finished", "aborted"):
                 raise UserError("This game is already over.")
+            was_lobby = lv.row.status == "lobby"
             await self.db.update_game(game_id, status="aborted")
             await self.db.set_reminder(game_id, next_at=None)
             await self._refresh(game_id)
-            return Reply(f"Game #{game_id} was aborted.", game_id, lv.row.thread_id)
+            reply = Reply(f"Game #{game_id} was aborted.", game_id, lv.row.thread_id)
+            if was_lobby:
+                reply.also = self._lobby_closed(lv, f"**{lv.row.title}** game #{game_id} — aborted in the lobby.")
+            return reply
 
     async def list_games(self, guild_id: int | None = None, member_id: int | None = None) -> Reply:
         rows = await self.db.list_games(guild_id=guild_id, member_id=member_id)
@@ -427,6 +436,7 @@ class Service:
             fields: dict[str, Any] = {"turn_members": turn}
             if game.finished:
                 fields.update(status="finished", result=game.result(), end_reason=game.end_reason)
+            vote = await self.db.undo_request(game_id)  # an open undo vote ends with this action
             try:
                 await self.db.append_action(game_id, stored, member_id, fields)
             except BaseException:
@@ -439,13 +449,12 @@ class Service:
                 await self.db.set_reminder(game_id, next_at=None)
             else:
                 await self._schedule_reminder(game_id)
-            self.undo_requests.pop(game_id, None)
             text = describe(stored, before, after, lv.names) + "."
             reply = Reply(text, game_id, lv.row.thread_id)
             await self._finish_reply(lv, reply, stored, after, previous, turn,
                                      self._picture_kinds(stored, before, after))
-            if publish is not None:
-                await publish(reply)
+            reply.also = self._vote_closed(lv, vote, "the game went on")
+            await self._publish(publish, reply)
             return reply
 
     def _owns(self, lv: Live, player_id: int, action: dict) -> bool:
@@ -469,6 +478,8 @@ class Service:
     # ------------------------------------------------------------------ undo
     async def undo(self, game_id: int, member_id: int, steps: int = 1, publish: Publish | None = None
                    ) -> Reply | UndoRequest:
+        """Undo the caller's own last actions at once; further back opens a vote (stored in SQLite, so it
+        survives a restart), published with Agree/Refuse buttons. Returns the undo reply or the request."""
         async with self.lock(game_id):
             lv = await self.live(game_id)
             if lv.row.status not in ("active", "finished") or lv.game is None:
@@ -480,21 +491,47 @@ class Service:
             if steps > count:
                 raise UserError(f"There are only {count} actions to undo.")
             rows = await self.db.action_rows(game_id, limit=steps)
-            if all(m == member_id for _, _, m, _ in rows) and len(lv.seats) > 0:
+            previous = await self.db.undo_request(game_id)
+            if all(m == member_id for _, _, m, _ in rows):
                 reply = await self._do_undo(lv, steps, member_id)
-                if publish is not None:
-                    await publish(reply)
+                reply.also = self._vote_closed(lv, previous, "replaced by an undo")
+                await self._publish(publish, reply)
                 return reply
-            others = {s.member_id for s in lv.seats if s.member_id != member_id}
+            # unclaimed seats of an imported game (member id <= 0) cannot vote
+            others = {s.member_id for s in lv.seats if s.member_id != member_id and s.member_id > 0}
             req = UndoRequest(game_id, member_id, steps, count, others, {member_id})
-            self.undo_requests[game_id] = req
+            mentions = sorted(others)
+            reply = Reply(f"{lv.seat_of_member(member_id).name} asks to undo the last {steps} action(s): "  # type: ignore[union-attr]
+                          f"{self._labels(rows)}. Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}",
+                          game_id, lv.row.thread_id, mention=mentions,
+                          buttons=[f"undo_yes:{count}", f"undo_no:{count}"],
+                          also=self._vote_closed(lv, previous, "replaced by a new request"))
+            msg = await self._publish(publish, reply)
+            req.message_id = getattr(msg, "id", None)
+            await self.db.save_undo_request(req)
             return req
+
+    @staticmethod
+    async def _publish(publish: Publish | None, reply: Reply) -> Any:
+        return await publish(reply) if publish is not None else None
+
+    @staticmethod
+    def _vote_closed(lv: Live, req: UndoRequest | None, why: str) -> list[Reply]:
+        """Edit a vote message that is no longer open: its buttons go."""
+        if req is None or req.message_id is None:
+            return []
+        return [Reply(f"Undo vote on {req.steps} action(s) closed: {why}.", lv.row.id, lv.row.thread_id,
+                      edit=req.message_id)]
+
+    @staticmethod
+    def _labels(rows: list[tuple[int, dict, int | None, float]]) -> str:
+        return "; ".join(acts.label(a) if a.get("type") != "pass" else "pass" for _, a, _, _ in rows)
 
     async def vote_undo(self, game_id: int, member_id: int, agree: bool, at_count: int,
                         publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self.live(game_id)
-            req = self.undo_requests.get(game_id)
+            req = await self.db.undo_request(game_id)
             count = await self.db.action_count(game_id)
             if req is None or req.at_count != at_count or count != at_count:
                 raise UserError("This undo request is no longer open.")
@@ -503,20 +540,21 @@ class Service:
             seat = lv.seat_of_member(member_id)
             name = seat.name if seat else str(member_id)
             if not agree:
-                self.undo_requests.pop(game_id, None)
-                reply = Reply(f"{name} refused to undo. The game goes on.", game_id, lv.row.thread_id)
+                await self.db.delete_undo_request(game_id)
+                reply = Reply(f"{name} refused to undo. The game goes on.", game_id, lv.row.thread_id,
+                              also=self._vote_closed(lv, req, f"{name} refused"))
             else:
                 req.agreed.add(member_id)
                 missing = req.needed - req.agreed
                 if missing:
+                    await self.db.save_undo_request(req)
                     waiting = ", ".join(lv.seat_of_member(m).name for m in missing if lv.seat_of_member(m))
                     reply = Reply(f"{name} agrees to undo {req.steps} action(s); waiting for {waiting}.",
                                   game_id, lv.row.thread_id)
                 else:
-                    self.undo_requests.pop(game_id, None)
                     reply = await self._do_undo(lv, req.steps, req.requester)
-            if publish is not None:
-                await publish(reply)
+                    reply.also = self._vote_closed(lv, req, "everyone agreed")
+            await self._publish(publish, reply)
             return reply
 
     async def _do_undo(self, lv: Live, steps: int, member_id: int) -> Reply:
@@ -533,7 +571,7 @@ class Service:
         lv2.row.turn_members = turn
         await self._schedule_reminder(game_id)
         seat = lv2.seat_of_member(member_id)
-        what = "; ".join(acts.label(a) if a.get("type") not in ("pass",) else "pass" for _, a, _, _ in rows)
+        what = self._labels(rows)
         reply = Reply(f"{seat.name if seat else member_id} undid {steps} action(s): {what}.", game_id,
                       lv2.row.thread_id)
         after = lv2.game.summary() if lv2.game else {}

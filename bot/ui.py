@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
-from bot.service import Reply, UndoRequest
+from bot.service import Reply
 
 log = logging.getLogger(__name__)
 
@@ -76,18 +76,13 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
 
 
 def buttons_view(reply: Reply) -> discord.ui.View | None:
+    """The buttons of a reply: `what` or `what:arg` (e.g. `undo_yes:12`, the vote's action count)."""
     if not reply.buttons or reply.game_id is None:
         return None
     view = discord.ui.View(timeout=None)
-    for what in reply.buttons:
-        view.add_item(GameButton(what, reply.game_id))
-    return view
-
-
-def undo_view(req: UndoRequest) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(GameButton("undo_yes", req.game_id, req.at_count))
-    view.add_item(GameButton("undo_no", req.game_id, req.at_count))
+    for button in reply.buttons:
+        what, _, arg = button.partition(":")
+        view.add_item(GameButton(what, reply.game_id, int(arg) if arg else None))
     return view
 
 

@@ -1,5 +1,5 @@
-"""Lobby, seats, undo (own and by agreement), reminders, DMs, export/status/history through the fake Discord,
-with the real engine and the real renderer."""
+"""Lobby (one message edited in place), seats, undo (own and by a vote that survives a restart), reminders,
+DMs, export/status/history through the fake Discord, with the real engine and the real renderer."""
 
 from __future__ import annotations
 
@@ -43,18 +43,24 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
             assert rec.final.content == "Done."
         rec = await fake.click(bob, lobby, join)
         assert "already in this game" in rec.final.content
+        assert "lobby (4/6): Ann, Bob, Cid, Dan" in lobby.content and "Dan joins" in lobby.content
         rec = await fake.command(dan, thread, "game", {}, sub="leave")
-        assert "Dan leaves" in fake.channel_messages(thread)[-1].content
+        assert "lobby (3/6)" in lobby.content and "Dan leaves" in lobby.content
         rec = await fake.command(bob, thread, "game", {}, sub="start")
         assert "Only the host" in rec.final.content
         rec = await fake.command(ann, thread, "game", {"member": UserRef(cid)}, sub="kick")
+        assert "Cid was removed" in lobby.content
         rec = await fake.command(cid, thread, "game", {}, sub="join")
-        assert "Cid joins" in fake.channel_messages(thread)[-1].content
+        assert "Cid joins" in lobby.content and "join" in lobby.custom_ids[0]
+        # the lobby is one message, edited in place; nobody was pinged by it
+        assert fake.channel_messages(thread) == [lobby] and lobby.edits == 6
+        assert not (lobby.allowed_mentions or {}).get("users")
 
         # start: seats shuffled from the seed, first player pinged alone, real pictures attached
         rec = await fake.command(ann, thread, "game", {}, sub="start")
         start = fake.channel_messages(thread)[-1]
         assert "starts. Seats:" in start.content
+        assert "started" in lobby.content and lobby.custom_ids == []
         first = [int(u) for u in start.allowed_mentions["users"]]
         assert len(first) == 1 and first[0] in (ann, bob, cid)
         assert start.allowed_mentions.get("parse") == []
@@ -75,19 +81,38 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         assert await bot.db.action_count(gid) == 0
         assert "undid 1 action" in fake.channel_messages(thread)[-1].content
 
-        # p1 and p2 act; p2 may not undo p1's action alone -> a vote with buttons
+        # p1 and p2 act; p1 may not undo p2's action alone -> a vote with buttons, kept across a restart
         await _act_first_legal(fake, p1, thread)
         await _act_first_legal(fake, p2, thread)
         assert await bot.db.action_count(gid) == 2
         rec = await fake.command(p1, thread, "game", {"steps": 2}, sub="undo")
         assert "others must agree" in rec.final.content
         vote = fake.channel_messages(thread)[-1]
+        assert sorted(int(u) for u in vote.allowed_mentions["users"]) == sorted((p2, p3))
         yes = next(c for c in vote.custom_ids if c.startswith("rh:undo_yes:"))
         rec = await fake.click(p2, vote, yes)
         assert await bot.db.action_count(gid) == 2
+        await runner.stop()
+        bot = await runner.start()
+        assert (await bot.db.undo_request(gid)).agreed == {p1, p2}
         rec = await fake.click(p3, vote, yes)
         assert await bot.db.action_count(gid) == 0
         assert "undid 2 action" in fake.channel_messages(thread)[-1].content
+        assert vote.custom_ids == [] and "everyone agreed" in vote.content
+        assert await bot.db.undo_request(gid) is None
+
+        # a vote ends when the game goes on
+        await _act_first_legal(fake, p1, thread)
+        await _act_first_legal(fake, p2, thread)
+        rec = await fake.command(p1, thread, "game", {"steps": 2}, sub="undo")
+        vote = fake.channel_messages(thread)[-1]
+        await _act_first_legal(fake, p3, thread)
+        assert vote.custom_ids == [] and "the game went on" in vote.content
+        assert await bot.db.undo_request(gid) is None
+        rec = await fake.command(p3, thread, "game", {}, sub="undo")
+        rec = await fake.command(p2, thread, "game", {}, sub="undo")
+        rec = await fake.command(p1, thread, "game", {}, sub="undo")
+        assert await bot.db.action_count(gid) == 0
 
         # DMs: p2 opts in; when it becomes p2's turn a DM goes out
         rec = await fake.command(p2, thread, "game", {"on": True}, sub="notify")

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.cogs.common import handle_error, is_admin, resolve_game, send_private
 from bot.errors import UserError
 from bot.service import Reply, UndoRequest
-from bot.ui import GameButton, undo_view
+from bot.ui import GameButton
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,7 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
                                           guild_id=interaction.guild_id, channel_id=interaction.channel_id)
             thread_id = await self._new_thread(interaction, f"{title} #{row.id}")
             await self.svc.set_thread(row.id, thread_id)
-            text = await self.svc.lobby_text(row.id)
-            msg = await self.bot.publish(Reply(text, row.id, thread_id, buttons=["join", "leave", "start"]))
+            msg = await self.bot.publish(await self.svc.lobby_reply(row.id))
             await self.svc.set_thread(row.id, thread_id, msg.id if msg else None)
         except UserError as e:
             await send_private(interaction, str(e))
@@ -171,18 +170,8 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         except UserError as e:
             await send_private(interaction, str(e))
             return
-        if isinstance(res, UndoRequest):
-            row = await self.svc.db.get_game(gid)
-            mentions = sorted(m for m in res.needed if m > 0)
-            text = (f"{interaction.user.display_name} asks to undo the last {res.steps} action(s). "
-                    f"Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}")
-            await self.bot.get_partial_messageable(row.thread_id).send(
-                text, view=undo_view(res),
-                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                         users=[discord.Object(m) for m in mentions]))
-            await send_private(interaction, "Undo requested; the others must agree.")
-        else:
-            await send_private(interaction, "Undone.")
+        await send_private(interaction, "Undo requested; the others must agree." if isinstance(res, UndoRequest)
+                           else "Undone.")
 
     # ------------------------------------------------------------------ export / import
     @app_commands.command(name="export", description="Download the game as an 18xx.games log")

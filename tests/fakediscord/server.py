@@ -2,8 +2,8 @@
 
 An aiohttp server on 127.0.0.1 implements the gateway websocket (HELLO, IDENTIFY, READY, GUILD_CREATE,
 heartbeats, INTERACTION_CREATE dispatch) and the REST routes the bot calls (login, application info,
-command sync, interaction callbacks, webhook followups with multipart attachments, channel messages,
-threads, DMs, CDN downloads). Every request is recorded; tests send interactions and wait for the bot's
+command sync, interaction callbacks, webhook followups with multipart attachments, channel messages
+posted and edited in place, threads, DMs, CDN downloads). Every request is recorded; tests send interactions and wait for the bot's
 final answer to each.
 """
 
@@ -42,6 +42,7 @@ class Message:
     token: str | None
     at: float
     raw: dict = field(default_factory=dict)
+    edits: int = 0                 # times edited in place (PATCH)
 
     @property
     def ephemeral(self) -> bool:
@@ -111,6 +112,7 @@ class FakeDiscord:
         self.attachments: dict[str, bytes] = {}
         self.archived: set[int] = set()
         self.unarchived: list[int] = []
+        self.edits: list[tuple[int, str]] = []    # (message id, new content) of every message edit
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -361,10 +363,19 @@ class FakeDiscord:
                 await self._record(m)
                 return self._json(self._message_json(m))
             if method == "PATCH" and len(parts) == 4 and parts[2] == "messages":
-                return self._json({"id": parts[3], "channel_id": parts[1], "type": 0, "content": payload.get(
-                    "content", ""), "author": self.bot_user, "attachments": [], "embeds": [], "mentions": [],
-                    "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
-                    "timestamp": TS, "edited_timestamp": TS, "flags": 0, "components": []})
+                m = next((x for x in self.messages if x.id == int(parts[3]) and x.channel_id == cid), None)
+                if m is None:
+                    return self._json({"message": "Unknown Message", "code": 10008}, 404)
+                for key in ("content", "components", "allowed_mentions"):
+                    if key in payload:
+                        setattr(m, key, payload[key] if payload[key] is not None else
+                                ([] if key == "components" else ""))
+                m.raw = {**m.raw, **payload}
+                m.edits += 1
+                self.edits.append((m.id, m.content))
+                async with self.changed:
+                    self.changed.notify_all()
+                return self._json({**self._message_json(m), "edited_timestamp": TS})
             if method == "POST" and parts[-1] == "threads":
                 tid = self.new_id()
                 parent = cid
