@@ -116,6 +116,20 @@ def _price_of(share_price: str) -> str:
     return share_price.split(",", 1)[0]
 
 
+def sell_label(action: dict) -> str:
+    """`sell 20% of B&O: B&O_3+B&O_0 (president's certificate swapped)`. The same certificates may be offered
+    at two percents: the president's certificate sold whole, or swapped for shares (sold for part of it)."""
+    shares = action.get("shares", [])
+    corps = sorted({s.rsplit("_", 1)[0] for s in shares})
+    pct = action.get("percent")
+    nominal = _percent_guess(shares)
+    txt = f"sell {pct if pct is not None else nominal}% of {'/'.join(corps)}: {'+'.join(shares)}"
+    if any(s.endswith("_0") for s in shares):
+        txt += " (president's certificate swapped)" if pct is not None and pct < nominal else \
+            " (president's certificate sold)"
+    return txt
+
+
 def label(action: dict) -> str:
     t = action.get("type")
     if t == "bid":
@@ -123,7 +137,9 @@ def label(action: dict) -> str:
     if t == "par":
         sp = str(action.get("share_price", ""))
         return f"{action.get('corporation')} at ${_price_of(sp)}"
-    if t in ("buy_shares", "sell_shares"):
+    if t == "sell_shares":
+        return sell_label(action)
+    if t == "buy_shares":
         pct = action.get("percent")
         txt = "+".join(action.get("shares", []))
         if action.get("entity_type") == "company":
@@ -321,10 +337,10 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
             pct = _int(p.rstrip("%"), "percent")
         shares = [s.strip() for s in re.split(r"[+\s]+", raw) if s.strip()]
         guess = pct if pct is not None else _percent_guess(shares)
-        for a in acts:
-            if sorted(a.get("shares", [])) == sorted(shares) and _same_entity(a, base) \
-                    and (pct is None or a.get("percent") in (None, pct)):
-                return _clean(a)
+        same = [a for a in acts if sorted(a.get("shares", [])) == sorted(shares) and _same_entity(a, base)
+                and (pct is None or a.get("percent") in (None, pct))]
+        if same:  # without a percent: the certificates' face value (no president's certificate swap)
+            return _clean(next((a for a in same if a.get("percent") == guess), same[0]))
         if len(shares) == 1 and "_" not in shares[0]:  # just a corporation: the first offer of it
             corp = shares[0].upper()
             for a in acts:

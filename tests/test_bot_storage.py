@@ -128,3 +128,16 @@ async def test_sharded_by_configuration(tmp_path):
     assert not isinstance(plain, commands.AutoShardedBot)
     assert isinstance(sharded, commands.AutoShardedBot) and sharded.shard_count == 2
     assert Config.from_env({"ROUNDHOUSE_SHARDED": "1", "ROUNDHOUSE_DEV_GUILD": "42"}).dev_guild == 42
+
+
+def test_sell_offers_both_percents_of_a_presidents_certificate():
+    legal = [{"type": "sell_shares", "entity": 82, "entity_type": "player", "shares": ["B&O_3", "B&O_0"],
+              "percent": p} for p in (20, 30)]
+    legal.append({"type": "sell_shares", "entity": 82, "entity_type": "player", "shares": ["B&O_3"], "percent": 10})
+    choices = acts.autocomplete("sell", "shares", "", {}, legal)
+    assert choices == [("sell 20% of B&O: B&O_3+B&O_0 (president's certificate swapped)", "B&O_3+B&O_0@20"),
+                       ("sell 30% of B&O: B&O_3+B&O_0 (president's certificate sold)", "B&O_3+B&O_0@30"),
+                       ("sell 10% of B&O: B&O_3", "B&O_3@10")]
+    player = {"entity": 82, "entity_type": "player"}
+    for value, pct in (("B&O_3+B&O_0@20", 20), ("B&O_0+B&O_3@30", 30), ("B&O_3+B&O_0", 30)):
+        assert acts.build("sell", {"shares": value}, player, legal)["percent"] == pct
