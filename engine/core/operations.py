@@ -63,6 +63,7 @@ class OperatingMixin:
 
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         corp.last_revenue = revenue
+        corp.operated = True  # it has an operating record once its revenue is decided
         if kind == "payout":
             self.payout(corp, revenue)
             if revenue > 0:

@@ -226,7 +226,6 @@ class OperatingRound(Round):
 
     def start_operating(self) -> None:
         corp: Corporation = self.current_entity
-        corp.operated = True
         for train in corp.trains:
             train.operated = False
         self.routes = []
