@@ -22,7 +22,11 @@ class Action(BaseModel):
     auto_actions: list[dict] = Field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return self.model_dump(exclude_none=True, exclude_defaults=False, exclude={"auto_actions"} if not self.auto_actions else set())
+        """The log form: unset optional fields and an empty auto_actions list are left out."""
+        data = self.model_dump(exclude_none=True)
+        if not self.auto_actions:
+            data.pop("auto_actions", None)
+        return data
 
 
 class Pass(Action):

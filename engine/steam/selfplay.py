@@ -98,10 +98,12 @@ def choose(g: Game, rng: random.Random):
         return next(a for a in opts if isinstance(a, Pass))
     if s.phase == "capital":
         # standard game: enough cash for a build turn, but keep income above the locomotive's upkeep
-        want = max(0, ceil((12 - pl.cash) / 5))
+        want = max(0, ceil((10 - pl.cash) / 5))
         floor = -3 if s.round < g.rounds - 1 else 0
         top = max(0, min(want, pl.income - floor))
-        return rng.choice([a for a in opts if isinstance(a, Capital) and a.loans <= top] or opts[:1])
+        if rng.random() < 0.1:
+            top = rng.randrange(top + 2)
+        return max((a for a in opts if isinstance(a, Capital) and a.loans <= top), key=lambda a: a.loans)
     if s.phase == "select":
         return _choose_tile(g, p, [a for a in opts if isinstance(a, TakeTile)], rng)
     return rng.choice(opts)
@@ -114,7 +116,9 @@ def _choose_tile(g: Game, p: int, tiles: list, rng: random.Random):
     def worth(a) -> float:
         if a.tile == 6:  # Locomotive: cheap reach early, a burden later
             price = (4 + pl.loco + 1) if basic else 0
-            return (3 if pl.loco < 3 else -2) - (4 if basic and price > pl.cash else 0)
+            if not basic:  # free, but the upkeep grows
+                return 3 if pl.income > pl.loco + 1 and pl.loco < 4 else -2
+            return (3 if pl.loco < 3 else -2) - (4 if price > pl.cash else 0)
         if a.tile in (5, 7) and a.use:
             price = (2 if a.tile == 5 else 6) if basic else 0
             return 1 - (5 if price > pl.cash else 0)
@@ -208,6 +212,8 @@ def _value(g: Game, p: int) -> float:
     routes = {(m.city, m.color) for m in deliveries(g, p, limit=60) if m.to == "income"}
     value = 12.0 * len(routes)
     incomplete = 0
+    pl = s.players[p]
+    budget = pl.cash if g.mode == "standard" else pl.cash + 5 * max(0, pl.income + 6)
     for link in net.links:
         if link.owner != p:
             continue
@@ -224,7 +230,8 @@ def _value(g: Game, p: int) -> float:
                   and (cities[c] in s.city_cubes.get(start, ()) or cities[start] in s.city_cubes.get(c, ()))]
         d_useful = min((_hex_distance(ahead, c) for c in useful), default=99)
         d_any = min((_hex_distance(ahead, c) for c in cities if c != start), default=99) + 3
-        value += 10 - 2 * min(d_useful, d_any, 9)
+        d = min(d_useful, d_any, 9)
+        value += 10 - 2 * d - max(0, 2.5 * d - budget)  # worth less when it cannot be paid for
     return value - 6 * max(0, incomplete - 1)
 
 

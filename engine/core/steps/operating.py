@@ -352,9 +352,6 @@ class DiscardTrain(Step):
 class BuyTrain(Step):
     description = "buy trains, or pass"
 
-    def setup(self) -> None:
-        self.emergency_sold = False
-
     # --- what the corporation may do ----------------------------------------------------------
     def room(self, corp: Corporation) -> bool:
         return len(corp.trains) < self.game.train_limit(corp)
@@ -471,7 +468,6 @@ class BuyTrain(Step):
             raise GameError(f"{player.name} can't sell {percent}% of {shares[0].corporation.sym} now: "
                             "only as much as needed for the train, within the market and presidency rules")
         game.sell_shares(player, shares, percent)
-        self.emergency_sold = True
 
     # --- buying ---------------------------------------------------------------------------------
     def process_buy_train(self, action, corp: Corporation) -> None:
@@ -555,10 +551,11 @@ class BuyTrain(Step):
             for train in self.depot_trains():
                 if train.price <= budget and not (emergency and train.price > self.cheapest_depot_price()):
                     out.append(self.action(corp, "buy_train", train=train.id, price=train.price, variant=train.name))
+            # another corporation's train: any price both presidents agree on; offered at face value
+            # or what the buyer can pay
             for train in self.other_trains(corp):
-                price = min(train.price, budget) if emergency else train.price
-                if 1 <= budget:
-                    out.append(self.action(corp, "buy_train", train=train.id, price=max(1, min(price, budget))))
+                if budget >= 1:
+                    out.append(self.action(corp, "buy_train", train=train.id, price=min(train.price, budget)))
         for train, old, price in self.exchange_options(corp):
             if price <= budget:
                 out.append(self.action(corp, "buy_train", train=train.id, price=price, variant=train.name,
