@@ -197,6 +197,15 @@ def _fit(choices: list[tuple[str, Any]], current: str) -> list[tuple[str, Any]]:
     return out
 
 
+def _matching(acts: list[dict], key: str, filled: dict[str, Any]) -> list[dict]:
+    """The actions agreeing with the option `key` if it is filled in already."""
+    return [a for a in acts if not filled.get(key) or a.get(key) == filled[key]]
+
+
+def _prices(acts: list[dict], key: str) -> list[tuple[str, Any]]:
+    return [(f"${a['price']} ({a.get(key)})", int(a["price"])) for a in acts]
+
+
 def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], legal: list[dict]
                  ) -> list[tuple[str, Any]]:
     """Choices (name, value) for one option of a command, given the options filled in so far."""
@@ -211,8 +220,7 @@ def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], l
         if option == "company":
             ch = [(label(a), a.get("company") or a.get("corporation")) for a in acts]
         elif option == "price":
-            sel = [a for a in acts if a.get("company") == filled.get("company")] or acts
-            ch = [(f"${a['price']} ({a.get('company')})", int(a["price"])) for a in sel]
+            ch = _prices([a for a in acts if a.get("company") == filled.get("company")] or acts, "company")
     elif kind == "par":
         if option == "corporation":
             ch = [(a["corporation"], a["corporation"]) for a in acts]
@@ -227,11 +235,11 @@ def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], l
         if option == "hex":
             ch = [(a["hex"], a["hex"]) for a in acts]
         else:
-            sel = [a for a in acts if not filled.get("hex") or a["hex"] == str(filled["hex"]).upper()]
+            sel = _matching(acts, "hex", {"hex": str(filled.get("hex") or "").upper()})
             if option == "tile":
                 ch = [(f"{tile_name(str(a['tile']))} ({a['tile']}) on {a['hex']}", a["tile"]) for a in sel]
             elif option == "rotation":
-                sel = [a for a in sel if not filled.get("tile") or a["tile"] == filled["tile"]]
+                sel = _matching(sel, "tile", filled)
                 ch = [(f"{a['rotation']} ({a['hex']} tile {tile_name(str(a['tile']))})", int(a["rotation"]))
                       for a in sel]
     elif kind == "token":
@@ -244,11 +252,9 @@ def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], l
         if option == "train":
             ch = [(label(a), a["train"]) for a in acts]
         elif option == "price":
-            ch = [(f"${a['price']} ({a['train']})", int(a["price"])) for a in acts
-                  if not filled.get("train") or a["train"] == filled["train"]]
+            ch = _prices(_matching(acts, "train", filled), "train")
         elif option == "variant":
-            ch = [(a["variant"], a["variant"]) for a in acts if a.get("variant")
-                  and (not filled.get("train") or a["train"] == filled["train"])]
+            ch = [(a["variant"], a["variant"]) for a in _matching(acts, "train", filled) if a.get("variant")]
         elif option == "exchange":
             ch = [(a["exchange"], a["exchange"]) for a in acts if a.get("exchange")]
     elif kind == "discard":
@@ -257,8 +263,7 @@ def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], l
         if option == "company":
             ch = [(label(a), a["company"]) for a in acts]
         elif option == "price":
-            ch = [(f"${a['price']} ({a['company']})", int(a["price"])) for a in acts
-                  if not filled.get("company") or a["company"] == filled["company"]]
+            ch = _prices(_matching(acts, "company", filled), "company")
     return _fit(ch, str(current) if current is not None else "")
 
 

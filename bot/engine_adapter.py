@@ -87,42 +87,30 @@ class Engine:
         return isinstance(exc, self.GameError)
 
     # ------------------------------------------------------------------ pictures
-    def _render(self):
+    @staticmethod
+    def _draw(name: str, *args: Any, **kwargs: Any) -> bytes | None:
+        """render.<name>(...) as PNG bytes; None without a renderer or when drawing fails."""
         try:
             import render
         except ImportError:
             return None
-        return render
+        fn = getattr(render, name, None)
+        if fn is None:
+            return None
+        try:
+            return fn(*args, **kwargs)
+        except Exception:  # a picture must never block a move
+            log.exception("%s failed", name)
+            return None
 
     def draw_map(self, game: GameLike, routes: list[dict] | None = None) -> bytes | None:
-        render = self._render()
-        if render is None or not hasattr(render, "draw_map"):
-            return None
-        try:
-            return render.draw_map(game.hexmap.view(), routes=routes)  # type: ignore[attr-defined]
-        except Exception:  # a picture must never block a move
-            log.exception("draw_map failed")
-            return None
+        return self._draw("draw_map", game.hexmap.view(), routes=routes)  # type: ignore[attr-defined]
 
     def draw_market(self, game: GameLike, title: str) -> bytes | None:
-        render = self._render()
-        if render is None or not hasattr(render, "draw_market"):
-            return None
-        try:
-            return render.draw_market(title, game.summary())
-        except Exception:
-            log.exception("draw_market failed")
-            return None
+        return self._draw("draw_market", title, game.summary())
 
     def draw_companies(self, game: GameLike, title: str) -> bytes | None:
-        render = self._render()
-        if render is None or not hasattr(render, "draw_companies"):
-            return None
-        try:
-            return render.draw_companies(title, game.summary())
-        except Exception:
-            log.exception("draw_companies failed")
-            return None
+        return self._draw("draw_companies", title, game.summary())
 
 
 def engine_available() -> bool:

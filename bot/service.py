@@ -501,8 +501,9 @@ class Service:
             others = {s.member_id for s in lv.seats if s.member_id != member_id and s.member_id > 0}
             req = UndoRequest(game_id, member_id, steps, count, others, {member_id})
             mentions = sorted(others)
-            reply = Reply(f"{lv.seat_of_member(member_id).name} asks to undo the last {steps} action(s): "  # type: ignore[union-attr]
-                          f"{self._labels(rows)}. Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}",
+            who = lv.seat_of_member(member_id).name  # type: ignore[union-attr]
+            reply = Reply(f"{who} asks to undo the last {steps} action(s): {self._labels(rows)}. "
+                          f"Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}",
                           game_id, lv.row.thread_id, mention=mentions,
                           buttons=[f"undo_yes:{count}", f"undo_no:{count}"],
                           also=self._vote_closed(lv, previous, "replaced by a new request"))

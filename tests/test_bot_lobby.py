@@ -152,7 +152,8 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         (name, data), = rec.final.attachments
         exported = json.loads(data)
         assert exported["title"] == "1830" and len(exported["actions"]) == 1
-        assert [p["id"] for p in exported["players"]] == [s.player_id for s in sorted(lv.seats, key=lambda s: s.position)]
+        seated = sorted(lv.seats, key=lambda s: s.position)
+        assert [p["id"] for p in exported["players"]] == [s.player_id for s in seated]
 
         # a member without a seat cannot act; a wrong thread is refused politely
         rec = await fake.command(dan, thread, "pass", {})

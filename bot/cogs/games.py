@@ -80,6 +80,12 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         else:
             await send_private(interaction, reply)
 
+    async def _on_game(self, interaction: discord.Interaction, game: int | None, fn, public: bool = True) -> None:
+        """`fn(game id)` for the game of this thread (or the given one), answered like `_simple`."""
+        async def go():
+            return await fn(await resolve_game(interaction, game))
+        await self._simple(interaction, go, public)
+
     @app_commands.command(name="join", description="Take a seat in the game")
     @app_commands.describe(game=GAME_HELP)
     async def join(self, interaction: discord.Interaction, game: int | None = None):
@@ -91,42 +97,32 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
     @app_commands.command(name="leave", description="Leave the lobby")
     @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: discord.Interaction, game: int | None = None):
-        async def go():
-            return await self.svc.leave(await resolve_game(interaction, game), interaction.user.id)
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game, lambda gid: self.svc.leave(gid, interaction.user.id))
 
     @app_commands.command(name="start", description="Start the game (host): seats are shuffled")
     @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: int | None = None):
-        async def go():
-            return await self.svc.start(await resolve_game(interaction, game), interaction.user.id,
-                                        is_admin=is_admin(interaction))
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game,
+                            lambda gid: self.svc.start(gid, interaction.user.id, is_admin=is_admin(interaction)))
 
     @app_commands.command(name="abort", description="Abort the game (host)")
     @app_commands.describe(game=GAME_HELP)
     async def abort(self, interaction: discord.Interaction, game: int | None = None):
-        async def go():
-            return await self.svc.abort(await resolve_game(interaction, game), interaction.user.id,
-                                        is_admin=is_admin(interaction))
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game,
+                            lambda gid: self.svc.abort(gid, interaction.user.id, is_admin=is_admin(interaction)))
 
     @app_commands.command(name="kick", description="Remove a player from the lobby (host)")
     @app_commands.describe(member="who", game=GAME_HELP)
     async def kick(self, interaction: discord.Interaction, member: discord.User, game: int | None = None):
-        async def go():
-            return await self.svc.kick(await resolve_game(interaction, game), interaction.user.id, member.id,
-                                       is_admin=is_admin(interaction))
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game, lambda gid: self.svc.kick(
+            gid, interaction.user.id, member.id, is_admin=is_admin(interaction)))
 
     @app_commands.command(name="replace", description="Give a seat to another member")
     @app_commands.describe(old="current holder of the seat", new="new player", game=GAME_HELP)
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User,
                       game: int | None = None):
-        async def go():
-            return await self.svc.replace(await resolve_game(interaction, game), interaction.user.id, old.id,
-                                          new.id, new.display_name, is_admin=is_admin(interaction))
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game, lambda gid: self.svc.replace(
+            gid, interaction.user.id, old.id, new.id, new.display_name, is_admin=is_admin(interaction)))
 
     @app_commands.command(name="claim", description="Take an unclaimed seat of an imported game")
     @app_commands.describe(seat="seat number (1 = first player)", game=GAME_HELP)
@@ -148,16 +144,12 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
     @app_commands.command(name="status", description="Where the game stands, with pictures")
     @app_commands.describe(game=GAME_HELP)
     async def status(self, interaction: discord.Interaction, game: int | None = None):
-        async def go():
-            return await self.svc.status(await resolve_game(interaction, game))
-        await self._simple(interaction, go, public=False)
+        await self._on_game(interaction, game, lambda gid: self.svc.status(gid), public=False)
 
     @app_commands.command(name="history", description="The last actions")
     @app_commands.describe(count="how many (default 10)", game=GAME_HELP)
     async def history(self, interaction: discord.Interaction, count: int = 10, game: int | None = None):
-        async def go():
-            return await self.svc.history(await resolve_game(interaction, game), count)
-        await self._simple(interaction, go, public=False)
+        await self._on_game(interaction, game, lambda gid: self.svc.history(gid, count), public=False)
 
     # ------------------------------------------------------------------ undo
     @app_commands.command(name="undo", description="Take back your last action (further back: everyone agrees)")
@@ -223,9 +215,7 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
                            every="hours between further reminders (default 24)", game=GAME_HELP)
     async def remind(self, interaction: discord.Interaction, hours: float, every: float | None = None,
                      game: int | None = None):
-        async def go():
-            return await self.svc.set_remind(await resolve_game(interaction, game), hours, every)
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game, lambda gid: self.svc.set_remind(gid, hours, every))
 
     @app_commands.command(name="notify", description="DM me when it becomes my turn")
     @app_commands.describe(on="on or off")

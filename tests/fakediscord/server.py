@@ -3,8 +3,8 @@
 An aiohttp server on 127.0.0.1 implements the gateway websocket (HELLO, IDENTIFY, READY, GUILD_CREATE,
 heartbeats, INTERACTION_CREATE dispatch) and the REST routes the bot calls (login, application info,
 command sync, interaction callbacks, webhook followups with multipart attachments, channel messages
-posted and edited in place, threads, DMs, CDN downloads). Every request is recorded; tests send interactions and wait for the bot's
-final answer to each.
+posted and edited in place, threads, DMs, CDN downloads). Every request is recorded; tests send
+interactions and wait for the bot's final answer to each.
 """
 
 from __future__ import annotations
