@@ -34,7 +34,8 @@ def _state(at: int):
         from engine.titles import load_18xx
         game = load_18xx(json.loads(GAME.read_text()), upto=at)
         summary = game.summary()
-        return game.hexmap.view(blocked=set(summary.get("companies") or {})), summary, "engine"
+        view = game.map_view() if hasattr(game, "map_view") else game.hexmap.view()
+        return view, summary, "engine"
     except Exception as e:  # noqa: BLE001 - the bench must still run on a broken engine
         print(f"engine replay failed ({e}); using the trace", file=sys.stderr)
     lines = [json.loads(s) for s in TRACE.read_text().splitlines() if s.strip()]

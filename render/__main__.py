@@ -1,7 +1,8 @@
 """python -m render GAME.json --at N --what map|market|companies --out FILE.png
 
-Draws the state after action N (default: the last) of an 18xx.games game log. Uses the engine's replay
-when available; otherwise falls back to the per-action trace beside the log (GAME.trace.jsonl).
+Draws the state after action N (default: the last) of an 18xx.games game log, replayed by the engine
+(engine.titles.load_18xx). Titles without an engine yet (1860, 1817, 18MEX) are drawn from the per-action
+trace beside the log (GAME.trace.jsonl). A map drawn right after a run_routes action shows that run.
 """
 
 from __future__ import annotations
@@ -15,30 +16,47 @@ from . import draw_companies, draw_map, draw_market
 from .mapview import view_from_trace
 
 
-def _from_engine(game: dict, at: int | None):
+def _engine_titles() -> set[str]:
     try:
-        from engine.titles import load_18xx  # type: ignore[attr-defined]
+        from engine.titles import TITLES
     except ImportError:
-        return None
-    try:
-        g = load_18xx(game, upto=at)
-        return g.hexmap.view(), g.summary()
-    except Exception as e:  # the engine is young: draw from the trace rather than nothing
-        print(f"engine replay failed ({e}); using the trace file", file=sys.stderr)
-        return None
+        return set()
+    return set(TITLES)
 
 
-def _from_trace(path: Path, game: dict, at: int | None):
+def _with_names(summary: dict, game: dict) -> dict:
+    names = {p["id"]: p.get("name") for p in game.get("players", [])}
+    return {**summary, "players": [{**p, "name": p.get("name") or names.get(p["id"])}
+                                   for p in summary.get("players", [])]}
+
+
+def _last_action(game: dict, at: int | None) -> dict | None:
+    actions = [a for a in game.get("actions", []) if at is None or a.get("id", 0) <= at]
+    return actions[-1] if actions else None
+
+
+def from_engine(game: dict, at: int | None):
+    """(map view, summary, (routes, caption) of the last action if it ran trains) from the engine's replay."""
+    from engine.titles import load_18xx
+    g = load_18xx(game, upto=at)
+    summary = _with_names(g.summary(), game)
+    view = g.map_view() if hasattr(g, "map_view") else g.hexmap.view()
+    routes = caption = None
+    last = _last_action(game, at)
+    if last and last.get("type") == "run_routes" and g.last_routes.get(last.get("entity")):
+        routes = g.last_routes[last["entity"]]
+        caption = f"{last['entity']} ran ${sum(r[1] for r in routes)}:"
+    return view, summary, (routes, caption)
+
+
+def from_trace(path: Path, game: dict, at: int | None):
     trace = path.with_name(path.name.removesuffix(".json") + ".trace.jsonl")
     if not trace.exists():
-        raise SystemExit(f"no engine replay and no trace file {trace}")
+        raise SystemExit(f"{game.get('title')} has no engine yet and there is no trace file {trace}")
     lines = [json.loads(s) for s in trace.read_text().splitlines() if s.strip()]
     if at is not None:
         lines = [ln for ln in lines if (ln.get("id") if ln.get("id") is not None else ln.get("auto_of", 0)) <= at]
-    summary = dict(lines[-1])
-    names = {p["id"]: p.get("name") for p in game.get("players", [])}
-    summary["players"] = [{**p, "name": names.get(p["id"])} for p in summary.get("players", [])]
-    return view_from_trace(game["title"], lines), summary
+    return view_from_trace(game["title"], lines), _with_names(dict(lines[-1]), game), (None, None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,11 +67,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     game = json.loads(args.game.read_text())
-    state = _from_engine(game, args.at) or _from_trace(args.game, game, args.at)
-    view, summary = state
-    title = game["title"]
+    title = str(game["title"])
+    if title in _engine_titles():
+        try:
+            view, summary, routes = from_engine(game, args.at)
+        except Exception as e:  # noqa: BLE001 - report the engine's refusal, don't draw a stale state
+            print(f"engine replay of {args.game} failed: {e}", file=sys.stderr)
+            return 1
+    else:
+        view, summary, routes = from_trace(args.game, game, args.at)
     if args.what == "map":
-        png = draw_map(view)
+        png = draw_map(view, routes=routes[0], caption=routes[1])
     elif args.what == "market":
         png = draw_market(title, summary)
     else:

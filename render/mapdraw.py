@@ -111,16 +111,21 @@ class _Hex:
     def block(self, x: float, y: float, radius: float) -> None:
         self.obstacles.append((x, y, radius))
 
-    def free_spot(self, radius: float, candidates, near: tuple[float, float] | None = None):
+    def free_spot(self, radius: float, candidates, near: tuple[float, float] | None = None, enough: float = 0.3):
+        """Best candidate centre for a disc: the most clearance from the obstacles, up to `enough` * R (the
+        first candidate with that much wins, which leaves the other good spots to what comes next)."""
         best, best_score = None, -1e9
         for x, y in candidates:
             clear = min((math.hypot(x - ox, y - oy) - r - radius for ox, oy, r in self.obstacles), default=self.R)
-            score = min(clear, 0.3 * self.R)
+            score = min(clear, enough * self.R)
             if near is not None:
                 score -= 0.25 * math.hypot(x - near[0], y - near[1])
             if score > best_score:
                 best, best_score = (x, y), score
         return best
+
+    def clearance(self, x: float, y: float, radius: float) -> float:
+        return min((math.hypot(x - ox, y - oy) - r - radius for ox, oy, r in self.obstacles), default=self.R)
 
     def free_box(self, half_w: float, half_h: float, candidates):
         """Best centre among candidates for a box: clearance sampled along the box."""
@@ -215,7 +220,7 @@ class MapPainter:
                           width=self.line_w if width is None else width)
 
     # -- whole picture --------------------------------------------------------------------------
-    def paint(self, routes=None) -> Image.Image:
+    def paint(self, routes=None, caption: str | None = None) -> Image.Image:
         """The map at its final size: the cached starting map with the changed hexes pasted on it."""
         static = _static(self.title)
         img = static.base.copy()
@@ -233,6 +238,7 @@ class MapPainter:
             img.paste(edges, box, edges)
         if routes:
             self.paint_routes(img, routes)
+            img = self.route_legend(img, routes, caption)
         return img
 
     def hex_picture(self, coord: str, hv: dict):
@@ -298,43 +304,89 @@ class MapPainter:
                     self.text((mx + (cx - mx) * 0.25, my + (cy - my) * 0.25), str(cost), 0.16 * R,
                               fill=colour, stroke=2)
 
+    def _stop_towards(self, coord: str, other: str) -> tuple[float, float]:
+        """Where a route leaving `coord` towards the neighbour `other` starts: the stop joined to that edge."""
+        cx, cy = self.centres[coord]
+        h = _Hex(cx, cy, self.R, self.layout)
+        ox, oy = self.centres[other]
+        mid = ((cx + ox) / 2, (cy + oy) / 2)
+        edge = min(range(6), key=lambda e: math.dist(h.edge_point(e), mid))
+        hv = self.view["hexes"].get(coord)
+        if not hv:
+            return cx, cy
+        tdef, printed = tile_def(self.title, coord, hv["tile"])
+        rot = 0 if printed else int(hv.get("rotation", 0))
+        positions = self.node_positions(h, tdef, rot)
+        stops = [i for i, n in enumerate(tdef.nodes) if n.kind in ("city", "town", "halt", "offboard")]
+        if not stops:
+            return cx, cy
+        joined = [i for i in stops for p in tdef.paths
+                  if {("node", i), ("edge", (edge - rot) % 6)} == {p.a, p.b}]
+        best = joined[0] if joined else min(stops, key=lambda i: math.dist(positions[i], h.edge_point(edge)))
+        return positions[best]
+
+    def route_points(self, chunk: list[str]) -> list[tuple[float, float]]:
+        """A connection through hexes: from its first stop, over the shared edges' middles, to its last stop."""
+        chunk = [c for c in chunk if c in self.centres]
+        if len(chunk) < 2:
+            return [self.centres[c] for c in chunk]
+        pts = [self._stop_towards(chunk[0], chunk[1])]
+        for a, b in zip(chunk, chunk[1:], strict=False):
+            (ax, ay), (bx, by) = self.centres[a], self.centres[b]
+            pts.append(((ax + bx) / 2, (ay + by) / 2))
+        pts.append(self._stop_towards(chunk[-1], chunk[-2]))
+        return pts
+
     def paint_routes(self, img: Image.Image, routes) -> None:
-        """Overlay a run on `img` (final size): one coloured line per train through its hexes' centres."""
+        """Overlay a run on `img` (final size): one coloured line per train along its connections."""
         R = self.R
-        pts_all = [self.centres[c] for route in routes for chunk in route.get("hexes_path", []) for c in chunk
-                   if c in self.centres]
+        paths = [[self.route_points(chunk) for chunk in route.get("hexes_path", [])] for route in routes]
+        pts_all = [p for chunks in paths for pts in chunks for p in pts]
         if not pts_all:
             return
-        pad = 0.6 * R
+        pad = 0.3 * R
         x0 = max(0, math.floor((min(x for x, _ in pts_all) - pad) / SS) * SS)
         y0 = max(0, math.floor((min(y for _, y in pts_all) - pad) / SS) * SS)
         x1 = min(self.width, math.ceil((max(x for x, _ in pts_all) + pad) / SS) * SS)
         y1 = min(self.height, math.ceil((max(y for _, y in pts_all) + pad) / SS) * SS)
         self._canvas((x1 - x0, y1 - y0), (x0, y0), "RGBA", (0, 0, 0, 0))
         od = self.draw
-        for i, route in enumerate(routes):
+        for i, chunks in enumerate(paths):
             colour = C.ROUTES[i % len(C.ROUTES)]
-            off = (i - (len(routes) - 1) / 2) * 0.12 * R
-            for chunk in route.get("hexes_path", []):
-                pts = [(self.centre(c)[0] + off, self.centre(c)[1] + off) for c in chunk if c in self.centres]
+            off = (i - (len(routes) - 1) / 2) * 0.09 * R
+            for pts in chunks:
+                pts = [(x - x0 + off, y - y0 + off) for x, y in pts]
                 if len(pts) >= 2:
-                    od.line(pts, fill=(*colour, 190), width=int(0.13 * R), joint="curve")
-                for x, y in pts:
+                    od.line(pts, fill=(*colour, 200), width=int(0.1 * R), joint="curve")
+                for x, y in (pts[0], pts[-1]):
                     r = 0.08 * R
-                    od.ellipse((x - r, y - r, x + r, y + r), fill=(*colour, 220))
-        for i, route in enumerate(routes):  # labels last: never under another route's line
-            colour = C.ROUTES[i % len(C.ROUTES)]
-            off = (i - (len(routes) - 1) / 2) * 0.12 * R
-            name = route.get("train")
-            if name and route.get("hexes_path") and route["hexes_path"][0]:
-                first = route["hexes_path"][0][0]
-                if first in self.centres:
-                    x, y = self.centre(first)
-                    f = font(int(0.22 * R), "bold")
-                    od.text((x + off, y + off - 0.3 * R), name, font=f, fill=(*colour, 255), anchor="mm",
-                            stroke_width=3, stroke_fill=(255, 255, 255, 255))
+                    od.ellipse((x - r, y - r, x + r, y + r), fill=(*colour, 230), outline=(255, 255, 255, 255),
+                               width=max(2, self.line_w))
         layer = self.img.convert("RGBa").reduce(SS).convert("RGBA") if SS > 1 else self.img
         img.paste(layer, (x0 // SS, y0 // SS), layer)
+
+    def route_legend(self, img: Image.Image, routes, caption: str | None) -> Image.Image:
+        """The picture with a band below it naming each train's colour and revenue."""
+        size = max(14, int(0.2 * self.R / SS))
+        f, fb = font(size), font(size, "bold")
+        band = int(size * 2.2)
+        out = Image.new("RGB", (img.width, img.height + band), C.BACKGROUND)
+        out.paste(img, (0, 0))
+        d = ImageDraw.Draw(out)
+        y = img.height + band / 2 - size * 0.3
+        x = size
+        if caption:
+            d.text((x, y), caption, font=fb, fill=C.BLACK, anchor="lm")
+            x += d.textlength(caption, font=fb) + size
+        for i, route in enumerate(routes):
+            colour = C.ROUTES[i % len(C.ROUTES)]
+            d.rounded_rectangle((x, y - size * 0.35, x + size * 1.6, y + size * 0.35), radius=size * 0.35,
+                                fill=colour)
+            x += size * 2
+            label = str(route.get("train") or f"train {i + 1}")
+            d.text((x, y), label, font=f, fill=C.BLACK, anchor="lm")
+            x += d.textlength(label, font=f) + size * 1.2
+        return out
 
     # -- one hex --------------------------------------------------------------------------------
     def paint_hex(self, coord: str, hv: dict):
@@ -362,11 +414,18 @@ class MapPainter:
 
         # cities, towns
         cities = hv.get("cities") or []
+        tokened = {t for c in cities for t in c.get("tokens") or [] if t}
+        # a hex-level reservation (any city of the hex, e.g. ERIE on 1830's E11) is reported in a free slot
+        # of every city: draw it once for the hex, not as one reserved slot per city
+        held = [{r for r, t in zip(c.get("reserved") or [], c.get("tokens") or [], strict=False) if r and not t}
+                for c in cities]
+        hex_level = sorted({r for k in held for r in k if sum(r in k2 for k2 in held) > 1} - tokened)
+        skip = tokened | set(hex_level)
         ci = 0
         for i, (n, p) in enumerate(zip(tdef.nodes, positions, strict=True)):
             if n.kind == "city":
                 info = cities[ci] if ci < len(cities) else {}
-                self.paint_city(h, n, p, info)
+                self.paint_city(h, n, p, info, skip)
                 ci += 1
             elif n.kind in ("town", "halt"):
                 self.paint_town(h, n, p, i)
@@ -375,13 +434,20 @@ class MapPainter:
         name = hdata.get("location_name")
         if name:
             self.paint_name(h, name, fill, (self.title, coord, hv["tile"], rot))
+        for sym in hex_level:
+            self.paint_hex_reservation(h, sym)
         # revenues
         self.paint_revenues(h, tdef, positions, cities, colour_name)
         # labels
         for label in tdef.labels:
-            spot = h.free_spot(0.18 * R, h.ring(0.6) + h.ring(0.45, 6))
-            self.text(spot, label, 0.27 * R, fill=C.BLACK)
-            h.block(*spot, 0.2 * R)
+            cands = h.ring(0.6) + h.ring(0.52, 12) + h.ring(0.45, 6) + h.ring(0.64, 12)
+            for size in (0.27 * R, 0.21 * R):  # smaller in a crowded hex rather than over a token
+                radius = max(0.66 * size, self.draw.textlength(label, font=font(int(size), "bold")) / 2 + 0.02 * R)
+                spot = h.free_spot(radius, cands, enough=0.06)
+                if h.clearance(*spot, radius) >= 0:
+                    break
+            self.text(spot, label, size, fill=C.BLACK, stroke=max(2, int(0.02 * R)), stroke_fill=fill)
+            h.block(*spot, radius)
         # terrain (printed tiles keep theirs; a laid tile has none)
         for cost, terrains in tdef.upgrades:
             self.paint_terrain(h, cost, terrains, empty=not tdef.nodes and not tdef.paths)
@@ -537,7 +603,7 @@ class MapPainter:
         elif n.kind == "offboard":
             h.block(*p, 0.05 * self.R)
 
-    def paint_city(self, h: _Hex, n: Node, p, info: dict):
+    def paint_city(self, h: _Hex, n: Node, p, info: dict, skip: set[str] = frozenset()):
         d = self.draw
         centres, r = self.slot_centres(n, p)
         x, y = p
@@ -554,6 +620,8 @@ class MapPainter:
         for i, (sx, sy) in enumerate(centres):
             tok = tokens[i] if i < len(tokens) else None
             res = reserved[i] if i < len(reserved) else None
+            if res in skip:  # already tokened in this hex, or a hex-level reservation drawn once
+                res = None
             if tok:
                 self.paint_token(sx, sy, r, tok)
             else:
@@ -615,7 +683,7 @@ class MapPainter:
                 continue
             r = 0.17 * R
             cand = h.ring(0.62, 12) + h.ring(0.4, 12)
-            spot = h.free_spot(r, cand, near=p if len(distinct) > 1 else None)
+            spot = h.free_spot(r + 0.02 * R, cand, near=p if len(distinct) > 1 else None)
             self.circle(*spot, r, fill=C.WHITE, outline=C.BLACK)
             self.text(spot, str(rev), 0.19 * R if rev < 100 else 0.16 * R, fill=C.BLACK)
             h.block(*spot, r)
@@ -684,6 +752,7 @@ class MapPainter:
         width = max(self.draw.textlength(line, font=f) for line in lines)
         half = min(width, 1.45 * R) / 2
         line_h = size * 1.15
+        text_h = 0.42 * size  # half the height of a line's letters
         n = len(lines)
         offsets = [(k - (n - 1) / 2) * line_h for k in range(n)]
         cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.6, 0.6, -0.5, 0.5, -0.4, 0.4, -0.3, 0.3)
@@ -702,8 +771,8 @@ class MapPainter:
                 clear = R
                 for ox, oy, r in near:
                     dx = max(abs(ox - x) - half, 0.0)
-                    for o in offsets:
-                        dist = math.hypot(dx, oy - y - o) - r
+                    for o in offsets:  # distance from the box of the line of text
+                        dist = math.hypot(dx, max(abs(oy - y - o) - text_h, 0.0)) - r
                         if dist < clear:
                             clear = dist
                 # the text must stay inside the hex: the hex is narrower towards its top and bottom
@@ -716,9 +785,11 @@ class MapPainter:
                 _NAME_SPOTS[key] = (best[0] - h.cx, best[1] - h.cy)
         for o, line in zip(offsets, lines, strict=True):
             y = best[1] + o
-            self.text((best[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R)
-            for f in (-1, -0.5, 0, 0.5, 1):
-                h.block(best[0] + f * half, y, 0.08 * R)
+            self.text((best[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R,
+                      stroke=max(2, int(0.02 * R)), stroke_fill=fill)
+            steps = max(2, int(2 * half / (0.08 * R)))
+            for k in range(steps + 1):
+                h.block(best[0] - half + 2 * half * k / steps, y, 0.6 * size)
 
     def _half_width(self, dy: float) -> float:
         """Half the width of the hex at vertical distance dy from its centre."""
@@ -726,6 +797,24 @@ class MapPainter:
         if self.layout == "pointy":
             return SQ3 / 2 * R if dy <= R / 2 else max(0.0, SQ3 / 2 * R * (R - dy) / (R / 2))
         return max(0.0, R - dy / SQ3)
+
+    def paint_hex_reservation(self, h: _Hex, sym: str):
+        """A home that may go in any city of the hex: a pill in the corporation's colours with "home"."""
+        R = self.R
+        size = 0.15 * R
+        f = font(int(size), "condensed")
+        text = f"{sym} home"
+        half_w = self.draw.textlength(text, font=f) / 2 + 0.06 * R
+        half_h = 0.12 * R
+        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (0, 0.15, -0.15, 0.3, -0.3, 0.45, -0.45)
+                 for dx in (0, -0.15, 0.15, -0.3, 0.3)]
+        x, y = h.free_box(half_w, half_h, cands)
+        fill, colour = C.entity(self.title, sym)
+        self.draw.rounded_rectangle((x - half_w, y - half_h, x + half_w, y + half_h), radius=half_h, fill=fill,
+                                    outline=C.BLACK, width=max(2, self.line_w))
+        self.draw.text((x, y), text, font=f, fill=colour, anchor="mm")
+        for k in range(-2, 3):
+            h.block(x + k * half_w / 2, y, half_h * 1.2)
 
     def paint_blocker(self, h: _Hex, sym: str):
         R = self.R
@@ -784,7 +873,23 @@ def _static(title: str) -> _Static:
     return _Static(title)
 
 
-def draw_map(view: dict, *, routes=None) -> bytes:
-    """PNG bytes of a map view; `routes` = [{"train", "hexes_path": [[hex, ...], ...]}] overlays a run."""
-    img = MapPainter(view).paint(routes)
+def overlay_routes(routes) -> list[dict]:
+    """Routes for the overlay from either form: {"train", "hexes_path": [[hex, ...], ...]} dicts, or the
+    engine's game.last_routes[corp] entries (train id, revenue, connections as hex lists)."""
+    out = []
+    for r in routes or []:
+        if isinstance(r, dict):
+            out.append(r)
+            continue
+        train, revenue, connections = r
+        name = str(train).rsplit("-", 1)[0]
+        out.append({"train": f"{name}-train ${revenue}" if revenue is not None else f"{name}-train",
+                    "hexes_path": [list(c) for c in connections]})
+    return out
+
+
+def draw_map(view: dict, *, routes=None, caption: str | None = None) -> bytes:
+    """PNG bytes of a map view. `routes` overlays a run (see overlay_routes for the accepted forms), with a
+    legend band below the map starting with `caption` (e.g. "NYNH ran $340:")."""
+    img = MapPainter(view).paint(overlay_routes(routes), caption)
     return to_png(img)

@@ -2,6 +2,7 @@
 
 View: {"title", "layout", "hexes": {coord: {"tile", "tile_id", "rotation", "color",
 "cities": [{"revenue", "slots", "tokens": [sym|None per slot], "reserved": [sym|None per slot]}],
+(a hex-level reservation, e.g. ERIE on 1830's E11, is reserved in a free slot of every city of the hex)
 "blocked_by": [private syms]}}}
 
 `starting_view(title)` reads map.json alone; `view_from_trace(title, lines)` replays the `tile` and
@@ -78,8 +79,9 @@ def starting_view(title: str) -> dict:
                 _place(cities, "reserved", sym, ci)
             for sym in c.get("tokens", []):
                 _place(cities, "tokens", sym, ci)
-        for sym in h.get("reservations", []):
-            _place(cities, "reserved", sym)
+        for sym in h.get("reservations", []):  # hex-level: any city may take it (as HexMap.view shows it)
+            for c in cities:
+                _place([c], "reserved", sym)
         out[coord] = {"tile": h["tile"], "tile_id": f"{h['tile']}-{n}", "rotation": 0, "color": h["color"],
                       "cities": cities, "blocked_by": list(h.get("blockers", []))}
     # home reservations not written on the city (corporations' coordinates)
