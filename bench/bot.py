@@ -4,6 +4,9 @@ Plays a whole recorded 1830 game (real engine, real renderer) by slash commands 
 over all actions, and separately for actions that carry pictures. Goal: p95 < 500 ms.
 
     .venv/bin/python bench/bot.py [tests/fixtures/1830/26855.json] [--limit N] [--no-pictures]
+
+Logs with programmed actions (e.g. 1830_game_end_bank.json) are played as in the e2e test: each recorded
+auto action is a command of its own, `program_*` actions are left out.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef  # noqa: E402
+from fakediscord.recorded import flatten  # noqa: E402
 
 from bot import actions as acts  # noqa: E402
 
@@ -35,7 +39,7 @@ async def main(path: Path, limit: int | None, pictures: bool) -> None:
     from engine.titles import load_18xx
 
     log = json.loads(path.read_text())
-    applied = load_18xx(log).actions
+    applied = [a for _, a in flatten(load_18xx(log).actions)]
     if limit:
         applied = applied[:limit]
     fake = await FakeDiscord().start()
