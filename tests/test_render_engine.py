@@ -1,0 +1,106 @@
+"""Pictures drawn from the engine's real state (load_18xx replay) at a few points of the 1830 fixtures."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import render
+from render import mapdraw
+from render.mapview import starting_view
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "1830"
+POINTS = [("26855.json", 60), ("26855.json", 250), ("26855.json", 400), ("1830_game_end_bank.json", None)]
+
+load_18xx = pytest.importorskip("engine.titles").load_18xx
+
+
+def _img(png: bytes) -> Image.Image:
+    assert len(png) < 1_000_000
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    assert max(img.size) <= 2000
+    return img
+
+
+@pytest.fixture(scope="module", params=POINTS, ids=lambda p: f"{p[0]}@{p[1]}")
+def state(request):
+    name, at = request.param
+    log = json.loads((FIXTURES / name).read_text())
+    game = load_18xx(log, upto=at)
+    view = game.map_view() if hasattr(game, "map_view") else game.hexmap.view()
+    return log, game, view, game.summary()
+
+
+def test_view_has_the_starting_views_shape(state):
+    _, _, view, _ = state
+    start = starting_view("1830")
+    assert view["layout"] == start["layout"] and set(view["hexes"]) == set(start["hexes"])
+    for hv in view["hexes"].values():
+        assert {"tile", "rotation", "color", "cities", "blocked_by"} <= set(hv)
+        for c in hv["cities"]:
+            assert len(c["tokens"]) == len(c["reserved"]) == c["slots"]
+
+
+def test_map_market_companies_draw(state):
+    _, game, view, summary = state
+    _img(render.draw_map(view))
+    _img(render.draw_market("1830", summary))
+    _img(render.draw_companies("1830", summary))
+
+
+def test_laid_tiles_colour_around_their_hex_centre(state):
+    """Every laid tile shows its colour around its hex centre (track and cities cover some of it)."""
+    _, _, view, _ = state
+    img = _img(render.draw_map(view))
+    painter = mapdraw.MapPainter(view)
+    start = starting_view("1830")["hexes"]
+    R = painter.R / mapdraw.SS
+    laid = [c for c, hv in view["hexes"].items() if hv["tile"] != start[c]["tile"]]
+    for coord in laid:
+        want = render.colors.TILE[view["hexes"][coord]["color"]]
+        cx, cy = (v / mapdraw.SS for v in painter.centres[coord])
+        samples = [(cx + d * R * math.cos(math.radians(a)), cy + d * R * math.sin(math.radians(a)))
+                   for d in (0.2, 0.4, 0.6) for a in range(0, 360, 30)] + [(cx, cy)]
+        hits = sum(all(abs(u - v) <= 30 for u, v in zip(img.getpixel((int(x), int(y))), want, strict=True))
+                   for x, y in samples)
+        assert hits >= 6, (coord, view["hexes"][coord]["tile"], hits)
+
+
+def test_tokens_drawn_in_their_colour(state):
+    _, _, view, summary = state
+    img = _img(render.draw_map(view))
+    painter = mapdraw.MapPainter(view)
+    for sym, corp in summary["corporations"].items():
+        fill, _ = render.colors.entity("1830", sym)
+        for coord in corp.get("tokens", [])[:2]:
+            cx, cy = (v / mapdraw.SS for v in painter.centres[coord])
+            r = int(0.75 * painter.R / mapdraw.SS)
+            hits = sum(all(abs(a - b) <= 20 for a, b in zip(img.getpixel((int(cx) + dx, int(cy) + dy)), fill,
+                                                               strict=True))
+                       for dx in range(-r, r + 1, 2) for dy in range(-r, r + 1, 2))
+            assert hits >= 3, (sym, coord)
+
+
+def test_cli_draws_the_last_run(tmp_path):
+    from render.__main__ import main
+    log = json.loads((FIXTURES / "26855.json").read_text())
+    run = next(a for a in log["actions"] if a["type"] == "run_routes" and a["id"] >= 250)
+    out, plain = tmp_path / "run.png", tmp_path / "plain.png"
+    assert main([str(FIXTURES / "26855.json"), "--at", str(run["id"]), "--what", "map", "--out", str(out)]) == 0
+    assert main([str(FIXTURES / "26855.json"), "--at", str(run["id"] + 1), "--what", "map",
+                 "--out", str(plain)]) == 0
+    with_run, without = _img(out.read_bytes()), _img(plain.read_bytes())
+    assert with_run.height > without.height  # the legend band under the map
+    for what in ("market", "companies"):
+        assert main([str(FIXTURES / "26855.json"), "--at", "250", "--what", what, "--out", str(out)]) == 0
+        _img(out.read_bytes())
+
+
+def test_engine_routes_overlay_form():
+    routes = mapdraw.overlay_routes([("5-1", 190, [["F20", "G19"], ["F22", "F20"]])])
+    assert routes == [{"train": "5-train $190", "hexes_path": [["F20", "G19"], ["F22", "F20"]]}]
