@@ -846,7 +846,7 @@ def _key_view(key: tuple) -> dict:
                         "tokens": list(tokens), "reserved": list(reserved)} for rev, tokens, reserved in cities]}
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # ~70 KB each: a few busy games
 def _hex_picture(title: str, coord: str, key: tuple):
     return MapPainter({"title": title, "hexes": {}}).hex_picture(coord, _key_view(key))
 
