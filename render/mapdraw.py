@@ -846,7 +846,7 @@ def _key_view(key: tuple) -> dict:
                         "tokens": list(tokens), "reserved": list(reserved)} for rev, tokens, reserved in cities]}
 
 
-@lru_cache(maxsize=1024)  # ~70 KB each: a few busy games
+@lru_cache(maxsize=512)  # ~140 KB each (RGB stored as 4 bytes a pixel + mask)
 def _hex_picture(title: str, coord: str, key: tuple):
     return MapPainter({"title": title, "hexes": {}}).hex_picture(coord, _key_view(key))
 
