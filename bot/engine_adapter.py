@@ -103,8 +103,13 @@ class Engine:
             log.exception("%s failed", name)
             return None
 
-    def draw_map(self, game: GameLike, routes: list[dict] | None = None) -> bytes | None:
-        return self._draw("draw_map", game.hexmap.view(), routes=routes)  # type: ignore[attr-defined]
+    def draw_map(self, game: GameLike, ran: str | None = None) -> bytes | None:
+        """The map with the privates blocking now; with `ran` (a corporation), the run it just made."""
+        routes = caption = None
+        if ran and game.last_routes.get(ran):  # type: ignore[attr-defined]
+            routes = game.last_routes[ran]  # type: ignore[attr-defined]
+            caption = f"{ran} ran ${sum(revenue for _, revenue, _ in routes)}:"
+        return self._draw("draw_map", game.map_view(), routes=routes, caption=caption)  # type: ignore[attr-defined]
 
     def draw_market(self, game: GameLike, title: str) -> bytes | None:
         return self._draw("draw_market", title, game.summary())

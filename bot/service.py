@@ -371,12 +371,12 @@ class Service:
             kinds |= {"market", "companies"}
         return kinds
 
-    def _render(self, lv: Live, kinds: set[str], routes: list[dict] | None, stem: str) -> list[Picture]:
+    def _render(self, lv: Live, kinds: set[str], ran: str | None, stem: str) -> list[Picture]:
         if not self.pictures or lv.game is None:
             return []
         out = []
         if "map" in kinds:
-            data = self.engine.draw_map(lv.game, routes=routes)
+            data = self.engine.draw_map(lv.game, ran=ran)
             if data:
                 out.append(Picture(f"{stem}-map.png", data))
         if "market" in kinds:
@@ -394,9 +394,9 @@ class Service:
         changed = set(turn) != previous_turn
         reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
-        routes = action.get("routes") if action and action.get("type") == "run_routes" else None
+        ran = str(action["entity"]) if action and action.get("type") == "run_routes" else None
         stem = f"game{lv.row.id}-{len(lv.game.actions) if lv.game else 0}"
-        reply.pictures = await asyncio.to_thread(self._render, lv, kinds, routes, stem)
+        reply.pictures = await asyncio.to_thread(self._render, lv, kinds, ran, stem)
         reply.buttons = self._buttons(lv, action)
         if changed and turn:
             reply.dm = [m for m in turn if await self.db.dm_optin(m)]

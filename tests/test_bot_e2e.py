@@ -30,7 +30,7 @@ class QuickPictures(Engine):
         super().__init__()
         self.drawn: list[str] = []
 
-    def draw_map(self, game, routes=None):
+    def draw_map(self, game, ran=None):
         self.drawn.append("map")
         return tiny_png("map")
 
