@@ -63,6 +63,7 @@ class RoundhouseBot(commands.Bot):
             await self.db.open()
         resumed = await self.service.resume_all()
         log.info("resumed %d active game(s)", len(resumed))
+        self._warm_task = asyncio.create_task(asyncio.to_thread(self.service.engine.warm_pictures, "1830"))
         from bot.ui import GameButton
         self.add_dynamic_items(GameButton)
         for ext in EXTENSIONS:

@@ -111,6 +111,10 @@ class Engine:
             caption = f"{ran} ran ${sum(revenue for _, revenue, _ in routes)}:"
         return self._draw("draw_map", game.map_view(), routes=routes, caption=caption)  # type: ignore[attr-defined]
 
+    def warm_pictures(self, title: str) -> None:
+        """Prepare a title's starting map picture so the first move of the day isn't slow to show."""
+        self._draw("warm", title)
+
     def draw_market(self, game: GameLike, title: str) -> bytes | None:
         return self._draw("draw_market", title, game.summary())
 

@@ -12,4 +12,12 @@ from .companies import draw_companies
 from .mapdraw import draw_map
 from .market import draw_market
 
-__all__ = ["draw_companies", "draw_map", "draw_market"]
+
+def warm(title: str) -> None:
+    """Build a title's cached starting map ahead of its first picture (that takes a few hundred ms)."""
+    from .mapdraw import _static
+
+    _static(title)
+
+
+__all__ = ["draw_companies", "draw_map", "draw_market", "warm"]
