@@ -47,18 +47,21 @@ class Par(Action):
     share_price: str
 
 
-class BuyShares(Action):
+class ShareTrade(Action):
+    """Certificates changing hands; `percent` may be less than their sum (a president's certificate
+    sold for part of its value)."""
+
+    shares: list[str]
+    percent: int | None = None
+    share_price: int | None = None
+
+
+class BuyShares(ShareTrade):
     type: str = "buy_shares"
-    shares: list[str]
-    percent: int | None = None
-    share_price: int | None = None
 
 
-class SellShares(Action):
+class SellShares(ShareTrade):
     type: str = "sell_shares"
-    shares: list[str]
-    percent: int | None = None
-    share_price: int | None = None
 
 
 class BuyCompany(Action):
