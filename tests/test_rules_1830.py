@@ -110,3 +110,21 @@ def test_legal_actions_are_accepted_in_a_fresh_game():
         legal = game.legal_actions()
         assert legal
         game.apply(legal[0])
+
+
+def test_any_certificates_of_a_holding_may_be_sold():
+    import json
+    from pathlib import Path
+
+    from engine.titles import load_18xx
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1830" / "26855.json").read_text())
+    game = load_18xx(log, upto=112)  # stock round 3, player 117 to act
+    player = game.player(117)
+    corp, certs = next((game.corporation(sym), [s for s in shares if not s.president])
+                       for sym, shares in player.shares_by_corp.items()
+                       if len([s for s in shares if not s.president]) >= 2 and game.corporation(sym).ipoed)
+    last = certs[-1]  # not the first certificate the player got
+    pool_before = game.pool.percent_of(corp)
+    game.apply(act(117, "sell_shares", shares=[last.id], percent=10))
+    assert last.owner is game.pool and game.pool.percent_of(corp) == pool_before + 10

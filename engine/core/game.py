@@ -334,6 +334,15 @@ class BaseGame(OperatingMixin):
             out.append((bundle, percent))
         return out
 
+    @staticmethod
+    def sale_percents(corp: Corporation, shares: list[Share]) -> list[int]:
+        """The percents these certificates may be sold as: their sum, or less when the president's
+        certificate is among them (sold in part, the rest handed back as ordinary certificates)."""
+        total = sum(s.percent for s in shares)
+        pres = next((s for s in shares if s.president), None)
+        extra = (pres.percent - corp.share_percent) // corp.share_percent if pres else 0
+        return [total - corp.share_percent * n for n in range(extra, -1, -1)]
+
     def can_dump(self, player: Player, corp: Corporation, shares: list[Share]) -> bool:
         if not any(s.president for s in shares):
             return True

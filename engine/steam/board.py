@@ -85,10 +85,23 @@ def map_names() -> list[str]:
     return sorted(p.stem for p in MAPS_DIR.glob("*.json"))
 
 
+def map_name(name: str) -> str:
+    """The shipped map a user means: case, spaces, hyphens and underscores do not matter
+    ("Rust Belt", "rust-belt", "rustbelt" -> "rust_belt").  Unknown names raise MapError listing the maps."""
+    def squash(x: str) -> str:
+        return "".join(ch for ch in x.lower() if ch not in " -_")
+
+    names = map_names()
+    if name in names:
+        return name
+    for known in names:
+        if squash(known) == squash(name):
+            return known
+    raise MapError(f"unknown Steam map {name!r}; shipped maps: {', '.join(names)}")
+
+
 def load_board(name: str) -> Board:
-    path = MAPS_DIR / f"{name}.json"
-    if not path.exists():
-        raise MapError(f"unknown Steam map {name!r}; known maps: {', '.join(map_names())}")
+    path = MAPS_DIR / f"{map_name(name)}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:

@@ -785,7 +785,9 @@ class Game:
             else:
                 owner = plan["owners"][key[1]]
             self._set_owner(link, owner)
+            link.owner = owner
         self._touch()
+        self._net_cache = (self.s.version, net)  # only owners changed: the traced links still hold
 
     # --- urbanization and city growth ---
     def _check_urbanize(self, player: int, h: Hex, color: str) -> dict:

@@ -261,6 +261,21 @@ def move_actions(g, p, limit: int = MAX_MOVES) -> list:
 
 def deliveries(g, p, limit: int = MAX_MOVES) -> list:
     """Every legal delivery (each with to="income" and to="vp"), at most `limit` routes."""
+    out = []
+    for origin, color, links in routes(g, p, limit):
+        out.append(Move(player=p, city=origin, color=color, links=links, to="income"))
+        out.append(Move(player=p, city=origin, color=color, links=links, to="vp"))
+    return out
+
+
+def deliverable(g, p) -> set:
+    """The (city, colour) pairs of cubes that player p could deliver now (one route is enough)."""
+    return {(origin, color) for origin, color, _ in routes(g, p, MAX_MOVES, first_only=True)}
+
+
+def routes(g, p, limit: int = MAX_MOVES, first_only: bool = False) -> list:
+    """Legal delivery routes (city, colour, link ids), at most `limit`; with `first_only`, only the
+    first route found for each cube colour on each city."""
     s = g.s
     net = g.network()
     cities = g.all_cities()
@@ -271,7 +286,7 @@ def deliveries(g, p, limit: int = MAX_MOVES) -> list:
             x, y = link.nodes
             adj.setdefault(x, []).append((link, y))
             adj.setdefault(y, []).append((link, x))
-    routes: list = []
+    found: list = []
 
     def ok(path_links) -> bool:
         counts: dict = {}
@@ -280,21 +295,29 @@ def deliveries(g, p, limit: int = MAX_MOVES) -> list:
         own = counts.get(p, 0)
         return own >= 1 and all(n <= own for q, n in counts.items() if q is not None and q != p)
 
-    def dfs(origin, color, node, visited, path):
-        if len(routes) >= limit:
-            return
+    def dfs(origin, color, node, visited, path) -> bool:
+        """Collect routes onwards from node; True once the first route is found with first_only."""
+        if len(found) >= limit:
+            return False
         for link, nxt in adj.get(node, ()):
             if nxt in visited:
                 continue
             path.append(link)
             if cities.get(nxt) == color:
                 if ok(path):
-                    routes.append((origin, color, tuple(lk.id for lk in path)))
+                    found.append((origin, color, tuple(lk.id for lk in path)))
+                    if first_only:
+                        path.pop()
+                        return True
             elif len(path) < loco:
                 visited.add(nxt)
-                dfs(origin, color, nxt, visited, path)
+                done = dfs(origin, color, nxt, visited, path)
                 visited.discard(nxt)
+                if done:
+                    path.pop()
+                    return True
             path.pop()
+        return False
 
     for origin in sorted(s.city_cubes):
         cubes = s.city_cubes[origin]
@@ -302,8 +325,4 @@ def deliveries(g, p, limit: int = MAX_MOVES) -> list:
             continue
         for color in sorted(set(cubes)):
             dfs(origin, color, origin, {origin}, [])
-    out = []
-    for origin, color, links in routes:
-        out.append(Move(player=p, city=origin, color=color, links=links, to="income"))
-        out.append(Move(player=p, city=origin, color=color, links=links, to="vp"))
-    return out
+    return found

@@ -1,9 +1,13 @@
-"""Random self-play for Steam: play random legal games to the end, checking invariants after every action.
+"""Self-play for Steam: seeded games played to the end, checking invariants after every action.
 
     python -m engine.steam.selfplay --map rust_belt --mode basic --players 4 --games 10 --seed 1
 
-The last line printed is JSON: {"games", "actions", "seconds", "failures"}; each failure carries the
-game seed, the error and the action log so the game can be replayed.
+The agent (`choose`) plays only legal actions and is deterministic for a given seed: mostly greedy
+(deliver goods, build links toward cities its goods can go to, add goods when it has none to move,
+spend little), with a random share so that the odd rules get played too.  The last line printed is
+JSON: {"games", "actions", "scored", "delivered", "seconds", "failures"}; "scored" counts the games
+that reached final scoring with a player still in; each failure carries the game seed, the error and
+the action log so the game can be replayed.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ from math import ceil
 from engine.core.errors import GameError
 from engine.steam import tiles as T
 from engine.steam.actions import Bid, Capital, EndBuild, Move, Pass, TakeTile, UpgradeLoco
-from engine.steam.board import BAG, CUBE_COLORS
+from engine.steam.board import BAG, CUBE_COLORS, MapError, load_board
+from engine.steam.board import map_name as canonical_map_name
 from engine.steam.game import Game, Settings
 from engine.steam.legal import (
     build_actions,
-    deliveries,
+    deliverable,
     is_legal_track,
     legal_actions,
     move_actions,
@@ -32,6 +37,7 @@ from engine.steam.legal import (
 )
 
 MAX_ACTIONS = 5000
+OTHER_TRIES = 12  # track candidates the agent weighs besides extending its own open ends
 
 
 class InvariantError(AssertionError):
@@ -112,6 +118,7 @@ def choose(g: Game, rng: random.Random):
 def _choose_tile(g: Game, p: int, tiles: list, rng: random.Random):
     pl = g.s.players[p]
     basic = g.mode == "basic"
+    can_deliver = bool(deliverable(g, p))
 
     def worth(a) -> float:
         if a.tile == 6:  # Locomotive: cheap reach early, a burden later
@@ -119,9 +126,9 @@ def _choose_tile(g: Game, p: int, tiles: list, rng: random.Random):
             if not basic:  # free, but the upkeep grows
                 return 3 if pl.income > pl.loco + 1 and pl.loco < 4 else -2
             return (3 if pl.loco < 3 else -2) - (4 if price > pl.cash else 0)
-        if a.tile in (5, 7) and a.use:
+        if a.tile in (5, 7) and a.use:  # more goods: best when there is nothing to deliver
             price = (2 if a.tile == 5 else 6) if basic else 0
-            return 1 - (5 if price > pl.cash else 0)
+            return (1 if can_deliver else 3.5) - (5 if price > pl.cash else 0)
         return {1: 1, 2: 2, 3: 3, 4: 2}.get(a.tile, 0)
 
     if rng.random() < 0.2:
@@ -142,9 +149,20 @@ def _choose_move(g: Game, p: int, rng: random.Random):
         best = max(own.values())
         return rng.choice([m for m in moves if own[m] == best])
     ups = [a for a in opts if isinstance(a, UpgradeLoco)]
-    if ups and (pl.loco < 2 or (pl.loco < 4 and rng.random() < 0.3)) and (g.mode == "basic" or pl.income > pl.loco):
+    if ups and (g.mode == "basic" or pl.income >= pl.loco - 3) and (_reach_grows(g, p) or rng.random() < 0.15):
         return ups[0]
     return next(a for a in opts if isinstance(a, Pass))
+
+
+def _reach_grows(g: Game, p: int) -> bool:
+    """Would one more locomotive level let p deliver a cube it cannot deliver now?"""
+    pl = g.s.players[p]
+    now = deliverable(g, p)
+    pl.loco += 1
+    try:
+        return bool(deliverable(g, p) - now)
+    finally:
+        pl.loco -= 1
 
 
 def _own_links(g: Game, p: int, m: Move) -> int:
@@ -157,15 +175,20 @@ def _choose_build(g: Game, p: int, rng: random.Random):
     opts = build_actions(g, p, track=False)
     ends = [a for a in opts if isinstance(a, EndBuild)]
     special = [a for a in opts if not isinstance(a, EndBuild)]
-    if special and (not ends or rng.random() < 0.6):
-        return rng.choice(special)
+    if special:
+        if rng.random() < 0.2:
+            return rng.choice(special)
+        base = _value(g, p)
+        gain, best = max(((_value_after(g, p, a) - base, i) for i, a in enumerate(special)))
+        if not ends or gain > 0 or rng.random() < 0.3:
+            return special[best]
     if s.placements < g.placement_limit(p):
         cands = track_candidates(g, p)
         net = g.network()
         ahead = {g.board.nbr(h, e) for (h, e), li in net.open_ends.items() if net.links[li].owner == p}
         extend = [c for c in cands if c[1] in ahead]
         others = [c for c in cands if c[1] not in ahead]
-        cands = extend + rng.sample(others, min(30, len(others)))
+        cands = extend + rng.sample(others, min(OTHER_TRIES, len(others)))
         if rng.random() < 0.08:  # now and then any legal tile, so that odd builds are played too
             for cand in cands:
                 a = to_action(p, cand)
@@ -187,12 +210,16 @@ def _choose_build(g: Game, p: int, rng: random.Random):
     return ends[0] if ends else rng.choice(special)
 
 
-def _value_after(g: Game, p: int, plan: dict) -> float:
-    """The build value for p once the planned tile is down (played on a copy of the state)."""
+def _value_after(g: Game, p: int, plan) -> float:
+    """The build value for p once the planned tile (or a City Growth / New City action) is done, played
+    on a copy of the state."""
     saved, saved_net = g.s, g._net_cache
     g.s = saved.clone()
     try:
-        g._commit_plan(p, plan)
+        if isinstance(plan, dict):
+            g._commit_plan(p, plan)
+        else:
+            g._dispatch(plan)
         return _value(g, p)
     finally:
         g.s, g._net_cache = saved, saved_net
@@ -209,8 +236,7 @@ def _value(g: Game, p: int) -> float:
     s = g.s
     net = g.network()
     cities = g.all_cities()
-    routes = {(m.city, m.color) for m in deliveries(g, p, limit=60) if m.to == "income"}
-    value = 12.0 * len(routes)
+    value = 12.0 * len(deliverable(g, p))
     incomplete = 0
     pl = s.players[p]
     budget = pl.cash if g.mode == "standard" else pl.cash + 5 * max(0, pl.income + 6)
@@ -253,7 +279,7 @@ def play_one(settings: Settings, rng: random.Random) -> tuple[Game, int]:
 
 def run(map_name: str, mode: str, players: int, games: int, seed: int, turn_order: str = "auction") -> dict:
     start = time.perf_counter()
-    total = 0
+    total = scored = delivered = 0
     failures = []
     for i in range(games):
         game_seed = seed * 100003 + i
@@ -263,6 +289,8 @@ def run(map_name: str, mode: str, players: int, games: int, seed: int, turn_orde
         try:
             g, n = play_one(settings, rng)
             total += n
+            delivered += g.s.delivered
+            scored += reached_final_scoring(g)
         except (GameError, AssertionError, Exception) as e:  # report every failure with its replay data
             log = []
             try:
@@ -271,7 +299,14 @@ def run(map_name: str, mode: str, players: int, games: int, seed: int, turn_orde
                 pass
             failures.append({"seed": game_seed, "settings": settings.model_dump(), "error": f"{type(e).__name__}: {e}",
                              "traceback": traceback.format_exc(limit=5), "actions": log})
-    return {"games": games, "actions": total, "seconds": round(time.perf_counter() - start, 3), "failures": failures}
+    return {"games": games, "actions": total, "scored": scored, "delivered": delivered,
+            "seconds": round(time.perf_counter() - start, 3), "failures": failures}
+
+
+def reached_final_scoring(g: Game) -> bool:
+    """Did the game play all its rounds and end in final scoring with at least one player still in?"""
+    res = g.result()
+    return bool(res and res["rounds"] == g.rounds and any(not r["bankrupt"] for r in res["ranking"]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -283,7 +318,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turn-order", choices=["auction", "draw"], default="auction")
     args = ap.parse_args(argv)
-    out = run(args.map, args.mode, args.players, args.games, args.seed, args.turn_order)
+    try:
+        board = load_board(args.map)
+    except MapError as e:
+        ap.error(str(e))
+    if not board.min_players <= args.players <= board.max_players:
+        ap.error(f"map {board.name} is for {board.min_players}-{board.max_players} players, not {args.players}")
+    out = run(canonical_map_name(args.map), args.mode, args.players, args.games, args.seed, args.turn_order)
     print(json.dumps(out))
     return 1 if out["failures"] else 0
 

@@ -421,21 +421,24 @@ class BuyTrain(Step):
         needed = self.cheapest_depot_price() - corp.cash - player.cash
         if needed <= 0:
             return []
-        out = []
-        for other in game.corporations:
-            if not player.shares_of(other):
-                continue
-            for shares, pct in game.sellable_bundles(player, other):
-                if not game.fits_in_pool(other, pct) or not game.can_dump(player, other, shares):
-                    continue
-                if other is corp and self.would_change_president(player, corp, pct):
-                    continue
-                per_share = other.share_price.price
-                value = per_share * (pct // other.share_percent)
-                if value - per_share >= needed:
-                    continue  # sells more than needed
-                out.append((shares, pct))
-        return out
+        return [(shares, pct) for other in game.corporations if player.shares_of(other)
+                for shares, pct in game.sellable_bundles(player, other)
+                if self.emergency_sale_ok(corp, shares, pct, needed)]
+
+    def emergency_sale_ok(self, corp: Corporation, shares: list, pct: int, needed: int) -> bool:
+        """Within the market and presidency rules, not the buying corporation's presidency, and no more
+        than needed: without its last certificate the sale would fall short."""
+        game = self.game
+        other = shares[0].corporation
+        player = corp.owner
+        if pct not in game.sale_percents(other, shares) or not other.ipoed:
+            return False
+        if not game.fits_in_pool(other, pct) or not game.can_dump(player, other, shares):
+            return False
+        if other is corp and self.would_change_president(player, corp, pct):
+            return False
+        per_share = other.share_price.price
+        return per_share * (pct // other.share_percent) - per_share < needed
 
     def raisable(self, corp: Corporation) -> int:
         """The most the president can raise by selling shares now."""
@@ -462,9 +465,11 @@ class BuyTrain(Step):
         if player is not corp.owner:
             raise GameError(f"only {corp.sym}'s president may sell shares to buy its train")
         shares = [game.share(sid) for sid in action.shares]
+        if not shares or any(s.owner is not player or s.corporation is not shares[0].corporation for s in shares):
+            raise GameError(f"{player.name} sells certificates of one corporation that {player.name} holds")
         percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
-        allowed = self.emergency_bundles(corp)
-        if not any(set(b) == set(shares) and p == percent for b, p in allowed):
+        needed = self.cheapest_depot_price() - corp.cash - player.cash
+        if needed <= 0 or not self.emergency_sale_ok(corp, shares, percent, needed):
             raise GameError(f"{player.name} can't sell {percent}% of {shares[0].corporation.sym} now: "
                             "only as much as needed for the train, within the market and presidency rules")
         game.sell_shares(player, shares, percent)

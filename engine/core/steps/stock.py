@@ -198,8 +198,7 @@ class BuySellParShares(Step):
         game = self.game
         if not corp.ipoed:
             raise GameError(f"{corp.sym} has no par price yet: its certificates can't be sold")
-        bundles = game.sellable_bundles(player, corp)
-        if not any(set(b) == set(shares) and p == percent for b, p in bundles):
+        if percent not in game.sale_percents(corp, shares):
             raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(action_ids(shares))}")
         if not game.fits_in_pool(corp, percent):
             room = game.MARKET_SHARE_LIMIT - game.pool.percent_of(corp)
