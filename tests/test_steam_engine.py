@@ -16,23 +16,21 @@ from engine.steam.board import MapError, load_board, parse_board
 from engine.steam.game import Game, Settings, vp_track
 from engine.steam.legal import legal_actions
 from engine.steam.selfplay import check_invariants, choose
-from engine.steam.testing import fingerprint, make_board, ne_board, new_game, put, start_build
-
-
-def _play(settings: Settings, steps: int, seed: int) -> Game:
-    g = Game(settings)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if g.finished:
-            break
-        g.apply(choose(g, rng))
-    return g
+from engine.steam.testing import (
+    build_game,
+    fingerprint,
+    make_board,
+    ne_game,
+    play_selfplay,
+    put,
+    start_build,
+)
 
 
 @pytest.mark.parametrize("mode", ["basic", "standard"])
 def test_replay_of_the_log_gives_the_same_state(mode):
     st = Settings(map="eastern_us_and_canada", mode=mode, players=4, seed=11)
-    g = _play(st, 400, 5)
+    g = play_selfplay(st, 400, 5)
     log = g.action_log()
     h = Game.replay(st, [parse_action(a) for a in json.loads(json.dumps(log))])
     assert fingerprint(h) == fingerprint(g)
@@ -49,7 +47,7 @@ def test_same_seed_same_setup_different_seed_differs():
 
 def test_undo_restores_previous_state():
     st = Settings(map="rust_belt", mode="basic", players=3, seed=4)
-    g = _play(st, 60, 2)
+    g = play_selfplay(st, 60, 2)
     before = fingerprint(Game.replay(st, g.actions[:-1]))
     g.undo()
     assert fingerprint(g) == before
@@ -87,11 +85,7 @@ def test_every_enumerated_action_is_legal(mode):
 
 
 def test_build_enumeration_offers_builds_from_cities():
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
-    for p in g.s.players:
-        p.cash = 20
-    start_build(g, 0)
+    g = build_game()
     acts = legal_actions(g)
     lays = [a for a in acts if isinstance(a, Lay)]
     assert EndBuild(player=0) in acts
@@ -101,8 +95,7 @@ def test_build_enumeration_offers_builds_from_cities():
 
 
 def test_incomplete_link_lapses_if_not_continued_next_round():
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
+    g = ne_game()
     g.s.round = 2
     put(g, (1, 0), "21", 2, owner=0, rnd=1)  # built last round, still incomplete
     put(g, (0, 1), "21", 0, owner=0, rnd=2)  # built this round
@@ -114,8 +107,7 @@ def test_incomplete_link_lapses_if_not_continued_next_round():
 
 
 def test_neutral_link_taken_over_by_eligible_player():
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
+    g = ne_game()
     g.s.players[0].cash = 20
     put(g, (1, 0), "21", 2, owner=None, rnd=1)  # neutral, starts from Albany
     start_build(g, 0)
@@ -127,8 +119,7 @@ def test_neutral_link_taken_over_by_eligible_player():
 def test_redirect_costs_base_price_and_keeps_round_stamp():
     from engine.steam.actions import Redirect
 
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
+    g = ne_game()
     g.s.players[0].cash = 10
     put(g, (1, 0), "21", 2, owner=0)
     start_build(g, 0)
@@ -138,8 +129,7 @@ def test_redirect_costs_base_price_and_keeps_round_stamp():
 
 
 def test_town_tile_spur_joining_other_players_link_stays_theirs():
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
+    g = ne_game()
     g.s.players[0].cash = 20
     put(g, (0, 1), "21", 0, owner=1)  # P2's link from Albany pointing into Poughkeepsie
     put(g, (0, 3), "21", 0, owner=0)  # P1's own link... from New York pointing north
@@ -161,7 +151,7 @@ def test_vp_track_markers():
 
 def test_view_has_what_the_map_and_bot_need():
     st = Settings(map="rust_belt", mode="basic", players=3, seed=4)
-    g = _play(st, 80, 1)
+    g = play_selfplay(st, 80, 1)
     v = g.view()
     json.dumps(v)
     for key in ("track", "links", "cities", "players", "turn_order", "action_tiles", "reserve", "bag", "round"):
@@ -223,10 +213,7 @@ def test_shipped_maps_load():
 
 
 def test_basic_growth_pass_is_free_and_commit_costs_2():
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
-    for p in g.s.players:
-        p.cash = 10
+    g = ne_game(cash=10)
     g.apply(TakeTile(player=0, tile=5, use=False))
     g.apply(TakeTile(player=1, tile=7, use=True))
     assert g.s.players[0].cash == 10 and g.s.players[1].cash == 4
@@ -243,7 +230,6 @@ def test_python_dash_m_selfplay_runs():
 
 
 def test_pass_refused_outside_auction_and_move():
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
+    g = ne_game()
     with pytest.raises(GameError, match="action-tile selection"):
         g.apply(Pass(player=0))

@@ -20,12 +20,12 @@ from engine.steam.actions import (
 )
 from engine.steam.game import Game, Settings
 from engine.steam.testing import (
+    delivery_game,
     line_board,
     line_links,
     ne_board,
     new_game,
     put,
-    set_cubes,
     start_build,
     start_move,
 )
@@ -202,18 +202,8 @@ def test_t12_larisa_locomotive_tile_then_upgrade_to_6():
             g.apply(TakeTile(player=0, tile=6))
 
 
-def _delivery_game(colors, owners, loco, cubes_at0, players=3):
-    g = new_game(line_board(colors), players)
-    g.s.order = list(range(players))
-    ids = line_links(g, owners)
-    set_cubes(g, (0, 0), cubes_at0)
-    g.s.players[0].loco = loco
-    start_move(g, list(range(players)))
-    return g, ids
-
-
 def test_t13_red_cube_stops_at_first_red_city():
-    g, ids = _delivery_game(["blue", "red", "red"], [0, 0], 3, ["red"])
+    g, ids = delivery_game(["blue", "red", "red"], [0, 0], 3, ["red"])
     with pytest.raises(GameError, match="stops at C1"):
         g.apply(Move(player=0, city=(0, 0), color="red", links=tuple(ids)))
     g.apply(Move(player=0, city=(0, 0), color="red", links=(ids[0],)))
@@ -221,14 +211,14 @@ def test_t13_red_cube_stops_at_first_red_city():
 
 
 def test_blue_cube_over_three_own_links_scores_3():
-    g, ids = _delivery_game(["red", "purple", "yellow", "blue"], [0, 0, 0], 3, ["blue"])
+    g, ids = delivery_game(["red", "purple", "yellow", "blue"], [0, 0, 0], 3, ["blue"])
     g.apply(Move(player=0, city=(0, 0), color="blue", links=tuple(ids), to="vp"))
     assert g.s.players[0].vp == 3
     assert g.s.city_cubes[(0, 0)] == () and g.s.delivered == 1
 
 
 def test_t14_red_to_boston_one_own_one_irina():
-    g, ids = _delivery_game(["blue", "purple", "red"], [0, 1], 3, ["red"])
+    g, ids = delivery_game(["blue", "purple", "red"], [0, 1], 3, ["red"])
     g.apply(Move(player=0, city=(0, 0), color="red", links=tuple(ids), to="income"))
     assert g.s.players[0].income == 1
     assert g.active_player() == 1  # Irina chooses where her point goes
@@ -237,14 +227,14 @@ def test_t14_red_to_boston_one_own_one_irina():
 
 
 def test_t15_level_4_purple_three_own_one_irina():
-    g, ids = _delivery_game(["blue", "red", "yellow", "blue", "purple"], [0, 0, 0, 1], 4, ["purple"])
+    g, ids = delivery_game(["blue", "red", "yellow", "blue", "purple"], [0, 0, 0, 1], 4, ["purple"])
     g.apply(Move(player=0, city=(0, 0), color="purple", links=tuple(ids), to="vp"))
     g.apply(Score(player=1, to="vp"))
     assert (g.s.players[0].vp, g.s.players[1].vp) == (3, 1)
 
 
 def test_t16_level_5_yellow_three_own_two_irina_split_choice():
-    g, ids = _delivery_game(["blue", "red", "purple", "blue", "red", "yellow"], [0, 0, 0, 1, 1], 5, ["yellow"])
+    g, ids = delivery_game(["blue", "red", "purple", "blue", "red", "yellow"], [0, 0, 0, 1, 1], 5, ["yellow"])
     g.apply(Move(player=0, city=(0, 0), color="yellow", links=tuple(ids), to="income"))
     g.apply(Score(player=1, to="vp"))
     assert g.s.players[0].income == 3 and g.s.players[0].vp == 0
@@ -252,13 +242,13 @@ def test_t16_level_5_yellow_three_own_two_irina_split_choice():
 
 
 def test_t17_two_own_two_a_one_b_is_legal():
-    g, ids = _delivery_game(["blue", "red", "purple", "blue", "red", "yellow"], [0, 1, 0, 1, 2], 5, ["yellow"])
+    g, ids = delivery_game(["blue", "red", "purple", "blue", "red", "yellow"], [0, 1, 0, 1, 2], 5, ["yellow"])
     g.apply(Move(player=0, city=(0, 0), color="yellow", links=tuple(ids)))
     assert g.s.score_queue == [(1, 2), (2, 1)]
 
 
 def test_t18_two_own_three_a_is_illegal():
-    g, ids = _delivery_game(["blue", "red", "purple", "blue", "red", "yellow"], [0, 1, 0, 1, 1], 5, ["yellow"])
+    g, ids = delivery_game(["blue", "red", "purple", "blue", "red", "yellow"], [0, 1, 0, 1, 1], 5, ["yellow"])
     with pytest.raises(GameError, match="outnumber"):
         g.apply(Move(player=0, city=(0, 0), color="yellow", links=tuple(ids)))
 

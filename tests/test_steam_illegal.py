@@ -21,10 +21,12 @@ from engine.steam.actions import (
 )
 from engine.steam.game import Game, Settings
 from engine.steam.testing import (
+    build_game,
+    delivery_game,
     fingerprint,
     line_board,
-    line_links,
     ne_board,
+    ne_game,
     new_game,
     put,
     set_cubes,
@@ -40,69 +42,44 @@ def refused(g, action, match: str) -> None:
     assert fingerprint(g) == before, "a refused action changed the state"
 
 
-def select_game():
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
-    return g
-
-
-def build_game(player=0, tiles=None, cash=20):
-    g = new_game(ne_board(), 3)
-    g.s.order = [0, 1, 2]
-    for p in g.s.players:
-        p.cash = cash
-    start_build(g, player, tiles)
-    return g
-
-
-def move_game(colors, owners, loco=3, cubes=("red",)):
-    g = new_game(line_board(colors), 3)
-    g.s.order = [0, 1, 2]
-    ids = line_links(g, owners)
-    set_cubes(g, (0, 0), list(cubes))
-    g.s.players[0].loco = loco
-    start_move(g, [0, 1, 2])
-    return g, ids
-
-
 # --- turn, shape, selection -------------------------------------------------------------------
 def test_not_your_turn():
-    refused(select_game(), TakeTile(player=1, tile=1), "it is P1's turn")
+    refused(ne_game(), TakeTile(player=1, tile=1), "it is P1's turn")
 
 
 def test_malformed_action():
-    refused(select_game(), {"type": "teleport", "player": 0}, "not a valid Steam action")
+    refused(ne_game(), {"type": "teleport", "player": 0}, "not a valid Steam action")
 
 
 def test_tile_already_taken():
-    g = select_game()
+    g = ne_game()
     g.apply(TakeTile(player=0, tile=3))
     refused(g, TakeTile(player=1, tile=3), "already taken")
 
 
 def test_no_such_tile():
-    refused(select_game(), TakeTile(player=0, tile=8), "numbered 1-7")
+    refused(ne_game(), TakeTile(player=0, tile=8), "numbered 1-7")
 
 
 def test_locomotive_at_level_6():
-    g = select_game()
+    g = ne_game()
     g.s.players[0].loco = 6
     refused(g, TakeTile(player=0, tile=6), "level 6")
 
 
 def test_pass_only_on_growth_or_urbanization():
-    refused(select_game(), TakeTile(player=0, tile=2, use=False), "only City Growth and Urbanization")
+    refused(ne_game(), TakeTile(player=0, tile=2, use=False), "only City Growth and Urbanization")
 
 
 def test_basic_cost_not_coverable_even_with_loans():
-    g = select_game()
+    g = ne_game()
     p = g.s.players[0]
     p.income, p.vp, p.cash = -10, 1, 0
     refused(g, TakeTile(player=0, tile=6), "cannot cover it even with loans")
 
 
 def test_wrong_action_for_phase():
-    refused(select_game(), Lay(player=0, hex=(0, 1), tile="21", rotation=0), "action-tile selection")
+    refused(ne_game(), Lay(player=0, hex=(0, 1), tile="21", rotation=0), "action-tile selection")
 
 
 # --- building -------------------------------------------------------------------------------
@@ -226,22 +203,22 @@ def test_standard_cannot_spend_more_than_cash():
 
 # --- moving goods ------------------------------------------------------------------------------
 def test_move_longer_than_locomotive():
-    g, ids = move_game(["blue", "purple", "red"], [0, 0], loco=1)
+    g, ids = delivery_game(["blue", "purple", "red"], [0, 0], loco=1)
     refused(g, Move(player=0, city=(0, 0), color="red", links=tuple(ids)), "at most 1 link")
 
 
 def test_move_past_first_city_of_its_colour():
-    g, ids = move_game(["blue", "red", "red"], [0, 0])
+    g, ids = delivery_game(["blue", "red", "red"], [0, 0])
     refused(g, Move(player=0, city=(0, 0), color="red", links=tuple(ids)), "stops at C1")
 
 
 def test_move_only_on_other_players_links():
-    g, ids = move_game(["blue", "red"], [1])
+    g, ids = delivery_game(["blue", "red"], [1])
     refused(g, Move(player=0, city=(0, 0), color="red", links=tuple(ids)), "at least one link")
 
 
 def test_move_to_wrong_colour():
-    g, ids = move_game(["blue", "yellow"], [0])
+    g, ids = delivery_game(["blue", "yellow"], [0])
     refused(g, Move(player=0, city=(0, 0), color="red", links=tuple(ids)), "only to a red city")
 
 
@@ -256,12 +233,12 @@ def test_move_over_incomplete_link():
 
 
 def test_move_missing_cube():
-    g, ids = move_game(["blue", "red"], [0], cubes=())
+    g, ids = delivery_game(["blue", "red"], [0], cubes=())
     refused(g, Move(player=0, city=(0, 0), color="red", links=tuple(ids)), "no red cube")
 
 
 def test_locomotive_upgrade_once_per_phase():
-    g, _ = move_game(["blue", "red"], [0])
+    g, _ = delivery_game(["blue", "red"], [0])
     g.s.move_queue = [0]
     g.apply(UpgradeLoco(player=0))
     assert g.s.cycle == 2

@@ -42,28 +42,27 @@ class TakeTile(_Base):
     use: bool = True
 
 
-class Lay(_Base):
+class _TrackBuild(_Base):
+    """What the three track builds share: a hex, a track tile id and its rotation (0-5, clockwise)."""
+    type: str
+    hex: HexT
+    tile: str
+    rotation: int = Field(ge=0, le=5)
+
+
+class Lay(_TrackBuild):
     """Lay a track tile on an empty hex."""
     type: Literal["lay"] = "lay"
-    hex: HexT
-    tile: str
-    rotation: int = Field(ge=0, le=5)
 
 
-class Upgrade(_Base):
+class Upgrade(_TrackBuild):
     """Replace a tile with one that keeps all its track and adds more."""
     type: Literal["upgrade"] = "upgrade"
-    hex: HexT
-    tile: str
-    rotation: int = Field(ge=0, le=5)
 
 
-class Redirect(_Base):
+class Redirect(_TrackBuild):
     """Rotate or replace the open-end tile of an incomplete link."""
     type: Literal["redirect"] = "redirect"
-    hex: HexT
-    tile: str
-    rotation: int = Field(ge=0, le=5)
 
 
 class Urbanize(_Base):

@@ -387,10 +387,7 @@ class Game:
         self._expect(a, Bid, Pass, phase="turn-order auction")
         au = s.auction
         if isinstance(a, Bid):
-            low = 0 if au["high"] is None else au["high"] + 1
-            if a.amount < low:
-                raise GameError(f"a bid must be at least ${low} (raise the current ${au['high']} bid)"
-                                if au["high"] is not None else "a bid cannot be negative")
+            self._check_raise(au, a.amount)
             cap = self._max_borrow(s.players[a.player])
             if a.amount > cap:
                 raise GameError(f"a bid of ${a.amount} cannot be paid: at most ${cap} can be borrowed (5.2, 6)")
@@ -416,6 +413,14 @@ class Game:
                          "placed": au["placed"]}
             return
         au["turn"] = self._next_bidder(au, a.player, seat_order=True)
+
+    @staticmethod
+    def _check_raise(au: dict, amount: int) -> None:
+        """Both auctions: the opening bid may be $0, every later bid raises the last by at least $1."""
+        if au["high"] is None and amount < 0:
+            raise GameError("a bid cannot be negative")
+        if au["high"] is not None and amount <= au["high"]:
+            raise GameError(f"a bid must be at least ${au['high'] + 1} (raise the current ${au['high']} bid)")
 
     def _next_bidder(self, au: dict, current: int, seat_order: bool) -> int:
         seq = list(range(len(self.s.players))) if seat_order else au["order"]
@@ -452,10 +457,7 @@ class Game:
         self._expect(a, Bid, Pass, phase="turn-order auction")
         au = s.auction
         if isinstance(a, Bid):
-            low = 0 if au["high"] is None else au["high"] + 1
-            if a.amount < low:
-                raise GameError(f"a bid must be at least ${low}" if au["high"] is not None
-                                else "a bid cannot be negative")
+            self._check_raise(au, a.amount)
             if a.amount > s.players[a.player].cash:
                 raise GameError(f"you may not bid more than your cash (${s.players[a.player].cash}) (8.4)")
             au["high"], au["high_player"] = a.amount, a.player

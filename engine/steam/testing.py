@@ -62,6 +62,51 @@ def new_game(board: Board, players=3, mode: str = "basic", seed: int = 1, turn_o
     return g
 
 
+def ne_game(cash: int | None = None, players: int = 3) -> Game:
+    """A game on the NE example board, seats in turn order 0, 1, 2, ... (every player's cash set if given)."""
+    g = new_game(ne_board(), players)
+    g.s.order = list(range(players))
+    if cash is not None:
+        for p in g.s.players:
+            p.cash = cash
+    return g
+
+
+def build_game(player: int = 0, tiles: dict[int, int] | None = None, cash: int = 20) -> Game:
+    """An NE example game in `player`'s build turn, everybody holding `cash`."""
+    g = ne_game(cash)
+    start_build(g, player, tiles)
+    return g
+
+
+def delivery_game(colors: list[str], owners: list[int | None], loco: int = 3, cubes=("red",),
+                  players: int = 3) -> tuple[Game, list[str]]:
+    """A line board whose consecutive cities are joined by links of `owners`, `cubes` on the first city,
+    seat 0 with locomotive `loco` and the move-goods phase begun.  Returns the game and the link ids."""
+    g = new_game(line_board(colors), players)
+    g.s.order = list(range(players))
+    ids = line_links(g, owners)
+    set_cubes(g, (0, 0), list(cubes))
+    g.s.players[0].loco = loco
+    start_move(g, list(range(players)))
+    return g, ids
+
+
+def play_selfplay(settings: Settings, steps: int, seed: int) -> Game:
+    """A game with up to `steps` actions of the self-play agent (seeded)."""
+    import random
+
+    from engine.steam.selfplay import choose
+
+    g = Game(settings)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.finished:
+            break
+        g.apply(choose(g, rng))
+    return g
+
+
 def put(g: Game, h: Hex, face: str, rot: int, owner: int | None, rnd: int | None = None) -> None:
     """Place a tile directly (test setup), every path owned by `owner`."""
     from engine.steam import tiles as T
