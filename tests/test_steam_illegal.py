@@ -99,27 +99,42 @@ def test_town_tile_on_plain_hex():
     refused(build_game(), Lay(player=0, hex=(0, 1), tile="T21", rotation=0), "only be laid on a town")
 
 
-def test_track_into_water_or_off_board():
+# (track already on the board: hex, tile, rotation, owner), the refused build, the rule it breaks
+ON_TRACK = {
+    # open end at (7, 4) pointing south into the lake (7, 5)
+    "off_board": ([((7, 4), "21", 0, 0)], Lay(player=0, hex=(-3, -5), tile="21", rotation=0), "off the board"),
+    # P2's lines south and south-east from Albany, open towards Poughkeepsie and at (2, 0)
+    "another_players_incomplete_link": ([((0, 1), "21", 0, 1), ((1, 0), "21", 2, 1)],
+                                        Lay(player=0, hex=(2, 0), tile="22", rotation=5), "belongs to P2"),
+    # from Albany (edge 5) turning to edge 4 -> (0, 1)
+    "link_returns_to_its_city": ([((1, 0), "23", 4, 0)], Lay(player=0, hex=(0, 1), tile="23", rotation=0),
+                                 "same city"),
+    "upgrade_must_keep_track": ([((1, 0), "21", 2, 0)], Upgrade(player=0, hex=(1, 0), tile="41", rotation=0),
+                                "does not keep all the track"),
+    "town_tile_redirect": ([((0, 2), "T11", 0, 0)], Redirect(player=0, hex=(0, 2), tile="T11", rotation=1),
+                           "town tile cannot be redirected"),
+    "redirect_another_players_link": ([((1, 0), "21", 2, 1)], Redirect(player=0, hex=(1, 0), tile="22", rotation=5),
+                                      "another player's link"),
+    "redirect_complete_link": ([((0, 1), "21", 0, 0), ((0, 2), "T21", 0, 0)],
+                               Redirect(player=0, hex=(0, 1), tile="22", rotation=0),
+                               "complete link cannot be redirected"),
+    # a neutral spur from Lakeside pointing south to (6, 7), touching none of P1's links
+    "neutral_link_not_eligible": ([((6, 6), "T11", 3, None)], Lay(player=0, hex=(6, 7), tile="21", rotation=0),
+                                  "neutral incomplete link"),
+}
+
+
+@pytest.mark.parametrize("case", ON_TRACK)
+def test_build_refused_by_track_on_the_board(case):
+    placed, action, match = ON_TRACK[case]
     g = build_game()
-    put(g, (7, 4), "21", 0, owner=0)  # open end at (7, 4) pointing south into the lake (7, 5)
-    refused(g, Lay(player=0, hex=(-3, -5), tile="21", rotation=0), "off the board")
+    for h, face, rot, owner in placed:
+        put(g, h, face, rot, owner=owner)
+    refused(g, action, match)
 
 
 def test_tile_must_start_from_city_or_track():
     refused(build_game(), Lay(player=0, hex=(2, 4), tile="21", rotation=0), "must start from a city")
-
-
-def test_cannot_continue_another_players_incomplete_link():
-    g = build_game()
-    put(g, (0, 1), "21", 0, owner=1)  # P2's line south from Albany, open towards Poughkeepsie
-    put(g, (1, 0), "21", 2, owner=1)  # P2's line south-east from Albany, open at (2, 0)
-    refused(g, Lay(player=0, hex=(2, 0), tile="22", rotation=5), "belongs to P2")
-
-
-def test_link_may_not_return_to_its_city():
-    g = build_game()
-    put(g, (1, 0), "23", 4, owner=0)  # from Albany (edge 5) turning to edge 4 -> (0, 1)
-    refused(g, Lay(player=0, hex=(0, 1), tile="23", rotation=0), "same city")
 
 
 def test_fourth_placement_needs_engineer():
@@ -134,38 +149,6 @@ def test_tile_not_in_supply():
     g = build_game()
     g.s.used_faces["T23"] = 8  # 23 and T23 share the same 8 physical tiles
     refused(g, Lay(player=0, hex=(1, 0), tile="23", rotation=4), "no tile 23 is left")
-
-
-def test_upgrade_must_keep_existing_track():
-    g = build_game()
-    put(g, (1, 0), "21", 2, owner=0)
-    refused(g, Upgrade(player=0, hex=(1, 0), tile="41", rotation=0), "does not keep all the track")
-
-
-def test_town_tile_cannot_be_redirected():
-    g = build_game()
-    put(g, (0, 2), "T11", 0, owner=0)
-    refused(g, Redirect(player=0, hex=(0, 2), tile="T11", rotation=1), "town tile cannot be redirected")
-
-
-def test_cannot_redirect_another_players_link():
-    g = build_game()
-    put(g, (1, 0), "21", 2, owner=1)
-    refused(g, Redirect(player=0, hex=(1, 0), tile="22", rotation=5), "another player's link")
-
-
-def test_cannot_redirect_complete_link():
-    g = build_game()
-    put(g, (0, 1), "21", 0, owner=0)
-    put(g, (0, 2), "T21", 0, owner=0)
-    refused(g, Redirect(player=0, hex=(0, 1), tile="22", rotation=0), "complete link cannot be redirected")
-
-
-def test_neutral_link_not_eligible():
-    g = build_game()
-    # a neutral spur from a town that touches none of P1's links
-    put(g, (6, 6), "T11", 3, owner=None)  # spur from Lakeside pointing south to (6, 7)
-    refused(g, Lay(player=0, hex=(6, 7), tile="21", rotation=0), "neutral incomplete link")
 
 
 def test_urbanize_without_the_tile():

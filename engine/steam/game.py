@@ -527,10 +527,14 @@ class Game:
     def _start_build(self) -> None:
         s = self.s
         s.phase = "build"
-        first = s.tiles.get(4)
-        s.build_queue = ([first] if first is not None else []) + [p for p in s.order if p != first]
+        s.build_queue = self._holder_first(4)
         s.build_idx = 0
         s.placements = 0
+
+    def _holder_first(self, tile: int) -> list[int]:
+        """Turn order with the holder of action tile `tile` (First Build 4, First Move 2) in front (GAP 13.4.25)."""
+        first = self.s.tiles.get(tile)
+        return ([first] if first is not None else []) + [p for p in self.s.order if p != first]
 
     def placement_limit(self, player: int) -> int:
         return 4 if self.s.tiles.get(3) == player else 3
@@ -890,8 +894,7 @@ class Game:
     def _start_move(self) -> None:
         s = self.s
         s.phase = "move"
-        first = s.tiles.get(2)
-        s.move_queue = ([first] if first is not None else []) + [p for p in s.order if p != first]
+        s.move_queue = self._holder_first(2)
         s.move_idx = 0
         s.cycle = 1
         s.loco_upgraded = set()
