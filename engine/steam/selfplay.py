@@ -37,7 +37,7 @@ from engine.steam.legal import (
 )
 
 MAX_ACTIONS = 5000
-OTHER_TRIES = 12  # track candidates the agent weighs besides extending its own open ends
+OTHER_TRIES = 8  # track candidates the agent weighs besides extending its own open ends
 
 
 class InvariantError(AssertionError):
