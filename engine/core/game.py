@@ -7,7 +7,6 @@ BaseGame and override the hooks (round step lists, private abilities, scoring).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 from engine.core import data as title_data
@@ -85,7 +84,6 @@ class BaseGame(OperatingMixin):
     # rule constants a title may override
     SELL_AFTER_FIRST_SR = True  # no sales in the first stock round
     MARKET_SHARE_LIMIT = 50
-    BANKRUPTCY_ENDS_GAME = True
     MIN_BID_INCREMENT = 5
 
     def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
@@ -694,8 +692,4 @@ def seed_of(log: dict) -> int:
         return int(settings["seed"])
     digits = "".join(ch if ch.isdigit() else " " for ch in str(log.get("id", ""))).split()
     return int(digits[0]) if digits else 0
-
-
-def ceil_half(value: int) -> int:
-    return math.ceil(value / 2)
 

@@ -170,7 +170,6 @@ class StockRound(Round):
         self.entities = [p for p in self.game.players if not p.bankrupt]
         self.entity_index = 0
         self.players_sold: dict[int, set[str]] = {}
-        self.last_to_act = None
         for p in self.entities:
             p.passed = False
         self.start_turn()

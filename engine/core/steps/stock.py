@@ -85,7 +85,6 @@ class BuySellParShares(Step):
         self.game.buy_shares(player, [share], price)
         player.passed = False
         self.current_actions.append(("buy", share.corporation))
-        self.round.last_to_act = player
 
     def check_buy(self, action, player: Player) -> tuple[Share, int]:
         game = self.game
@@ -134,7 +133,6 @@ class BuySellParShares(Step):
         self.game.buy_shares(player, [corp.presidents_share], price)
         player.passed = False
         self.current_actions.append(("par", corp))
-        self.round.last_to_act = player
 
     def check_par(self, action, player: Player):
         game = self.game
@@ -178,7 +176,6 @@ class BuySellParShares(Step):
         self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
         player.passed = False
         self.current_actions.append(("sell", corp))
-        self.round.last_to_act = player
 
     def parse_sale(self, action, player: Player) -> tuple[list[Share], Corporation, int]:
         game = self.game
