@@ -27,6 +27,7 @@ def replay(log: dict, trace: list | None = None):
     players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
     settings = log.get("settings") or {}
     game = cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
+    game.generate_auto_actions = False  # the log carries the auto actions 18xx.games recorded
     if trace is not None:
         trace.append({"seq": 0, "id": 0, "type": "_setup", **game.summary()})
     applied = 0

@@ -25,6 +25,7 @@ from engine.core.entities import (
 from engine.core.errors import GameError
 from engine.core.market import StockMarket
 from engine.core.operations import OperatingMixin
+from engine.core.programs import Programs
 
 UNLIMITED = 999
 
@@ -129,6 +130,10 @@ class BaseGame(OperatingMixin):
         self.actions: list[dict] = []
         self.last_routes: dict[str, list] = {}
         self._ability_uses: dict[tuple[str, str], int] = {}
+        self.programs = Programs(self)
+        # live play: programs act and their actions are recorded as auto_actions; a replayed log
+        # brings its own auto_actions instead
+        self.generate_auto_actions = True
         self.round = self.initial_round()
         self.round.start()
         self._advance_rounds()
@@ -518,6 +523,10 @@ class BaseGame(OperatingMixin):
             self._process(parsed)
             for auto in parsed.auto_actions:
                 self._process(parse_action(auto))
+            if self.generate_auto_actions and "auto_actions" not in raw:
+                generated = self.run_programs()
+                if generated:
+                    raw["auto_actions"] = generated
         except GameError:
             # steps validate before they change anything, but a rule found late must not leave
             # half an action behind: rebuild the state from the log
@@ -530,13 +539,28 @@ class BaseGame(OperatingMixin):
         if action.type == "message":
             return
         if action.type.startswith("program_"):
-            self.entity(action)  # validates the entity; programs only shape future auto actions
+            player = self.entity(action)
+            if not isinstance(player, Player):
+                raise GameError("only players program their stock-round actions")
+            self.programs.set(player, action)
             return
         if action.type == "end_game":
             self.end_game("manually_ended")
             return
         self.round.process(action)
         self._advance_rounds()
+
+    def run_programs(self) -> list[dict]:
+        """Let the programs of the players to act play their turns; the actions they took."""
+        out: list[dict] = []
+        for _ in range(1000):  # each program action ends a turn, disables itself or starts a pass
+            actions = self.programs.next_actions()
+            if not actions:
+                break
+            for action in actions:
+                self._process(parse_action(action))
+                out.append(action)
+        return out
 
     def _advance_rounds(self) -> None:
         reason = self.end_check()
@@ -646,11 +670,13 @@ class BaseGame(OperatingMixin):
         raise GameError("there is nothing to undo")
 
     def _rebuild(self, actions: list[dict]) -> None:
-        fresh = type(self)(self.settings_players, self.seed, self.optional_rules, self.game_id)
+        """Set this game up again and apply `actions` (in place: rounds and steps refer to this object)."""
+        generate = self.generate_auto_actions
+        type(self).__init__(self, self.settings_players, self.seed, self.optional_rules, self.game_id)
+        self.generate_auto_actions = False  # the stored actions carry what programs did
         for a in actions:
-            fresh.apply(a)
-        self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
+            self.apply(a)
+        self.generate_auto_actions = generate
 
     def to_18xx(self) -> dict:
         return {
@@ -665,6 +691,7 @@ class BaseGame(OperatingMixin):
         players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
         settings = log.get("settings") or {}
         game = cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
+        game.generate_auto_actions = False  # the log carries the auto actions 18xx.games recorded
         for action in resolve_undo(log["actions"]):
             if upto is not None and action.get("id", 0) > upto:
                 break

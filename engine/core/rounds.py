@@ -197,6 +197,7 @@ class StockRound(Round):
 
     def finish(self) -> None:
         game = self.game
+        game.programs.end_of_stock_round()
         for corp in sorted((c for c in game.corporations if c.share_price), key=game.operating_sort_key):
             if sum(game.player_percents(corp).values()) == 100:
                 game.market.move_up(corp)

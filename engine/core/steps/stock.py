@@ -173,6 +173,7 @@ class BuySellParShares(Step):
             raise GameError("no certificates may be sold in the first stock round")
         self.check_sale(player, corp, shares, percent)
         game.sell_shares(player, shares, percent)
+        game.programs.sales += 1
         self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
         player.passed = False
         self.current_actions.append(("sell", corp))
