@@ -28,8 +28,10 @@ KINDS: dict[str, str] = {
     "discard": "discard_train",
     "private": "buy_company",
     "bankrupt": "bankrupt",
+    "auto": "program_share_pass",  # standing orders for stock rounds; the mode picks the program
 }
-TYPE_TO_KIND = {v: k for k, v in KINDS.items()}
+TYPE_TO_KIND = {v: k for k, v in KINDS.items()} | {"program_buy_shares": "auto", "program_disable": "auto"}
+AUTO_MODES = ("pass", "pass-always", "buy", "off")
 
 # options per command (name, type, help) -- the console and the slash commands are generated from this
 OPTIONS: dict[str, list[tuple[str, type, str]]] = {
@@ -48,11 +50,15 @@ OPTIONS: dict[str, list[tuple[str, type, str]]] = {
     "discard": [("train", str, "train to discard")],
     "private": [("company", str, "private company"), ("price", int, "price")],
     "bankrupt": [],
+    "auto": [("mode", str, "pass (this stock round, until shares are sold) | pass-always | buy | off"),
+             ("corporation", str, "mode buy: corporation to buy a share of each turn"),
+             ("until", str, "mode buy: float, or how many shares to hold"),
+             ("then_pass", str, "mode buy: yes to pass automatically once done")],
 }
 REQUIRED: dict[str, set[str]] = {
     "bid": {"company", "price"}, "par": {"corporation", "price"}, "buy": {"share"}, "sell": {"shares"},
     "lay": {"hex", "tile", "rotation"}, "token": {"city"}, "run": set(), "dividend": {"kind"},
-    "train": {"train"}, "discard": {"train"}, "private": {"company"},
+    "train": {"train"}, "discard": {"train"}, "private": {"company"}, "auto": {"mode"},
 }
 
 
@@ -209,6 +215,13 @@ def _prices(acts: list[dict], key: str) -> list[tuple[str, Any]]:
 def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], legal: list[dict]
                  ) -> list[tuple[str, Any]]:
     """Choices (name, value) for one option of a command, given the options filled in so far."""
+    if kind == "auto":
+        fixed = {"mode": AUTO_MODES, "until": ("float", "2", "3", "4", "5", "6"), "then_pass": ("yes", "no")}
+        if option in fixed:
+            return _fit([(v, v) for v in fixed[option]], current)
+        corps = sorted({a["shares"][0].rsplit("_", 1)[0] for a in _of_type(legal, "buy")} |
+                       {a["corporation"] for a in _of_type(legal, "par")})
+        return _fit([(c, c) for c in corps], current)
     acts = _of_type(legal, kind)
     using = filled.get("using")
     if option == "using":
@@ -314,6 +327,8 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
     missing = REQUIRED.get(kind, set()) - set(opts)
     if missing:
         raise UserError(f"/{kind} needs {', '.join(sorted(missing))}.")
+    if kind == "auto":
+        return build_program(opts)
     legal = legal or []
     acts = _of_type(legal, kind)
     using = opts.get("using")
@@ -411,6 +426,27 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
     raise UserError(f"Unknown action `{kind}`.")  # pragma: no cover
 
 
+def build_program(opts: dict[str, Any]) -> dict:
+    """A stock-round standing order for the member's own seat (the service fills in the player)."""
+    mode = str(opts["mode"]).strip().lower()
+    base = {"entity_type": "player", "entity": None}
+    if mode in ("pass", "pass-always"):
+        always = mode == "pass-always"
+        return {**base, "type": "program_share_pass", "unconditional": always, "indefinite": always}
+    if mode == "off":
+        return {**base, "type": "program_disable", "reason": "user"}
+    if mode == "buy":
+        if not opts.get("corporation"):
+            raise UserError("/auto buy needs the corporation to buy.")
+        until = str(opts.get("until") or "float").strip().lower()
+        if until != "float":
+            until = _int(until, "until")
+        return {**base, "type": "program_buy_shares", "corporation": str(opts["corporation"]).strip().upper(),
+                "until_condition": until, "from_market": False,
+                "auto_pass_after": str(opts.get("then_pass") or "").strip().lower() in ("yes", "y", "true", "1")}
+    raise UserError(f"/auto mode is one of {', '.join(AUTO_MODES)}, not `{mode}`.")
+
+
 def _int(v: Any, name: str) -> int:
     try:
         return int(str(v).strip().lstrip("$"))
@@ -458,4 +494,11 @@ def command_for(action: dict) -> tuple[str, dict[str, Any]]:
         o = {"train": action["train"]}
     elif kind == "private":
         o = {"company": action["company"], "price": action["price"]}
+    elif t == "program_share_pass":
+        o = {"mode": "pass-always" if action.get("indefinite") else "pass"}
+    elif t == "program_buy_shares":
+        o = {"mode": "buy", "corporation": action["corporation"], "until": str(action["until_condition"]),
+             "then_pass": "yes" if action.get("auto_pass_after") else "no"}
+    elif t == "program_disable":
+        o = {"mode": "off"}
     return kind, o

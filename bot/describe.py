@@ -139,9 +139,37 @@ def describe(action: dict, before: dict, after: dict, names: dict[int, str]) -> 
         text = f"{who} buys {action.get('company')}{frm} for ${action.get('price')}"
     elif t == "bankrupt":
         text = f"{who} goes bankrupt"
+    elif t == "program_share_pass":
+        when = "in every stock round" if action.get("indefinite") else "for the rest of this stock round"
+        text = f"{who} will pass automatically {when}"
+    elif t == "program_buy_shares":
+        until = action.get("until_condition")
+        goal = "until it floats" if until == "float" else f"until holding {until} shares"
+        text = f"{who} will buy a {action.get('corporation')} share each turn {goal}"
+    elif t == "program_disable":
+        reason = action.get("reason")
+        text = f"{who}'s automatic actions stop" + (f" ({reason})" if reason and reason != "user" else "")
     else:
         text = f"{who}: {t}"
+    automatic = [describe_auto(a, names) for a in action.get("auto_actions") or []]
+    if automatic:
+        text += "; automatically: " + ", ".join(automatic)
     return text + _aftermath(before, after)
+
+
+def describe_auto(action: dict, names: dict[int, str]) -> str:
+    """Short words for what a standing order did (no before/after state per auto action)."""
+    who = entity_name(action.get("entity"), action.get("entity_type"), names)
+    t = action.get("type")
+    if t == "pass":
+        return f"{who} passes"
+    if t == "buy_shares":
+        return f"{who} buys {'+'.join(action.get('shares', []))}"
+    if t == "program_disable":
+        return f"{who}'s standing order stops ({action.get('reason')})"
+    if t == "program_share_pass":
+        return f"{who} will pass automatically"
+    return f"{who}: {t}"
 
 
 def _owner_of(summary: dict, company: Any) -> Any:

@@ -419,7 +419,8 @@ class Service:
             legal = await self.legal(lv) if acts.needs_legal(kind, options) else None
             action = acts.build(kind, options, acting, legal)
             active = [int(p) for p in game.active_players()]
-            if seat.player_id not in active and not self._owns(lv, seat.player_id, action):
+            standing_order = kind == "auto"  # a member sets their own standing orders at any time
+            if seat.player_id not in active and not standing_order and not self._owns(lv, seat.player_id, action):
                 waiting = ", ".join(lv.names.get(p, str(p)) for p in active) or "nobody"
                 raise UserError(f"It is not your turn: waiting for {waiting}.")
             if action.get("entity_type") == "player":

@@ -33,6 +33,7 @@ DESCRIPTIONS = {
     "discard": "Discard a train over the limit",
     "private": "The corporation buys a private company from a player",
     "bankrupt": "Declare bankruptcy (asks to confirm)",
+    "auto": "Standing orders for stock rounds: pass or buy for you at your turns",
 }
 DEFAULTS: dict[tuple[str, str], Any] = {("run", "routes"): "best"}
 
