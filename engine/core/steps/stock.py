@@ -259,6 +259,12 @@ class BuySellParShares(Step):
                         out.append(self.action(player, "par", corporation=corp.sym, share_price=cell.id))
         if "pass" in acts:
             out.append(self.action(player, "pass"))
+            # standing orders a player may leave for their coming turns (played by the engine)
+            out.append(self.action(player, "program_share_pass", unconditional=False, indefinite=False))
+            for corp in game.corporations:
+                if corp.ipoed and not corp.floated and self.buyable_shares(player, corp):
+                    out.append(self.action(player, "program_buy_shares", corporation=corp.sym,
+                                           until_condition="float", from_market=False, auto_pass_after=True))
         return out
 
 
