@@ -24,3 +24,16 @@ def test_invariant_check_catches_lost_money():
     assert check_invariants(game, total) is None
     game.players[0].cash -= 1
     assert "money" in check_invariants(game, total)
+
+
+def test_exported_logs_replay_to_the_same_game():
+    import json
+
+    from engine.titles import load_18xx
+
+    for seed in (11, 12, 13):
+        _, problem, _, game = play_one("1830", 3 + seed % 4, seed, 1500)
+        assert problem is None
+        again = load_18xx(json.loads(json.dumps(game.to_18xx())))
+        assert again.summary() == game.summary()
+        assert again.actions == game.actions
