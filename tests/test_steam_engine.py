@@ -226,7 +226,7 @@ def test_python_dash_m_selfplay_runs():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout.strip().splitlines()[-1])
-    assert data["games"] == 1 and data["failures"] == []
+    assert data["games"] == 1 and data["failures"] == 0
 
 
 def test_pass_refused_outside_auction_and_move():

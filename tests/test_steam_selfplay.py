@@ -47,7 +47,7 @@ def test_selfplay_cli(capsys):
 @pytest.mark.parametrize("spelling", ["Rust Belt", "rust-belt", "RustBelt"])
 def test_selfplay_cli_accepts_the_map_name_as_users_type_it(capsys, spelling):
     assert main(["--map", spelling, "--mode", "standard", "--players", "4", "--games", "1", "--seed", "1"]) == 0
-    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["failures"] == []
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["failures"] == 0
 
 
 def test_selfplay_cli_unknown_map_lists_the_shipped_maps(capsys):

@@ -325,7 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     if not board.min_players <= args.players <= board.max_players:
         ap.error(f"map {board.name} is for {board.min_players}-{board.max_players} players, not {args.players}")
     out = run(canonical_map_name(args.map), args.mode, args.players, args.games, args.seed, args.turn_order)
-    print(json.dumps(out))
+    for failure in out["failures"]:  # each with the seed and the action log that reproduce it
+        print(json.dumps(failure))
+    print(json.dumps({**out, "failures": len(out["failures"])}))
     return 1 if out["failures"] else 0
 
 
