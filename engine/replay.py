@@ -16,12 +16,17 @@ import time
 
 from engine.core.actions import parse_action, resolve_undo
 from engine.core.errors import GameError
+from engine.core.game import paused_gc, seed_of
 from engine.titles import game_class
 
 
 def replay(log: dict, trace: list | None = None):
     """Apply every kept action of the log; with `trace`, append one state line per applied action."""
-    from engine.core.game import seed_of
+    with paused_gc():
+        return _replay(log, trace)
+
+
+def _replay(log: dict, trace: list | None):
 
     cls = game_class(str(log.get("title")))
     players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]

@@ -7,7 +7,9 @@ BaseGame and override the hooks (round step lists, private abilities, scoring).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
+from contextlib import contextmanager
 
 from engine.core import data as title_data
 from engine.core.actions import Action, parse_action, resolve_undo
@@ -692,15 +694,16 @@ class BaseGame(OperatingMixin):
         settings = log.get("settings") or {}
         game = cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
         game.generate_auto_actions = False  # the log carries the auto actions 18xx.games recorded
-        for action in resolve_undo(log["actions"]):
-            if upto is not None and action.get("id", 0) > upto:
-                break
-            if game.finished:
-                break
-            try:
-                game.apply(action)
-            except GameError as e:
-                raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
+        with paused_gc():
+            for action in resolve_undo(log["actions"]):
+                if upto is not None and action.get("id", 0) > upto:
+                    break
+                if game.finished:
+                    break
+                try:
+                    game.apply(action)
+                except GameError as e:
+                    raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
         return game
 
     def map_view(self) -> dict:
@@ -711,6 +714,18 @@ class BaseGame(OperatingMixin):
         from engine.core.trace import summary
 
         return summary(self)
+
+
+@contextmanager
+def paused_gc():
+    """Replaying a log makes many small long-lived objects: the cyclic collector only slows that down."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def seed_of(log: dict) -> int:

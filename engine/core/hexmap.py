@@ -123,11 +123,8 @@ class HexMap:
                 count = None  # copies are made on demand
             else:
                 count = rec.get("in_game_count", count)
-            self._copies[name] = []
-            if count is not None:
-                for _ in range(count):
-                    self._new_copy(name)
-            self._manifest[name] = dict(rec, _unlimited=count is None)
+            self._copies[name] = []  # made when first needed: most tiles of a game never are
+            self._manifest[name] = dict(rec, _unlimited=count is None, _count=count)
         # homes
         self.homes: dict[str, tuple[list[str], int | None]] = {}
         for rec in list(data.get("corporations", ())) + list(data.get("minors", ())):
@@ -163,23 +160,39 @@ class HexMap:
         if t is not None:
             return t
         name, _, idx = copy_id.rpartition("-")
-        if name in self._manifest and self._manifest[name]["_unlimited"] and idx.isdigit():
-            while len(self._copies[name]) <= int(idx):
-                self._new_copy(name)
-            return self._tiles_by_id[copy_id]
+        if name in self._manifest and idx.isdigit():
+            rec = self._manifest[name]
+            if rec["_unlimited"]:
+                while len(self._copies[name]) <= int(idx):
+                    self._new_copy(name)
+            else:
+                self._copies_of(name)
+            if copy_id in self._tiles_by_id:
+                return self._tiles_by_id[copy_id]
         if name in self.hexes and self.hexes[name].printed.name == name:
             return self.hexes[name].printed
         raise GameError(f"there is no tile {copy_id} in this game")
+
+    def _copies_of(self, name: str) -> list[Tile]:
+        """Every copy of a limited tile (made on first use)."""
+        copies = self._copies[name]
+        while len(copies) < self._manifest[name]["_count"]:
+            self._new_copy(name)
+        return copies
 
     def available(self, name: str) -> int:
         if name not in self._manifest:
             return 0
         if self._manifest[name]["_unlimited"]:
             return UNLIMITED
-        return sum(1 for t in self._copies[name] if t.hex is None)
+        return sum(1 for t in self._copies_of(name) if t.hex is None)
 
     def _free_copy(self, name: str) -> Tile | None:
-        for t in self._copies.get(name, ()):
+        if name not in self._manifest:
+            return None
+        if not self._manifest[name]["_unlimited"]:
+            self._copies_of(name)
+        for t in self._copies[name]:
             if t.hex is None:
                 return t
         if name in self._manifest and self._manifest[name]["_unlimited"]:
