@@ -55,7 +55,8 @@ class Round:
         """End-of-round bookkeeping."""
 
     def priority_player(self) -> Player | None:
-        return None
+        """Who acts first in the next stock round, when this round sets it."""
+        return self.entities[self.entity_index % len(self.entities)] if self.entities else None
 
     # --- actions ------------------------------------------------------------------------------
     def process(self, action) -> None:
@@ -155,9 +156,6 @@ class AuctionRound(Round):
     def finished(self) -> bool:
         return all(step.done() for step in self.steps)
 
-    def priority_player(self):
-        return self.entities[self.entity_index % len(self.entities)]
-
     def next_entity_index(self) -> None:
         self.entity_index = (self.entity_index + 1) % len(self.entities)
         self.blocking_cache.clear()
@@ -172,9 +170,6 @@ class StockRound(Round):
         self.players_sold: dict[int, set[str]] = {}
         for p in self.entities:
             p.passed = False
-        self.start_turn()
-
-    def start_turn(self) -> None:
         self.begin_entity_turn()
 
     @property
@@ -190,10 +185,7 @@ class StockRound(Round):
         self.entity_index = (self.entity_index + 1) % len(self.entities)
         self.blocking_cache.clear()
         if not self.finished:
-            self.start_turn()
-
-    def priority_player(self):
-        return self.entities[self.entity_index % len(self.entities)]
+            self.begin_entity_turn()
 
     def finish(self) -> None:
         game = self.game
