@@ -26,7 +26,7 @@ CONSOLE_MEMBER_BASE = 1000  # console seats are members 1001, 1002, ... (stable 
 HELP = """\
 Roundhouse console. Commands (one per line; `#` starts a comment):
   help                                  this text
-  new TITLE NAME [NAME ...]             open a game (1830) with these players; the first one hosts
+  new TITLE NAME [NAME ...] [seed=N]    open a game (1830) with these players; the first one hosts
   join NAME | leave NAME | kick NAME    lobby seats (current game)
   start                                 start the current game (seat order shuffled from the game's seed)
   games                                 list open games
@@ -135,9 +135,17 @@ class Console:
         elif cmd == "new":
             if len(args) < 2:
                 raise UserError("new TITLE NAME [NAME ...]")
+            seed = None
+            for w in [w for w in args if w.lower().startswith("seed=")]:
+                seed = int(w.split("=", 1)[1]) if w.split("=", 1)[1].isdigit() else None
+                if seed is None:
+                    raise UserError("seed=N takes a whole number.")
+                args.remove(w)
+            if len(args) < 2:
+                raise UserError("new TITLE NAME [NAME ...] [seed=N]")
             title, names = args[0], args[1:]
             host = names[0]
-            row = await svc.new_game(title=title, creator_id=0, creator_name=host)
+            row = await svc.new_game(title=title, creator_id=0, creator_name=host, seed=seed)
             # seats are members game*1000+1, +2 ...; re-seat the host under that id
             await svc.db.remove_seat(row.id, 0)
             await svc.db.update_game(row.id, created_by=self._member_for(row.id, 1))

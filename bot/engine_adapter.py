@@ -86,6 +86,85 @@ class Engine:
             self.GameError = _game_error_class()
         return isinstance(exc, self.GameError)
 
+    # ------------------------------------------------------------------ facts for messages
+    @staticmethod
+    def turn_info(game: GameLike) -> dict:
+        """What the acting entity may do now, cheaply (no legal-action search): `types` (action types), and
+        where they apply `auction` (company, bids [(player id, price)], min bid), `cheapest` (sym, price),
+        `par` (corporation waiting for its par price), `must_buy` / `emergency` (train buying), `step`
+        (the engine's words for it). Empty when the engine cannot tell."""
+        try:
+            rnd = game.round  # type: ignore[attr-defined]
+            step = rnd.active_step()
+            if step is None or not step.active_entities():
+                return {}
+            ent = step.active_entities()[0]
+            types: list[str] = []
+            for other in rnd.steps:
+                if other is step:
+                    break
+                if not other.passed and not other.blocks:
+                    types += [t for t in other.actions(ent) if t not in types]
+            types += [t for t in step.actions(ent) if t not in types]
+            info: dict[str, Any] = {"types": types, "step": getattr(step, "description", "")}
+            auctioning = getattr(step, "auctioning", None)
+            if auctioning is not None:
+                bids = step.bids.get(auctioning.sym, [])
+                info["auction"] = {"company": auctioning.sym, "bids": [(p.id, price) for p, price in bids],
+                                   "min": step.min_bid(auctioning)}
+            elif getattr(step, "cheapest", None) is not None and getattr(step, "companies", None):
+                cheapest = step.companies[0]
+                info["cheapest"] = (cheapest.sym, step.min_bid(cheapest))
+            if "par" in types and getattr(step, "pending", None) is not None and callable(
+                    getattr(step, "corporation", None)):
+                info["par"] = step.corporation().sym
+            if ("buy_train" in types or "sell_shares" in types) and rnd.name == "Operating Round":
+                corp = rnd.current_entity
+                if hasattr(step, "must_buy"):
+                    info["must_buy"] = bool(step.must_buy(corp))
+                if hasattr(step, "emergency"):
+                    info["emergency"] = bool(step.emergency(corp))
+            return info
+        except Exception:  # messages are best effort: never let them block a move
+            log.exception("turn_info failed")
+            return {}
+
+    @staticmethod
+    def map_facts(game: GameLike) -> dict:
+        """Location names by hex, the map layout, and each phase's train limit, tiles and rules."""
+        try:
+            hm = game.hexmap  # type: ignore[attr-defined]
+            names = {c: h.location_name for c, h in hm.hexes.items() if h.location_name}
+            phases = {p.name: {"train_limit": p.train_limit, "tiles": list(p.tiles), "status": list(p.status)}
+                      for p in game.phases}  # type: ignore[attr-defined]
+            return {"locations": names, "layout": hm.layout, "phases": phases}
+        except Exception:
+            log.exception("map_facts failed")
+            return {}
+
+    @staticmethod
+    def tile_exits(game: GameLike, tile: str, rotation: int) -> list[int] | None:
+        """The edges a tile (a copy id like `57-0` or a name) leaves by at a rotation; None if unknown."""
+        try:
+            manifest = game.hexmap._manifest  # type: ignore[attr-defined]
+            name = tile if tile in manifest else tile.rsplit("-", 1)[0]
+            rec = manifest.get(name)
+            if rec is None:
+                return None
+            edges = {(e + rotation) % 6 for p in rec.get("paths", ()) for e in (p.get("a"), p.get("b"))
+                     if isinstance(e, int)}
+            return sorted(edges)
+        except Exception:
+            log.exception("tile_exits failed")
+            return None
+
+    @staticmethod
+    def player_names(game: GameLike) -> dict[int, str]:
+        try:
+            return {p.id: p.name for p in game.players}  # type: ignore[attr-defined]
+        except Exception:
+            return {}
+
     # ------------------------------------------------------------------ pictures
     @staticmethod
     def _draw(name: str, *args: Any, **kwargs: Any) -> bytes | None:
@@ -115,11 +194,20 @@ class Engine:
         """Prepare a title's starting map picture so the first move of the day isn't slow to show."""
         self._draw("warm", title)
 
+    def _named_summary(self, game: GameLike) -> dict:
+        """The summary with the players' names, so pictures say "Ann" rather than "Player 1"."""
+        summary = game.summary()
+        names = self.player_names(game)
+        for p in summary.get("players", []) or []:
+            if p.get("id") in names and not p.get("name"):
+                p["name"] = names[p["id"]]
+        return summary
+
     def draw_market(self, game: GameLike, title: str) -> bytes | None:
-        return self._draw("draw_market", title, game.summary())
+        return self._draw("draw_market", title, self._named_summary(game))
 
     def draw_companies(self, game: GameLike, title: str) -> bytes | None:
-        return self._draw("draw_companies", title, game.summary())
+        return self._draw("draw_companies", title, self._named_summary(game))
 
 
 def engine_available() -> bool:

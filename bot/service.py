@@ -17,7 +17,7 @@ from typing import Any
 
 from bot import actions as acts
 from bot.db import Database, GameRow, Seat, UndoRequest
-from bot.describe import describe, entity_name
+from bot.describe import describe, entity_name, next_hint
 from bot.engine_adapter import Engine, GameLike
 from bot.errors import UserError
 
@@ -320,16 +320,17 @@ class Service:
             names = lv.names
             score = ", ".join(f"{entity_name(int(k), 'player', names)} ${v}" for k, v in ranking)
             return f"**Game over**{f' ({g.end_reason})' if g.end_reason else ''}: {score}."
-        acting = g.acting_entity()
+        acting = g.acting_entity() or {}
         whom = []
         for pid in g.active_players():
             m = lv.member_of_player(pid)
             name = lv.names.get(int(pid), str(pid))
             whom.append(f"<@{m}>" if (mention and m is not None and m > 0) else f"**{name}**")
-        what = ""
-        if acting.get("entity_type") != "player":
-            what = f" (for {acting.get('entity')})"
-        return f"Next: {', '.join(whom)}{what}."
+        corp = str(acting.get("entity")) if acting.get("entity_type") not in (None, "player") else None
+        what = f" for {corp}" if corp else ""
+        turn_info = getattr(self.engine, "turn_info", None)
+        hint = next_hint(turn_info(g), lv.names, corp) if turn_info else ""
+        return f"Next: {', '.join(whom)}{what}" + (f" — {hint}." if hint else ".")
 
     def _buttons(self, lv: Live, last: dict | None) -> list[str]:
         g = lv.game
@@ -426,6 +427,7 @@ class Service:
             if action.get("entity_type") == "player":
                 action["entity"] = seat.player_id
             before = game.summary()
+            cheapest_before = self._turn_info(game).get("cheapest")
             try:
                 stored = await asyncio.to_thread(game.apply, action)
             except Exception as exc:
@@ -450,13 +452,38 @@ class Service:
                 await self.db.set_reminder(game_id, next_at=None)
             else:
                 await self._schedule_reminder(game_id)
-            text = describe(stored, before, after, lv.names) + "."
+            text = describe(stored, before, after, lv.names, self._facts(lv, stored, cheapest_before)) + "."
             reply = Reply(text, game_id, lv.row.thread_id)
             await self._finish_reply(lv, reply, stored, after, previous, turn,
                                      self._picture_kinds(stored, before, after))
             reply.also = self._vote_closed(lv, vote, "the game went on")
             await self._publish(publish, reply)
             return reply
+
+    def _turn_info(self, game: GameLike) -> dict:
+        fn = getattr(self.engine, "turn_info", None)
+        return fn(game) if fn else {}
+
+    def _facts(self, lv: Live, action: dict, cheapest_before: Any) -> dict:
+        """What describe() needs beyond the summaries: place names, phases, a laid tile's exits, the revenue
+        a dividend is for, the auction's cheapest private before and after."""
+        game = lv.game
+        if game is None:
+            return {}
+        facts_fn = getattr(self.engine, "map_facts", None)
+        facts: dict[str, Any] = dict(facts_fn(game)) if facts_fn else {}
+        t = action.get("type")
+        if t == "lay_tile" and hasattr(self.engine, "tile_exits"):
+            facts["exits"] = self.engine.tile_exits(game, str(action.get("tile")), int(action.get("rotation") or 0))
+        if t == "dividend":
+            for a in reversed(game.actions[:-1]):
+                if a.get("type") == "run_routes" and a.get("entity") == action.get("entity"):
+                    facts["revenue"] = acts.route_revenue(a.get("routes") or [])
+                    break
+        if t == "pass":
+            facts["cheapest_before"] = cheapest_before
+            facts["cheapest_after"] = self._turn_info(game).get("cheapest")
+        return facts
 
     def _owns(self, lv: Live, player_id: int, action: dict) -> bool:
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""

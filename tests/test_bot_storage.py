@@ -69,12 +69,13 @@ def test_describe_sentences():
     after = {"players": [{"id": 1, "cash": 466}], "corporations": {"PRR": {"cash": 0, "price": [67, 5, 6]}},
              "companies": {"CA": None}, "round_desc": "Stock Round 1", "phase": "2"}
     par = {"type": "par", "entity": 1, "entity_type": "player", "corporation": "PRR", "share_price": "67,5,6"}
-    assert describe(par, before, after, {1: "Ann"}) == "Ann pars PRR at $67"
+    assert describe(par, before, after, {1: "Ann"}) == \
+        "Ann pars PRR at $67 and buys the president's certificate (20%) for $134"
     after2 = dict(after, phase="3", round_desc="Operating Round 1.1")
     lay = {"type": "lay_tile", "entity": "PRR", "entity_type": "corporation", "hex": "H12", "tile": "57-0",
            "rotation": 1}
     text = describe(lay, before, after2, {})
-    assert text.startswith("PRR lays tile 57 on H12") and "phase 3 begins" in text
+    assert text.startswith("PRR lays tile 57 on H12") and "Phase 3" in text
     assert "Operating Round 1.1 begins" in text
 
 

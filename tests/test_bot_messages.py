@@ -1,0 +1,90 @@
+"""What a player reads: the thread message after each action says what happened and who must do what next.
+
+A short 1830 game (seed 5 seats Ann, Bob, Cid in that order) played through the service with the real
+engine: the private auction, the first stock round and the start of the first operating round.
+"""
+
+from __future__ import annotations
+
+from bot.db import Database
+from bot.describe import exits_text, next_hint, phase_text
+from bot.engine_adapter import Engine
+from bot.service import Service
+
+MEMBERS = {"Ann": 11, "Bob": 12, "Cid": 13}
+
+
+async def _game(tmp_path):
+    db = await Database(str(tmp_path / "rh.db")).__aenter__()
+    svc = Service(db, Engine(), pictures=False)
+    row = await svc.new_game(title="1830", creator_id=11, creator_name="Ann", seed=5)
+    await svc.join(row.id, 12, "Bob")
+    await svc.join(row.id, 13, "Cid")
+    start = await svc.start(row.id, 11)
+    return db, svc, row.id, start
+
+
+async def test_auction_and_first_stock_round_messages(tmp_path):
+    db, svc, gid, start = await _game(tmp_path)
+    try:
+        async def act(who: str, kind: str, **options) -> str:
+            return (await svc.act(gid, MEMBERS[who], kind, options)).text
+
+        assert "Seats: 1. Ann, 2. Bob, 3. Cid" in start.text
+        assert "Next: <@11> — buy SV for $20, bid on a dearer private, or pass." in start.text
+        assert (await act("Ann", "bid", company="SV", price=20)).startswith("Ann buys SV for $20.")
+        assert "Bob bids $170 on CA." in await act("Bob", "bid", company="CA", price=170)
+        await act("Cid", "bid", company="CS", price=40)
+        await act("Ann", "bid", company="CA", price=175)
+        await act("Bob", "bid", company="DH", price=70)
+        await act("Cid", "bid", company="BO", price=225)
+        text = await act("Ann", "bid", company="MH", price=110)
+        # MH sold, so the auction for CA among its bidders starts: Bob is the lower bidder
+        assert "Next: <@12> — bid at least $180 on CA (high bid: Ann $175) or pass." in text
+        text = await act("Bob", "pass")
+        assert "Bob passes; Ann wins CA for $175 (with 10% of PRR); Cid wins BO for $225." in text
+        assert "Next: <@13> — choose B&O's par price (/par)." in text
+        await act("Cid", "par", corporation="B&O", price="100")
+        text = await act("Bob", "par", corporation="NYC", price="67")
+        assert text.startswith("Bob pars NYC at $67 and buys the president's certificate (20%) for $134.")
+        assert "buy shares, start a corporation or pass" in text
+        await act("Cid", "pass")
+        await act("Ann", "par", corporation="PRR", price="67")
+        for _ in range(2):
+            await act("Bob", "buy", share="NYC")
+            await act("Cid", "pass")
+            await act("Ann", "buy", share="PRR")
+        await act("Bob", "buy", share="NYC")
+        await act("Cid", "pass")
+        text = await act("Ann", "buy", share="PRR")
+        assert "Ann buys 10% of PRR from the IPO for $67; PRR floats with $670." in text
+        text = await act("Bob", "buy", share="NYC")
+        assert "NYC floats with $670" in text
+        lv = await svc.live(gid)
+        while "Operating" not in text:
+            who = lv.names[lv.game.active_players()[0]]
+            text = await act(who, "pass")
+        assert "Operating Round 1.1 (of 1) begins" in text
+        assert "for NYC — lay track or pass." in text  # NYC (sold out first) operates first
+        lv = await svc.live(gid)
+        lay = next(a for a in await svc.legal(lv) if a["type"] == "lay_tile" and a["hex"] == "E19")
+        text = await act("Bob", "lay", hex="E19", tile=lay["tile"], rotation=lay["rotation"])
+        assert text.startswith(f"NYC lays tile 57 on E19 Albany, rotation {lay['rotation']} (")
+        assert "NYC has no train to run, so it withholds: NYC price $" in text
+        assert "for NYC — buy a train or pass." in text
+    finally:
+        await db.__aexit__(None, None, None)
+
+
+def test_phrases():
+    assert exits_text([1, 4], "pointy") == "W–E" and exits_text([0, 3], "flat") == "S–N"
+    assert exits_text([0, 1, 3], "pointy") == "SW, W, NE"
+    assert phase_text("3", {"3": {"train_limit": 4, "tiles": ["yellow", "green"],
+                                  "status": ["can_buy_companies"]}}) == \
+        "Phase 3: green tiles, train limit 4, privates may be sold to corporations"
+    assert next_hint({"types": ["buy_train", "pass"], "must_buy": True}, {}, "PRR") == "must buy a train"
+    assert next_hint({"types": ["discard_train"]}, {}, "PRR") == "discard a train: PRR is over its train limit"
+    assert next_hint({"types": ["buy_train", "sell_shares"], "emergency": True}, {}, "PRR") == \
+        "must buy a train: PRR is short, so its president pays the rest, selling shares if needed"
+    assert next_hint({"types": ["buy_shares", "lay_tile", "pass"]}, {}, "PRR") == "lay track or pass"
+    assert next_hint({}, {}, None) == ""
