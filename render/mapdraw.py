@@ -9,7 +9,7 @@ that changed since the start of the game and pastes them on a copy of that backg
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -23,7 +23,6 @@ from .png import to_png
 from .tiledef import Node, TileDef
 
 SS = 2  # supersampling factor
-_NAME_SPOTS: dict = {}  # (title, hex, tile, rotation) -> location name spot
 LONG_SIDE = 1950  # target long side of the picture, pixels
 MAX_R = 90
 SQ3 = math.sqrt(3)
@@ -85,11 +84,10 @@ def _layout(title: str):
 
 
 class _Hex:
-    """Geometry of one hex: directions, edge points, and free-spot search for text."""
+    """Geometry of one hex: directions, edge points, rings of spots."""
 
     def __init__(self, cx: float, cy: float, R: float, layout: str):
         self.cx, self.cy, self.R, self.layout = cx, cy, R, layout
-        self.obstacles: list[tuple[float, float, float]] = []
 
     def dir(self, pos: float) -> tuple[float, float]:
         a = math.radians(60 * pos + (30 if self.layout == "pointy" else 0))
@@ -107,38 +105,6 @@ class _Hex:
             off = (index - (width - 1) / 2) * track_w * 1.7
             x, y = x - dy * off, y + dx * off
         return x, y
-
-    def block(self, x: float, y: float, radius: float) -> None:
-        self.obstacles.append((x, y, radius))
-
-    def free_spot(self, radius: float, candidates, near: tuple[float, float] | None = None, enough: float = 0.3):
-        """Best candidate centre for a disc: the most clearance from the obstacles, up to `enough` * R (the
-        first candidate with that much wins, which leaves the other good spots to what comes next)."""
-        best, best_score = None, -1e9
-        for x, y in candidates:
-            clear = min((math.hypot(x - ox, y - oy) - r - radius for ox, oy, r in self.obstacles), default=self.R)
-            score = min(clear, enough * self.R)
-            if near is not None:
-                score -= 0.25 * math.hypot(x - near[0], y - near[1])
-            if score > best_score:
-                best, best_score = (x, y), score
-        return best
-
-    def clearance(self, x: float, y: float, radius: float) -> float:
-        return min((math.hypot(x - ox, y - oy) - r - radius for ox, oy, r in self.obstacles), default=self.R)
-
-    def free_box(self, half_w: float, half_h: float, candidates):
-        """Best centre among candidates for a box: clearance sampled along the box."""
-        best, best_score = None, -1e9
-        xs = [-1, -0.5, 0, 0.5, 1]
-        for x, y in candidates:
-            pts = [(x + f * half_w, y + g * half_h) for f in xs for g in (-1, 1)]
-            clear = min((math.hypot(px - ox, py - oy) - r for px, py in pts for ox, oy, r in self.obstacles),
-                        default=self.R)
-            score = min(clear, 0.2 * self.R) - 0.05 * math.hypot(x - self.cx, y - self.cy)
-            if score > best_score:
-                best, best_score = (x, y), score
-        return best
 
     def ring(self, dist: float, steps: int = 12):
         return [self.at(i * 6 / steps, dist) for i in range(steps)]
@@ -390,6 +356,7 @@ class MapPainter:
 
     # -- one hex --------------------------------------------------------------------------------
     def paint_hex(self, coord: str, hv: dict):
+        """Track, stops, then everything written on the hex, placed by a plan of its free regions (_Plan)."""
         R, d = self.R, self.draw
         cx, cy = self.centre(coord)
         h = _Hex(cx, cy, R, self.layout)
@@ -398,19 +365,13 @@ class MapPainter:
         rot = 0 if printed else int(hv.get("rotation", 0))
         colour_name = hv.get("color") or hdata["color"]
         fill = C.rgb(colour_name, C.TILE["white"])
+        plan = _Plan(h, self.layout)
 
         positions = self.node_positions(h, tdef, rot)
-        tracks = self.track_lines(h, tdef, rot, positions)
+        tracks = self.track_lines(h, tdef, rot, positions, plan)
         for pts in tracks:
             d.line(pts, fill=C.TRACK, width=self.track_w, joint="curve")
-            for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
-                steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / (0.15 * R)))
-                for k in range(steps + 1):
-                    h.block(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps, self.track_w / 2)
-        for n, p in zip(tdef.nodes, positions, strict=True):
-            if n.kind == "offboard" and tdef.paths:
-                continue
-            self.block_node(h, n, p)
+            plan.line(pts, self.track_w + 0.03 * R)
 
         # cities, towns
         cities = hv.get("cities") or []
@@ -425,39 +386,230 @@ class MapPainter:
         for i, (n, p) in enumerate(zip(tdef.nodes, positions, strict=True)):
             if n.kind == "city":
                 info = cities[ci] if ci < len(cities) else {}
-                self.paint_city(h, n, p, info, skip)
+                centres, r = self.paint_city(h, n, p, info, skip)
+                for x, y in centres:
+                    plan.mark([("circle", x, y, r + 0.03 * R)])
                 ci += 1
             elif n.kind in ("town", "halt"):
-                self.paint_town(h, n, p, i)
+                plan.polygon(self.paint_town(h, n, p, i))
+            elif n.kind == "offboard" and not tdef.paths:
+                plan.mark([("circle", *p, 0.05 * R)])
 
-        # location name first: it needs the most room
+        # what is written on the hex: each item picks the free candidate it likes best, in this order; the
+        # location name needs the most room: it goes last, or first at one of its few best free places,
+        # whichever covers less and is preferred
+        items = [self.hex_reservation_item(h, sym) for sym in hex_level]
+        items += [self.blocker_item(h, sym) for sym in hv.get("blocked_by") or []]
+        items += self.revenue_items(h, tdef, positions, cities)
+        items += [self.label_item(h, label, fill) for label in tdef.labels]
+        # terrain (printed tiles keep theirs; a laid tile has none)
+        items += [self.terrain_item(h, cost, terrains, empty=not tdef.nodes and not tdef.paths)
+                  for cost, terrains in tdef.upgrades]
+        items += [self.icon_item(h, icon) for icon in tdef.icons]
         name = hdata.get("location_name")
         if name:
-            self.paint_name(h, name, fill, (self.title, coord, hv["tile"], rot))
-        for sym in hex_level:
-            self.paint_hex_reservation(h, sym)
-        # revenues
-        self.paint_revenues(h, tdef, positions, cities, colour_name)
-        # labels
-        for label in tdef.labels:
-            cands = h.ring(0.6) + h.ring(0.52, 12) + h.ring(0.45, 6) + h.ring(0.64, 12)
-            for size in (0.27 * R, 0.21 * R):  # smaller in a crowded hex rather than over a token
-                radius = max(0.66 * size, self.draw.textlength(label, font=font(int(size), "bold")) / 2 + 0.02 * R)
-                spot = h.free_spot(radius, cands, enough=0.06)
-                if h.clearance(*spot, radius) >= 0:
-                    break
-            self.text(spot, label, size, fill=C.BLACK, stroke=max(2, int(0.02 * R)), stroke_fill=fill)
-            h.block(*spot, radius)
-        # terrain (printed tiles keep theirs; a laid tile has none)
-        for cost, terrains in tdef.upgrades:
-            self.paint_terrain(h, cost, terrains, empty=not tdef.nodes and not tdef.paths)
-        for icon in tdef.icons:
-            spot = h.free_spot(0.12 * R, h.ring(0.5) + [(cx, cy)])
-            self.circle(*spot, 0.12 * R, fill=(70, 70, 70), outline=C.BLACK)
-            self.text(spot, icon[:1].upper(), 0.15 * R, fill=C.WHITE)
-            h.block(*spot, 0.13 * R)
-        for sym in hv.get("blocked_by") or []:
-            self.paint_blocker(h, sym)
+            name_item = self.name_item(h, name, fill)
+            options = [plan.place_all(items + [name_item])]
+            options += [plan.place_all([[c]] + items) for c in plan.free_choices(name_item, h)]
+            chosen = min(options, key=lambda p: p[1:])[0]
+        else:
+            chosen = plan.place_all(items)[0]
+        for draw in chosen:
+            draw()
+
+    def hex_reservation_item(self, h: _Hex, sym: str):
+        """A home that may go in any city of the hex: a pill in the corporation's colours with "home"."""
+        R = self.R
+        f = font(int(0.15 * R), "condensed")
+        text = f"{sym} home"
+        half_w = self.draw.textlength(text, font=f) / 2 + 0.06 * R
+        half_h = 0.12 * R
+        fill, colour = C.entity(self.title, sym)
+
+        def draw(x, y):
+            self.draw.rounded_rectangle((x - half_w, y - half_h, x + half_w, y + half_h), radius=half_h, fill=fill,
+                                        outline=C.BLACK, width=max(2, self.line_w))
+            self.draw.text((x, y), text, font=f, fill=colour, anchor="mm")
+
+        spots = [(dx, dy) for dy in (0, 0.15, -0.15, 0.3, -0.3, 0.45, -0.45) for dx in (0, -0.15, 0.15, -0.3, 0.3)]
+        return [(0.05 * math.hypot(dx, dy), [_rect(h.cx + dx * R, h.cy + dy * R, half_w, half_h, 0.02 * R)],
+                 partial(draw, h.cx + dx * R, h.cy + dy * R)) for dx, dy in spots]
+
+    def blocker_item(self, h: _Hex, sym: str):
+        R = self.R
+        w, hh = 0.22 * R, 0.12 * R
+
+        def draw(x, y):
+            self.draw.rounded_rectangle((x - w, y - hh, x + w, y + hh), radius=hh / 2, fill=(40, 40, 40),
+                                        outline=(200, 0, 0), width=max(2, self.line_w))
+            self.text((x, y), sym, 0.15 * R, fill=C.WHITE, style="condensed", max_w=1.8 * w)
+
+        spots = h.ring(0.55, 12) + [(h.cx, h.cy)] + h.ring(0.35, 12)
+        return [(0.001 * k, [_rect(x, y, w, hh, 0.02 * R)], partial(draw, x, y)) for k, (x, y) in enumerate(spots)]
+
+    def revenue_items(self, h: _Hex, tdef: TileDef, positions, cities: list[dict]):
+        R = self.R
+        stops = [(i, n) for i, n in enumerate(tdef.nodes) if n.kind in ("city", "town", "offboard", "halt")]
+        revenues = []
+        ci = 0
+        for i, n in stops:
+            rev = n.revenue
+            if n.kind == "city":
+                if ci < len(cities) and "revenue" in cities[ci]:
+                    rev = cities[ci]["revenue"]
+                ci += 1
+            if n.hide or not rev:
+                continue
+            revenues.append((rev, positions[i]))
+        distinct = []
+        for rev, p in revenues:
+            if rev not in [r for r, _ in distinct]:
+                distinct.append((rev, p))
+        items = []
+        r = 0.17 * R
+        for rev, p in distinct:
+            if isinstance(rev, dict):
+                items.append(self.phase_revenue_item(h, rev))
+                continue
+
+            def draw(x, y, rev=rev):
+                self.circle(x, y, r, fill=C.WHITE, outline=C.BLACK)
+                self.text((x, y), str(rev), 0.19 * R if rev < 100 else 0.16 * R, fill=C.BLACK)
+
+            cands = []
+            for k, (x, y) in enumerate(h.ring(0.62, 12) + h.ring(0.4, 12)):
+                pref = 0.001 * k + (0.25 * math.hypot(x - p[0], y - p[1]) / R if len(distinct) > 1 else 0)
+                cands.append((pref, [("circle", x, y, r + 0.03 * R)], partial(draw, x, y)))
+            items.append(cands)
+        return items
+
+    def phase_revenue_item(self, h: _Hex, rev: dict):
+        R = self.R
+        items = list(rev.items())
+        bw, bh = 0.3 * R, 0.24 * R
+        total = bw * len(items)
+
+        def draw(x, y):
+            x0 = x - total / 2
+            for k, (colour, value) in enumerate(items):
+                box = (x0 + k * bw, y - bh / 2, x0 + (k + 1) * bw, y + bh / 2)
+                fill = C.PHASE.get(colour, C.TILE["white"])
+                self.draw.rectangle(box, fill=fill, outline=C.BLACK, width=self.line_w)
+                self.text(((box[0] + box[2]) / 2, y), str(value), 0.16 * R, fill=C.text_on(fill))
+
+        spots = [(dx, dy) for dy in (0, -0.3, 0.3, 0.45, -0.45, -0.6, 0.6) for dx in (0, -0.2, 0.2, -0.35, 0.35)]
+        return [(0.02 * math.hypot(dx, dy), [_rect(h.cx + dx * R, h.cy + dy * R, total / 2, bh / 2, 0.02 * R)],
+                 partial(draw, h.cx + dx * R, h.cy + dy * R)) for dx, dy in spots]
+
+    def label_item(self, h: _Hex, label: str, fill):
+        R = self.R
+        spots = h.ring(0.6) + h.ring(0.52, 12) + h.ring(0.45, 6) + h.ring(0.64, 12)
+        cands = []
+        for extra, size in ((0, 0.24 * R), (0.05, 0.2 * R)):  # smaller in a crowded hex rather than over a token
+            f = font(int(size), "bold")
+            half_w = self.draw.textlength(label, font=f) / 2
+            half_h = 0.37 * size
+
+            def draw(x, y, size=size):
+                self.text((x, y), label, size, fill=C.BLACK, stroke=max(2, int(0.02 * R)), stroke_fill=fill)
+
+            cands += [(extra + 0.001 * k, [_rect(x, y, half_w, half_h, 0.04 * R)], partial(draw, x, y))
+                      for k, (x, y) in enumerate(spots)]
+        return cands
+
+    def terrain_item(self, h: _Hex, cost: int, terrains: list[str], empty: bool):
+        R = self.R
+        kind = terrains[0] if terrains else "mountain"
+        text = f"${cost}"
+        tw = self.draw.textlength(text, font=font(int(0.16 * R), "bold")) / 2
+        # (icon top, icon bottom, text centre) relative to the spot's y
+        top, bottom, ty = {"mountain": (-0.2, 0.1, 0.22), "water": (-0.13, 0.07, 0.16),
+                           "lake": (-0.13, 0.07, 0.16)}.get(kind, (-0.17, 0.07, 0.17))
+
+        def draw(x, y):
+            d, s = self.draw, 0.17 * R
+            if kind == "mountain":
+                d.polygon([(x - s, y + 0.1 * R), (x + s, y + 0.1 * R), (x, y - 0.2 * R)], fill=(140, 90, 50),
+                          outline=C.BLACK)
+                d.polygon([(x - 0.055 * R, y - 0.1 * R), (x + 0.055 * R, y - 0.1 * R), (x, y - 0.2 * R)],
+                          fill=C.WHITE)
+            elif kind in ("water", "lake"):
+                for k in range(2):
+                    yy = y - 0.1 * R + k * 0.1 * R
+                    pts = [(x - s + i * s / 4, yy + (0.04 * R if i % 2 else -0.02 * R)) for i in range(9)]
+                    d.line(pts, fill=(20, 90, 210), width=max(2, int(0.04 * R)), joint="curve")
+            else:
+                colour = {"swamp": (60, 120, 60), "desert": (220, 190, 110)}.get(kind, (120, 120, 120))
+                self.circle(x, y - 0.05 * R, 0.12 * R, fill=colour, outline=C.BLACK)
+                self.text((x, y - 0.05 * R), kind[:1].upper(), 0.14 * R, fill=C.text_on(colour))
+            self.text((x, y + ty * R), text, 0.16 * R, fill=C.BLACK, style="bold")
+
+        spots = ([(h.cx, h.cy)] if empty else []) + h.ring(0.5, 12) + h.ring(0.42, 12) + h.ring(0.58, 12)
+        spots += h.ring(0.3, 6) + [h.at(k / 4 + 1 / 8, 0.5) for k in range(24)]
+        pad = 0.03 * R
+        cands = []
+        for k, (x, y) in enumerate(spots):
+            y += 0.01 * R
+            shapes = [(("rect", x - 0.18 * R - pad, y + top * R - pad, x + 0.18 * R + pad, y + bottom * R + pad)),
+                      _rect(x, y + ty * R, tw, 0.07 * R, pad)]
+            cands.append((0.001 * k, shapes, partial(draw, x, y)))
+        return cands
+
+    def icon_item(self, h: _Hex, icon: str):
+        R = self.R
+
+        def draw(x, y):
+            self.circle(x, y, 0.12 * R, fill=(70, 70, 70), outline=C.BLACK)
+            self.text((x, y), icon[:1].upper(), 0.15 * R, fill=C.WHITE)
+
+        spots = h.ring(0.5) + [(h.cx, h.cy)] + h.ring(0.35, 12)
+        return [(0.001 * k, [("circle", x, y, 0.14 * R)], partial(draw, x, y)) for k, (x, y) in enumerate(spots)]
+
+    def name_item(self, h: _Hex, name: str, fill):
+        """Candidates for the location name: one line or wrapped, at three sizes, anywhere in the hex."""
+        R = self.R
+        words = name.split(" ")
+        wraps = [[name]]
+        for k in range(1, len(words)):
+            wraps.append([" ".join(words[:k]), " ".join(words[k:])])
+        if len(words) >= 3:
+            for a in range(1, len(words) - 1):
+                for b in range(a + 1, len(words)):
+                    wraps.append([" ".join(words[:a]), " ".join(words[a:b]), " ".join(words[b:])])
+        # a line does not end with "&" or "/": it begins the next one
+        wraps = [w for w in wraps if not any(line.endswith(("&", "/")) for line in w[:-1])] or wraps
+        stroke = max(2, int(0.02 * R))
+        text_colour = C.text_on(fill)
+
+        def draw(x, y, lines, size, line_h):
+            for k, line in enumerate(lines):
+                self.text((x, y + (k - (len(lines) - 1) / 2) * line_h), line, size, fill=text_colour, style="bold",
+                          stroke=stroke, stroke_fill=fill)
+
+        def cand(dx, dy, lines, size, line_h, halves, pen):
+            x, y = h.cx + dx * R, h.cy + dy * R
+            shapes = [_rect(x, y + (k - (len(lines) - 1) / 2) * line_h, hw, 0.38 * size, stroke)
+                      for k, hw in enumerate(halves)]
+            return (pen + abs(dy) * 0.05 + abs(dx) * 0.2, shapes, partial(draw, x, y, lines, size, line_h),
+                    partial(near, dx, dy, lines, size, line_h, halves, pen))
+
+        def near(dx, dy, *rest):  # a finer search around a spot that is not quite free
+            return [cand(dx + ex, dy + ey, *rest) for ex in (-0.05, 0, 0.05) for ey in (-0.05, 0, 0.05)
+                    if ex or ey]
+
+        spots = [(dx, dy) for dy in (-0.6, -0.5, -0.4, -0.3, -0.2, 0.2, 0.3, 0.4, 0.5, 0.6, -0.1, 0, 0.1)
+                 for dx in (0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)]
+        cands = []
+        for s_pen, size in ((0, 0.15 * R), (0.03, 0.13 * R), (0.06, 0.115 * R)):
+            f = font(int(size), "bold")
+            line_h = size * 1.12
+            for lines in wraps:
+                pen = s_pen + (0 if len(lines) == 1 else 0.01 if len(lines) == 2 else 0.04)
+                halves = [self.draw.textlength(line, font=f) / 2 for line in lines]
+                if max(halves) > 0.9 * R:
+                    continue
+                cands += [cand(dx, dy, lines, size, line_h, halves, pen) for dx, dy in spots]
+        return cands
 
     def node_positions(self, h: _Hex, tdef: TileDef, rot: int) -> list[tuple[float, float]]:
         nodes = tdef.nodes
@@ -526,7 +678,7 @@ class MapPainter:
                         out[j] = (x2 + ux * push, y2 + uy * push)
         return out  # type: ignore[return-value]
 
-    def track_lines(self, h: _Hex, tdef: TileDef, rot: int, positions):
+    def track_lines(self, h: _Hex, tdef: TileDef, rot: int, positions, plan: _Plan | None = None):
         lines = []
         done_towns = set()
         nodes = tdef.nodes
@@ -563,8 +715,10 @@ class MapPainter:
                 lines.append([start, (h.cx + dx * 0.5 * h.R, h.cy + dy * 0.5 * h.R)])
                 w = 0.13 * h.R
                 base = (h.cx + dx * 0.5 * h.R, h.cy + dy * 0.5 * h.R)
-                self.draw.polygon([(base[0] - dy * w, base[1] + dx * w), (base[0] + dy * w, base[1] - dx * w), tip],
-                                  fill=C.TRACK)
+                arrow = [(base[0] - dy * w, base[1] + dx * w), (base[0] + dy * w, base[1] - dx * w), tip]
+                self.draw.polygon(arrow, fill=C.TRACK)
+                if plan is not None:
+                    plan.polygon(arrow, hard=False)
                 continue
             if lane:
                 width, index = lane
@@ -592,16 +746,6 @@ class MapPainter:
         r *= 0.85
         grid = [(x - r, y - r), (x + r, y - r), (x - r, y + r), (x + r, y + r)]
         return grid[: n.slots] if n.slots <= 4 else grid, r
-
-    def block_node(self, h: _Hex, n: Node, p):
-        if n.kind == "city":
-            centres, r = self.slot_centres(n, p)
-            for x, y in centres:
-                h.block(x, y, r * 1.05)
-        elif n.kind in ("town", "halt"):
-            h.block(*p, 0.12 * self.R)
-        elif n.kind == "offboard":
-            h.block(*p, 0.05 * self.R)
 
     def paint_city(self, h: _Hex, n: Node, p, info: dict, skip: set[str] = frozenset()):
         d = self.draw
@@ -631,19 +775,21 @@ class MapPainter:
                     ring = fill if sum(fill) < 600 else (120, 120, 120)
                     self.circle(sx, sy, r * 0.86, fill=C.WHITE, outline=ring, width=max(2, int(0.1 * r)))
                     self.text((sx, sy), res, 0.55 * r, fill=(40, 40, 40), style="condensed", max_w=1.5 * r)
+        return centres, r
 
     def paint_token(self, x, y, r, sym: str):
         fill, text = C.entity(self.title, sym)
         self.circle(x, y, r, fill=fill, outline=C.BLACK)
         self.text((x, y), sym, 0.62 * r, fill=text, style="condensed", max_w=1.75 * r)
 
-    def paint_town(self, h: _Hex, n: Node, p, index: int):
+    def paint_town(self, h: _Hex, n: Node, p, index: int) -> list[tuple[float, float]]:
+        """Draw a town or halt; returns the outline it covers (with a margin) for the hex's plan."""
         R, d = self.R, self.draw
         x, y = p
         if n.kind == "halt":
             self.circle(x, y, 0.11 * R, fill=C.WHITE, outline=C.BLACK, width=self.line_w * 2)
             self.text((x, y), n.symbol or "", 0.14 * R, fill=C.BLACK)
-            return
+            return _disc(x, y, 0.14 * R)
         tangent = self.town_dirs.get(index)
         if n.style == "rect" and tangent is None:
             tangent = (1.0, 0.0)
@@ -654,177 +800,162 @@ class MapPainter:
             pts = [(x + nx * hl + tx * hw, y + ny * hl + ty * hw), (x + nx * hl - tx * hw, y + ny * hl - ty * hw),
                    (x - nx * hl - tx * hw, y - ny * hl - ty * hw), (x - nx * hl + tx * hw, y - ny * hl + ty * hw)]
             d.polygon(pts, fill=C.BLACK)
-        else:
-            self.circle(x, y, 0.09 * R, fill=C.BLACK, outline=C.WHITE, width=self.line_w)
+            m = 0.03 * R
+            return [(px + (px - x) / math.hypot(px - x, py - y) * m, py + (py - y) / math.hypot(px - x, py - y) * m)
+                    for px, py in pts]
+        self.circle(x, y, 0.09 * R, fill=C.BLACK, outline=C.WHITE, width=self.line_w)
+        return _disc(x, y, 0.12 * R)
 
-    def paint_revenues(self, h: _Hex, tdef: TileDef, positions, cities: list[dict], colour_name: str):
-        R = self.R
-        stops = [(i, n) for i, n in enumerate(tdef.nodes) if n.kind in ("city", "town", "offboard", "halt")]
-        revenues = []
-        ci = 0
-        for i, n in stops:
-            rev = n.revenue
-            if n.kind == "city":
-                if ci < len(cities) and "revenue" in cities[ci]:
-                    rev = cities[ci]["revenue"]
-                ci += 1
-            if n.hide or not rev:
+
+def _disc(x: float, y: float, r: float) -> list[tuple[float, float]]:
+    return [(x + r * math.cos(a * math.pi / 6), y + r * math.sin(a * math.pi / 6)) for a in range(12)]
+
+
+def _rect(x: float, y: float, half_w: float, half_h: float, pad: float = 0.0):
+    return ("rect", x - half_w - pad, y - half_h - pad, x + half_w + pad, y + half_h + pad)
+
+
+class _Plan:
+    """The free regions of one hex, as two coarse masks: `hard` (outside the hex, cities, towns, and whatever
+    was placed already: nothing may go over it) and `soft` (track: text may cross it when nothing else fits).
+    Each item written on the hex is a list of candidates (preference, shapes, draw); `place_all` gives each
+    item in turn its cheapest candidate: covered mask pixels cost far more than any preference."""
+
+    SIDE = 56  # mask pixels per hex radius
+    HARD, SOFT = 5.0, 0.5  # cost of a covered mask pixel
+
+    def __init__(self, h: _Hex, layout: str):
+        self.k = self.SIDE / h.R
+        n = 2 * self.SIDE + 8
+        self.ox, self.oy = h.cx - n / 2 / self.k, h.cy - n / 2 / self.k
+        self.hard = Image.new("L", (n, n), 255)
+        inside = hexgeo.corners(h.cx, h.cy, layout, h.R * 0.97)
+        ImageDraw.Draw(self.hard).polygon([self._m(p) for p in inside], fill=0)
+        self.soft = Image.new("L", (n, n), 0)
+        self._frozen = None
+
+    def _m(self, p) -> tuple[float, float]:
+        return (p[0] - self.ox) * self.k, (p[1] - self.oy) * self.k
+
+    def _box(self, x0, y0, x1, y1) -> tuple[int, int, int, int]:
+        k = self.k
+        return (int((x0 - self.ox) * k), int((y0 - self.oy) * k), math.ceil((x1 - self.ox) * k),
+                math.ceil((y1 - self.oy) * k))
+
+    def line(self, pts, width: float) -> None:
+        self._frozen = None
+        ImageDraw.Draw(self.soft).line([self._m(p) for p in pts], fill=255, width=max(1, round(width * self.k)))
+
+    def polygon(self, pts, hard: bool = True) -> None:
+        if pts:
+            self._frozen = None
+            ImageDraw.Draw(self.hard if hard else self.soft).polygon([self._m(p) for p in pts], fill=255)
+
+    def mark(self, shapes) -> None:
+        self._frozen = None
+        d = ImageDraw.Draw(self.hard)
+        for s in shapes:
+            if s[0] == "rect":
+                d.rectangle(self._box(*s[1:]), fill=255)
+            else:
+                _, x, y, r = s
+                d.ellipse(self._box(x - r, y - r, x + r, y + r), fill=255)
+
+    def _rows(self) -> tuple[list[int], list[int]]:
+        """The masks as one int a row (bit W-1-x set where pixel x is taken): boxes are tested with int
+        arithmetic, much faster than cropping images."""
+        if self._frozen is None:
+            n = self.hard.width
+            stride = (n + 7) // 8
+            out = []
+            for img in (self.hard, self.soft):
+                raw = img.convert("1", dither=Image.Dither.NONE).tobytes()
+                out.append([int.from_bytes(raw[y * stride:(y + 1) * stride], "big") for y in range(n)])
+            self._frozen = (out[0], out[1], stride * 8)
+        return self._frozen
+
+    def _boxes(self, shapes):
+        for s in shapes:
+            if s[0] == "rect":
+                yield self._box(*s[1:])
+            else:  # a disc: three boxes inside it
+                _, x, y, r = s
+                yield self._box(x - r, y - 0.45 * r, x + r, y + 0.45 * r)
+                yield self._box(x - 0.45 * r, y - r, x + 0.45 * r, y + r)
+                yield self._box(x - 0.72 * r, y - 0.72 * r, x + 0.72 * r, y + 0.72 * r)
+
+    def cost(self, shapes, hard: list[int]) -> float:
+        _, soft, width = self._rows()
+        n = len(hard)
+        total = 0.0
+        for x0, y0, x1, y1 in self._boxes(shapes):
+            if x1 <= x0 or y1 <= y0:
                 continue
-            revenues.append((rev, positions[i]))
-        if not revenues:
-            return
-        distinct = []
-        for rev, p in revenues:
-            if rev not in [r for r, _ in distinct]:
-                distinct.append((rev, p))
-        for rev, p in distinct:
-            if isinstance(rev, dict):
-                self.paint_phase_revenue(h, rev, p, colour_name)
+            cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, n), min(y1, n)
+            outside = (x1 - x0) * (y1 - y0) - max(0, cx1 - cx0) * max(0, cy1 - cy0)
+            covered_hard, covered_soft = outside, 0
+            if cx1 > cx0:
+                m = ((1 << (cx1 - cx0)) - 1) << (width - cx1)
+                for y in range(cy0, cy1):
+                    covered_hard += (hard[y] & m).bit_count()
+                    covered_soft += (soft[y] & m).bit_count()
+            total += self.HARD * covered_hard + self.SOFT * covered_soft
+        return total
+
+    def _take(self, shapes, hard: list[int]) -> None:
+        n, width = len(hard), self._rows()[2]
+        for x0, y0, x1, y1 in self._boxes(shapes):
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, n), min(y1, n)
+            if x1 > x0:
+                m = ((1 << (x1 - x0)) - 1) << (width - x1)
+                for y in range(y0, y1):
+                    hard[y] |= m
+
+    def free_choices(self, cands, h: _Hex, count: int = 5) -> list:
+        """The most preferred free candidates of an item, one per band of the hex's height and wrapping."""
+        hard = self._rows()[0]
+        out, seen = [], set()
+        for c in sorted(cands, key=lambda c: c[0]):
+            key = (round((c[1][0][2] - h.cy) / (0.25 * h.R)), len(c[1]))
+            if key in seen or self.cost(c[1], hard) > 0:
                 continue
-            r = 0.17 * R
-            cand = h.ring(0.62, 12) + h.ring(0.4, 12)
-            spot = h.free_spot(r + 0.02 * R, cand, near=p if len(distinct) > 1 else None)
-            self.circle(*spot, r, fill=C.WHITE, outline=C.BLACK)
-            self.text(spot, str(rev), 0.19 * R if rev < 100 else 0.16 * R, fill=C.BLACK)
-            h.block(*spot, r)
+            seen.add(key)
+            out.append(c)
+            if len(out) == count:
+                break
+        return out
 
-    def paint_phase_revenue(self, h: _Hex, rev: dict, p, colour_name: str):
-        R = self.R
-        items = list(rev.items())
-        bw, bh = 0.3 * R, 0.24 * R
-        total = bw * len(items)
-        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (0, -0.3, 0.3, 0.45, -0.45, -0.6, 0.6)
-                 for dx in (0, -0.2, 0.2)]
-        spot = h.free_box(total / 2, bh / 2, cands)
-        x0 = spot[0] - total / 2
-        for k, (colour, value) in enumerate(items):
-            box = (x0 + k * bw, spot[1] - bh / 2, x0 + (k + 1) * bw, spot[1] + bh / 2)
-            fill = C.PHASE.get(colour, C.TILE["white"])
-            self.draw.rectangle(box, fill=fill, outline=C.BLACK, width=self.line_w)
-            self.text(((box[0] + box[2]) / 2, spot[1]), str(value), 0.16 * R, fill=C.text_on(fill))
-        for k in range(len(items)):
-            h.block(x0 + (k + 0.5) * bw, spot[1], bw * 0.55)
-
-    def paint_terrain(self, h: _Hex, cost: int, terrains: list[str], empty: bool):
-        R, d = self.R, self.draw
-        cands = ([(h.cx, h.cy - 0.05 * R)] if empty else []) + h.ring(0.5, 12) + h.ring(0.42, 12)
-        spot = h.free_spot(0.22 * R, [(x, y + 0.06 * R) for x, y in cands])
-        x, y = spot[0], spot[1] - 0.06 * R
-        kind = terrains[0] if terrains else "mountain"
-        s = 0.17 * R
-        if kind == "mountain":
-            d.polygon([(x - s, y + 0.1 * R), (x + s, y + 0.1 * R), (x, y - 0.2 * R)], fill=(140, 90, 50),
-                      outline=C.BLACK)
-            d.polygon([(x - 0.055 * R, y - 0.1 * R), (x + 0.055 * R, y - 0.1 * R), (x, y - 0.2 * R)],
-                      fill=C.WHITE)
-            ty = y + 0.22 * R
-        elif kind in ("water", "lake"):
-            for k in range(2):
-                yy = y - 0.1 * R + k * 0.1 * R
-                pts = [(x - s + i * s / 4, yy + (0.04 * R if i % 2 else -0.02 * R)) for i in range(9)]
-                d.line(pts, fill=(20, 90, 210), width=max(2, int(0.04 * R)), joint="curve")
-            ty = y + 0.16 * R
-        else:
-            fill = {"swamp": (60, 120, 60), "desert": (220, 190, 110)}.get(kind, (120, 120, 120))
-            self.circle(x, y - 0.05 * R, 0.12 * R, fill=fill, outline=C.BLACK)
-            self.text((x, y - 0.05 * R), kind[:1].upper(), 0.14 * R, fill=C.text_on(fill))
-            ty = y + 0.17 * R
-        self.text((x, ty), f"${cost}", 0.16 * R, fill=C.BLACK, style="bold")
-        h.block(x, y, 0.22 * R)
-        h.block(x, ty, 0.12 * R)
-
-    def paint_name(self, h: _Hex, name: str, fill, key=None):
-        R = self.R
-        size = 0.15 * R
-        f = font(int(size), "bold")
-        lines = [name]
-        width = self.draw.textlength(name, font=f)
-        if width > 1.3 * R and (" / " in name or " " in name):
-            sep = " / " if " / " in name else " "
-            words = name.split(sep)
-            best = None
-            for k in range(1, len(words)):
-                a, b = sep.join(words[:k]), sep.join(words[k:])
-                w = max(self.draw.textlength(a, font=f), self.draw.textlength(b, font=f))
-                if best is None or w < best[0]:
-                    best = (w, [a + (sep.strip() if sep == " / " else ""), b])
-            lines = best[1]
-        width = max(self.draw.textlength(line, font=f) for line in lines)
-        half = min(width, 1.45 * R) / 2
-        line_h = size * 1.15
-        text_h = 0.42 * size  # half the height of a line's letters
-        n = len(lines)
-        offsets = [(k - (n - 1) / 2) * line_h for k in range(n)]
-        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.6, 0.6, -0.5, 0.5, -0.4, 0.4, -0.3, 0.3)
-                 for dx in (0, -0.15, 0.15, -0.3, 0.3)]
-        cands += [(h.cx + dx * R, h.cy + dy * R) for dy in (-0.15, 0, 0.15) for dx in (-0.45, 0.45, -0.35, 0.35)]
-        # the spot depends on the tile geometry only (nodes and track are the only obstacles so far)
-        best = _NAME_SPOTS.get(key) if key else None
-        if best is not None:
-            best = (h.cx + best[0], h.cy + best[1])
-        else:
-            best, best_score = cands[0], -1e9
-            near = [(ox, oy, r) for ox, oy, r in h.obstacles
-                    if abs(ox - h.cx) < R and abs(oy - h.cy) < R]
-            for x, y in cands:
-                # clearance of the text lines (horizontal segments) from the obstacles
-                clear = R
-                for ox, oy, r in near:
-                    dx = max(abs(ox - x) - half, 0.0)
-                    for o in offsets:  # distance from the box of the line of text
-                        dist = math.hypot(dx, max(abs(oy - y - o) - text_h, 0.0)) - r
-                        if dist < clear:
-                            clear = dist
-                # the text must stay inside the hex: the hex is narrower towards its top and bottom
-                outer = abs(y - h.cy) + (n - 1) / 2 * line_h + 0.5 * size
-                inside = self._half_width(outer) - half - abs(x - h.cx)
-                score = min(clear, 0.25 * R) + min(inside, 0) * 2 - abs(y - h.cy) * 0.05 - abs(x - h.cx) * 0.2
-                if score > best_score:
-                    best, best_score = (x, y), score
-            if key:
-                _NAME_SPOTS[key] = (best[0] - h.cx, best[1] - h.cy)
-        for o, line in zip(offsets, lines, strict=True):
-            y = best[1] + o
-            self.text((best[0], y), line, size, fill=C.text_on(fill), style="bold", max_w=1.45 * R,
-                      stroke=max(2, int(0.02 * R)), stroke_fill=fill)
-            steps = max(2, int(2 * half / (0.08 * R)))
-            for k in range(steps + 1):
-                h.block(best[0] - half + 2 * half * k / steps, y, 0.6 * size)
-
-    def _half_width(self, dy: float) -> float:
-        """Half the width of the hex at vertical distance dy from its centre."""
-        R = self.R
-        if self.layout == "pointy":
-            return SQ3 / 2 * R if dy <= R / 2 else max(0.0, SQ3 / 2 * R * (R - dy) / (R / 2))
-        return max(0.0, R - dy / SQ3)
-
-    def paint_hex_reservation(self, h: _Hex, sym: str):
-        """A home that may go in any city of the hex: a pill in the corporation's colours with "home"."""
-        R = self.R
-        size = 0.15 * R
-        f = font(int(size), "condensed")
-        text = f"{sym} home"
-        half_w = self.draw.textlength(text, font=f) / 2 + 0.06 * R
-        half_h = 0.12 * R
-        cands = [(h.cx + dx * R, h.cy + dy * R) for dy in (0, 0.15, -0.15, 0.3, -0.3, 0.45, -0.45)
-                 for dx in (0, -0.15, 0.15, -0.3, 0.3)]
-        x, y = h.free_box(half_w, half_h, cands)
-        fill, colour = C.entity(self.title, sym)
-        self.draw.rounded_rectangle((x - half_w, y - half_h, x + half_w, y + half_h), radius=half_h, fill=fill,
-                                    outline=C.BLACK, width=max(2, self.line_w))
-        self.draw.text((x, y), text, font=f, fill=colour, anchor="mm")
-        for k in range(-2, 3):
-            h.block(x + k * half_w / 2, y, half_h * 1.2)
-
-    def paint_blocker(self, h: _Hex, sym: str):
-        R = self.R
-        spot = h.free_spot(0.16 * R, h.ring(0.55, 12) + [(h.cx, h.cy)])
-        x, y = spot
-        w, hh = 0.22 * R, 0.12 * R
-        self.draw.rounded_rectangle((x - w, y - hh, x + w, y + hh), radius=hh / 2, fill=(40, 40, 40),
-                                    outline=(200, 0, 0), width=max(2, self.line_w))
-        self.text((x, y), sym, 0.15 * R, fill=C.WHITE, style="condensed", max_w=1.8 * w)
-        h.block(x, y, 0.2 * R)
+    def place_all(self, items) -> tuple[list, float, float]:
+        """Place the items in order on a copy of the plan: (their draw functions, the cost of the pixels they
+        cover, the sum of their preferences). A candidate may have a 4th element: a function giving its neighbours, searched around the
+        best few candidates when none was free."""
+        hard = list(self._rows()[0])
+        draws, total, prefs = [], 0.0, 0.0
+        for cands in items:
+            best, best_total, best_cost = None, math.inf, 0.0
+            tried = []
+            for c in sorted(cands, key=lambda c: c[0]):
+                pref = c[0]
+                if pref >= best_total:
+                    break
+                cost = self.cost(c[1], hard)
+                tried.append((pref + cost, cost, c))
+                if pref + cost < best_total:
+                    best, best_total, best_cost = c, pref + cost, cost
+            if best is None:
+                continue
+            if best_cost > 0 and len(best) > 3:
+                tried.sort(key=lambda t: t[0])
+                for _, _, c in tried[:6]:
+                    for n in c[3]():
+                        cost = self.cost(n[1], hard)
+                        if n[0] + cost < best_total:
+                            best, best_total, best_cost = n, n[0] + cost, cost
+            self._take(best[1], hard)
+            draws.append(best[2])
+            total += best_cost
+            prefs += best_total - best_cost
+        return draws, total, prefs
 
 
 def parse_borders(hex_data: dict):
