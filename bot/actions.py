@@ -212,9 +212,26 @@ def _prices(acts: list[dict], key: str) -> list[tuple[str, Any]]:
     return [(f"${a['price']} ({a.get(key)})", int(a["price"])) for a in acts]
 
 
-def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], legal: list[dict]
-                 ) -> list[tuple[str, Any]]:
-    """Choices (name, value) for one option of a command, given the options filled in so far."""
+def _place(coord: Any, facts: dict) -> str:
+    name = (facts.get("locations") or {}).get(str(coord))
+    return f"{coord} {name}" if name else str(coord)
+
+
+def _way(a: dict, facts: dict) -> str:
+    """` (W–E)`: the directions a tile's track leaves by at the action's rotation."""
+    from bot.describe import exits_text  # describe imports this module
+
+    fn = facts.get("exits")
+    way = exits_text(fn(str(a["tile"]), int(a["rotation"])), facts.get("layout")) if fn else ""
+    return f" ({way})" if way else ""
+
+
+def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], legal: list[dict],
+                 facts: dict | None = None) -> list[tuple[str, Any]]:
+    """Choices (name, value) for one option of a command, given the options filled in so far. `facts`
+    (optional): `locations` {hex: place name}, `layout`, `exits(tile, rotation)`, `city_hex(city id)`,
+    `cheapest` ((sym, price) of the private sold at face value in the auction)."""
+    facts = facts or {}
     if kind == "auto":
         fixed = {"mode": AUTO_MODES, "until": ("float", "2", "3", "4", "5", "6"), "then_pass": ("yes", "no")}
         if option in fixed:
@@ -230,8 +247,10 @@ def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], l
         acts = [a for a in acts if a.get("entity") == using]
     ch: list[tuple[str, Any]] = []
     if kind == "bid":
+        cheapest = (facts.get("cheapest") or (None,))[0]
         if option == "company":
-            ch = [(label(a), a.get("company") or a.get("corporation")) for a in acts]
+            ch = [(f"{a.get('company')}: buy it for ${a.get('price')}" if a.get("company") == cheapest
+                   else label(a), a.get("company") or a.get("corporation")) for a in acts]
         elif option == "price":
             ch = _prices([a for a in acts if a.get("company") == filled.get("company")] or acts, "company")
     elif kind == "par":
@@ -246,17 +265,36 @@ def autocomplete(kind: str, option: str, current: str, filled: dict[str, Any], l
         ch = [(label(a), shares_key(a)) for a in acts]
     elif kind == "lay":
         if option == "hex":
-            ch = [(a["hex"], a["hex"]) for a in acts]
+            tiles: dict[str, list[str]] = {}
+            for a in acts:
+                names = tiles.setdefault(a["hex"], [])
+                if tile_name(str(a["tile"])) not in names:
+                    names.append(tile_name(str(a["tile"])))
+            ch = [(f"{_place(h, facts)}: tile {', '.join(n)}", h) for h, n in tiles.items()]
         else:
             sel = _matching(acts, "hex", {"hex": str(filled.get("hex") or "").upper()})
             if option == "tile":
-                ch = [(f"{tile_name(str(a['tile']))} ({a['tile']}) on {a['hex']}", a["tile"]) for a in sel]
+                ways: dict[tuple[str, str], list[str]] = {}
+                for a in sel:
+                    w = ways.setdefault((str(a["tile"]), a["hex"]), [])
+                    if _way(a, facts).strip(" ()") not in w:
+                        w.append(_way(a, facts).strip(" ()"))
+                ch = [(f"{tile_name(t)} on {_place(h, facts)}: {'; '.join(w for w in ws if w) or 'any way'}", t)
+                      for (t, h), ws in ways.items()]
             elif option == "rotation":
                 sel = _matching(sel, "tile", filled)
-                ch = [(f"{a['rotation']} ({a['hex']} tile {tile_name(str(a['tile']))})", int(a["rotation"]))
-                      for a in sel]
+                same: set[tuple[str, str, str]] = set()  # a straight track at rotations 1 and 4 is one lay
+                for a in list(sel):
+                    key = (a["hex"], str(a["tile"]), _way(a, facts))
+                    if key[2] and key in same:
+                        sel.remove(a)
+                    same.add(key)
+                ch = [(f"{a['rotation']}{_way(a, facts)} — tile {tile_name(str(a['tile']))} on "
+                       f"{_place(a['hex'], facts)}", int(a["rotation"])) for a in sel]
     elif kind == "token":
-        ch = [(label(a), city_key(a)) for a in acts]
+        where = facts.get("city_hex")
+        ch = [((f"{_place(where(a['city']), facts)} ({label(a)})" if where and where(a["city"]) else label(a)),
+               city_key(a)) for a in acts]
     elif kind == "run":
         ch = [(label(a), "best") for a in acts[:1]]
     elif kind == "dividend":

@@ -159,6 +159,15 @@ class Engine:
             return None
 
     @staticmethod
+    def city_hex(game: GameLike, city: str) -> str | None:
+        """The hex of a city id (`57-0-0`), None if unknown."""
+        try:
+            h = game.hexmap.city(city).hex  # type: ignore[attr-defined]
+            return h.coord if h is not None else None
+        except Exception:
+            return None
+
+    @staticmethod
     def player_names(game: GameLike) -> dict[int, str]:
         try:
             return {p.id: p.name for p in game.players}  # type: ignore[attr-defined]

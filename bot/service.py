@@ -501,7 +501,20 @@ class Service:
         if lv.game is None or lv.game.finished:
             return []
         legal = await self.legal(lv)
-        return acts.autocomplete(kind, option, current, filled, legal)
+        return acts.autocomplete(kind, option, current, filled, legal, self._choice_facts(lv))
+
+    def _choice_facts(self, lv: Live) -> dict:
+        """Place names, tile directions and the auction's cheapest private for autocomplete labels."""
+        game = lv.game
+        facts_fn = getattr(self.engine, "map_facts", None)
+        facts: dict[str, Any] = dict(facts_fn(game)) if facts_fn and game is not None else {}
+        if game is not None and hasattr(self.engine, "tile_exits"):
+            facts["exits"] = lambda tile, rotation: self.engine.tile_exits(game, tile, rotation)
+        if game is not None and hasattr(self.engine, "city_hex"):
+            facts["city_hex"] = lambda city: self.engine.city_hex(game, city)
+        if game is not None:
+            facts["cheapest"] = self._turn_info(game).get("cheapest")
+        return facts
 
     # ------------------------------------------------------------------ undo
     async def undo(self, game_id: int, member_id: int, steps: int = 1, publish: Publish | None = None

@@ -31,6 +31,8 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
             return (await svc.act(gid, MEMBERS[who], kind, options)).text
 
         assert "Seats: 1. Ann, 2. Bob, 3. Cid" in start.text
+        choices = await svc.autocomplete(gid, "bid", "company", "", {})
+        assert choices[:2] == [("SV: buy it for $20", "SV"), ("CS: $45 or more", "CS")]
         assert "Next: <@11> — buy SV for $20, bid on a dearer private, or pass." in start.text
         assert (await act("Ann", "bid", company="SV", price=20)).startswith("Ann buys SV for $20.")
         assert "Bob bids $170 on CA." in await act("Bob", "bid", company="CA", price=170)
@@ -66,6 +68,13 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
             text = await act(who, "pass")
         assert "Operating Round 1.1 (of 1) begins" in text
         assert "for NYC — lay track or pass." in text  # NYC (sold out first) operates first
+        assert await svc.autocomplete(gid, "lay", "hex", "alb", {}) == [("E19 Albany: tile 57", "E19")]
+        tiles = await svc.autocomplete(gid, "lay", "tile", "", {"hex": "E19"})
+        assert [name for name, _ in tiles] == ["57 on E19 Albany: SW–NE; W–E; NW–SE"]
+        rotations = await svc.autocomplete(gid, "lay", "rotation", "", {"hex": "E19", "tile": tiles[0][1]})
+        assert [name for name, _ in rotations] == ["0 (SW–NE) — tile 57 on E19 Albany",
+                                                   "1 (W–E) — tile 57 on E19 Albany",
+                                                   "2 (NW–SE) — tile 57 on E19 Albany"]
         lv = await svc.live(gid)
         lay = next(a for a in await svc.legal(lv) if a["type"] == "lay_tile" and a["hex"] == "E19")
         text = await act("Bob", "lay", hex="E19", tile=lay["tile"], rotation=lay["rotation"])
