@@ -404,6 +404,11 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
             for a in acts:
                 if _same_entity(a, base) and all(s.rsplit("_", 1)[0] == corp for s in a.get("shares", [])):
                     return _clean(a)
+            offered = sorted({s.rsplit("_", 1)[0] for a in acts if _same_entity(a, base) for s in a.get("shares", [])})
+            verb = "bought" if kind == "buy" else "sold"
+            raise UserError(f"No {corp} share can be {verb} by you now (certificate limit, 60% holding limit, "
+                            f"a sale this round, or none left). "
+                            + (f"You can {kind}: {', '.join(offered)}." if offered else f"You can't {kind} any."))
         return {**base, "shares": shares, "percent": guess}
     if kind == "lay":
         return {**base, "hex": str(opts["hex"]).strip().upper(), "tile": str(opts["tile"]).strip(),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.db import Database
 from bot.describe import exits_text, next_hint, phase_text
 from bot.engine_adapter import Engine
+from bot.errors import UserError
 from bot.service import Service
 
 MEMBERS = {"Ann": 11, "Bob": 12, "Cid": 13}
@@ -60,6 +61,11 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
         await act("Cid", "pass")
         text = await act("Ann", "buy", share="PRR")
         assert "Ann buys 10% of PRR from the IPO for $67; PRR floats with $670." in text
+        try:
+            await act("Bob", "buy", share="CPR")
+            raise AssertionError("CPR has not been started")
+        except UserError as e:
+            assert str(e).startswith("No CPR share can be bought by you now") and "You can buy: " in str(e)
         text = await act("Bob", "buy", share="NYC")
         assert "NYC floats with $670" in text
         lv = await svc.live(gid)
