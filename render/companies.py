@@ -34,6 +34,32 @@ def _trains_text(ids: list[str]) -> str:
     return " ".join(t.rsplit("-", 1)[0] for t in ids)
 
 
+def _train_price(t: dict) -> str:
+    """"$1100", or with a trade-in discount "$1100, or $800 trading in a 4/5/6"."""
+    price = t.get("price")
+    if price is None:
+        return ""
+    discount = t.get("discount") or {}
+    by_price: dict[int, list[str]] = {}
+    for name, off in discount.items():
+        by_price.setdefault(price - int(off), []).append(str(name))
+    offers = [f"${p} trading in a {'/'.join(names)}" for p, names in sorted(by_price.items())]
+    return ", or ".join([f"${price}"] + offers)
+
+
+def _bank_text(summary: dict) -> str:
+    bank = summary.get("bank")
+    if bank is None:
+        return ""
+    broken = bank <= 0 or summary.get("end_reason") == "bank"
+    if not broken:
+        return f"Bank ${bank}"
+    short = f" (${-bank} short)" if bank < 0 else ""
+    if summary.get("finished"):
+        return f"Bank broken{short}"
+    return f"Bank broken{short}: the game ends after this set of operating rounds"
+
+
 class _Table:
     def __init__(self, title: str, columns: list[tuple[str, int, str]]):
         self.title, self.columns, self.rows = title, columns, []  # column: (header, width, align)
@@ -76,7 +102,9 @@ class _Table:
 
     @staticmethod
     def _cell(d, x, y, w, text, f, fill, align):
-        while text and d.textlength(text, font=f) > w - 2 * PAD + 4:
+        room = w - 2 * PAD + 4
+        # no glyph of these fonts is wider than 0.9 em: short texts need no measuring
+        while text and len(text) * 0.9 * f.size > room and d.textlength(text, font=f) > room:
             text = text[:-2] + "…"
         if align == "r":
             d.text((x + w - PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="rm")
@@ -116,8 +144,8 @@ def draw_companies(title: str, summary: dict) -> bytes:
                _trains_text(m.get("trains", [])), "", "", "", ""]
         corp_t.add(row + ([""] if show_rev else []), {"entity": sym, "dim": m.get("closed")})
 
-    player_t = _Table("Players", [("Player", 150, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
-                                  ("Certificates", 560, "l"), ("Privates", 150, "l"), ("", 110, "c")])
+    player_t = _Table("Players", [("Player", 150, "l"), ("Turn", 110, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
+                                  ("Certificates", 560, "l"), ("Privates", 150, "l")])
     cert_limit = None
     for p in summary.get("players", []):
         shares = "  ".join(f"{sym} {pct}" for sym, pct in p.get("shares", {}).items())
@@ -128,8 +156,8 @@ def draw_companies(title: str, summary: dict) -> bytes:
             marks.append("bankrupt")
         if p["id"] == summary.get("next"):
             marks.append("to act")
-        player_t.add([names[p["id"]], _money(p.get("cash")), _money(p.get("value")), shares,
-                      " ".join(p.get("privates", [])), " ".join(marks)],
+        player_t.add([names[p["id"]], ", ".join(marks), _money(p.get("cash")), _money(p.get("value")), shares,
+                      " ".join(p.get("privates", []))],
                      {"bold": p["id"] == summary.get("next")})
     del cert_limit
 
@@ -148,16 +176,24 @@ def draw_companies(title: str, summary: dict) -> bytes:
 
     trains = {t["name"]: t for t in d_.get("trains", [])}
     depot = summary.get("depot", {})
-    train_t = _Table("Train depot", [("Train", 80, "l"), ("Left", 70, "r"), ("Price", 90, "r"),
-                                     ("Rusts on", 100, "l")])
+    upcoming = depot.get("upcoming", {})
+    prices = {name: _train_price(trains.get(name, {})) for name in upcoming}
+    price_w = max([90] + [int(font(17).getlength(p)) + 2 * PAD + 8 for p in prices.values()])
+    train_t = _Table("Train depot", [("Train", 130, "l"), ("Left", 60, "r"), ("Price", price_w, "r"),
+                                     ("Rusts on", 90, "l")])
     first = True
-    for name, count in depot.get("upcoming", {}).items():
+    for name, count in upcoming.items():
         t = trains.get(name, {})
-        train_t.add([name, count, _money(t.get("price")), t.get("rusts_on") or ""], {"bold": first})
+        train_t.add([name, count, prices[name], t.get("rusts_on") or ""], {"bold": first})
         first = False
-    pool = depot.get("pool", [])
-    if pool:
-        train_t.add(["pool", len(pool), _trains_text(pool), ""])
+    # trains discarded to the open market: bought at their price from the pool
+    pool: dict[str, int] = {}
+    for tid in depot.get("pool", []):
+        name = tid.rsplit("-", 1)[0]
+        pool[name] = pool.get(name, 0) + 1
+    for name, count in pool.items():
+        t = trains.get(name, {})
+        train_t.add([f"pool: {name}-train", count, _money(t.get("price")), t.get("rusts_on") or ""])
 
     # header line: round, phase, bank
     phases = {p["name"]: p for p in d_.get("phases", [])}
@@ -165,7 +201,7 @@ def draw_companies(title: str, summary: dict) -> bytes:
     head = [summary.get("round_desc") or summary.get("round") or "",
             f"Phase {summary.get('phase', '?')}"
             + (f" (train limit {phase['train_limit']}, tiles {', '.join(phase.get('tiles', []))})" if phase else ""),
-            f"Bank {_money(summary.get('bank'))}"]
+            _bank_text(summary)]
     if summary.get("next") is not None:
         nxt = summary["next"]
         head.append(f"Next: {names.get(nxt, nxt)}")
