@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/render.py [--repeat N]
 
-Goal on the 2-core CI machine: map < 150 ms, market and companies < 50 ms each. The state comes from the
+Goal on the 2-core CI machine: map < 150 ms (warm, < 50 ms), market and companies < 50 ms each. The state comes from the
 engine's replay of tests/fixtures/1830/26855.json (the trace file beside it if the engine fails). "first"
 includes the per-title caches (starting map, market grid, fonts); "map cold" empties the per-hex picture
 cache before each drawing (every changed hex repainted, as after a restart).
