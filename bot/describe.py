@@ -252,7 +252,7 @@ def describe(action: dict, before: dict, after: dict, names: dict[int, str], fac
     skip = {str(ent)} if t == "dividend" else set()
     if t in ("sell_shares",):
         skip |= {s_.rsplit("_", 1)[0] for s_ in action.get("shares", [])}
-    return text + _aftermath(before, after, facts, skip)
+    return text + _aftermath(before, after, facts, skip, names)
 
 
 def describe_auto(action: dict, names: dict[int, str]) -> str:
@@ -292,7 +292,8 @@ def _pres_change(before: dict, after: dict, corp: str, names: dict[int, str]) ->
     return ""
 
 
-def _aftermath(before: dict, after: dict, facts: dict | None = None, skip: set[str] | None = None) -> str:
+def _aftermath(before: dict, after: dict, facts: dict | None = None, skip: set[str] | None = None,
+               names: dict[int, str] | None = None) -> str:
     facts = facts or {}
     notes = []
     if after.get("phase") and after.get("phase") != before.get("phase"):
@@ -322,6 +323,13 @@ def _aftermath(before: dict, after: dict, facts: dict | None = None, skip: set[s
     rb, ra = before.get("round_desc") or before.get("round"), after.get("round_desc") or after.get("round")
     if ra and ra != rb:
         notes.append(f"{ra} begins")
+        if str(ra).startswith("Operating Round"):
+            income = facts.get("income") or {}
+            paid = [f"{sym} ${income[sym]} to {entity_name(owner, None, names or {})}"
+                    for sym, owner in (after.get("companies") or {}).items()
+                    if owner is not None and income.get(sym)]
+            if paid:
+                notes.append("privates pay " + ", ".join(paid))
     if after.get("finished") and not before.get("finished"):
         notes.append("the game is over" + (f" ({after['end_reason']})" if after.get("end_reason") else ""))
     return "" if not notes else " — " + "; ".join(notes)

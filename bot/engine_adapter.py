@@ -131,13 +131,15 @@ class Engine:
 
     @staticmethod
     def map_facts(game: GameLike) -> dict:
-        """Location names by hex, the map layout, and each phase's train limit, tiles and rules."""
+        """Location names by hex, the map layout, each phase's train limit, tiles and rules, and what each
+        private pays at the start of an operating round."""
         try:
             hm = game.hexmap  # type: ignore[attr-defined]
             names = {c: h.location_name for c, h in hm.hexes.items() if h.location_name}
             phases = {p.name: {"train_limit": p.train_limit, "tiles": list(p.tiles), "status": list(p.status)}
                       for p in game.phases}  # type: ignore[attr-defined]
-            return {"locations": names, "layout": hm.layout, "phases": phases}
+            income = {c.sym: c.revenue for c in game.companies}  # type: ignore[attr-defined]
+            return {"locations": names, "layout": hm.layout, "phases": phases, "income": income}
         except Exception:
             log.exception("map_facts failed")
             return {}

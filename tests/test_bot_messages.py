@@ -73,6 +73,7 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
             who = lv.names[lv.game.active_players()[0]]
             text = await act(who, "pass")
         assert "Operating Round 1.1 (of 1) begins" in text
+        assert "privates pay SV $5 to " in text and "BO $30 to " in text
         assert "for NYC — lay track or pass." in text  # NYC (sold out first) operates first
         assert await svc.autocomplete(gid, "lay", "hex", "alb", {}) == [("E19 Albany: tile 57", "E19")]
         tiles = await svc.autocomplete(gid, "lay", "tile", "", {"hex": "E19"})
