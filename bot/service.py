@@ -643,6 +643,9 @@ class Service:
             price = price[0] if isinstance(price, list) else price
             trains = ", ".join(c.get("trains") or []) or "no trains"
             lines.append(f"• {sym}: ${c.get('cash')} — share ${price}, {trains}")
+        for sym, bids in ((s.get("auction") or {}).get("bids") or {}).items():
+            offers = ", ".join(f"{names.get(pid, pid)} ${price}" for pid, price in bids)
+            lines.append(f"• bids on {sym}: {offers}")
         lines.append(self.turn_text(lv, mention=False))
         reply = Reply("\n".join(lines), game_id, lv.row.thread_id)
         reply.pictures = await asyncio.to_thread(self._render, lv, set(pictures), None, f"game{game_id}-status")

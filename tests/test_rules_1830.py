@@ -128,3 +128,12 @@ def test_any_certificates_of_a_holding_may_be_sold():
     pool_before = game.pool.percent_of(corp)
     game.apply(act(117, "sell_shares", shares=[last.id], percent=10))
     assert last.owner is game.pool and game.pool.percent_of(corp) == pool_before + 10
+
+
+def test_open_bids_are_part_of_the_state():
+    game = new_game()
+    game.apply(act(1, "bid", company="CA", price=165))
+    game.apply(act(2, "bid", company="CA", price=170))
+    assert game.summary()["auction"] == {"bids": {"CA": [[1, 165], [2, 170]]}, "auctioning": None}
+    game.apply(act(3, "bid", company="SV", price=20))
+    assert "auction" in game.summary()

@@ -9,6 +9,17 @@ def _clean(d: dict, keep=("cash", "ipo", "pool")) -> dict:
     return {k: v for k, v in d.items() if k in keep or v not in (None, False, [], {}, 0)}
 
 
+def _open_bids(game) -> dict | None:
+    """Bids waiting on privates in the opening sale (not in 18xx.games traces; for players' views)."""
+    for step in getattr(game.round, "steps", ()):
+        bids = getattr(step, "bids", None)
+        if isinstance(bids, dict) and bids:
+            auctioning = getattr(step, "auctioning", None)
+            return {"bids": {sym: [[p.id, price] for p, price in entries] for sym, entries in bids.items() if entries},
+                    "auctioning": auctioning.sym if auctioning else None}
+    return None
+
+
 def summary(game) -> dict:
     rnd = game.round
     out = {
@@ -57,6 +68,9 @@ def summary(game) -> dict:
     for t in game.depot.upcoming:
         upcoming[t.name] = upcoming.get(t.name, 0) + 1
     out["depot"] = {"upcoming": upcoming, "pool": [t.id for t in game.depot.discarded]}
+    auction = _open_bids(game)
+    if auction:
+        out["auction"] = auction
     if game.finished:
         out["finished"] = True
         out["end_reason"] = game.end_reason
