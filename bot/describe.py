@@ -156,6 +156,10 @@ def describe(action: dict, before: dict, after: dict, names: dict[int, str], fac
         text = f"{who} pars {corp} at ${sp}"
         if paid:
             text += f" and buys the president's certificate (20%) for ${paid}"
+        else:
+            came_with = [sym for sym, c in ((facts or {}).get("presidency_with") or {}).items() if c == corp]
+            text += " and takes the president's certificate that came with " + \
+                (", ".join(came_with) if came_with else "a private company")
         text += _floats(before, after, corp)
     elif t == "buy_shares":
         shares = action.get("shares", [])

@@ -139,7 +139,13 @@ class Engine:
             phases = {p.name: {"train_limit": p.train_limit, "tiles": list(p.tiles), "status": list(p.status)}
                       for p in game.phases}  # type: ignore[attr-defined]
             income = {c.sym: c.revenue for c in game.companies}  # type: ignore[attr-defined]
-            return {"locations": names, "layout": hm.layout, "phases": phases, "income": income}
+            presidency_with = {}  # private -> corporation whose president's certificate it brings (1830 BO)
+            for c in game.companies:  # type: ignore[attr-defined]
+                ability = c.ability("shares")
+                if ability and ability["shares"].endswith("_0"):
+                    presidency_with[c.sym] = ability["shares"].rsplit("_", 1)[0]
+            return {"locations": names, "layout": hm.layout, "phases": phases, "income": income,
+                    "presidency_with": presidency_with}
         except Exception:
             log.exception("map_facts failed")
             return {}

@@ -47,7 +47,8 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
         text = await act("Bob", "pass")
         assert "Bob passes; Ann wins CA for $175 (with 10% of PRR); Cid wins BO for $225." in text
         assert "Next: <@13> — choose B&O's par price (/par)." in text
-        await act("Cid", "par", corporation="B&O", price="100")
+        text = await act("Cid", "par", corporation="B&O", price="100")
+        assert text.startswith("Cid pars B&O at $100 and takes the president's certificate that came with BO")
         text = await act("Bob", "par", corporation="NYC", price="67")
         assert text.startswith("Bob pars NYC at $67 and buys the president's certificate (20%) for $134.")
         assert "buy shares, start a corporation or pass" in text
