@@ -172,7 +172,8 @@ def resolve_undo(actions: list[dict]) -> list[dict]:
                 removed = next(([j] for j in range(i - 1, -1, -1)
                                 if alive[j] and actions[j].get("type") != "message"), [])
             else:
-                pos = -1 if target == 0 else next(j for j in range(i) if actions[j].get("id") == target)
+                # back to just after action `target` (or the last one before it, if that id is missing)
+                pos = max((j for j in range(i) if (actions[j].get("id") or 0) <= target), default=-1)
                 removed = [j for j in range(pos + 1, i) if alive[j] and actions[j].get("type") != "message"]
             for j in removed:
                 alive[j] = False
