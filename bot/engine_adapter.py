@@ -98,14 +98,7 @@ class Engine:
             step = rnd.active_step()
             if step is None or not step.active_entities():
                 return {}
-            ent = step.active_entities()[0]
-            types: list[str] = []
-            for other in rnd.steps:
-                if other is step:
-                    break
-                if not other.passed and not other.blocks:
-                    types += [t for t in other.actions(ent) if t not in types]
-            types += [t for t in step.actions(ent) if t not in types]
+            types = game.action_types()  # type: ignore[attr-defined]
             info: dict[str, Any] = {"types": types, "step": getattr(step, "description", "")}
             auctioning = getattr(step, "auctioning", None)
             if auctioning is not None:

@@ -663,6 +663,10 @@ class BaseGame(OperatingMixin):
             return []
         return self.round.legal_actions()
 
+    def action_types(self) -> list[str]:
+        """Kinds of action the acting entity may take now, without listing every choice."""
+        return [] if self.finished else self.round.action_types()
+
     def undo(self) -> None:
         """Drop the last action (chat excepted) by replaying the rest of the log."""
         for i in range(len(self.actions) - 1, -1, -1):

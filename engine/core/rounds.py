@@ -121,18 +121,23 @@ class Round:
         if self.active_step() is None:
             self.next_entity()
 
-    def legal_actions(self) -> list[dict]:
+    def steps_open_to_actor(self) -> tuple[object, list]:
+        """(acting entity, the steps it may use now): optional steps before the active one, then that one."""
         step = self.active_step()
-        if step is None:
-            return []
-        out: list[dict] = []
-        for entity in step.active_entities()[:1]:
-            for other in self.steps:
-                if other is step:
-                    break
-                if not other.passed and not other.blocks:
-                    out.extend(other.legal(entity))
-            out.extend(step.legal(entity))
+        if step is None or not step.active_entities():
+            return None, []
+        entity = step.active_entities()[0]
+        open_steps = [s for s in self.steps[: self.steps.index(step)] if not s.passed and not s.blocks]
+        return entity, open_steps + [step]
+
+    def action_types(self) -> list[str]:
+        """The kinds of action the acting entity may take now (cheap: no enumeration)."""
+        entity, steps = self.steps_open_to_actor()
+        return list(dict.fromkeys(t for s in steps for t in self.cached_actions(s, entity)))
+
+    def legal_actions(self) -> list[dict]:
+        entity, steps = self.steps_open_to_actor()
+        out: list[dict] = [a for s in steps for a in s.legal(entity)]
         unique = {}
         for action in out:
             unique.setdefault(repr(sorted(action.items())), action)
