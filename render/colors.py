@@ -6,7 +6,7 @@ from functools import cache
 
 from PIL import ImageColor
 
-from . import _data as data
+from engine.core import data
 
 TILE = {
     "white": (234, 224, 200),

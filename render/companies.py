@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from . import _data as data
+from engine.core import data
+
 from . import colors as C
 from .fonts import font
 from .png import to_png

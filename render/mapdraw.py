@@ -14,8 +14,8 @@ from functools import cache, lru_cache, partial
 from PIL import Image, ImageDraw
 
 from engine import hexgeo
+from engine.core import data
 
-from . import _data as data
 from . import colors as C
 from .fonts import font
 from .mapview import tile_def

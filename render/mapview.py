@@ -16,7 +16,8 @@ import json
 from collections.abc import Iterable
 from functools import cache
 
-from . import _data as data
+from engine.core import data
+
 from .tiledef import TileDef, parse
 
 

@@ -6,7 +6,8 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from . import _data as data
+from engine.core import data
+
 from . import colors as C
 from .fonts import font
 from .png import to_png

@@ -35,6 +35,7 @@ def _load_file(path: Path):
         return json.load(f)
 
 
+@cache
 def load(title: str, optional_rules: tuple[str, ...] = ()) -> dict:
     """All data files of a title as {file stem: parsed JSON}, with optional-rule overrides applied.
 
