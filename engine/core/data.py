@@ -1,8 +1,8 @@
-"""Static title data (map, tiles, privates, corporations, trains, phases, market) as shipped JSON.
+"""Static title data (map, tiles, privates, corporations, minors, trains, phases, market) as shipped JSON.
 
-The JSON files were dumped from the 18xx.games engine (shared/data/<TITLE>/), so coordinates,
-tile names and ids match its game logs. 1830 lives in its title folder; the titles that have no
-engine yet keep their data under engine/titles/data/ so the map pictures can draw them.
+The JSON files were dumped from the 18xx.games engine, so coordinates, tile names and ids match its game
+logs. Every title keeps its data in its own folder, `engine/titles/g<title>/data/`; a folder with a
+`meta.json` there is a title (engine.titles builds its registry from these folders).
 """
 
 from __future__ import annotations
@@ -12,21 +12,24 @@ from functools import cache
 from pathlib import Path
 
 TITLES_DIR = Path(__file__).resolve().parent.parent / "titles"
-TITLE_DIRS = {
-    "1830": TITLES_DIR / "g1830" / "data",
-    "1860": TITLES_DIR / "data" / "1860",
-    "1817": TITLES_DIR / "data" / "1817",
-    "18MEX": TITLES_DIR / "data" / "18MEX",
-}
 FILES = ("meta", "constants", "map", "tiles", "companies", "corporations", "minors", "trains", "phases",
          "market", "players")
 
 
+@cache
+def title_dirs() -> dict[str, Path]:
+    """Title name (as in meta.json and game logs) -> its data folder, for every title folder."""
+    out = {}
+    for meta in sorted(TITLES_DIR.glob("g*/data/meta.json")):
+        out[_load_file(meta)["title"]] = meta.parent
+    return out
+
+
 def title_dir(title: str) -> Path:
     try:
-        return TITLE_DIRS[title]
+        return title_dirs()[title]
     except KeyError:
-        raise ValueError(f"unknown title {title!r}; known: {', '.join(TITLE_DIRS)}") from None
+        raise ValueError(f"unknown title {title!r}; known: {', '.join(title_dirs())}") from None
 
 
 @cache

@@ -1,12 +1,56 @@
-"""Title registry: create a game by title, or load an 18xx.games log."""
+"""The title registry: every 18xx title with its folder, facts from its data, and its rules engine.
+
+A title is a folder `engine/titles/g<title>/` with its data in `data/` (meta.json names it); its package
+exports `GAME`, the game class, once the title has a rules engine. Nothing else lists titles: the bot,
+the pictures and the command-line tools read `REGISTRY` (all titles) or `TITLES` (the playable ones).
+"""
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.core import data as title_data
 from engine.core.errors import GameError
 from engine.core.game import BaseGame
-from engine.titles.g1830 import Game1830
 
-TITLES: dict[str, type[BaseGame]] = {"1830": Game1830}
+
+@dataclass(frozen=True)
+class Title:
+    name: str  # as in game logs: "1830", "18MEX"
+    display_name: str
+    full_name: str
+    player_range: tuple[int, int]
+    optional_rules: tuple[tuple[str, str], ...]  # (sym, short name)
+    data_dir: Path
+    game_class: type[BaseGame] | None  # None: data only, no rules engine yet
+
+    @property
+    def playable(self) -> bool:
+        return self.game_class is not None
+
+
+def _discover() -> dict[str, Title]:
+    out = {}
+    for name, path in title_dirs_sorted():
+        meta = title_data.load(name)["meta"]
+        package = importlib.import_module(f"engine.titles.{path.parent.name}")
+        low, high = meta["player_range"]
+        out[name] = Title(
+            name=name, display_name=meta.get("display_title") or name, full_name=meta.get("full_title") or name,
+            player_range=(low, high),
+            optional_rules=tuple((r["sym"], r.get("short_name", r["sym"])) for r in meta.get("optional_rules", ())),
+            data_dir=path, game_class=getattr(package, "GAME", None))
+    return out
+
+
+def title_dirs_sorted() -> list[tuple[str, Path]]:
+    return sorted(title_data.title_dirs().items())
+
+
+REGISTRY: dict[str, Title] = _discover()
+TITLES: dict[str, type[BaseGame]] = {name: t.game_class for name, t in REGISTRY.items() if t.game_class}
 
 
 def game_class(title: str) -> type[BaseGame]:
@@ -25,4 +69,4 @@ def load_18xx(log: dict, upto: int | None = None) -> BaseGame:
     return game_class(str(log.get("title"))).from_18xx(log, upto=upto)
 
 
-__all__ = ["TITLES", "create_game", "load_18xx", "game_class"]
+__all__ = ["REGISTRY", "TITLES", "Title", "create_game", "load_18xx", "game_class"]

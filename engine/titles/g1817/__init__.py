@@ -1,0 +1,1 @@
+"""1817 (data only: no rules engine yet)."""
