@@ -33,7 +33,7 @@ def check_invariants(game, total_money: int | None) -> str | None:
         held = c.ipo_percent + game.pool.percent_of(c) + sum(p.percent_of(c) for p in game.players)
         if held != 100:
             return f"{c.sym}'s certificates add up to {held}%"
-        if game.pool.percent_of(c) > game.MARKET_SHARE_LIMIT:
+        if game.pool.percent_of(c) > game.rules.market_share_limit:
             return f"the market holds {game.pool.percent_of(c)}% of {c.sym}"
         pres = c.presidents_share.owner
         if c.ipoed and (c.owner is None or pres is not c.owner):

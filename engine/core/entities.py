@@ -1,6 +1,8 @@
-"""The things an 18xx game is made of: players, corporations, privates, shares, trains, bank, depot.
+"""The things an 18xx game is made of: players, corporations, minors, privates, shares, trains, bank.
 
-Entities are plain mutable objects owned by one game; rules live in steps and in the game.
+Entities are plain mutable objects owned by one game; rules live in steps and in the game. Corporations
+and minors are both operators: they have a treasury, trains, station tokens and a turn in the operating
+round; only corporations have shares.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ class Share:
     percent: int
     president: bool = False
     owner: ShareHolder | None = None
+    buyable: bool = True  # False: reserved for an exchange (18MEX minors' and merger certificates)
+    counts_for_limit: bool = True  # toward the certificate limit
 
     @property
-    def num_shares(self) -> int:
-        return self.percent // self.corporation.share_percent
+    def num_shares(self) -> int | float:
+        """How many shares the certificate is (an 18MEX NdM 5% certificate is half a share)."""
+        n = self.percent / self.corporation.share_percent
+        return int(n) if n == int(n) else n
 
 
 class ShareHolder:
@@ -116,24 +122,47 @@ class Company:
 class Train:
     id: str  # "2-0"
     name: str
-    distance: int  # 999: unlimited
+    distance: int | list[dict]  # stops (999: unlimited), or N+M rules: [{"nodes", "pay", "visit", "multiplier"}]
     price: int
-    rusts_on: str | None = None
+    rusts_on: str | list[str] | None = None
     available_on: str | None = None
     discount: dict | None = None  # trade-in value by train name
     owner: object | None = None
     operated: bool = False
     rusted: bool = False
+    obsolete_on: str | None = None  # the kind whose first sale makes this one obsolete (it runs once more)
+    obsolete: bool = False
+    multiplier: int | None = None  # revenue multiplier of every stop (else per kind in `distance`)
+
+    def rusts_on_name(self, name: str) -> bool:
+        return name == self.rusts_on if isinstance(self.rusts_on, str) else name in (self.rusts_on or ())
+
+    def stop_multiplier(self, kind: str) -> int:
+        """What a stop of this kind ("city", "town", "offboard", ...) is multiplied by on this train's run."""
+        base = self.multiplier or 1
+        if isinstance(self.distance, list):
+            for rule in self.distance:
+                if kind in rule["nodes"]:
+                    return rule.get("multiplier", base)
+        return base
+
+    @property
+    def max_stops(self) -> int:
+        """The most stops the train may count (N+M: all kinds together)."""
+        if isinstance(self.distance, list):
+            return sum(int(r.get("visit", r["pay"])) for r in self.distance)
+        return self.distance
 
     def __repr__(self) -> str:
         return f"Train({self.id})"
 
 
-class Corporation(ShareHolder):
-    kind = "corporation"
+class Operator:
+    """What corporations and minors share: a treasury, trains, station tokens on a home, a turn."""
+
+    kind = "operator"
 
     def __init__(self, data: dict) -> None:
-        super().__init__()
         derived = data.get("derived", {})
         self.sym: str = data["sym"]
         self.name: str = data["name"]
@@ -143,28 +172,14 @@ class Corporation(ShareHolder):
         self.tokens_used = 0
         self.home: str | list = derived.get("home", data.get("coordinates"))
         self.home_city: int | None = data.get("city")
-        self.float_percent: int = derived.get("float_percent", data.get("float_percent", 60))
-        self.max_ownership_percent: int = derived.get("max_ownership_percent", 60)
-        self.share_percents: list[int] = derived.get("share_percents", [20] + [10] * 8)
-        self.capitalization: str = derived.get("capitalization", "full")
-        self.total_shares = sum(self.share_percents) // min(self.share_percents)
-        self.share_percent = 100 // self.total_shares
         self.cash = 0
-        self.owner: Player | None = None  # the president
-        self.par_price = None  # market Cell
-        self.share_price = None  # market Cell
-        self.ipoed = False
+        self.owner: Player | None = None  # the president (a minor's owner)
         self.floated = False
         self.operated = False
         self.closed = False
         self.trains: list[Train] = []
         self.companies: list[Company] = []
         self.last_revenue = 0
-        self.shares: list[Share] = []
-        for i, percent in enumerate(self.share_percents):
-            share = Share(f"{self.sym}_{i}", self, percent, president=(i == 0), owner=self)
-            self.shares.append(share)
-        self.shares_by_corp[self.sym] = list(self.shares)
 
     @property
     def key(self):
@@ -178,6 +193,41 @@ class Corporation(ShareHolder):
     def next_token_price(self) -> int | None:
         return self.token_prices[self.tokens_used] if self.tokens_left else None
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.sym})"
+
+
+class Minor(Operator):
+    """A company wholly owned by one player: no shares, its owner decides and shares its revenue."""
+
+    kind = "minor"
+
+
+class Corporation(Operator, ShareHolder):
+    kind = "corporation"
+
+    def __init__(self, data: dict) -> None:
+        Operator.__init__(self, data)
+        ShareHolder.__init__(self)
+        derived = data.get("derived", {})
+        self.float_percent: int = derived.get("float_percent", data.get("float_percent", 60))
+        self.max_ownership_percent: int = derived.get("max_ownership_percent", 60)
+        self.capitalization: str = derived.get("capitalization", "full")
+        self.par_price = None  # market Cell
+        self.share_price = None  # market Cell
+        self.ipoed = False
+        self.set_shares(derived.get("share_percents") or data.get("shares") or [20] + [10] * 8)
+
+    def set_shares(self, percents: list[int]) -> None:
+        """Issue the certificates, all in the IPO; the first is the president's. The size of one share is
+        that of the second certificate (half the president's if there is none), as in 18xx.games."""
+        self.share_percents = list(percents)
+        self.share_percent = percents[1] if len(percents) > 1 else percents[0] // 2
+        self.total_shares = 100 // self.share_percent
+        self.shares: list[Share] = [Share(f"{self.sym}_{i}", self, percent, president=(i == 0), owner=self)
+                                    for i, percent in enumerate(percents)]
+        self.shares_by_corp[self.sym] = list(self.shares)
+
     @property
     def ipo_percent(self) -> int:
         return self.percent_of(self)
@@ -185,9 +235,6 @@ class Corporation(ShareHolder):
     @property
     def presidents_share(self) -> Share:
         return self.shares[0]
-
-    def __repr__(self) -> str:
-        return f"Corporation({self.sym})"
 
 
 @dataclass

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from engine.core import data as title_data
 from engine.core.actions import Action, parse_action, resolve_undo
+from engine.core.depot import Depot
 from engine.core.entities import (
     Bank,
     Company,
@@ -28,66 +29,12 @@ from engine.core.errors import GameError
 from engine.core.market import StockMarket
 from engine.core.operations import OperatingMixin
 from engine.core.programs import Programs
-
-UNLIMITED = 999
-
-
-class Depot:
-    """Trains not yet bought (in order) and trains discarded into the bank pool."""
-
-    def __init__(self, trains_data: list[dict]) -> None:
-        self.trains: list[Train] = []
-        self.upcoming: list[Train] = []
-        self.discarded: list[Train] = []
-        self.sold_names: set[str] = set()  # kinds of train the bank has started selling
-        self.unlimited: set[str] = set()
-        self._next_index: dict[str, int] = {}
-        for t in trains_data:
-            count = t.get("count_in_game", t.get("num", 1))
-            if t.get("num") == "unlimited":
-                self.unlimited.add(t["name"])
-                count = 1
-            for _ in range(count):
-                self._add(t)
-        self.data_by_name = {t["name"]: t for t in trains_data}
-
-    def _add(self, t: dict) -> Train:
-        index = self._next_index.get(t["name"], 0)
-        self._next_index[t["name"]] = index + 1
-        distance = t["distance"] if isinstance(t["distance"], int) else UNLIMITED
-        train = Train(f"{t['name']}-{index}", t["name"], distance, t["price"], t.get("rusts_on"),
-                      t.get("available_on"), t.get("discount"))
-        self.trains.append(train)
-        self.upcoming.append(train)
-        return train
-
-    def remove(self, train: Train) -> None:
-        if train in self.upcoming:
-            self.upcoming.remove(train)
-            if train.name in self.unlimited and not any(t.name == train.name for t in self.upcoming):
-                self._add(self.data_by_name[train.name])
-        elif train in self.discarded:
-            self.discarded.remove(train)
-
-    def depot_trains(self, phase_names: set[str]) -> list[Train]:
-        """Trains the bank sells now: the next one in line, later types already released, discards."""
-        out: list[Train] = []
-        names: set[str] = set()
-        for i, train in enumerate(self.upcoming):
-            if train.name in names:
-                continue
-            if i == 0 or (train.available_on and train.available_on in phase_names):
-                out.append(train)
-                names.add(train.name)
-        return out + self.discarded
+from engine.core.rules import Rules
 
 
 class BaseGame(OperatingMixin):
     TITLE = ""
-    # rule constants a title may override
-    SELL_AFTER_FIRST_SR = True  # no sales in the first stock round
-    MARKET_SHARE_LIMIT = 50
-    MIN_BID_INCREMENT = 5
+    RULES: dict = {}  # rule knobs that differ from the title data (engine.core.rules.Rules fields)
 
     def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
                  game_id: int | str | None = None) -> None:
@@ -95,6 +42,7 @@ class BaseGame(OperatingMixin):
             raise GameError("a game needs players")
         self.optional_rules = tuple(optional_rules)
         self.data = title_data.load(self.TITLE, self.optional_rules)
+        self.rules = Rules.from_data(self.data, self.RULES)
         self.seed = seed
         self.game_id = game_id
         meta = self.data["meta"]
@@ -239,7 +187,7 @@ class BaseGame(OperatingMixin):
         payee.cash += amount
 
     def fmt(self, amount: int) -> str:
-        return self.data["meta"].get("currency_format", "$%s").replace("%s", str(amount)) \
+        return self.rules.currency_format_str.replace("%s", str(amount)) \
             if amount >= 0 else "-" + self.fmt(-amount)
 
     # --- shares -------------------------------------------------------------------------------
@@ -257,19 +205,17 @@ class BaseGame(OperatingMixin):
         return (order.index(b) - order.index(a)) % len(order)
 
     def num_certs(self, player: Player) -> int:
-        count = sum(1 for c in player.companies if not c.closed) if self.certs_include_privates else 0
+        count = sum(1 for c in player.companies if not c.closed) if self.rules.cert_limit_includes_privates else 0
         for sym, shares in player.shares_by_corp.items():
             corp = self.corporation_by_sym[sym]
             if shares and self.counts_for_cert_limit(corp):
                 count += len(shares)
         return count
 
-    certs_include_privates = True
-    NO_CERT_LIMIT_TYPES = frozenset({"no_cert_limit", "unlimited", "multiple_buy"})
     NO_HOLD_LIMIT_TYPES = frozenset({"unlimited", "multiple_buy"})
 
     def counts_for_cert_limit(self, corp: Corporation) -> bool:
-        return not (corp.share_price and corp.share_price.types & self.NO_CERT_LIMIT_TYPES)
+        return not (corp.share_price and corp.share_price.types.intersection(self.rules.cert_limit_types))
 
     def holding_ok(self, player: Player, corp: Corporation, extra: int) -> bool:
         if corp.share_price and corp.share_price.types & self.NO_HOLD_LIMIT_TYPES:
@@ -355,7 +301,7 @@ class BaseGame(OperatingMixin):
         return max(others, default=0) >= corp.presidents_share.percent
 
     def fits_in_pool(self, corp: Corporation, percent: int) -> bool:
-        return self.pool.percent_of(corp) + percent <= self.MARKET_SHARE_LIMIT
+        return self.pool.percent_of(corp) + percent <= self.rules.market_share_limit
 
     def sell_shares(self, player: Player, shares: list[Share], percent: int) -> None:
         """Sell to the market at the current price; the marker drops per certificate sold."""
@@ -479,14 +425,7 @@ class BaseGame(OperatingMixin):
                 self.close_company(company)
 
     def rust(self, bought_name: str) -> None:
-        for train in self.depot.trains:
-            if train.rusts_on == bought_name and not train.rusted and (train.owner or train in self.depot.discarded):
-                train.rusted = True
-                if train.owner is not None:
-                    train.owner.trains.remove(train)
-                    train.owner = None
-                else:
-                    self.depot.discarded.remove(train)
+        self.depot.rust_and_obsolete(bought_name)
 
     def over_train_limit(self) -> list[Corporation]:
         over = [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
@@ -494,8 +433,7 @@ class BaseGame(OperatingMixin):
 
     def discard_train(self, train: Train) -> None:
         train.owner.trains.remove(train)
-        train.owner = None
-        self.depot.discarded.append(train)
+        self.depot.discard(train)
 
     # --- dividends ----------------------------------------------------------------------------
     def payout(self, corp: Corporation, revenue: int) -> None:

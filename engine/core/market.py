@@ -1,13 +1,14 @@
 """Stock markets: the grid of share prices and how a corporation's marker moves on it.
 
-1830 and 18MEX use a 2D grid, 1817 a single row, 1860 a zig-zag row; movement is a strategy chosen
-from the title's market data.
+How a marker moves is a strategy chosen from the title's market data: a 2D grid (1830, 18MEX), a single
+row (1817), a zig-zag row (1860, optionally with a ledge at the ends). Movement rules are those of
+18xx.games, whose logs must replay: e.g. on a 2D grid a move right off the end of a row goes up, a move
+left off the start goes down, and a move onto a cell that does not exist leaves the marker where it is.
 """
 
 from __future__ import annotations
 
-TYPE_BY_LETTER_DEFAULT = {"p": "par", "y": "no_cert_limit", "o": "unlimited", "b": "multiple_buy",
-                          "e": "endgame", "c": "close", "x": "par_1", "z": "par_2", "w": "par_3"}
+Coord = tuple[int, int]
 
 
 class Cell:
@@ -21,20 +22,137 @@ class Cell:
         self.corporations: list = []  # stack order: first = top
         self.id = f"{price},{row},{column}"
 
+    @property
+    def coord(self) -> Coord:
+        return self.row, self.column
+
+    @property
+    def ends_game(self) -> bool:
+        return "endgame" in self.types
+
     def __repr__(self) -> str:
         return f"Cell({self.id})"
 
 
+class Movement:
+    """Where one step in each direction leads from a cell (the coordinates may name no cell)."""
+
+    def __init__(self, market: StockMarket) -> None:
+        self.market = market
+
+    def width(self, row: int) -> int:
+        return len(self.market.grid[row])
+
+    def left(self, at: Coord) -> Coord:
+        raise NotImplementedError
+
+    def right(self, at: Coord) -> Coord:
+        raise NotImplementedError
+
+    def up(self, at: Coord) -> Coord:
+        raise NotImplementedError
+
+    def down(self, at: Coord) -> Coord:
+        raise NotImplementedError
+
+
+class TwoDimensionalMovement(Movement):
+    """Rows of prices: dividends move right (up at the end of a row), withholding left (down at the start)."""
+
+    def left(self, at: Coord) -> Coord:
+        r, c = at
+        if c > 0 and self.market.cell(r, c - 1):
+            return r, c - 1
+        return self.down(at)
+
+    def right(self, at: Coord) -> Coord:
+        r, c = at
+        if c + 1 >= self.width(r):
+            return self.up(at)
+        return r, c + 1
+
+    def up(self, at: Coord) -> Coord:
+        r, c = at
+        return (r - 1, c) if r > 0 else at
+
+    def down(self, at: Coord) -> Coord:
+        r, c = at
+        return (r + 1, c) if r + 1 < len(self.market.grid) else at
+
+
+class OneDimensionalMovement(Movement):
+    """One row: up is right and down is left; the ends hold the marker."""
+
+    def left(self, at: Coord) -> Coord:
+        r, c = at
+        return (r, c - 1) if c > 0 else at
+
+    def right(self, at: Coord) -> Coord:
+        r, c = at
+        return (r, c + 1) if c + 1 < self.width(r) else at
+
+    def up(self, at: Coord) -> Coord:
+        return self.right(at)
+
+    def down(self, at: Coord) -> Coord:
+        return self.left(at)
+
+
+class ZigZagMovement(Movement):
+    """One row drawn as a zig-zag: right and left move two cells, up and down one. With a ledge, a move of
+    two that would run off an end stops at the end cell; without it the marker stays."""
+
+    def __init__(self, market: StockMarket, ledge: bool = False) -> None:
+        super().__init__(market)
+        self.ledge = ledge
+
+    def left(self, at: Coord) -> Coord:
+        r, c = at
+        if c - 2 >= 0:
+            return r, c - 2
+        return (r, 0) if self.ledge else at
+
+    def right(self, at: Coord) -> Coord:
+        r, c = at
+        last = self.width(r) - 1
+        if c + 2 <= last:
+            return r, c + 2
+        return (r, last) if self.ledge else at
+
+    def up(self, at: Coord) -> Coord:
+        r, c = at
+        return (r, c + 1) if c + 1 < self.width(r) else at
+
+    def down(self, at: Coord) -> Coord:
+        r, c = at
+        return (r, c - 1) if c > 0 else at
+
+
+MOVEMENTS: dict[str, type[Movement]] = {
+    "TwoDimensionalMovement": TwoDimensionalMovement,
+    "OneDimensionalMovement": OneDimensionalMovement,
+    "ZigZagMovement": ZigZagMovement,
+}
+
+
 class StockMarket:
-    def __init__(self, data: dict) -> None:
+    # cells a marker never enters by ordinary movement (1817's liquidation column)
+    NO_NORMAL_MOVEMENT = frozenset({"liquidation"})
+
+    def __init__(self, data: dict, ledge: bool = False) -> None:
         self.grid: list[list[Cell | None]] = []
         for r, row in enumerate(data["grid"]):
             self.grid.append([None if c is None else Cell(c["price"], r, col, c.get("types", []))
                               for col, c in enumerate(row)])
-        self.movement = data.get("movement", "TwoDimensionalMovement")
+        name = data.get("movement") or ("ZigZagMovement" if data.get("zigzag") else
+                                        "OneDimensionalMovement" if len(self.grid) == 1 else "TwoDimensionalMovement")
+        cls = MOVEMENTS[name]
+        self.movement: Movement = cls(self, ledge) if cls is ZigZagMovement else cls(self)
         self.cells = {c.id: c for row in self.grid for c in row if c}
+        # highest first; equal prices: the right-most, then the lowest row (as 18xx.games lists them)
         self.par_prices = sorted((c for c in self.cells.values() if "par" in c.types),
-                                 key=lambda c: -c.price)
+                                 key=lambda c: (c.price, c.column, c.row), reverse=True)
+        self.max_reached = False  # a marker has entered an end-of-game cell
 
     def cell(self, row: int, column: int) -> Cell | None:
         if 0 <= row < len(self.grid) and 0 <= column < len(self.grid[row]):
@@ -50,32 +168,30 @@ class StockMarket:
         if cell is None or cell is corp.share_price:
             return
         if corp.share_price is not None:
+            if cell.types & self.NO_NORMAL_MOVEMENT:
+                return
             corp.share_price.corporations.remove(corp)
         cell.corporations.append(corp)  # arriving markers go to the bottom of the stack
         corp.share_price = cell
+        if cell.ends_game:
+            self.max_reached = True
+
+    def _step(self, corp, direction: str) -> None:
+        self._move(corp, self.cell(*getattr(self.movement, direction)(corp.share_price.coord)))
 
     def move_up(self, corp) -> None:
-        c = corp.share_price
-        if self.movement == "OneDimensionalMovement":
-            return self.move_right(corp)
-        self._move(corp, self.cell(c.row - 1, c.column))
+        self._step(corp, "up")
 
     def move_down(self, corp) -> None:
-        c = corp.share_price
-        if self.movement == "OneDimensionalMovement":
-            return self.move_left(corp)
-        self._move(corp, self.cell(c.row + 1, c.column))
+        self._step(corp, "down")
 
     def move_right(self, corp) -> None:
-        c = corp.share_price
-        target = self.cell(c.row, c.column + 1)
-        if target is None and self.movement == "TwoDimensionalMovement":
-            return self.move_up(corp)
-        self._move(corp, target)
+        self._step(corp, "right")
 
     def move_left(self, corp) -> None:
-        c = corp.share_price
-        target = self.cell(c.row, c.column - 1)
-        if target is None and self.movement == "TwoDimensionalMovement":
-            return self.move_down(corp)
-        self._move(corp, target)
+        self._step(corp, "left")
+
+    def move(self, corp, direction: str, times: int = 1) -> None:
+        """Move a marker `times` steps in one direction: "up", "down", "left" or "right"."""
+        for _ in range(times):
+            self._step(corp, direction)

@@ -224,16 +224,23 @@ def _check_distance(stops: list[Node], distance, train: str) -> None:
             raise GameError(f"train {train}: too many stops")
 
 
-def _pay(stops: list[Node], distance, phase_colors, train: str) -> int:
+def _pay(stops: list[Node], distance, phase_colors, train: str, multiplier: int | None = None) -> int:
+    """What the stops pay: all of them for a plain train; for an N+M train the best stops each kind of rule
+    pays for, times the rule's multiplier (18MEX 4D: cities and offboards twice)."""
+    base = multiplier or 1
     if isinstance(distance, (int, float)):
-        return sum(s.revenue_for(phase_colors, train) for s in stops)
+        return base * sum(s.revenue_for(phase_colors, train) for s in stops)
     rules = [{"nodes": set(r["nodes"]), "pay": r["pay"]} for r in distance]
+    times = {}
+    for r in distance:
+        for kind in r["nodes"]:
+            times.setdefault(kind, r.get("multiplier", base))
     total = 0
-    for s in sorted(stops, key=lambda s: -s.revenue_for(phase_colors, train)):
+    for s in sorted(stops, key=lambda s: -s.revenue_for(phase_colors, train) * times.get(s.kind, base)):
         for r in rules:
             if s.kind in r["nodes"] and r["pay"] > 0:
                 r["pay"] -= 1
-                total += s.revenue_for(phase_colors, train)
+                total += s.revenue_for(phase_colors, train) * times.get(s.kind, base)
                 break
     return total
 
@@ -329,7 +336,7 @@ def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[s
         for key in keys:
             used[key] = train
         distance = route.get("distance", 999)
-        revenue = _pay(stops, distance, phase_colors, name)
+        revenue = _pay(stops, distance, phase_colors, name, route.get("multiplier"))
         info = {"train_name": name, "stops": stops, "paths": paths,
                 "hexes": [s.tile.hex.coord for s in stops], "nodes": [s.signature for s in stops]}
         if hm.route_hook is not None:

@@ -96,7 +96,7 @@ class WaterfallAuction(Step):
         if company is self.companies[0] and not self.auctioning:
             return company.min_bid
         high = self.highest_bid(company)
-        return (high if high is not None else company.min_bid) + self.game.MIN_BID_INCREMENT
+        return (high if high is not None else company.min_bid) + self.game.rules.min_bid_increment
 
     # --- processing --------------------------------------------------------------------------
     def process_bid(self, action, player: Player) -> None:
@@ -157,7 +157,7 @@ class WaterfallAuction(Step):
         for p in self.round.entities:
             p.passed = False
         if self.cheapest in self.companies:
-            self.cheapest.discount += self.game.MIN_BID_INCREMENT
+            self.cheapest.discount += self.game.rules.min_bid_increment
             if self.cheapest.min_bid <= 0:
                 self.round.next_entity_index()
                 self.buy(self.round.current_entity, self.cheapest, 0)

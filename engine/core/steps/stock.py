@@ -154,7 +154,7 @@ class BuySellParShares(Step):
 
     # --- selling -----------------------------------------------------------------------------
     def sale_allowed_now(self) -> bool:
-        return not (self.game.SELL_AFTER_FIRST_SR and self.game.turn <= 1)
+        return self.game.rules.sells_in_first_stock_round() or self.game.turn > 1
 
     def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
         game = self.game
@@ -199,8 +199,8 @@ class BuySellParShares(Step):
         if percent not in game.sale_percents(corp, shares):
             raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(action_ids(shares))}")
         if not game.fits_in_pool(corp, percent):
-            room = game.MARKET_SHARE_LIMIT - game.pool.percent_of(corp)
-            raise GameError(f"the market may hold at most {game.MARKET_SHARE_LIMIT}% of {corp.sym}: "
+            room = game.rules.market_share_limit - game.pool.percent_of(corp)
+            raise GameError(f"the market may hold at most {game.rules.market_share_limit}% of {corp.sym}: "
                             f"only {room}% more can be sold")
         if not game.can_dump(player, corp, shares):
             raise GameError(f"{player.name} can't give up the presidency of {corp.sym}: "
