@@ -122,6 +122,21 @@ class Bankrupt(Action):
     type: str = "bankrupt"
 
 
+class Merge(Action):
+    """Merge with `corporation` (18MEX: a major into the NdM; 1817: mergers and acquisitions)."""
+
+    type: str = "merge"
+    corporation: str
+
+
+class Assign(Action):
+    """Assign something to `target` (18MEX: the NdM's station after a merger; 1817: privates, bridges)."""
+
+    type: str = "assign"
+    target: str
+    target_type: str | None = None
+
+
 class Message(Action):
     type: str = "message"
     message: str = ""
@@ -139,9 +154,18 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "pass": Pass, "bid": Bid, "par": Par, "buy_shares": BuyShares, "sell_shares": SellShares,
     "buy_company": BuyCompany, "lay_tile": LayTile, "place_token": PlaceToken, "run_routes": RunRoutes,
     "dividend": Dividend, "buy_train": BuyTrain, "discard_train": DiscardTrain, "bankrupt": Bankrupt,
+    "merge": Merge, "assign": Assign,
     "message": Message, "program_buy_shares": Program, "program_share_pass": Program,
     "program_disable": Program, "program_merger_pass": Program, "end_game": EndGame,
 }
+
+
+def register_action(kind: str, model: type[Action]) -> None:
+    """A title's own kind of action (its model validates the log fields)."""
+    existing = ACTION_TYPES.get(kind)
+    if existing is not None and existing is not model:
+        raise ValueError(f"action type {kind!r} is already registered")
+    ACTION_TYPES[kind] = model
 
 
 def parse_action(data: dict[str, Any] | Action) -> Action:

@@ -58,7 +58,11 @@ class Depot:
             if i == 0 or (train.available_on and train.available_on in phase_names):
                 out.append(train)
                 names.add(train.name)
-        return out + [t for t in self.discarded if not t.obsolete]
+        pile: list[Train] = []
+        for train in self.discarded:  # the first of each kind in the pile
+            if not train.obsolete and all(t.name != train.name for t in pile):
+                pile.append(train)
+        return out + pile
 
     def events_of(self, name: str) -> list[dict]:
         return list(self.data_by_name[name].get("events", ()))
@@ -71,10 +75,11 @@ class Depot:
         else:
             self.discarded.append(train)
 
-    def rust_and_obsolete(self, name: str) -> list[Train]:
+    def rust_and_obsolete(self, name: str, keep=None) -> list[Train]:
         """The first train of a kind was sold: trains that become obsolete on it are marked (they run once
         more; those in the bank go at once), trains that rust on it leave the game. The trains removed
-        from their owners (who are told by the owner's `trains` list) are returned."""
+        from their owners (who are told by the owner's `trains` list) are returned. `keep(train)`: a title's
+        exception (18MEX: the minors' 2-trains when their closing is delayed)."""
         for train in self.trains:
             if train.obsolete_on == name and not train.obsolete:
                 train.obsolete = True
@@ -84,6 +89,8 @@ class Depot:
                 continue
             in_pile = train in self.discarded
             if not (train.rusts_on_name(name) or (train.obsolete_on == name and in_pile)):
+                continue
+            if keep is not None and keep(train):
                 continue
             if train.owner is not None:
                 train.owner.trains.remove(train)

@@ -97,6 +97,8 @@ class Company:
     owner: Player | Corporation | None = None
     closed: bool = False
     discount: int = 0  # auction price reductions (1830 SV)
+    min_price: int = 0  # what a corporation may pay its owner (set by the game: half to twice face value)
+    max_price: int = 0
 
     kind = "company"
 
@@ -133,6 +135,7 @@ class Train:
     obsolete_on: str | None = None  # the kind whose first sale makes this one obsolete (it runs once more)
     obsolete: bool = False
     multiplier: int | None = None  # revenue multiplier of every stop (else per kind in `distance`)
+    buyable: bool = True  # False: may never change hands (18MEX minors' 2-trains)
 
     def rusts_on_name(self, name: str) -> bool:
         return name == self.rusts_on if isinstance(self.rusts_on, str) else name in (self.rusts_on or ())
@@ -169,7 +172,7 @@ class Operator:
         self.color: str = data.get("color", "#888888")
         self.data = data
         self.token_prices: list[int] = list(derived.get("token_prices", data.get("tokens", [])))
-        self.tokens_used = 0
+        self.token_used: list[bool] = [False] * len(self.token_prices)  # per station token, in charter order
         self.home: str | list = derived.get("home", data.get("coordinates"))
         self.home_city: int | None = data.get("city")
         self.cash = 0
@@ -186,12 +189,33 @@ class Operator:
         return self.sym
 
     @property
+    def tokens_used(self) -> int:
+        return sum(self.token_used)
+
+    @tokens_used.setter
+    def tokens_used(self, count: int) -> None:
+        """Placing tokens uses the first unused ones on the charter; taking them back frees the last used."""
+        while self.tokens_used < count:
+            self.token_used[self.token_used.index(False)] = True
+        while self.tokens_used > count:
+            last = len(self.token_used) - 1 - self.token_used[::-1].index(True)
+            self.token_used[last] = False
+
+    def add_tokens(self, prices: list[int]) -> None:
+        self.token_prices.extend(prices)
+        self.token_used.extend([False] * len(prices))
+
+    def use_token(self, index: int) -> None:
+        """A particular token goes on the map (18MEX: the NdM's exchange tokens)."""
+        self.token_used[index] = True
+
+    @property
     def tokens_left(self) -> int:
         return len(self.token_prices) - self.tokens_used
 
     @property
     def next_token_price(self) -> int | None:
-        return self.token_prices[self.tokens_used] if self.tokens_left else None
+        return self.token_prices[self.token_used.index(False)] if self.tokens_left else None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.sym})"
@@ -201,6 +225,10 @@ class Minor(Operator):
     """A company wholly owned by one player: no shares, its owner decides and shares its revenue."""
 
     kind = "minor"
+
+    def __init__(self, data: dict) -> None:
+        super().__init__(data)
+        self.closed_cities: list = []  # the cities its stations stood in when it closed
 
 
 class Corporation(Operator, ShareHolder):

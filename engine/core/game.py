@@ -18,6 +18,8 @@ from engine.core.entities import (
     Bank,
     Company,
     Corporation,
+    Minor,
+    Operator,
     Phase,
     Player,
     Share,
@@ -62,9 +64,13 @@ class BaseGame(OperatingMixin):
         self.pool = SharePool()
         self.corporations = [Corporation(c) for c in self.data["corporations"]]
         self.corporation_by_sym = {c.sym: c for c in self.corporations}
+        self.minors = [Minor(m) for m in self.data.get("minors") or ()]
+        self.minor_by_sym = {m.sym: m for m in self.minors}
         self.companies = [Company(c["sym"], c["name"], c["value"], c["revenue"], c.get("abilities", []))
                           for c in self.data["companies"]
                           if c.get("in_game", True) and n >= c.get("min_players", 0)]
+        for company in self.companies:
+            company.min_price, company.max_price = -(-company.value // 2), company.value * 2
         self.company_by_sym = {c.sym: c for c in self.companies}
         self.share_by_id: dict[str, Share] = {s.id: s for c in self.corporations for s in c.shares}
         self.depot = Depot(self.data["trains"])
@@ -73,6 +79,8 @@ class BaseGame(OperatingMixin):
         self.phase_index = 0
         self.player_by_id = {p.id: p for p in self.players}
         self.hexmap = self.make_map()
+        for minor in self.minors:  # stations printed on the map (18MEX minors' homes)
+            minor.tokens_used = len(self.hexmap.tokened_hexes(minor.sym))
         self.turn = 1
         self.operating_rounds = self.phase.operating_rounds
         self.finished = False
@@ -80,15 +88,21 @@ class BaseGame(OperatingMixin):
         self.actions: list[dict] = []
         self.last_routes: dict[str, list] = {}
         self._ability_uses: dict[tuple[str, str], int] = {}
+        self._removed_abilities: set[tuple[str, str]] = set()
+        self._end_trigger: tuple[str, str] | None = None  # (reason, timing) of the end of game once due
+        self._final_turn: int | None = None  # one_more_full_or_set: the turn whose last OR ends the game
         self.programs = Programs(self)
         # live play: programs act and their actions are recorded as auto_actions; a replayed log
         # brings its own auto_actions instead
         self.generate_auto_actions = True
+        self.setup()
         self.round = self.initial_round()
         self.round.start()
         self._advance_rounds()
 
     # --- hooks -----------------------------------------------------------------------------
+    def setup(self) -> None:
+        """Title set-up after the common one, before the first round (18MEX: the minors' trains)."""
     def make_map(self):
         from engine.core.hexmap import HexMap
 
@@ -103,8 +117,26 @@ class BaseGame(OperatingMixin):
     def operating_round(self, round_num: int):
         raise NotImplementedError
 
+    def tile_lays(self, operator: Operator) -> tuple[dict, ...]:
+        """The tile lays an operator has in a turn, in order: {"lay": new track on an empty hex,
+        "upgrade": replace a tile, "cost"}; "not_if_upgraded" allows it only if no upgrade came before."""
+        return self.rules.tile_lays
+
+    def purchasable_companies(self, buyer: Operator) -> list[Company]:
+        """Privates a corporation may buy from their owners now (the phase allows it)."""
+        if "can_buy_companies" not in self.phase.status or not isinstance(buyer, Corporation):
+            return []
+        return [c for c in self.companies if not c.closed and isinstance(c.owner, Player) and not c.ability("no_buy")]
+
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
-        """A private bought from the bank: some come with shares (title hook)."""
+        """A private bought from the bank may come with a certificate (1830 CA, 18MEX MIR); a president's
+        certificate waits for its par price (1830 BO, 18MEX MNR: the auction's pending-par step)."""
+        ability = company.ability("shares")
+        if ability is None:
+            return
+        share = self.share(ability["shares"])
+        if not share.president:
+            self.buy_shares(player, [share], free=True)
 
     # --- lookups ----------------------------------------------------------------------------
     @property
@@ -145,12 +177,24 @@ class BaseGame(OperatingMixin):
                 return t
         raise GameError(f"there is no train {train_id}")
 
+    def minor(self, sym: str) -> Minor:
+        try:
+            return self.minor_by_sym[sym]
+        except KeyError:
+            raise GameError(f"there is no minor {sym}") from None
+
+    def operator(self, sym: str) -> Operator:
+        """A corporation or a minor by its symbol."""
+        return self.corporation_by_sym.get(sym) or self.minor(sym)
+
     def entity(self, action: Action):
         kind = action.entity_type
         if kind == "player":
             return self.player(action.entity)
         if kind == "corporation":
             return self.corporation(str(action.entity))
+        if kind == "minor":
+            return self.minor(str(action.entity))
         if kind == "company":
             return self.company(str(action.entity))
         raise GameError(f"unknown entity type {kind}")
@@ -159,20 +203,53 @@ class BaseGame(OperatingMixin):
     def name_of(entity) -> str:
         if isinstance(entity, Player):
             return entity.name
-        if isinstance(entity, Corporation | Company):
+        if isinstance(entity, Operator | Company):
             return entity.sym
         return getattr(entity, "name", str(entity))
+
+    def minor_tokens(self, minor: Minor) -> list[str]:
+        """Where a minor's stations are (a closed minor: where they were when it closed)."""
+        if minor.closed:
+            return [c.tile.hex.coord if c.tile.hex else c.id for c in minor.closed_cities]
+        return self.hexmap.tokened_hexes(minor.sym)
 
     def player_of(self, entity) -> Player | None:
         """The player who decides for an entity."""
         if isinstance(entity, Player):
             return entity
-        if isinstance(entity, Corporation):
+        if isinstance(entity, Operator):
             return entity.owner
         if isinstance(entity, Company):
             owner = entity.owner
             return owner if isinstance(owner, Player) else getattr(owner, "owner", None)
         return None
+
+    # --- abilities ----------------------------------------------------------------------------
+    def abilities(self, entity, kind: str) -> list[dict]:
+        """The abilities of a kind an entity (private, corporation) has now: not removed, not used up, and
+        for a private, only those for its kind of owner ("owner_type": player or corporation)."""
+        if isinstance(entity, Company):
+            if entity.closed:
+                return []
+            records = entity.abilities
+        elif isinstance(entity, Operator):
+            records = entity.data.get("abilities", ())
+        else:
+            return []
+        out = []
+        for ability in records:
+            if ability["type"] != kind or (entity.sym, kind) in self._removed_abilities:
+                continue
+            owner_type = ability.get("owner_type")
+            if owner_type is not None and getattr(entity.owner, "kind", None) != owner_type:
+                continue
+            if isinstance(entity, Company) and self.ability_used(entity, ability):
+                continue
+            out.append(ability)
+        return out
+
+    def remove_ability(self, entity, kind: str) -> None:
+        self._removed_abilities.add((entity.sym, kind))
 
     # --- money --------------------------------------------------------------------------------
     def transfer(self, payer, payee, amount: int) -> None:
@@ -209,8 +286,12 @@ class BaseGame(OperatingMixin):
         for sym, shares in player.shares_by_corp.items():
             corp = self.corporation_by_sym[sym]
             if shares and self.counts_for_cert_limit(corp):
-                count += len(shares)
+                count += sum(self.cert_count(s) for s in shares)
         return count
+
+    def cert_count(self, share: Share) -> int:
+        """How many certificates a share counts for toward the limit."""
+        return 1 if share.counts_for_limit and self.counts_for_cert_limit(share.corporation) else 0
 
     NO_HOLD_LIMIT_TYPES = frozenset({"unlimited", "multiple_buy"})
 
@@ -264,16 +345,30 @@ class BaseGame(OperatingMixin):
             swap_to: ShareHolder = previous
         else:
             swap_to = pres_share.owner
-        for _ in range(pres_share.num_shares):
-            share = next(s for s in president.shares_of(corp) if not s.president)
+        swapped = [s for s in self.presidency_swap_order(president.shares_of(corp)) if not s.president]
+        for share in swapped[: pres_share.percent // corp.share_percent]:
             self.move_share(share, swap_to)
         self.move_share(pres_share, president)
+
+    def presidency_swap_order(self, shares: list[Share]) -> list[Share]:
+        """The new president's certificates in the order they are handed over for the president's."""
+        return shares
+
+    @staticmethod
+    def certificate_price(share: Share, per_share: int) -> int:
+        """A certificate at a price per share (an 18MEX 5% certificate: half, rounded up)."""
+        return -(-per_share * share.percent // share.corporation.share_percent)
 
     def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
         """(certificates, percent) bundles the player may offer, smallest first (18xx.games order)."""
         if not corp.ipoed:
             return []
-        shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
+        return self.bundles_of(corp, player.shares_of(corp))
+
+    @staticmethod
+    def bundles_of(corp: Corporation, certificates: list[Share]) -> list[tuple[list[Share], int]]:
+        """Growing bundles of these certificates, the president's last (offered in part as well)."""
+        shares = sorted(certificates, key=lambda s: (s.president, s.percent))
         out = []
         for i, share in enumerate(shares):
             bundle = shares[: i + 1]
@@ -306,11 +401,27 @@ class BaseGame(OperatingMixin):
     def sell_shares(self, player: Player, shares: list[Share], percent: int) -> None:
         """Sell to the market at the current price; the marker drops per certificate sold."""
         corp = shares[0].corporation
-        price = corp.share_price.price * (percent // corp.share_percent)
+        was_president = corp.owner is player
+        price = -(-corp.share_price.price * percent // corp.share_percent)
         self.transfer_shares(shares, self.pool, percent)
         self.transfer(self.bank, player, price)
-        for _ in range(percent // corp.share_percent):
-            self.market.move_down(corp)
+        self.move_after_sale(corp, percent, was_president)
+
+    def move_after_sale(self, corp: Corporation, percent: int, was_president: bool) -> None:
+        """The share price drops as the title's sell movement says (per share, per 10%, per sale, ...)."""
+        kind = self.rules.sell_movement
+        shares = -(-percent // corp.share_percent)
+        moves = {"down_share": ("down", shares), "down_per_10": ("down", percent // 10), "down_block": ("down", 1),
+                 "left_share": ("left", shares), "left_block": ("left", 1),
+                 "left_share_pres": ("left", shares if was_president else 0),
+                 "down_block_pres": ("down", 1 if was_president else 0),
+                 "left_block_pres": ("left", 1 if was_president else 0),
+                 "left_per_10_if_pres_else_left_one": ("left", round(percent / 10) if was_president else 1),
+                 "none": ("down", 0)}
+        if kind not in moves:
+            raise NotImplementedError(f"sell movement {kind}")
+        direction, times = moves[kind]
+        self.market.move(corp, direction, times)
 
     def buy_shares(self, player: Player, shares: list[Share], price: int | None = None,
                    free: bool = False) -> None:
@@ -319,7 +430,7 @@ class BaseGame(OperatingMixin):
         if not free:
             if price is None:
                 per = corp.par_price.price if shares[0].owner is corp else corp.share_price.price
-                price = per * sum(s.percent for s in shares) // corp.share_percent
+                price = -(-per * sum(s.percent for s in shares) // corp.share_percent)
             receiver = corp if (shares[0].owner is corp and corp.capitalization == "incremental") else self.bank
             if player.cash < price:
                 raise GameError(f"{player.name} has {self.fmt(player.cash)} and can't pay {self.fmt(price)}")
@@ -337,9 +448,17 @@ class BaseGame(OperatingMixin):
         self.market.set_par(corp, cell)
         corp.ipoed = True
 
-    def operating_order(self) -> list[Corporation]:
+    def operating_order(self) -> list[Operator]:
+        """Minors first, in their order; then corporations by share price."""
         floated = [c for c in self.corporations if c.floated and not c.closed]
-        return sorted(floated, key=self.operating_sort_key)
+        minors = [m for m in self.minors if m.floated and not m.closed]
+        return minors + sorted(floated, key=self.operating_sort_key)
+
+    def operator_order_key(self, operator: Operator):
+        """Operating order of any operator: minors first in their order, then by share price."""
+        if isinstance(operator, Minor):
+            return 0, self.minors.index(operator)
+        return (1, *self.operating_sort_key(operator))
 
     @staticmethod
     def operating_sort_key(corp: Corporation):
@@ -359,6 +478,20 @@ class BaseGame(OperatingMixin):
         owner = company.owner
         if owner is not None and company in owner.companies:
             owner.companies.remove(company)
+        company.owner = None
+
+    def close_corporation(self, corp: Corporation) -> None:
+        """A corporation leaves the game: its stations come off the map and its marker off the market (its
+        treasury and trains already dealt with)."""
+        for coord in self.hexmap.tokened_hexes(corp.sym):
+            self.hexmap.remove_token(corp.sym, coord)
+        corp.tokens_used = 0
+        if corp.share_price is not None and corp in corp.share_price.corporations:
+            corp.share_price.corporations.remove(corp)
+        corp.share_price = corp.par_price = None
+        corp.closed = True
+        corp.ipoed = corp.floated = False
+        corp.owner = None
 
     def buy_company_from_bank(self, player: Player, company: Company, price: int) -> None:
         if price:
@@ -373,8 +506,19 @@ class BaseGame(OperatingMixin):
                 if not c.closed and isinstance(c.owner, Player) and c.ability("blocks_hexes")}
 
     # --- trains and phases ----------------------------------------------------------------------
-    def train_limit(self, corp: Corporation) -> int:
-        return self.phase.train_limit
+    def train_limit(self, operator: Operator) -> int:
+        """The phase's limit, raised by the operator's own abilities (18MEX NdM: +1)."""
+        return self.phase.train_limit + sum(a.get("increase", 0) for a in self.abilities(operator, "train_limit"))
+
+    def trains_counted_for_limit(self, operator: Operator) -> int:
+        if self.rules.obsolete_trains_count_for_limit:
+            return len(operator.trains)
+        return sum(1 for t in operator.trains if not t.obsolete)
+
+    def buys_trains_at_face_value(self, operator: Operator) -> bool:
+        """Trains between this corporation and others change hands at face value only (18MEX NdM)."""
+        return self.rules.always_buy_trains_at_face_value or \
+            any(a.get("face_value") for a in self.abilities(operator, "train_buy"))
 
     def buy_train(self, corp: Corporation, train: Train, price: int, exchange: Train | None = None) -> None:
         seller = train.owner
@@ -420,16 +564,27 @@ class BaseGame(OperatingMixin):
             self.run_event(event)
 
     def run_event(self, event: dict) -> None:
-        if event.get("type") == "close_companies":
-            for company in self.companies:
-                self.close_company(company)
+        """Phase and train events by name: `event_<type>` of the game."""
+        handler = getattr(self, "event_" + event["type"], None)
+        if handler is None:
+            raise NotImplementedError(f"{self.TITLE} has no rule for the event {event['type']}")
+        handler(event)
+
+    def event_close_companies(self, event: dict) -> None:
+        for company in self.companies:
+            self.close_company(company)
 
     def rust(self, bought_name: str) -> None:
-        self.depot.rust_and_obsolete(bought_name)
+        self.depot.rust_and_obsolete(bought_name, self.keeps_train)
 
-    def over_train_limit(self) -> list[Corporation]:
-        over = [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
-        return sorted(over, key=self.operating_sort_key) if len(over) > 1 else over
+    def keeps_train(self, train: Train) -> bool:
+        """A train that does not rust or go obsolete when its kind's time comes (title exception)."""
+        return False
+
+    def over_train_limit(self) -> list[Operator]:
+        over = [c for c in self.corporations + self.minors
+                if c.trains and self.trains_counted_for_limit(c) > self.train_limit(c)]
+        return sorted(over, key=self.operator_order_key) if len(over) > 1 else over
 
     def discard_train(self, train: Train) -> None:
         train.owner.trains.remove(train)
@@ -437,14 +592,19 @@ class BaseGame(OperatingMixin):
 
     # --- dividends ----------------------------------------------------------------------------
     def payout(self, corp: Corporation, revenue: int) -> None:
-        per_share = revenue // corp.total_shares
+        """Pay a dividend to the holders; certificates in the market pay the corporation, those in its IPO
+        nobody. A holder's part is rounded up (18MEX: an odd 5% certificate)."""
         for player in self.players:
-            n = player.percent_of(corp) // corp.share_percent
-            if n:
-                self.transfer(self.bank, player, per_share * n)
-        pooled = self.pool.percent_of(corp) // corp.share_percent
+            amount = self.dividend_part(corp, player.percent_of(corp), revenue)
+            if amount:
+                self.transfer(self.bank, player, amount)
+        pooled = self.dividend_part(corp, self.pool.percent_of(corp), revenue)
         if pooled:
-            self.transfer(self.bank, corp, per_share * pooled)
+            self.transfer(self.bank, corp, pooled)
+
+    @staticmethod
+    def dividend_part(corp: Corporation, percent: int, revenue: int) -> int:
+        return -(-percent * revenue // (corp.share_percent * corp.total_shares))
 
     # --- flow ---------------------------------------------------------------------------------
     def apply(self, action: dict | Action) -> dict:
@@ -516,24 +676,56 @@ class BaseGame(OperatingMixin):
             self.round = self.next_round()
             self.round.start()
 
+    END_TIMINGS = ("immediate", "current_round", "current_or", "full_or", "one_more_full_or_set")  # most urgent first
+
     def end_check(self) -> tuple[str, str] | None:
-        checks = self.data["meta"]["game_end_check"]
-        if "bankrupt" in checks and any(p.bankrupt for p in self.players):
-            return "bankrupt", checks["bankrupt"]
-        if "bank" in checks and self.bank.broken:
-            return "bank", checks["bank"]
-        return None
+        """(reason, timing) of the most urgent end of game met so far: the title's checks by name
+        (`end_check_<reason>`); once met, an end stays due."""
+        for reason, timing in self.rules.game_end_check.items():
+            check = getattr(self, "end_check_" + reason, None)
+            if check is None:
+                raise NotImplementedError(f"{self.TITLE} has no end-of-game check {reason}")
+            if not check():
+                continue
+            due = self._end_trigger
+            if due is None or self.END_TIMINGS.index(timing) < self.END_TIMINGS.index(due[1]):
+                self._end_trigger = (reason, timing)
+        if self._end_trigger and self._end_trigger[1] == "one_more_full_or_set" and self._final_turn is None:
+            self._final_turn = self.turn + 1
+        return self._end_trigger
+
+    def end_check_bankrupt(self) -> bool:
+        bankrupt = sum(1 for p in self.players if p.bankrupt)
+        if self.rules.bankruptcy_ends_game_after == "all_but_one":
+            return bankrupt >= len(self.players) - 1
+        return bankrupt > 0
+
+    def end_check_bank(self) -> bool:
+        return self.bank.broken
+
+    def end_check_stock_market(self) -> bool:
+        return self.market.max_reached
+
+    def end_check_final_train(self) -> bool:
+        return not self.depot.depot_trains(self.phase_names_reached)
+
+    def end_check_final_phase(self) -> bool:
+        return self.phase_index == len(self.phases) - 1
 
     def end_now(self, timing: str) -> bool:
+        """Whether the round just finished ends the game, for an end due at this timing."""
         from engine.core.rounds import OperatingRound
 
         if timing in ("immediate", "current_round"):
             return True
+        if not isinstance(self.round, OperatingRound):
+            return False
         if timing == "current_or":
-            return isinstance(self.round, OperatingRound)
-        if timing == "full_or":
-            return isinstance(self.round, OperatingRound) and self.round.round_num >= self.operating_rounds
-        return False
+            return True
+        last_of_set = self.round.round_num >= self.operating_rounds
+        if timing == "one_more_full_or_set":
+            return last_of_set and self.turn == self._final_turn
+        return last_of_set
 
     def next_round(self):
         from engine.core.rounds import OperatingRound, StockRound
@@ -567,8 +759,8 @@ class BaseGame(OperatingMixin):
         value = player.cash
         for sym, shares in player.shares_by_corp.items():
             corp = self.corporation_by_sym[sym]
-            if shares and corp.share_price:
-                value += corp.share_price.price * sum(s.percent for s in shares) // corp.share_percent
+            if shares and corp.ipoed and corp.share_price:
+                value += sum(self.certificate_price(s, corp.share_price.price) for s in shares)
         value += sum(c.value for c in player.companies if not c.closed)
         return value
 

@@ -22,7 +22,7 @@ def _inv(e: int) -> int:
 
 class Hex:
     __slots__ = ("coord", "x", "y", "color", "tile", "printed", "neighbors", "all_neighbors", "location_name",
-                 "blockers", "reservations", "borders", "record")
+                 "blockers", "reservations", "borders", "record", "future_label")
 
     def __init__(self, rec: dict, printed: Tile):
         self.coord: str = rec["coord"]
@@ -38,6 +38,8 @@ class Hex:
         self.blockers: list[str] = list(rec.get("blockers", ()))
         self.reservations: list[str] = list(rec.get("reservations", ()))  # hex-level (any city)
         self.borders: list[dict] = [dict(b) for b in rec.get("borders", ())]
+        # a label the hex takes with its tile of one colour (18MEX Los Mochis: "L" in green): (label, colour)
+        self.future_label: tuple[str | None, str] | None = _future_label(rec.get("code", ""))
 
     def targeting(self, other: Hex) -> bool:
         for e, h in self.neighbors.items():
@@ -59,6 +61,15 @@ class _Graph:
         self.nodes: set[Node] = set()
         self.paths: set[Path] = set()
         self.entries: dict[Path, set] = {}  # path -> ends (edge / node) it was entered by
+
+
+def _future_label(code: str) -> tuple[str | None, str] | None:
+    for part in code.split(";"):
+        kind, _, params = part.partition("=")
+        if kind == "future_label":
+            fields = dict(kv.partition(":")[::2] for kv in params.split(","))
+            return fields.get("label") or None, fields.get("color", "")
+    return None
 
 
 def _lane_match(lane: tuple[int, int], other: tuple[int, int]) -> bool:
@@ -240,10 +251,22 @@ class HexMap:
     def _old_name(t: Tile) -> str:
         return "the printed tile" if t.preprinted else t.name
 
-    def _upgrade_error(self, h: Hex, new: Tile) -> str | None:
-        """Rotation-independent: may `new` replace the hex's tile at all?"""
+    def _upgrade_error(self, h: Hex, new: Tile, special: bool = False) -> str | None:
+        """Rotation-independent: may `new` replace the hex's tile at all? A private's special lay needs only
+        the next colour and the old track kept (labels and city counts aside)."""
         old = h.tile
-        if new.name in old.upgrades_to:
+        label = old.label or None
+        if h.future_label is not None and new.color == h.future_label[1]:
+            label = h.future_label[0]  # the hex's label in this colour decides, not the tile's
+            if (new.label or None) == label and old.color in COLOR_ORDER and new.color in COLOR_ORDER and \
+                    COLOR_ORDER.index(new.color) == COLOR_ORDER.index(old.color) + 1 and \
+                    any(self._keeps_track(old, new, r) for r in range(6)):
+                return None
+        elif new.name in old.upgrades_to:
+            return None
+        if special and old.color in COLOR_ORDER and new.color in COLOR_ORDER and \
+                COLOR_ORDER.index(new.color) == COLOR_ORDER.index(old.color) + 1 and \
+                any(self._keeps_track(old, new, r) for r in range(6)):
             return None
         if old.color in ("gray", "red", "blue") or (not old.upgrades_to and old.color not in COLOR_ORDER[:-1]):
             return f"{h.coord} can't be upgraded"
@@ -256,8 +279,8 @@ class HexMap:
                 return f"tile {new.name} is {new.color} but {h.coord} holds {self._old_name(old)} ({old.color}): " \
                        f"it needs a {nxt} tile"
         what = f"tile {new.name} can't replace {self._old_name(old)} on {h.coord}"
-        if (old.label or None) != (new.label or None):
-            return f"{what}: its label ({new.label or 'none'}) doesn't match the hex ({old.label or 'none'})"
+        if label != (new.label or None):
+            return f"{what}: its label ({new.label or 'none'}) doesn't match the hex ({label or 'none'})"
         if len(old.towns) != len(new.towns):
             return f"{what}: it has {len(new.towns)} town(s), the hex has {len(old.towns)}"
         if len(old.cities) != len(new.cities):
@@ -272,7 +295,7 @@ class HexMap:
         return all(any(path_contained(o, n) for n in new_keys) for o in old.shape().path_keys)
 
     def _lay_check(self, corp: str | None, h: Hex, new: Tile, rotation: int, colors, blocked, need_connection: bool,
-                   tiles_allowed) -> tuple[str | None, int]:
+                   tiles_allowed, special: bool = False) -> tuple[str | None, int]:
         coord = h.coord
         if blocked:
             if coord in blocked:
@@ -284,7 +307,7 @@ class HexMap:
             return f"tile {new.name} can't be laid here (allowed: {', '.join(sorted(tiles_allowed))})", 0
         if colors is not None and new.color not in colors:
             return f"{new.color} tiles aren't available in this phase", 0
-        err = self._upgrade_error(h, new)
+        err = self._upgrade_error(h, new, special)
         if err:
             return err, 0
         if not isinstance(rotation, int) or not 0 <= rotation <= 5:
@@ -341,10 +364,10 @@ class HexMap:
 
     def check_lay(self, corp: str, coord: str, tile_id: str, rotation: int, *, colors: list[str],
                   blocked: set[str] = frozenset(), need_connection: bool = True,
-                  tiles_allowed: set[str] | None = None) -> int:
+                  tiles_allowed: set[str] | None = None, special: bool = False) -> int:
         h = self.hex(coord)
         new = self._resolve_tile(tile_id)
-        err, cost = self._lay_check(corp, h, new, rotation, colors, blocked, need_connection, tiles_allowed)
+        err, cost = self._lay_check(corp, h, new, rotation, colors, blocked, need_connection, tiles_allowed, special)
         if err:
             raise GameError(err)
         return cost
@@ -412,17 +435,25 @@ class HexMap:
             old.reset()
         new.hex = h
         h.tile = new
+        if h.future_label is not None and new.color == h.future_label[1]:
+            h.future_label = None
         self.pending_tokens.extend(displaced)
         self._after_lay(h, old, new, monotone, {c for c, _ in displaced})
         return displaced
 
     def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
-                   need_connection: bool = True, tiles_allowed: set[str] | None = None) -> list[tuple[str, str, int]]:
+                   need_connection: bool = True, tiles_allowed: set[str] | None = None, special: bool = False,
+                   hexes: Iterable[str] | None = None) -> list[tuple[str, str, int]]:
+        """(hex, tile copy, rotation) of every legal lay; `special`: a private's lay of its own tiles
+        (`tiles_allowed`) wherever they fit; `hexes`: only these hexes."""
         out = []
         coords = self._graph(corp).hexes.keys() if need_connection else self.hexes.keys()
+        if hexes is not None:
+            coords = [c for c in hexes if c in coords]
         for coord in sorted(coords, key=lambda c: (self.hexes[c].y, self.hexes[c].x)):
             h = self.hexes[coord]
-            for name in h.tile.upgrades_to:
+            names = sorted(tiles_allowed) if special and tiles_allowed else self._upgrade_names(h)
+            for name in names:
                 if tiles_allowed is not None and name not in tiles_allowed:
                     continue
                 rec = self._manifest.get(name)
@@ -432,10 +463,20 @@ class HexMap:
                 if new is None:
                     continue
                 for r in range(6):
-                    err, _ = self._lay_check(corp, h, new, r, colors, blocked, need_connection, tiles_allowed)
+                    err, _ = self._lay_check(corp, h, new, r, colors, blocked, need_connection, tiles_allowed,
+                                             special)
                     if err is None:
                         out.append((coord, new.id, r))
         return out
+
+    def _upgrade_names(self, h: Hex) -> list[str]:
+        """Tile names that may replace the hex's tile (the hex's future label picks its own tiles)."""
+        old = h.tile
+        fl = h.future_label
+        if fl is not None and old.color in COLOR_ORDER[:-1] and COLOR_ORDER[COLOR_ORDER.index(old.color) + 1] == fl[1]:
+            return [name for name, rec in self._manifest.items()
+                    if rec["color"] == fl[1] and (list(rec.get("labels") or ()) or [None])[0] == fl[0]]
+        return old.upgrades_to
 
     # -- tokens --------------------------------------------------------------------------------
 
@@ -449,7 +490,18 @@ class HexMap:
             return others[0]
         return None
 
-    def check_token(self, corp: str, city_id: str, slot: int, *, need_connection: bool = True) -> None:
+    @staticmethod
+    def token_slot(corp: str, city: City) -> int | None:
+        """Where a station goes in a city: the slot reserved for the corporation, else the first slot free
+        and reserved for nobody (as 18xx.games places it, whatever slot an action names)."""
+        for i, r in enumerate(city.reservations):
+            if r == corp and i < len(city.tokens) and city.tokens[i] is None:
+                return i
+        return next((i for i, t in enumerate(city.tokens)
+                     if t is None and (i >= len(city.reservations) or city.reservations[i] is None)), None)
+
+    def check_token(self, corp: str, city_id: str, slot: int, *, need_connection: bool = True) -> int:
+        """Raise GameError if the corporation can't put a station in the city now; else the slot it takes."""
         city = self.city(city_id)
         h = city.tile.hex
         if h is None:
@@ -457,18 +509,20 @@ class HexMap:
         where = f"{city_id} on {h.coord}"
         if not isinstance(slot, int) or not 0 <= slot < len(city.tokens):
             raise GameError(f"{where} has no slot {slot}")
-        if city.tokens[slot] is not None:
-            raise GameError(f"slot {slot} of {where} is taken by {city.tokens[slot]}")
         if any(c.tokened_by(corp) for c in h.tile.cities):
             raise GameError(f"{corp} already has a token on {h.coord}")
-        res = city.reservations[slot] if slot < len(city.reservations) else None
-        if res is not None and res != corp:
+        free = self.token_slot(corp, city)
+        if free is None:
+            if city.tokens[slot] is not None:
+                raise GameError(f"slot {slot} of {where} is taken by {city.tokens[slot]}")
+            res = city.reservations[slot] if slot < len(city.reservations) else None
             raise GameError(f"slot {slot} of {where} is reserved for {res}")
         other = self._hex_reservation_blocks(h, corp)
         if other is not None:
             raise GameError(f"the last free slot on {h.coord} is reserved for {other}")
         if need_connection and city not in self._graph(corp).nodes:
             raise GameError(f"{corp} can't reach {where} from its stations")
+        return free
 
     def _put_token(self, corp: str, city: City, slot: int, *, home: bool = False) -> None:
         city.tokens[slot] = corp
@@ -491,7 +545,19 @@ class HexMap:
             self._graphs[corp] = g
 
     def place_token(self, corp: str, city_id: str, slot: int) -> None:
-        self._put_token(corp, self.city(city_id), slot)
+        city = self.city(city_id)
+        free = self.token_slot(corp, city)
+        self._put_token(corp, city, slot if free is None else free)
+
+    def place_free_token(self, corp: str, city: City) -> None:
+        """A station put straight into a city (18MEX: the NdM's exchange stations at a merger): the slot
+        reserved for the corporation, else the first slot free and reserved for nobody, else any free one."""
+        free = [i for i, t in enumerate(city.tokens) if t is None]
+        if not free:
+            raise GameError(f"no free slot for {corp} on {city.id}")
+        reserved = [i for i in free if i < len(city.reservations) and city.reservations[i] == corp]
+        open_ = [i for i in free if i >= len(city.reservations) or city.reservations[i] is None]
+        self._put_token(corp, city, (reserved or open_ or free)[0])
 
     def place_home_token(self, corp: str, coord: str | None = None, city_index: int | None = None) -> str:
         """Place the home token in the slot reserved for `corp` (home hex from corporations.json by default).
@@ -544,13 +610,10 @@ class HexMap:
         for node in sorted(self._graph(corp).nodes, key=lambda n: (n.tile.hex.y, n.tile.hex.x, n.part_index)):
             if not isinstance(node, City):
                 continue
-            for slot in range(len(node.tokens)):
-                try:
-                    self.check_token(corp, node.id, slot)
-                except GameError:
-                    continue
-                out.append((node.id, slot))
-                break
+            try:
+                out.append((node.id, self.check_token(corp, node.id, 0)))
+            except GameError:
+                continue
         return out
 
     def tokened_hexes(self, corp: str) -> list[str]:

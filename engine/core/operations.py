@@ -25,7 +25,7 @@ class OperatingMixin:
         When the home hex has several cities and track already decides between them, the corporation
         chooses: the token waits in the map's pending tokens (1830 Erie on E11).
         """
-        if corp.tokens_used or not corp.token_prices:
+        if not corp.token_prices or corp.token_used[0]:
             return
         for coord in self.home_hexes(corp):
             try:
@@ -64,6 +64,7 @@ class OperatingMixin:
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         corp.last_revenue = revenue
         corp.operated = True  # it has an operating record once its revenue is decided
+        self.rust_obsolete(corp)
         if kind == "payout":
             self.payout(corp, revenue)
             if revenue > 0:
@@ -74,6 +75,13 @@ class OperatingMixin:
             if revenue:
                 self.transfer(self.bank, corp, revenue)
             self.market.move_left(corp)
+
+    def rust_obsolete(self, operator) -> None:
+        """Obsolete trains run one last time: they go once the operator's revenue is decided."""
+        for train in [t for t in operator.trains if t.obsolete]:
+            operator.trains.remove(train)
+            train.owner = None
+            train.rusted = True
 
     # abilities with a limited number of uses
     def ability_used(self, company: Company, ability: dict) -> bool:

@@ -195,9 +195,14 @@ class StockRound(Round):
     def finish(self) -> None:
         game = self.game
         game.programs.end_of_stock_round()
-        for corp in sorted((c for c in game.corporations if c.share_price), key=game.operating_sort_key):
-            if sum(game.player_percents(corp).values()) == 100:
+        drops = {"down_share": "down", "down_block": "down", "left_block": "left"}
+        for corp in sorted((c for c in game.corporations if c.floated and c.share_price), key=game.operating_sort_key):
+            if game.rules.sold_out_increase and sum(game.player_percents(corp).values()) >= 100:
                 game.market.move_up(corp)
+            pooled = game.pool.percent_of(corp)
+            if game.rules.pool_share_drop in drops and pooled:
+                times = pooled // corp.share_percent if game.rules.pool_share_drop == "down_share" else 1
+                game.market.move(corp, drops[game.rules.pool_share_drop], times)
 
 
 class OperatingRound(Round):
@@ -237,7 +242,7 @@ class OperatingRound(Round):
     def next_entity(self) -> None:
         game = self.game
         rest = [c for c in self.entities[self.entity_index + 1:] if not c.closed]
-        rest.sort(key=game.operating_sort_key)
+        rest.sort(key=game.operator_order_key)
         self.entities = self.entities[: self.entity_index + 1] + rest
         self.entity_index += 1
         self.blocking_cache.clear()

@@ -264,8 +264,13 @@ def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]
         raise GameError(f"train {train}: the route uses the track on {dup[0]} twice")
     for k in range(1, len(stops) - 1):
         s = stops[k]
-        if s.terminal or segs[k - 1][-1].terminal or segs[k][0].terminal:
+        if s.terminal:
             raise GameError(f"train {train}: the route can't run through {s.tile.hex.coord}: it's a terminus")
+    # terminal track only at the route's two ends
+    for k, seg in enumerate(segs):
+        for p in seg:
+            if p.terminal and not ((k == 0 and stops[0] in p.nodes) or (k == len(segs) - 1 and stops[-1] in p.nodes)):
+                raise GameError(f"train {train}: the route can't run through {p.tile.hex.coord}: it's a terminus")
         if s.blocks(corp) and not allow_full:
             raise FullCityError(f"train {train}: the route can't pass through {s.tile.hex.coord}: "
                             "the city is full of other companies' tokens")

@@ -6,6 +6,7 @@ from engine.core.entities import Company
 
 
 def _clean(d: dict, keep=("cash", "ipo", "pool")) -> dict:
+    """Leave out empty and false fields, as 18xx.games' traces do."""
     return {k: v for k, v in d.items() if k in keep or v not in (None, False, [], {}, 0)}
 
 
@@ -59,6 +60,11 @@ def summary(game) -> dict:
             "companies": [x.sym for x in c.companies if not x.closed],
         })
     out["corporations"] = corps
+    if game.minors:
+        out["minors"] = {m.sym: _clean({
+            "cash": m.cash, "owner": m.owner.id if m.owner else None, "trains": [t.id for t in m.trains],
+            "tokens": game.minor_tokens(m), "floated": m.floated, "operated": m.operated, "closed": m.closed,
+        }) for m in game.minors}
     out["companies"] = {c.sym: (None if c.owner is None else getattr(c.owner, "key", None))
                         for c in game.companies if not c.closed}
     closed = [c.sym for c in game.companies if c.closed]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError
 from engine.core.steps import Step
@@ -14,17 +12,23 @@ def corp_turn(step: Step, entity) -> bool:
     return entity is step.round.current_entity
 
 
-def affordable_lays(game, corp: Corporation, **options) -> list[tuple[str, str, int]]:
-    """Legal lays whose terrain cost the corporation can pay."""
+def priced_lays(game, corp, **options) -> list[tuple[str, str, int, int]]:
+    """Legal lays with their terrain cost: (hex, tile, rotation, cost)."""
     blocked = game.blocking_privates()
     out = []
+    hexes = options.pop("hexes", None)
     for coord, tile_id, rotation in game.hexmap.legal_lays(corp.sym, colors=game.phase.tiles, blocked=blocked,
-                                                          **options):
+                                                          hexes=hexes, **options):
         cost = game.hexmap.check_lay(corp.sym, coord, tile_id, rotation, colors=game.phase.tiles, blocked=blocked,
                                      **options)
-        if cost <= corp.cash:
-            out.append((coord, tile_id, rotation))
+        out.append((coord, tile_id, rotation, cost))
     return out
+
+
+def affordable_lays(game, corp: Corporation, **options) -> list[tuple[str, str, int]]:
+    """Legal lays whose terrain cost the corporation can pay."""
+    return [(coord, tile, rotation) for coord, tile, rotation, cost in priced_lays(game, corp, **options)
+            if cost <= corp.cash]
 
 
 def free_slots_on_hex(game, corp: Corporation, coord: str) -> list[tuple[str, int]]:
@@ -32,13 +36,10 @@ def free_slots_on_hex(game, corp: Corporation, coord: str) -> list[tuple[str, in
     connection aside (home and teleport stations)."""
     out = []
     for city in game.hexmap.hex(coord).tile.cities:
-        for slot in range(len(city.tokens)):
-            try:
-                game.hexmap.check_token(corp.sym, city.id, slot, need_connection=False)
-            except GameError:
-                continue
-            out.append((city.id, slot))
-            break
+        try:
+            out.append((city.id, game.hexmap.check_token(corp.sym, city.id, 0, need_connection=False)))
+        except GameError:
+            continue
     return out
 
 
@@ -78,38 +79,110 @@ class HomeToken(Step):
 
 
 class Track(Step):
+    """The operator's tile lays of the turn, as many and of the kinds the title allows (game.tile_lays)."""
+
     description = "lay or upgrade a tile, or pass"
 
+    def setup(self) -> None:
+        self.laid = 0  # tile lays made this turn
+        self.upgraded = False
+        self.laid_hexes: list[str] = []
+
+    def tile_lay(self, operator) -> dict | None:
+        """The next lay the operator has this turn ({"lay", "upgrade", "cost", "upgrade_cost"}), or None."""
+        lays = self.game.tile_lays(operator)
+        if self.laid >= len(lays):
+            return None
+        lay = dict(lays[self.laid])
+        for key in ("lay", "upgrade"):
+            if lay.get(key) == "not_if_upgraded":
+                lay[key] = not self.upgraded
+        lay.setdefault("cost", 0)
+        lay.setdefault("upgrade_cost", lay["cost"])
+        return lay
+
+    def can_lay(self, operator) -> bool:
+        if self.can_buy_tile_laying_company(operator):
+            return True  # the step waits while a private that lays track here could still be bought
+        lay = self.tile_lay(operator)
+        return lay is not None and bool(lay["lay"] or lay["upgrade"]) and bool(operator.token_prices) \
+            and operator.cash >= lay["cost"]
+
+    def can_buy_tile_laying_company(self, operator) -> bool:
+        game = self.game
+        if "can_buy_companies" not in game.phase.status:
+            return False
+        return any(c.min_price <= operator.cash and any(a["type"] == "tile_lay" and a.get("when") == "track" for a in c.abilities)
+                   for c in game.purchasable_companies(operator))
+
     def actions(self, entity) -> tuple[str, ...]:
-        return ("lay_tile", "pass") if corp_turn(self, entity) else ()
+        return ("lay_tile", "pass") if corp_turn(self, entity) and self.can_lay(entity) else ()
 
     def need_connection(self, corp: Corporation, coord: str) -> bool:
         # a station waiting to be placed again on its home hex still connects that hex
         return (corp.sym, coord) not in self.game.hexmap.pending_tokens
 
+    @staticmethod
+    def is_upgrade(hex_) -> bool:
+        return hex_.tile.color != "white"
+
+    def lay_refusal(self, lay: dict | None, hex_) -> str | None:
+        """Why this lay's kind (new track or upgrade, the hex) isn't allowed now, if it isn't."""
+        if lay is None:
+            return "it has no tile lay left this turn"
+        if self.is_upgrade(hex_):
+            if not lay["upgrade"]:
+                return "it can't upgrade a tile now"
+            if lay.get("cannot_reuse_same_hex") and hex_.coord in self.laid_hexes:
+                return f"it has already laid on {hex_.coord} this turn"
+        elif not lay["lay"]:
+            return "it can't lay new track now"
+        return None
+
+    def lay_cost(self, lay: dict, hex_, terrain_cost: int) -> int:
+        return terrain_cost + (lay["upgrade_cost"] if self.is_upgrade(hex_) else lay["cost"])
+
     def process_lay_tile(self, action, corp: Corporation) -> None:
         game = self.game
-        cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
-                                     blocked=game.blocking_privates(),
-                                     need_connection=self.need_connection(corp, action.hex))
+        hex_ = game.hexmap.hex(action.hex)
+        lay = self.tile_lay(corp)
+        refusal = self.lay_refusal(lay, hex_)
+        if refusal:
+            raise GameError(f"{corp.sym} can't lay on {action.hex}: {refusal}")
+        terrain = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
+                                        blocked=game.blocking_privates(),
+                                        need_connection=self.need_connection(corp, action.hex))
+        cost = self.lay_cost(lay, hex_, terrain)
         if cost > corp.cash:
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
+        upgrade = self.is_upgrade(hex_)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
-        self.passed = True
+        self.laid += 1
+        self.upgraded = self.upgraded or upgrade
+        self.laid_hexes.append(action.hex)
+        self.after_lay(action, corp)
+        if not self.can_lay(corp):
+            self.passed = True
+
+    def after_lay(self, action, operator) -> None:
+        """A title's follow-up to a lay (18MEX: the other half of Mexico City)."""
 
     def process_pass(self, action, corp) -> None:
         self.passed = True
 
     def why_not(self, entity, action) -> str | None:
-        if action.type == "lay_tile" and self.passed and corp_turn(self, entity):
-            return f"{entity.sym} has already laid or passed on track this turn"
+        if action.type == "lay_tile" and corp_turn(self, entity) and (self.passed or not self.can_lay(entity)):
+            return f"{entity.sym} has already laid its track this turn"
         return None
 
     def legal(self, corp) -> list[dict]:
         game = self.game
         out = []
-        for coord, tile_id, rotation in affordable_lays(game, corp):
-            out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
+        lay = self.tile_lay(corp)
+        for coord, tile_id, rotation, terrain in priced_lays(game, corp):
+            hex_ = game.hexmap.hex(coord)
+            if self.lay_refusal(lay, hex_) is None and self.lay_cost(lay, hex_, terrain) <= corp.cash:
+                out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
         out.append(self.action(corp, "pass"))
         return out
 
@@ -152,7 +225,8 @@ class SpecialTrack(Step):
             raise GameError(f"{company.sym} can only lay track on {', '.join(ability['hexes'])}")
         cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
                                      blocked=game.blocking_privates(), need_connection=False,
-                                     tiles_allowed=set(ability.get("tiles", [])) or None)
+                                     tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
+        cost -= min(cost, ability.get("discount", 0))
         if cost > corp.cash:
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
@@ -191,9 +265,10 @@ class SpecialTrack(Step):
             if "lay_tile" not in self.actions(company):
                 continue
             ability = self.abilities(company)
-            for coord, tile_id, rotation in affordable_lays(game, entity, need_connection=False,
-                                                            tiles_allowed=set(ability.get("tiles", [])) or None):
-                if coord in ability.get("hexes", []):
+            for coord, tile_id, rotation, cost in priced_lays(game, entity, need_connection=False, special=True,
+                                                               tiles_allowed=set(ability.get("tiles", [])) or None,
+                                                               hexes=ability.get("hexes")):
+                if coord in ability.get("hexes", []) and cost - min(cost, ability.get("discount", 0)) <= entity.cash:
                     out.append(self.action(company, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
         return out
 
@@ -274,7 +349,7 @@ class Route(Step):
                 raise GameError(f"train {train.id} has already run this operating round")
             trains[train.id] = train
             specs.append({"train_name": train.name, "train_id": train.id, "distance": train.distance,
-                          "connections": route.connections, "nodes": route.nodes})
+                          "multiplier": train.multiplier, "connections": route.connections, "nodes": route.nodes})
         revenues = game.route_revenues(corp, specs) if specs else []
         for route, revenue in zip(action.routes, revenues, strict=True):
             if route.revenue is not None and route.revenue != revenue:
@@ -307,7 +382,7 @@ class Dividend(Step):
     description = "pay out or withhold"
 
     def actions(self, entity) -> tuple[str, ...]:
-        if corp_turn(self, entity) and self.round.routes:
+        if corp_turn(self, entity) and self.round.routes and self.round.revenue:
             return ("dividend",)
         return ()
 
@@ -354,13 +429,30 @@ class BuyTrain(Step):
 
     # --- what the corporation may do ----------------------------------------------------------
     def room(self, corp: Corporation) -> bool:
-        return len(corp.trains) < self.game.train_limit(corp)
+        return self.game.trains_counted_for_limit(corp) < self.game.train_limit(corp)
 
     def depot_trains(self) -> list:
         return self.game.depot.depot_trains(self.game.phase_names_reached)
 
     def other_trains(self, corp: Corporation) -> list:
-        return [t for c in self.game.corporations if c is not corp and not c.closed for t in c.trains]
+        """Trains other operators may sell: not those that may never change hands, nor obsolete ones."""
+        game = self.game
+        if not game.rules.allow_train_buy_from_others:
+            return []
+        return [t for c in game.corporations + game.minors if c is not corp and not c.closed for t in c.trains
+                if t.buyable and (not t.obsolete or game.rules.allow_obsolete_train_buy)]
+
+    def face_value_only(self, corp: Corporation, train) -> bool:
+        game = self.game
+        return game.buys_trains_at_face_value(corp) or \
+            (train.owner is not None and game.buys_trains_at_face_value(train.owner))
+
+    def other_train_budget(self, corp: Corporation, emergency: bool) -> int:
+        """The most the corporation may pay another for a train: with its president's money in an
+        emergency, unless the title forbids that (EBUY_FROM_OTHERS "never")."""
+        if emergency and corp.owner and self.game.rules.ebuy_from_others != "never":
+            return corp.cash + corp.owner.cash
+        return corp.cash
 
     def exchange_options(self, corp: Corporation) -> list[tuple]:
         """(train, traded-in train, price) for trade-in purchases (1830 Diesel)."""
@@ -507,6 +599,10 @@ class BuyTrain(Step):
                 raise GameError(f"train {train.id} isn't for sale")
             if price < 1:
                 raise GameError("a train bought from another corporation costs at least $1")
+            if self.face_value_only(corp, train) and price != train.price:
+                raise GameError(f"train {train.id} changes hands at its face value, {game.fmt(train.price)}")
+            if emergency and corp.cash < price and game.rules.ebuy_from_others == "never":
+                raise GameError(f"{corp.sym} may not use its president's money for another corporation's train")
             if emergency and corp.cash < price and price > train.price:
                 raise GameError(f"with its president's money {corp.sym} pays at most face value for {train.id}")
         if exchange is None and not self.room(corp):
@@ -558,9 +654,13 @@ class BuyTrain(Step):
                     out.append(self.action(corp, "buy_train", train=train.id, price=train.price, variant=train.name))
             # another corporation's train: any price both presidents agree on; offered at face value
             # or what the buyer can pay
+            other_budget = self.other_train_budget(corp, emergency)
             for train in self.other_trains(corp):
-                if budget >= 1:
-                    out.append(self.action(corp, "buy_train", train=train.id, price=min(train.price, budget)))
+                if self.face_value_only(corp, train):
+                    if train.price <= other_budget:
+                        out.append(self.action(corp, "buy_train", train=train.id, price=train.price))
+                elif other_budget >= 1:
+                    out.append(self.action(corp, "buy_train", train=train.id, price=min(train.price, other_budget)))
         for train, old, price in self.exchange_options(corp):
             if price <= budget:
                 out.append(self.action(corp, "buy_train", train=train.id, price=price, variant=train.name,
@@ -583,14 +683,11 @@ class BuyCompany(Step):
         self.blocks = blocks
 
     def purchasable(self, corp: Corporation) -> list[Company]:
-        game = self.game
-        if "can_buy_companies" not in game.phase.status:
-            return []
-        return [c for c in game.companies if not c.closed and isinstance(c.owner, Player)
-                and not c.ability("no_buy")]
+        return self.game.purchasable_companies(corp)
 
-    def price_range(self, company: Company) -> tuple[int, int]:
-        return math.ceil(company.value / 2), company.value * 2
+    @staticmethod
+    def price_range(company: Company) -> tuple[int, int]:
+        return company.min_price, company.max_price
 
     def actions(self, entity) -> tuple[str, ...]:
         if not corp_turn(self, entity):
@@ -607,7 +704,7 @@ class BuyCompany(Step):
         company = game.company_by_sym.get(getattr(action, "company", None))
         if company is not None and company.ability("no_buy"):
             return f"{company.sym} can never be sold to a corporation"
-        if "can_buy_companies" not in game.phase.status:
+        if "can_buy_companies" not in game.phase.status and not self.purchasable(entity):
             first = next((p.name for p in game.phases if "can_buy_companies" in p.status), None)
             when = f" (from phase {first})" if first else ""
             return f"corporations can't buy private companies in phase {game.phase.name}{when}"

@@ -31,6 +31,8 @@ class BuySellParShares(Step):
             acts.append("buy_shares")
         if self.can_ipo_any(entity):
             acts.append("par")
+        if self.companies_for_sale(entity):
+            acts.append("buy_company")
         if self.can_sell_any(entity):
             acts.append("sell_shares")
         if acts:
@@ -52,22 +54,23 @@ class BuySellParShares(Step):
         if self.bought and not self.can_buy_multiple(corp):
             return []
         out = []
-        ipo = [s for s in corp.shares_of(corp) if not s.president]
-        if ipo and (not self.bought or self.multiple_from_ipo_allowed(corp)):
-            out.append((ipo[0], corp.par_price.price * ipo[0].num_shares))
-        pool = game.pool.shares_of(corp)
-        if pool:
-            out.append((pool[0], corp.share_price.price * pool[0].num_shares))
+        if not self.bought or self.multiple_from_ipo_allowed(corp):
+            out += [(s, game.certificate_price(s, corp.par_price.price)) for s in first_of_each_size(corp, corp)]
+        out += [(s, game.certificate_price(s, corp.share_price.price)) for s in first_of_each_size(game.pool, corp)]
         return [(s, price) for s, price in out if self.can_buy(player, s, price)]
 
     def can_buy(self, player: Player, share: Share, price: int) -> bool:
         game = self.game
         corp = share.corporation
-        if price > player.cash:
+        if price > player.cash or not self.may_trade(corp):
             return False
-        if game.counts_for_cert_limit(corp) and game.num_certs(player) + 1 > game.cert_limit:
+        if game.num_certs(player) + game.cert_count(share) > game.cert_limit:
             return False
         return game.holding_ok(player, corp, share.percent)
+
+    def may_trade(self, corp: Corporation) -> bool:
+        """Whether a corporation's certificates are traded in stock rounds now (18MEX NdM: from phase 3½)."""
+        return True
 
     def can_buy_multiple(self, corp: Corporation) -> bool:
         if "multiple_buy" not in corp.share_price.types:
@@ -98,6 +101,10 @@ class BuySellParShares(Step):
         share = shares[0]
         if owner is not corp and owner is not game.pool:
             raise GameError(f"{share.id} is not for sale: {game.name_of(owner)} holds it")
+        if not share.buyable:
+            raise GameError(f"{share.id} is reserved: it can't be bought")
+        if not self.may_trade(corp):
+            raise GameError(f"{corp.sym}'s certificates can't be bought or sold now")
         if not corp.ipoed:
             raise GameError(f"{corp.sym} has no par price yet: its president's certificate must be bought first")
         if share.president:
@@ -106,11 +113,11 @@ class BuySellParShares(Step):
             raise GameError(f"{player.name} sold {corp.sym} this round and can't buy it again")
         if self.bought and not self.can_buy_multiple(corp):
             raise GameError(f"{player.name} has already bought this turn")
-        if game.counts_for_cert_limit(corp) and game.num_certs(player) + 1 > game.cert_limit:
+        if game.num_certs(player) + game.cert_count(share) > game.cert_limit:
             raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
         if not game.holding_ok(player, corp, share.percent):
             raise GameError(f"{player.name} may not hold more than {corp.max_ownership_percent}% of {corp.sym}")
-        price = (corp.par_price.price if owner is corp else corp.share_price.price) * share.num_shares
+        price = game.certificate_price(share, corp.par_price.price if owner is corp else corp.share_price.price)
         if price > player.cash:
             raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
                             f"for {share.id}")
@@ -154,11 +161,28 @@ class BuySellParShares(Step):
 
     # --- selling -----------------------------------------------------------------------------
     def sale_allowed_now(self) -> bool:
-        return self.game.rules.sells_in_first_stock_round() or self.game.turn > 1
+        return self.sale_refusal() is None
+
+    def sale_refusal(self) -> str | None:
+        if not (self.game.rules.sells_in_first_stock_round() or self.game.turn > 1):
+            return "no certificates may be sold in the first stock round"
+        if not self.sale_in_order():
+            return "no more certificates may be sold this turn after buying"
+        return None
+
+    def sale_in_order(self) -> bool:
+        """Whether the title's order of sales and purchases in a turn allows a sale now."""
+        order = self.game.rules.sell_buy_order
+        if order == "sell_buy":
+            return not self.bought
+        if order == "sell_buy_or_buy_sell":
+            kinds = {"sell" if kind == "sell" else "buy" for kind, _ in self.current_actions}
+            return not (len(kinds) == 2 and self.current_actions[-1][0] != "sell")
+        return True
 
     def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
         game = self.game
-        if not self.sale_allowed_now():
+        if not self.sale_allowed_now() or not self.may_trade(corp):
             return []
         return [(shares, pct) for shares, pct in game.sellable_bundles(player, corp)
                 if game.fits_in_pool(corp, pct) and game.can_dump(player, corp, shares)]
@@ -170,7 +194,7 @@ class BuySellParShares(Step):
         game = self.game
         shares, corp, percent = self.parse_sale(action, player)
         if not self.sale_allowed_now():
-            raise GameError("no certificates may be sold in the first stock round")
+            raise GameError(self.sale_refusal())
         self.check_sale(player, corp, shares, percent)
         game.sell_shares(player, shares, percent)
         game.programs.sales += 1
@@ -196,6 +220,8 @@ class BuySellParShares(Step):
         game = self.game
         if not corp.ipoed:
             raise GameError(f"{corp.sym} has no par price yet: its certificates can't be sold")
+        if not self.may_trade(corp):
+            raise GameError(f"{corp.sym}'s certificates can't be bought or sold now")
         if percent not in game.sale_percents(corp, shares):
             raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(action_ids(shares))}")
         if not game.fits_in_pool(corp, percent):
@@ -221,9 +247,36 @@ class BuySellParShares(Step):
 
     def check_sell(self, action, player: Player) -> None:
         if not self.sale_allowed_now():
-            raise GameError("no certificates may be sold in the first stock round")
+            raise GameError(self.sale_refusal())
         shares, corp, percent = self.parse_sale(action, player)
         self.check_sale(player, corp, shares, percent)
+
+    # --- privates between players -------------------------------------------------------------
+    def companies_for_sale(self, player: Player) -> list[Company]:
+        """Privates other players may sell to this one now, at a price they agree (when the phase allows)."""
+        game = self.game
+        if self.bought or player.cash <= 0 or not self.interplayer_sales_open():
+            return []
+        return [c for c in game.companies if not c.closed and isinstance(c.owner, Player) and c.owner is not player
+                and not game.abilities(c, "no_buy") and not c.ability("shares")]
+
+    def interplayer_sales_open(self) -> bool:
+        return "can_buy_companies_from_other_players" in self.game.phase.status
+
+    def process_buy_company(self, action, player: Player) -> None:
+        game = self.game
+        company = game.company(action.company)
+        if company not in self.companies_for_sale(player):
+            raise GameError(f"{player.name} can't buy {company.sym} now")
+        if action.price < 1 or action.price > player.cash:
+            raise GameError(f"{player.name} may pay {game.fmt(1)} to {game.fmt(player.cash)} for {company.sym}")
+        seller = company.owner
+        game.transfer(player, seller, action.price)
+        seller.companies.remove(company)
+        company.owner = player
+        player.companies.append(company)
+        player.passed = False
+        self.current_actions.append(("buy", None))
 
     # --- passing -----------------------------------------------------------------------------
     def process_pass(self, action, player: Player) -> None:
@@ -257,6 +310,10 @@ class BuySellParShares(Step):
                 for cell in game.market.par_prices:
                     if cell.price * corp.presidents_share.num_shares <= player.cash:
                         out.append(self.action(player, "par", corporation=corp.sym, share_price=cell.id))
+        if "buy_company" in acts:
+            for company in self.companies_for_sale(player):
+                for price in sorted({1, min(company.value, player.cash)}):
+                    out.append(self.action(player, "buy_company", company=company.sym, price=price))
         if "pass" in acts:
             out.append(self.action(player, "pass"))
             # standing orders a player may leave for their coming turns (played by the engine)
@@ -270,6 +327,15 @@ class BuySellParShares(Step):
 
 def action_ids(shares: list[Share]) -> list[str]:
     return [s.id for s in shares]
+
+
+def first_of_each_size(holder, corp: Corporation) -> list[Share]:
+    """The buyable certificates of a corporation a holder (its IPO, the market) offers: one of each size."""
+    out: dict[int, Share] = {}
+    for share in holder.shares_of(corp):
+        if share.buyable and not share.president:
+            out.setdefault(share.percent, share)
+    return list(out.values())
 
 
 class Exchange(Step):

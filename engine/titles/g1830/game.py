@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from engine.core.entities import Company, Player
 from engine.core.game import BaseGame
 from engine.core.rounds import AuctionRound, OperatingRound, StockRound
 from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
@@ -27,6 +26,10 @@ class BuySellParShares1830(BuySellParShares):
         # optional rule: brown-zone multiple buys may also come from the IPO
         return "multiple_brown_from_ipo" in self.game.optional_rules
 
+    def interplayer_sales_open(self) -> bool:
+        # not in the first stock round
+        return super().interplayer_sales_open() and self.game.turn > 1
+
 
 class Game1830(BaseGame):
     TITLE = "1830"
@@ -40,12 +43,3 @@ class Game1830(BaseGame):
     def operating_round(self, round_num: int):
         return OperatingRound(self, [HomeToken, Bankrupt, Exchange, SpecialTrack, BuyCompany, Track, Token, Route, Dividend,
                                      DiscardTrain, BuyTrain, BlockingBuyCompany], round_num=round_num)
-
-    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
-        # CA brings a 10% PRR certificate; BO brings the B&O president's certificate (par set at once)
-        ability = company.ability("shares")
-        if ability is None:
-            return
-        share = self.share(ability["shares"])
-        if not share.president:
-            self.buy_shares(player, [share], free=True)

@@ -1,0 +1,369 @@
+"""18MEX rule hooks over the 18xx core (rules: docs/18mex.md).
+
+Three minors (A, B, C) sold as privates in the opening auction; the NdM with two 5% certificates reserved
+for the minors' owners; phase 3½ closes the minors into those certificates (and a reserved UdY 10%); the
+first 5-train lets a major merge into the NdM; mail contracts; 4D trains double cities and offboards;
+4-trains become obsolete at phase 6½; one train from the bank per turn before the first 4-train.
+"""
+
+from __future__ import annotations
+
+from engine.core.entities import Company, Corporation, Minor, Player, Share, Train
+from engine.core.game import BaseGame
+from engine.core.rounds import AuctionRound, OperatingRound, StockRound
+from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
+from engine.core.steps.operating import Bankrupt, DiscardTrain, HomeToken, Route, Token
+from engine.titles.g18mex import steps
+
+NDM = "NdM"
+UDY = "UdY"
+# minor -> (corporation, certificate) it is exchanged for at phase 3½
+MINOR_EXCHANGES = {"A": (NDM, "NdM_7"), "B": (NDM, "NdM_8"), "C": (UDY, "UdY_8")}
+NDM_MERGE_SHARE = "NdM_9"  # the 10% the president of the merged major receives
+NOT_MERGEABLE = ("FCP", "TM")  # their "base" ability: never merged into the NdM
+COPPER_CANYON_HEX = "F5"
+COPPER_CANYON_TILE = "470"
+MEXICO_CITY_HEXES = ("O10", "P11")  # one double hex: a tile laid on one is laid on both
+
+
+class Game18MEX(BaseGame):
+    TITLE = "18MEX"
+
+    def __init__(self, players, seed=0, optional_rules=(), game_id=None) -> None:
+        self.stock_round_started = False  # minors of an unfinished opening auction are paid a fixed sum
+        self.minors_close_pending = False  # optional rule: minors close at the next stock round
+        self.merge_candidates: list[Corporation] = []
+        self.merge_trigger: Player | None = None  # the player whose corporation bought the first 5-train
+        self.merged_major: Corporation | None = None
+        self.merged_cities_to_select: list[str] = []  # hexes of the merged major's stations, NdM to choose one
+        self.recently_floated: list[Corporation] = []  # floated since the last operating round (optional rule)
+        super().__init__(players, seed, optional_rules, game_id)
+
+    # --- set-up -----------------------------------------------------------------------------------
+    def setup(self) -> None:
+        for minor in self.minors:  # each minor owns a 2-train from the start, never to be sold
+            train = self.depot.upcoming[0]
+            self.depot.remove(train)
+            train.owner = minor
+            train.buyable = False
+            minor.trains.append(train)
+        for _corp, share_id in MINOR_EXCHANGES.values():
+            share = self.share(share_id)
+            share.buyable = False
+            if share.percent == 5:
+                share.counts_for_limit = False
+        self.share(NDM_MERGE_SHARE).buyable = False
+        for company in self.companies:  # corporations buy privates for half to one and a half face value
+            company.min_price = company.value // 2
+            company.max_price = company.value * 3 // 2
+        if "early_buy_of_kcmo" in self.optional_rules:
+            kcmo = self.company("KCMO")
+            kcmo.min_price, kcmo.max_price = 1, kcmo.value
+        if "hard_rust_t4" in self.optional_rules:
+            for train in self.depot.trains:
+                if train.name == "4":
+                    train.rusts_on, train.obsolete_on = train.obsolete_on, None
+
+    @property
+    def ndm(self) -> Corporation:
+        return self.corporation_by_sym[NDM]
+
+    # --- rounds -------------------------------------------------------------------------------------
+    def initial_round(self):
+        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+
+    def stock_round(self):
+        self.stock_round_started = True
+        if self.minors_close_pending:
+            self.close_minors()
+        return StockRound(self, [DiscardTrain, steps.BuySellParShares])
+
+    def operating_round(self, round_num: int):
+        return OperatingRound(self, [Bankrupt, steps.Assign, steps.BuyCompany, HomeToken, steps.Merge,
+                                     steps.SpecialTrack, steps.Track, Token, Route, steps.Dividend,
+                                     DiscardTrain, steps.SingleDepotTrainBuy, steps.BlockingBuyCompany],
+                              round_num=round_num)
+
+    # --- privates and minors -----------------------------------------------------------------------
+    def after_buy_company(self, player: Player, company: Company, price: int) -> None:
+        super().after_buy_company(player, company, price)
+        minor = self.minor_by_sym.get(company.sym)
+        if minor is not None:  # the minor's charter was sold as a private: its buyer owns the minor
+            minor.owner = player
+            minor.floated = True
+
+    def payout_companies(self) -> None:
+        super().payout_companies()
+        if not self.stock_round_started:
+            # the opening auction ended a round unfinished: bought minors earn a fixed $30, as on 18xx.games
+            for minor in self.minors:
+                if minor.floated and not minor.closed:
+                    self.transfer(self.bank, minor.owner, 15)
+                    self.transfer(self.bank, minor, 15)
+
+    def purchasable_companies(self, buyer) -> list[Company]:
+        if self.phase.name == "2" and "early_buy_of_kcmo" in self.optional_rules and isinstance(buyer, Corporation):
+            kcmo = self.company("KCMO")  # optional rule: the KCM&O may be bought from phase 2
+            return [kcmo] if not kcmo.closed and isinstance(kcmo.owner, Player) else []
+        return super().purchasable_companies(buyer)
+
+    def pay_minor(self, minor: Minor, revenue: int) -> None:
+        """A minor keeps half its revenue (rounded down) and pays the rest to its owner."""
+        minor.last_revenue = revenue
+        minor.operated = True
+        kept = revenue // 2
+        if kept:
+            self.transfer(self.bank, minor, kept)
+        if revenue - kept:
+            self.transfer(self.bank, minor.owner, revenue - kept)
+
+    # --- certificates -------------------------------------------------------------------------------
+    def cert_count(self, share: Share) -> int:
+        """NdM 5% certificates don't count toward the certificate limit."""
+        if share.corporation.sym == NDM and share.percent == 5:
+            return 0
+        return super().cert_count(share)
+
+    def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        """NdM 5% certificates are sold one at a time, apart from the 10% ones."""
+        if corp.sym != NDM or not corp.ipoed:
+            return super().sellable_bundles(player, corp)
+        whole = [s for s in player.shares_of(corp) if s.percent > 5]
+        halves = [s for s in player.shares_of(corp) if s.percent == 5][:1]
+        return self.bundles_of(corp, whole) + self.bundles_of(corp, halves)
+
+    def presidency_swap_order(self, shares: list[Share]) -> list[Share]:
+        """The new president hands over 10% certificates before 5% ones (as 18xx.games orders them: by size,
+        then the list reversed, so the certificates received last go first)."""
+        return sorted(shares, key=lambda s: s.percent)[::-1]
+
+    # --- trains -------------------------------------------------------------------------------------
+    def keeps_train(self, train: Train) -> bool:
+        # optional rule: minors' 2-trains last until the minors close at the next stock round
+        return "delay_minor_close" in self.optional_rules and train.name == "2" and isinstance(train.owner, Minor)
+
+
+    # --- mail contract ------------------------------------------------------------------------------
+    def place_home_token(self, operator) -> None:
+        super().place_home_token(operator)
+        if isinstance(operator, Corporation) and operator.trains:
+            # the mail contract: the home city's value, paid to the treasury before the turn
+            city = self.hexmap.hex(self.home_hexes(operator)[0]).tile
+            stops = city.cities + city.towns
+            income = stops[0].revenue_for(self.phase.tiles, operator.trains[0].name) if stops else 0
+            if income > 0:
+                self.transfer(self.bank, operator, income)
+
+    # --- events -------------------------------------------------------------------------------------
+    def event_companies_buyable(self, event: dict) -> None:
+        """From phase 3 corporations may buy privates (the phase status says so)."""
+
+    def event_minors_closed(self, event: dict) -> None:
+        """Phase 3½: the minors close into reserved certificates (delayed to the next stock round by an
+        optional rule)."""
+        if "delay_minor_close" in self.optional_rules and not self.minors_close_pending:
+            self.minors_close_pending = True
+            return
+        self.close_minors()
+
+    def close_minors(self) -> None:
+        self.minors_close_pending = False
+        for sym, (corp_sym, share_id) in MINOR_EXCHANGES.items():
+            minor = self.minor(sym)
+            if minor.closed:
+                continue
+            corp = self.corporation(corp_sym)
+            share = self.share(share_id)
+            share.buyable = True
+            if minor.owner is not None:
+                self.buy_shares(minor.owner, [share], free=True)
+            minor.closed_cities = self.hexmap.token_cities(minor.sym)
+            for coord in self.hexmap.tokened_hexes(minor.sym):
+                self.hexmap.remove_token(minor.sym, coord)
+            if minor.cash:
+                self.transfer(minor, corp, minor.cash)
+            for train in list(minor.trains):
+                minor.trains.remove(train)
+                train.owner = None
+                train.rusted = True
+                self.depot.trains.remove(train)
+            minor.closed = True
+            minor.floated = False
+            minor.owner = None
+            self.close_company(self.company(sym))
+        self.remove_ability(self.ndm, "no_buy")
+
+    def event_ndm_merger(self, event: dict) -> None:
+        for sym in NOT_MERGEABLE:
+            self.remove_ability(self.corporation(sym), "base")
+        ndm = self.ndm
+        if not ndm.floated:
+            self.merge_major(None)
+            return
+        self.merge_candidates = self.mergeable_corporations()
+        self.possible_auto_merge()
+
+    def mergeable_corporations(self) -> list[Corporation]:
+        """Majors that may merge into the NdM: first those floated and owned by players, in seat order
+        from the left of the player whose corporation bought the first 5-train; then, if nobody merges,
+        one not floated (not yet started, if there is such a major) chosen by the NdM."""
+        ndm = self.ndm
+        corps = [c for c in self.corporations if c.owner is not ndm.owner and c.sym not in NOT_MERGEABLE
+                 and c is not ndm]
+        floated = [c for c in corps if isinstance(c.owner, Player) and c.floated]
+        others = [c for c in corps if c not in floated]
+        trigger = self.players.index(self.merge_trigger) if self.merge_trigger in self.players else -1
+        order = {p: (i + 10 if i <= trigger else i) for i, p in enumerate(self.players)}
+        operating = self.round.entities if isinstance(self.round, OperatingRound) else []
+        floated.sort(key=lambda c: (order[c.owner], operating.index(c) if c in operating else len(operating)))
+        if any(not c.ipoed for c in others):
+            others = [c for c in others if not c.ipoed]
+        return floated + others
+
+    def possible_auto_merge(self) -> None:
+        if not self.merge_candidates:
+            self.merge_major(None)
+            return
+        first = self.merge_candidates[0]
+        if len(self.merge_candidates) == 1 and not first.floated:
+            self.merge_major(first)
+
+    def merge_decider(self) -> Corporation:
+        first = self.merge_candidates[0]
+        return first if first.floated else self.ndm
+
+    def decline_merge(self, corp: Corporation) -> None:
+        self.merge_candidates.remove(corp)
+        self.possible_auto_merge()
+
+    def merge_major(self, major: Corporation | None) -> None:
+        """Merge a major into the NdM (None: nobody merges, and the certificate limit rises by one)."""
+        self.merge_candidates = []
+        ndm = self.ndm
+        self.share(NDM_MERGE_SHARE).buyable = True
+        if major is None:
+            self.cert_limit += 1
+            return
+        self.merged_major = major
+        half_price = major.share_price.price / 2 if major.ipoed else 0
+        for player in self.players:
+            refund = 0.0
+            for share in list(player.shares_of(major)):
+                if share.president:
+                    self.buy_shares(major.owner, [self.share(NDM_MERGE_SHARE)], free=True)
+                else:
+                    refund += half_price
+                self.move_share(share, major)
+            for share in list(self.pool.shares_of(major)):
+                self.move_share(share, major)
+            if refund > 0:
+                amount = -int(-refund // 1)
+                self.transfer(self.bank, player, amount)
+        self.merge_stations(major)
+        if major.cash > 0:
+            self.transfer(major, ndm, major.cash)
+        for train in list(major.trains):
+            major.trains.remove(train)
+            train.owner = ndm
+            ndm.trains.append(train)
+        self.close_corporation(major)
+
+    def merge_stations(self, major: Corporation) -> None:
+        """The NdM takes two exchange stations: one replaces the merged major's home station (or takes its
+        reserved home), the other one of its other stations (the NdM's president chooses when there are
+        several); the rest are removed; unused exchange stations stay on the NdM's charter."""
+        ndm = self.ndm
+        price = ndm.token_prices[-1]
+        ndm.add_tokens([price, price])
+        exchange = 2
+        hm = self.hexmap
+        home = self.home_hexes(major)[0]
+        home_cities = [c for c in hm.hex(home).tile.cities if major.sym in c.tokens]
+        for city in hm.hex(home).tile.cities:
+            city.reservations = [None if r == major.sym else r for r in city.reservations]
+        if major.sym in hm.hex(home).reservations:
+            hm.hex(home).reservations.remove(major.sym)
+        ndm_hexes = set(hm.tokened_hexes(ndm.sym))
+        if home_cities:
+            city = home_cities[0]
+            hm.remove_token(major.sym, home)
+        else:
+            cities = hm.hex(home).tile.cities
+            city = next((c for c in cities if major.sym in c.reservations), None) or (cities[0] if cities else None)
+        if city is not None and home not in ndm_hexes:
+            hm.place_free_token(ndm.sym, city)
+            self.use_exchange_token()
+            exchange -= 1
+        for coord in hm.tokened_hexes(major.sym):
+            if coord in ndm_hexes:
+                hm.remove_token(major.sym, coord)
+        remaining = [c for c in hm.tokened_hexes(major.sym)]
+        if len(remaining) <= exchange:
+            for coord in remaining:
+                self.replace_station(major, coord)
+            self.merged_cities_to_select = []
+        else:
+            self.merged_cities_to_select = list(remaining)
+
+    def replace_station(self, major: Corporation, coord: str) -> None:
+        hm = self.hexmap
+        city = next(c for c in hm.hex(coord).tile.cities if major.sym in c.tokens)
+        hm.remove_token(major.sym, coord)
+        hm.place_free_token(self.ndm.sym, city)
+        self.use_exchange_token()
+
+    def use_exchange_token(self) -> None:
+        """One of the two exchange tokens at the end of the NdM's charter goes on the map."""
+        ndm = self.ndm
+        ndm.use_token(next(i for i in range(len(ndm.token_used) - 2, len(ndm.token_used)) if not ndm.token_used[i]))
+
+    def select_ndm_city(self, coord: str) -> None:
+        major = self.merged_major
+        for hex_coord in self.merged_cities_to_select:
+            if hex_coord == coord:
+                self.replace_station(major, hex_coord)
+            else:
+                self.hexmap.remove_token(major.sym, hex_coord)
+        self.merged_cities_to_select = []
+
+    # --- map ----------------------------------------------------------------------------------------
+    def tile_lays(self, operator) -> list[dict]:
+        if isinstance(operator, Minor):
+            return [{"lay": True, "upgrade": False}]
+        lays = [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+        if "triple_yellow_first_or" in self.optional_rules and operator in self.recently_floated:
+            lays.append({"lay": "not_if_upgraded", "upgrade": False})
+        return lays
+
+    def float_corporation(self, corp: Corporation) -> None:
+        super().float_corporation(corp)
+        self.recently_floated.append(corp)
+
+    def after_lay(self, operator, coord: str, by: Company | None = None) -> None:
+        """A tile laid on one half of Mexico City is laid on the other too (its terrain paid); a tile on
+        Copper Canyon by anyone but the KCM&O takes the KCM&O's right to lay there."""
+        if coord in MEXICO_CITY_HEXES and not self._laying_partner:
+            other = MEXICO_CITY_HEXES[1 - MEXICO_CITY_HEXES.index(coord)]
+            laid = self.hexmap.hex(coord).tile.name
+            partner = laid.replace("P", "MC") if laid.endswith("P") else laid.replace("MC", "P")
+            self._laying_partner = True
+            try:
+                cost = self.hexmap.check_lay(operator.sym, other, partner, 0, colors=self.phase.tiles,
+                                             need_connection=False)
+                self.lay_tile(operator, other, partner, 0, cost)
+            finally:
+                self._laying_partner = False
+        kcmo = self.company_by_sym.get("KCMO")
+        if coord == COPPER_CANYON_HEX and kcmo is not None and not kcmo.closed:
+            if by is kcmo:
+                if self.hexmap.hex(coord).tile.name == COPPER_CANYON_TILE:
+                    self.close_company(kcmo)  # 18xx.games closes the KCM&O when it lays its tile
+            else:
+                self.remove_ability(kcmo, "tile_lay")
+
+    _laying_partner = False
+
+    def next_round(self):
+        if isinstance(self.round, OperatingRound):
+            self.recently_floated = []
+        return super().next_round()

@@ -1,0 +1,178 @@
+"""18MEX steps: the core's steps with the title's differences (see engine.titles.g18mex.game)."""
+
+from __future__ import annotations
+
+from engine.core.entities import Company, Corporation, Minor, Player, Share
+from engine.core.errors import GameError
+from engine.core.steps import Step, operating, stock
+
+KCMO = "KCMO"
+
+
+class BuySellParShares(stock.BuySellParShares):
+    """NdM certificates are traded only from phase 3½; a 5% NdM certificate may be bought at the limit."""
+
+    def may_trade(self, corp: Corporation) -> bool:
+        return not (corp.sym == "NdM" and "ndm_unavailable" in self.game.phase.status)
+
+
+class BuyCompany(operating.BuyCompany):
+    pass
+
+
+class BlockingBuyCompany(operating.BlockingBuyCompany):
+    pass
+
+
+class Track(operating.Track):
+    """Two yellow lays or one upgrade (minors: one yellow); the KCMO's Copper Canyon lay keeps the step
+    open; a tile on either half of Mexico City is laid on both."""
+
+    def kcmo_lay_left(self, operator) -> bool:
+        kcmo = self.game.company_by_sym.get(KCMO)
+        return kcmo is not None and kcmo.owner is operator and bool(self.game.abilities(kcmo, "tile_lay"))
+
+    def can_lay(self, operator) -> bool:
+        if isinstance(operator, Minor):
+            home = self.game.hexmap.hex(operator.home)
+            if home.tile.color == "white":  # a minor's first lay is on its home hex, terrain paid
+                return self.tile_lay(operator) is not None and \
+                    sum(u.get("cost", 0) for u in home.tile.upgrades) <= operator.cash
+        return super().can_lay(operator)
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if operating.corp_turn(self, entity) and (self.can_lay(entity) or self.kcmo_lay_left(entity)):
+            return "lay_tile", "pass"
+        return ()
+
+    def process_lay_tile(self, action, operator) -> None:
+        if not self.can_lay(operator):
+            raise GameError(f"{operator.sym} has no tile lay left this turn")
+        super().process_lay_tile(action, operator)
+        if self.kcmo_lay_left(operator):
+            self.passed = False
+
+    def after_lay(self, action, operator) -> None:
+        self.game.after_lay(operator, action.hex)
+
+
+class SpecialTrack(operating.SpecialTrack):
+    """The KCMO's Copper Canyon tile, laid during the owner's track step."""
+
+    def abilities(self, company) -> dict | None:
+        ability = super().abilities(company)
+        if ability is None:
+            return None
+        track = self.round.active_step()
+        return ability if isinstance(track, (operating.Track, operating.SpecialTrack)) else None
+
+    def process_lay_tile(self, action, company: Company) -> None:
+        super().process_lay_tile(action, company)
+        self.game.after_lay(company.owner, action.hex, by=company)
+
+
+class Dividend(operating.Dividend):
+    """A minor's revenue is shared half and half with its owner (its share of an odd sum is the smaller)."""
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if isinstance(entity, Minor):
+            return ()
+        return super().actions(entity)
+
+    def skip(self) -> None:
+        operator = self.round.current_entity
+        if isinstance(operator, Minor):
+            self.game.pay_minor(operator, self.round.revenue)
+            self.passed = True
+            return
+        super().skip()
+
+
+class SingleDepotTrainBuy(operating.BuyTrain):
+    """Before the first 4-train (phase status "limited_train_buy") a corporation buys at most one train
+    from the bank per turn."""
+
+    def setup(self) -> None:
+        self.bought_from_depot = False
+
+    def depot_trains(self) -> list:
+        if self.bought_from_depot and "limited_train_buy" in self.game.phase.status:
+            return []
+        return super().depot_trains()
+
+    def process_buy_train(self, action, corp: Corporation) -> None:
+        game = self.game
+        train = game.train(action.train)
+        from_depot = train.owner is None
+        if train.id == "5-0" and game.merge_trigger is None:
+            game.merge_trigger = corp.owner  # merger offers start at this player's left
+        super().process_buy_train(action, corp)
+        if from_depot:
+            self.bought_from_depot = True
+            if not self.depot_trains() and not self.other_trains(corp):
+                self.passed = True
+
+
+class Merge(Step):
+    """At the first 5-train: majors are offered in turn to merge into the NdM (floated ones decide for
+    themselves; among majors not floated, the NdM's president chooses)."""
+
+    description = "merge into the NdM, or decline"
+
+    def active_entities(self) -> list:
+        return [self.game.merge_decider()] if self.game.merge_candidates else []
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("merge", "pass") if entity in self.active_entities() else ()
+
+    def skip(self) -> None:
+        """Waits for the merger offer."""
+
+    def process_merge(self, action, corp: Corporation) -> None:
+        game = self.game
+        major = game.corporation(action.corporation)
+        candidates = game.merge_candidates
+        if candidates[0].floated and major is not candidates[0]:
+            raise GameError(f"{candidates[0].sym} decides first whether to merge into the NdM")
+        if major not in candidates or (major.floated and major is not corp):
+            raise GameError(f"{major.sym} can't merge into the NdM now")
+        game.merge_major(major)
+
+    def process_pass(self, action, corp: Corporation) -> None:
+        self.game.decline_merge(self.game.merge_candidates[0])
+
+    def legal(self, entity) -> list[dict]:
+        game = self.game
+        first = game.merge_candidates[0]
+        majors = [first] if first.floated else [c for c in game.merge_candidates if not c.floated]
+        out = [self.action(entity, "merge", corporation=c.sym) for c in majors]
+        return out + [self.action(entity, "pass")]
+
+
+class Assign(Step):
+    """After a merger: the NdM's president picks which of the merged major's stations becomes the NdM's."""
+
+    description = "choose the station the NdM keeps"
+
+    def active_entities(self) -> list:
+        return [self.game.ndm] if self.game.merged_cities_to_select else []
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("assign",) if entity in self.active_entities() else ()
+
+    def skip(self) -> None:
+        """Waits for a merger."""
+
+    def process_assign(self, action, corp: Corporation) -> None:
+        target = getattr(action, "target", None)
+        if target not in self.game.merged_cities_to_select:
+            raise GameError(f"the NdM keeps a station on one of {', '.join(self.game.merged_cities_to_select)}")
+        self.game.select_ndm_city(target)
+
+    def legal(self, entity) -> list[dict]:
+        return [self.action(entity, "assign", target=coord, target_type="hex")
+                for coord in self.game.merged_cities_to_select]
+
+
+__all__ = ["Assign", "BlockingBuyCompany", "BuyCompany", "BuySellParShares", "Dividend", "Merge",
+           "SingleDepotTrainBuy", "SpecialTrack", "Track", "Company", "Player", "Share"]
