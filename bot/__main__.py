@@ -1,16 +1,48 @@
-"""`python -m bot`: the Discord bot when DISCORD_TOKEN is set, otherwise the local console."""
+"""`python -m bot`: the Discord bot when DISCORD_TOKEN is set, otherwise the local console.
+
+    python -m bot                 # bot or console on ROUNDHOUSE_DB
+    python -m bot check [DB]      # integrity check of a database (safe while the bot runs)
+    python -m bot backup FILE     # online backup of ROUNDHOUSE_DB to FILE (safe while the bot runs)
+"""
+
+from __future__ import annotations
+
+import sys
 
 from bot.config import Config
+from bot.db import DatabaseInUse, MigrationFailed
+
+USAGE = "usage: python -m bot [check [DB] | backup FILE]"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
     config = Config.from_env()
-    if config.token:
-        from bot.discord_bot import main as run
-    else:
-        from bot.console import main as run
-    run(config)
+    try:
+        if args and args[0] == "check":
+            from bot.integrity import main as check
+            return check(args[1] if len(args) > 1 else config.db_path)
+        if args and args[0] == "backup" and len(args) == 2:
+            from bot.integrity import backup
+            backup(config.db_path, args[1])
+            print(f"backed up {config.db_path} to {args[1]}")
+            return 0
+        if args:
+            print(USAGE, file=sys.stderr)
+            return 2
+        if config.token:
+            from bot.discord_bot import main as run
+        else:
+            from bot.console import main as run
+        run(config)
+    except (DatabaseInUse, MigrationFailed) as exc:
+        print(f"roundhouse: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # Ctrl-C: stop quietly (every acknowledged action is already stored)
+        print("roundhouse: stopped.", file=sys.stderr)
+        return 130
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

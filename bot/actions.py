@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.errors import UserError
+from bot.errors import UserError, quote
 
 # command name -> 18xx.games action type
 KINDS: dict[str, str] = {
@@ -79,7 +79,7 @@ def parse_routes(text: str) -> list[dict]:
         if not chunk:
             continue
         if ":" not in chunk:
-            raise UserError(f"Route `{chunk}`: write it as `TRAIN: HEX,HEX | HEX,HEX`.")
+            raise UserError(f"Route {quote(chunk)}: write it as `TRAIN: HEX,HEX | HEX,HEX`.")
         train, body = chunk.split(":", 1)
         segs = []
         for seg in body.split("|"):
@@ -87,7 +87,7 @@ def parse_routes(text: str) -> list[dict]:
             if hexes:
                 segs.append(hexes)
         if not segs:
-            raise UserError(f"Route for train {train.strip()} has no track.")
+            raise UserError(f"Route for train {quote(train.strip())} has no track.")
         routes.append({"train": train.strip(), "connections": segs})
     return routes
 
@@ -357,16 +357,18 @@ def needs_legal(kind: str, options: dict[str, Any]) -> bool:
     return False
 
 
-def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | None) -> dict:
-    """The action dict for a command. Raises UserError for input that cannot be an action at all."""
+def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | None,
+          corporations: set[str] | None = None) -> dict:
+    """The action dict for a command. Raises UserError for input that cannot be an action at all.
+    `corporations`: the game's corporations (standing orders may only name one of them)."""
     if kind not in KINDS:
-        raise UserError(f"Unknown action `{kind}`.")
+        raise UserError(f"Unknown action {quote(kind)}.")
     opts = {k: v for k, v in options.items() if v is not None and v != ""}
     missing = REQUIRED.get(kind, set()) - set(opts)
     if missing:
         raise UserError(f"/{kind} needs {', '.join(sorted(missing))}.")
     if kind == "auto":
-        return build_program(opts)
+        return build_program(opts, corporations)
     legal = legal or []
     acts = _of_type(legal, kind)
     using = opts.get("using")
@@ -381,7 +383,7 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
         if "," not in price:
             match = [a for a in acts if a.get("corporation") == corp and _price_of(str(a["share_price"])) == price]
             if not match:
-                raise UserError(f"{corp} cannot be parred at ${price} now.")
+                raise UserError(f"{quote(corp)} cannot be parred at {quote('$' + price)} now.")
             price = str(match[0]["share_price"])
         return {**base, "corporation": corp, "share_price": price}
     if kind in ("buy", "sell"):
@@ -394,6 +396,9 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
             raw, _, p = raw.rpartition("@")
             pct = _int(p.rstrip("%"), "percent")
         shares = [s.strip() for s in re.split(r"[+\s]+", raw) if s.strip()]
+        if not shares:
+            raise UserError(f"/{kind}: name the certificate(s), e.g. `PRR_1` or `PRR_1+PRR_2` "
+                            "(autocomplete lists them).")
         guess = pct if pct is not None else _percent_guess(shares)
         same = [a for a in acts if sorted(a.get("shares", [])) == sorted(shares) and _same_entity(a, base)
                 and (pct is None or a.get("percent") in (None, pct))]
@@ -406,7 +411,7 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
                     return _clean(a)
             offered = sorted({s.rsplit("_", 1)[0] for a in acts if _same_entity(a, base) for s in a.get("shares", [])})
             verb = "bought" if kind == "buy" else "sold"
-            raise UserError(f"No {corp} share can be {verb} by you now (certificate limit, 60% holding limit, "
+            raise UserError(f"No {quote(corp)} share can be {verb} by you now (certificate limit, 60% holding limit, "
                             f"a sale this round, or none left). "
                             + (f"You can {kind}: {', '.join(offered)}." if offered else f"You can't {kind} any."))
         return {**base, "shares": shares, "percent": guess}
@@ -417,7 +422,7 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
         raw = str(opts["city"]).strip()
         city, _, slot = raw.partition("#")
         for a in acts:
-            if a.get("city") == city and (not slot or int(a.get("slot", 0)) == int(slot)) and \
+            if a.get("city") == city and (not slot or int(a.get("slot", 0)) == _int(slot, "slot")) and \
                     _same_entity(a, base):
                 return _clean(a)
         return {**base, "city": city, "slot": _int(slot or 0, "slot")}
@@ -434,8 +439,14 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
     if kind == "train":
         train = str(opts["train"]).strip()
         sel = [a for a in acts if a.get("train") == train]
-        if opts.get("variant"):
-            sel = [a for a in sel if a.get("variant") == opts["variant"]] or sel
+        variant = str(opts.get("variant") or "").strip()
+        if variant and sel:
+            named = [a for a in sel if a.get("variant") == variant]
+            if not named and variant != tile_name(train):  # naming the train's own kind is no variant
+                offered = sorted({a["variant"] for a in sel if a.get("variant")})
+                raise UserError(f"Train {quote(train)} has no variant {quote(variant)}"
+                                + (f": choose {', '.join(offered)}." if offered else "."))
+            sel = named or sel
         if opts.get("exchange"):
             sel = [a for a in sel if a.get("exchange") == opts["exchange"]]
         else:
@@ -449,7 +460,7 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
             return a
         a = {**base, "train": train}
         if opts.get("price") is None:
-            raise UserError(f"Train {train} cannot be bought now.")
+            raise UserError(f"Train {quote(train)} cannot be bought now.")
         a["price"] = _int(opts["price"], "price")
         if opts.get("variant"):
             a["variant"] = opts["variant"]
@@ -463,14 +474,15 @@ def build(kind: str, options: dict[str, Any], acting: dict, legal: list[dict] | 
         if opts.get("price") is None:
             match = [a for a in acts if a.get("company") == company]
             if not match:
-                raise UserError(f"{company} cannot be bought now.")
+                raise UserError(f"{quote(company)} cannot be bought now.")
             return _clean(match[0])
         return {**base, "company": company, "price": _int(opts["price"], "price")}
     raise UserError(f"Unknown action `{kind}`.")  # pragma: no cover
 
 
-def build_program(opts: dict[str, Any]) -> dict:
-    """A stock-round standing order for the member's own seat (the service fills in the player)."""
+def build_program(opts: dict[str, Any], corporations: set[str] | None = None) -> dict:
+    """A stock-round standing order for the member's own seat (the service fills in the player).
+    `corporations`: the game's corporations, when known (an order to buy another is refused)."""
     mode = str(opts["mode"]).strip().lower()
     base = {"entity_type": "player", "entity": None}
     if mode in ("pass", "pass-always"):
@@ -481,20 +493,32 @@ def build_program(opts: dict[str, Any]) -> dict:
     if mode == "buy":
         if not opts.get("corporation"):
             raise UserError("/auto buy needs the corporation to buy.")
+        corp = str(opts["corporation"]).strip().upper()
+        if corporations is not None and corp not in corporations:
+            raise UserError(f"There is no corporation {quote(corp)}: "
+                            f"choose one of {', '.join(sorted(corporations))}.")
         until = str(opts.get("until") or "float").strip().lower()
         if until != "float":
             until = _int(until, "until")
-        return {**base, "type": "program_buy_shares", "corporation": str(opts["corporation"]).strip().upper(),
+            if until < 1:
+                raise UserError("/auto until: a number of shares (1 or more), or `float`.")
+        return {**base, "type": "program_buy_shares", "corporation": corp,
                 "until_condition": until, "from_market": False,
                 "auto_pass_after": str(opts.get("then_pass") or "").strip().lower() in ("yes", "y", "true", "1")}
-    raise UserError(f"/auto mode is one of {', '.join(AUTO_MODES)}, not `{mode}`.")
+    raise UserError(f"/auto mode is one of {', '.join(AUTO_MODES)}, not {quote(mode)}.")
+
+
+NUMBER_LIMIT = 10**9  # larger numbers are never a price, count or rotation
 
 
 def _int(v: Any, name: str) -> int:
     try:
-        return int(str(v).strip().lstrip("$"))
+        n = int(str(v).strip().lstrip("$"))
     except ValueError:
-        raise UserError(f"{name} must be a number, not `{v}`.") from None
+        raise UserError(f"{name} must be a number, not {quote(v)}.") from None
+    if abs(n) > NUMBER_LIMIT:
+        raise UserError(f"{name} {quote(v)} is out of range.")
+    return n
 
 
 def command_for(action: dict) -> tuple[str, dict[str, Any]]:

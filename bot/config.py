@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 def _int_or_none(v: str | None) -> int | None:
@@ -15,7 +15,7 @@ def _int_or_none(v: str | None) -> int | None:
 
 @dataclass
 class Config:
-    token: str | None = None
+    token: str | None = field(default=None, repr=False)  # a secret: never in reprs or logs
     db_path: str = "roundhouse.db"
     dev_guild: int | None = None        # sync commands to this guild at start-up (instant); else global
     sync: str = "auto"                  # auto | global | guild | off
@@ -25,6 +25,7 @@ class Config:
     pictures: bool = True
     out_dir: str = "out"                # console: where pictures are written
     guild_ready_timeout: float = 2.0
+    log_level: str = "INFO"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -39,4 +40,5 @@ class Config:
             reminder_check=float(e.get("ROUNDHOUSE_REMINDER_CHECK") or 60),
             pictures=(e.get("ROUNDHOUSE_PICTURES") or "1").lower() not in ("0", "false", "no"),
             out_dir=e.get("ROUNDHOUSE_OUT") or "out",
+            log_level=(e.get("ROUNDHOUSE_LOG_LEVEL") or "INFO").upper(),
         )

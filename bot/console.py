@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import shlex
 import sys
+import threading
 from pathlib import Path
 from typing import IO, Any
 
 from bot import actions as acts
+from bot.access import Caller
 from bot.config import Config
 from bot.db import Database
 from bot.engine_adapter import Engine
@@ -108,6 +110,16 @@ class Console:
     def _member_for(game_id: int, index: int) -> int:
         return CONSOLE_MEMBER_BASE * game_id + index
 
+    async def _seat(self, who: str) -> Caller:
+        """The member of a seat (number or name) as a caller: the console plays every seat."""
+        member = await self._seat_member(who)
+        return Caller(member)
+
+    async def _host(self, game_id: int) -> Caller:
+        row = await self.svc.db.get_game(game_id)
+        assert row is not None
+        return Caller(row.created_by)
+
     # ------------------------------------------------------------------ commands
     async def run_line(self, line: str) -> bool:
         """Run one command line. Returns False on `quit`."""
@@ -144,38 +156,40 @@ class Console:
             if len(args) < 2:
                 raise UserError("new TITLE NAME [NAME ...] [seed=N]")
             title, names = args[0], args[1:]
-            host = names[0]
-            row = await svc.new_game(title=title, creator_id=0, creator_name=host, seed=seed)
-            # seats are members game*1000+1, +2 ...; re-seat the host under that id
-            await svc.db.remove_seat(row.id, 0)
-            await svc.db.update_game(row.id, created_by=self._member_for(row.id, 1))
-            for i, name in enumerate(names, start=1):
-                await svc.join(row.id, self._member_for(row.id, i), name)
+            row = await svc.new_game(Caller(0, names[0]), title=title, seed=seed)
+            # seats are members game*1000+1, +2 ...; the host's seat goes to the first of them
+            await svc.replace(row.id, Caller(0), 0, self._member_for(row.id, 1), names[0])
+            for i, name in enumerate(names[1:], start=2):
+                await svc.join(row.id, Caller(self._member_for(row.id, i), name))
             self.game_id = row.id
             self.say(await svc.lobby_text(row.id))
         elif cmd == "join":
             gid = await self._current()
             n = len(await svc.db.seats(gid)) + 1
-            self.show(await svc.join(gid, self._member_for(gid, n + 50), " ".join(args) or f"Player {n}"))
-        elif cmd in ("leave", "kick"):
+            self.show(await svc.join(gid, Caller(self._member_for(gid, n + 50), " ".join(args) or f"Player {n}")))
+        elif cmd == "leave":
             gid = await self._current()
-            member = await self._seat_member(" ".join(args))
-            row = await svc.db.get_game(gid)
-            self.show(await svc.kick(gid, row.created_by, member))
+            self.show(await svc.leave(gid, await self._seat(" ".join(args))))
+        elif cmd == "kick":
+            gid = await self._current()
+            self.show(await svc.kick(gid, await self._host(gid), await self._seat_member(" ".join(args))))
         elif cmd == "start":
             gid = await self._current()
-            row = await svc.db.get_game(gid)
-            self.show(await svc.start(gid, row.created_by))
+            self.show(await svc.start(gid, await self._host(gid)))
         elif cmd in ("games", "list"):
-            self.show(await svc.list_games())
+            self.show(await svc.list_games(Caller(0)))
         elif cmd == "use":
-            row = await svc.resolve(game_id=int(args[0]))
+            if not args or not args[0].isdigit():
+                raise UserError("use ID")
+            row = await svc.resolve(Caller(0), game_id=int(args[0]))
             self.game_id = row.id
             self.say(f"Using game #{row.id}.")
         elif cmd == "status":
-            self.show(await svc.status(await self._current()))
+            gid = await self._current()
+            self.show(await svc.status(gid, await self._host(gid)))
         elif cmd == "history":
-            self.show(await svc.history(await self._current(), int(args[0]) if args else 10))
+            gid = await self._current()
+            self.show(await svc.history(gid, Caller(0), args[0] if args else 10))
         elif cmd == "legal":
             gid = await self._current()
             lv = await svc.live(gid)
@@ -186,28 +200,30 @@ class Console:
         elif cmd == "as":
             if len(args) < 2:
                 raise UserError("as SEAT ACTION ...")
-            member = await self._seat_member(args[0])
+            who = await self._seat(args[0])
             kind, opts = self.parse_action(args[1], args[2:])
             gid = await self._current()
-            await svc.act(gid, member, kind, opts, publish=self._publish)
+            await svc.act(gid, who, kind, opts, publish=self._publish)
         elif cmd == "undo":
             if not args:
                 raise UserError("undo SEAT [N]")
             gid = await self._current()
-            member = await self._seat_member(args[0])
-            res = await svc.undo(gid, member, int(args[1]) if len(args) > 1 else 1, publish=self._publish)
+            who = await self._seat(args[0])
+            res = await svc.undo(gid, who, args[1] if len(args) > 1 else 1, publish=self._publish)
             if isinstance(res, UndoRequest):
                 self.say(f"Undo of {res.steps} action(s) requested; the others must `agree SEAT`.")
         elif cmd in ("agree", "refuse"):
+            if not args:
+                raise UserError(f"{cmd} SEAT")
             gid = await self._current()
-            member = await self._seat_member(args[0])
+            who = await self._seat(args[0])
             req = await svc.db.undo_request(gid)
             if req is None:
                 raise UserError("No undo request is open.")
-            await svc.vote_undo(gid, member, cmd == "agree", req.at_count, publish=self._publish)
+            await svc.vote_undo(gid, who, cmd == "agree", req.at_count, publish=self._publish)
         elif cmd == "export":
             gid = await self._current()
-            name, data = await svc.export(gid)
+            name, data = await svc.export(gid, Caller(0))
             path = Path(args[0]) if args else self.out / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
@@ -215,24 +231,27 @@ class Console:
         elif cmd == "import":
             if not args:
                 raise UserError("import FILE [NAME ...]")
-            import json
-            log = json.loads(Path(args[0]).read_text())
+            try:
+                data = Path(args[0]).read_bytes()
+            except OSError as e:
+                raise UserError(f"Cannot read {args[0]}: {e.strerror}.") from None
+            parsed, _ = svc.parse_log(data)
             names = args[1:]
-            players = log.get("players") or []
             row_id_guess = (await svc.db.list_games(statuses=("lobby", "active", "finished", "aborted")))
             nxt = (row_id_guess[-1].id + 1) if row_id_guess else 1
-            mapping = {}
-            for i, p in enumerate(players, start=1):
-                mapping[int(p["id"])] = (self._member_for(nxt, i), names[i - 1] if i <= len(names) else p.get("name"))
-            row, reply = await svc.import_game(log, creator_id=self._member_for(nxt, 1), mapping=mapping)
+            members: list[tuple[int, str] | None] = [
+                (self._member_for(nxt, i), names[i - 1] if i <= len(names) else (p.name or f"Player {i}"))
+                for i, p in enumerate(parsed.players, start=1)]
+            row, reply = await svc.import_game(Caller(self._member_for(nxt, 1)), data, members)
             self.game_id = row.id
             self.show(reply)
         elif cmd == "remind":
             gid = await self._current()
+            host = await self._host(gid)
             if not args or args[0] == "off":
-                self.show(await svc.set_remind(gid, None))
+                self.show(await svc.set_remind(gid, host, None))
             else:
-                self.show(await svc.set_remind(gid, float(args[0]), float(args[1]) if len(args) > 1 else None))
+                self.show(await svc.set_remind(gid, host, args[0], args[1] if len(args) > 1 else None))
         else:
             raise UserError(f"Unknown command `{cmd}`; try `help`.")
 
@@ -271,20 +290,40 @@ class Console:
         return kind, opts
 
 
+def _lines(stdin: IO[str]) -> asyncio.Queue[str]:
+    """Lines of `stdin` ("" at its end), read by a daemon thread: Ctrl-C never waits for a pending read."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    def read() -> None:
+        while True:
+            line = stdin.readline()
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+            if not line:
+                return
+
+    threading.Thread(target=read, name="console-stdin", daemon=True).start()
+    return queue
+
+
 async def run_console(config: Config, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
                       engine: Any | None = None) -> None:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     async with Database(config.db_path) as db:
         svc = Service(db, engine or Engine(), pictures=config.pictures)
+        _, broken = await svc.resume_all()
         console = Console(svc, config.out_dir, stdout)
+        for game_id, why in broken.items():
+            console.say(f"! game #{game_id} cannot be loaded: {why}")
         interactive = stdin.isatty()
         if interactive:
             console.say(f"Roundhouse console on {config.db_path} — `help` lists commands.")
+        lines = _lines(stdin)
         while True:
             if interactive:
                 print("> ", end="", file=stdout, flush=True)
-            line = await asyncio.to_thread(stdin.readline)
+            line = await lines.get()
             if not line:
                 break
             if not await console.run_line(line):

@@ -1,20 +1,32 @@
 """SQLite storage (aiosqlite, WAL): migrations runner and the repository the bot talks to.
 
 Every write is committed before the caller returns, so a reply saying something happened is only sent
-after it is on disk.
+after it is on disk. Writes that belong together run in one `transaction()`: a kill at any point leaves
+either all of them or none. One process owns a database: `open()` takes an exclusive lock on a file
+beside it, which a second process cannot take (`DatabaseInUse`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import json
 import os
 import re
+import sqlite3
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import aiosqlite
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no owner lock
+    fcntl = None  # type: ignore[assignment]
 
 
 def _migrations_dir() -> Path:
@@ -37,6 +49,49 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, Pa
             out.append((int(m.group(1)), m.group(2), path))
     out.sort()
     return out
+
+
+class DatabaseInUse(RuntimeError):
+    """Another process owns this database."""
+
+
+class LogConflict(RuntimeError):
+    """The stored log moved on since the game in memory was built from it (nothing was stored)."""
+
+
+class MigrationFailed(RuntimeError):
+    pass
+
+
+def lock_path(db_path: str | Path) -> Path:
+    return Path(f"{db_path}.lock")
+
+
+def take_owner_lock(db_path: str | Path) -> IO[str] | None:
+    """An exclusive lock on `<db>.lock`, held while the returned file stays open (the OS drops it when the
+    process ends, even by kill -9). Raises DatabaseInUse naming the owner's pid."""
+    if fcntl is None or str(db_path) == ":memory:":
+        return None
+    path = lock_path(db_path)
+    handle = open(path, "a+")  # noqa: SIM115 - held open for the life of the Database
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        pid = handle.read().strip() or "?"
+        handle.close()
+        raise DatabaseInUse(f"{db_path} is in use by another Roundhouse process (pid {pid}); "
+                            "only one bot or console may use a database at a time.") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
+
+
+# the task running the open transaction (a task started inside it inherits the variable, not the transaction)
+_TRANSACTION_TASK: contextvars.ContextVar[asyncio.Task | None] = contextvars.ContextVar("transaction_task",
+                                                                                        default=None)
 
 
 @dataclass
@@ -92,38 +147,74 @@ class Reminder:
 
 @dataclass
 class UndoRequest:
-    """An open vote to take back `steps` actions, asked when the log had `at_count` actions."""
+    """An open vote to take back `steps` actions, asked when the log had `at_count` actions. Votes belong
+    to seats (player ids): a seat handed to another member keeps its vote, and the new holder casts it."""
 
     game_id: int
-    requester: int
+    requester: int               # player id
     steps: int
     at_count: int
-    needed: set[int]
-    agreed: set[int] = field(default_factory=set)
+    agreed: set[int] = field(default_factory=set)   # player ids
     message_id: int | None = None
 
 
 class Database:
     """Repository over one SQLite file. One connection; aiosqlite serialises statements on its thread."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, owner: bool = True):
+        """owner=False: open without the owner lock (read-only tools: integrity check, backup)."""
         self.path = str(path)
+        self.owner = owner
         self.conn: aiosqlite.Connection | None = None
+        self._owner_lock: IO[str] | None = None
+        self._write_lock = asyncio.Lock()
 
     async def open(self) -> Database:
-        self.conn = await aiosqlite.connect(self.path)
-        self.conn.row_factory = aiosqlite.Row
-        await self.conn.execute("PRAGMA journal_mode=WAL")
-        await self.conn.execute("PRAGMA synchronous=NORMAL")
-        await self.conn.execute("PRAGMA foreign_keys=ON")
-        await self.conn.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        if self.owner:
+            self._owner_lock = take_owner_lock(self.path)
+        try:
+            self.conn = await aiosqlite.connect(self.path)
+            self.conn.row_factory = aiosqlite.Row
+            await self.conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit survives power loss too, not only the process being killed
+            await self.conn.execute("PRAGMA synchronous=FULL")
+            await self.conn.execute("PRAGMA foreign_keys=ON")
+            await self.conn.execute("PRAGMA busy_timeout=5000")
+            if self.owner:
+                await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
         return self
 
     async def close(self) -> None:
         if self.conn is not None:
             await self.conn.close()
             self.conn = None
+        if self._owner_lock is not None:
+            self._owner_lock.close()
+            self._owner_lock = None
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """Writes in the block are committed together at its end, or rolled back if it raises (or is
+        cancelled). Nested blocks join the outer one. Transactions of different games run one at a time:
+        they share the connection."""
+        task = asyncio.current_task()
+        if task is not None and _TRANSACTION_TASK.get() is task:
+            yield
+            return
+        async with self._write_lock:
+            token = _TRANSACTION_TASK.set(task)
+            try:
+                yield
+            except BaseException:
+                await asyncio.shield(self._db.rollback())
+                raise
+            else:
+                await self._db.commit()
+            finally:
+                _TRANSACTION_TASK.reset(token)
 
     async def __aenter__(self) -> Database:
         return await self.open()
@@ -147,12 +238,20 @@ class Database:
             if version in done:
                 continue
             script = path.read_text()
-            await db.executescript(
-                "BEGIN;\n" + script + "\nINSERT INTO schema_migrations(version, name, applied_at) "
-                f"VALUES ({version}, '{name}', {time.time()});\nCOMMIT;"
-            )
+            try:
+                await db.executescript(
+                    "BEGIN;\n" + script + "\nINSERT INTO schema_migrations(version, name, applied_at) "
+                    f"VALUES ({version}, '{name}', {time.time()});\nCOMMIT;"
+                )
+            except sqlite3.Error as exc:
+                await db.rollback()
+                raise MigrationFailed(f"migration {path.name} failed: {exc}; the database is unchanged") from exc
             applied.append(version)
         return applied
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+            return (await cur.fetchone())[0]
 
     async def applied_migrations(self) -> list[tuple[int, str]]:
         async with self._db.execute("SELECT version, name FROM schema_migrations ORDER BY version") as cur:
@@ -169,16 +268,16 @@ class Database:
                           channel_id: int | None = None, thread_id: int | None = None,
                           optional_rules: list[str] | None = None, status: str = "lobby") -> GameRow:
         now = time.time()
-        cur = await self._db.execute(
-            "INSERT INTO games(title, status, seed, optional_rules, guild_id, channel_id, thread_id, created_by,"
-            " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (title, status, seed, json.dumps(optional_rules or []), guild_id, channel_id, thread_id, created_by,
-             now, now),
-        )
-        game_id = cur.lastrowid
-        await self._db.execute("INSERT INTO reminders(game_id) VALUES (?)", (game_id,))
-        await self._db.commit()
-        row = await self.get_game(game_id)
+        async with self.transaction():
+            cur = await self._db.execute(
+                "INSERT INTO games(title, status, seed, optional_rules, guild_id, channel_id, thread_id, created_by,"
+                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (title, status, seed, json.dumps(optional_rules or []), guild_id, channel_id, thread_id, created_by,
+                 now, now),
+            )
+            game_id = cur.lastrowid
+            await self._db.execute("INSERT INTO reminders(game_id) VALUES (?)", (game_id,))
+            row = await self.get_game(game_id)
         assert row is not None
         return row
 
@@ -193,11 +292,12 @@ class Database:
         return GameRow.from_row(r) if r else None
 
     async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "active"),
-                         member_id: int | None = None) -> list[GameRow]:
+                         member_id: int | None = None, any_guild: bool = False) -> list[GameRow]:
+        """Games of one server (`guild_id`; None: the console's games), or of every server with any_guild."""
         sql = "SELECT * FROM games WHERE status IN ({})".format(",".join("?" * len(statuses)))
         args: list[Any] = list(statuses)
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
+        if not any_guild:
+            sql += " AND guild_id IS ?"
             args.append(guild_id)
         if member_id is not None:
             sql += " AND id IN (SELECT game_id FROM seats WHERE member_id = ?)"
@@ -206,16 +306,22 @@ class Database:
         async with self._db.execute(sql, args) as cur:
             return [GameRow.from_row(r) for r in await cur.fetchall()]
 
+    @staticmethod
+    def _game_columns(fields: dict[str, Any]) -> dict[str, Any]:
+        out = dict(fields)
+        for key in ("optional_rules", "turn_members", "result"):
+            if key in out and out[key] is not None:
+                out[key] = json.dumps(out[key])
+        out["updated_at"] = time.time()
+        return out
+
     async def update_game(self, game_id: int, **fields: Any) -> None:
         if not fields:
             return
-        for key in ("optional_rules", "turn_members", "result"):
-            if key in fields and fields[key] is not None:
-                fields[key] = json.dumps(fields[key])
-        fields["updated_at"] = time.time()
-        cols = ", ".join(f"{k} = ?" for k in fields)
-        await self._db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), game_id))
-        await self._db.commit()
+        cols = self._game_columns(fields)
+        async with self.transaction():
+            await self._db.execute(f"UPDATE games SET {', '.join(f'{k} = ?' for k in cols)} WHERE id = ?",
+                                   (*cols.values(), game_id))
 
     # ---------------------------------------------------------------- seats
     async def seats(self, game_id: int) -> list[Seat]:
@@ -228,27 +334,27 @@ class Database:
 
     async def add_seat(self, game_id: int, player_id: int, member_id: int, name: str,
                        position: int | None = None) -> None:
-        await self._db.execute(
-            "INSERT INTO seats(game_id, player_id, member_id, name, position, joined_at) VALUES (?,?,?,?,?,?)",
-            (game_id, player_id, member_id, name, position, time.time()),
-        )
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute(
+                "INSERT INTO seats(game_id, player_id, member_id, name, position, joined_at) VALUES (?,?,?,?,?,?)",
+                (game_id, player_id, member_id, name, position, time.time()),
+            )
 
     async def remove_seat(self, game_id: int, member_id: int) -> None:
-        await self._db.execute("DELETE FROM seats WHERE game_id = ? AND member_id = ?", (game_id, member_id))
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute("DELETE FROM seats WHERE game_id = ? AND member_id = ?", (game_id, member_id))
 
     async def set_positions(self, game_id: int, order: list[int]) -> None:
         """order: player ids in seat order."""
-        for pos, pid in enumerate(order):
-            await self._db.execute("UPDATE seats SET position = ? WHERE game_id = ? AND player_id = ?",
-                                   (pos, game_id, pid))
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.executemany("UPDATE seats SET position = ? WHERE game_id = ? AND player_id = ?",
+                                       [(pos, game_id, pid) for pos, pid in enumerate(order)])
 
     async def replace_member(self, game_id: int, old_member: int, new_member: int, name: str) -> None:
-        await self._db.execute("UPDATE seats SET member_id = ?, name = ? WHERE game_id = ? AND member_id = ?",
-                               (new_member, name, game_id, old_member))
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute(
+                "UPDATE seats SET member_id = ?, name = ? WHERE game_id = ? AND member_id = ?",
+                (new_member, name, game_id, old_member))
 
     # ---------------------------------------------------------------- actions
     async def actions(self, game_id: int) -> list[dict]:
@@ -270,81 +376,85 @@ class Database:
         async with self._db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) as cur:
             return (await cur.fetchone())[0]
 
-    async def append_action(self, game_id: int, action: dict, member_id: int | None,
+    @staticmethod
+    def _action_row(game_id: int, seq: int, action: dict, member_id: int | None, now: float) -> tuple:
+        return (game_id, seq, json.dumps(action, separators=(",", ":")), action.get("id"), member_id, now)
+
+    _INSERT_ACTION = "INSERT INTO actions(game_id, seq, action, action_id, member_id, created_at) VALUES (?,?,?,?,?,?)"
+
+    async def append_action(self, game_id: int, action: dict, member_id: int | None, seq: int,
                             game_fields: dict[str, Any] | None = None) -> int:
-        """Store one applied action (and optional game-row changes) in one committed transaction."""
+        """Store one applied action as number `seq` of the log (with optional game-row changes). `seq` is
+        where the game in memory puts it: if the stored log holds another number of actions (someone else
+        wrote to it), nothing is stored and LogConflict is raised."""
         now = time.time()
-        db = self._db
-        async with db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)) as cur:
-            seq = (await cur.fetchone())[0] + 1
-        await db.execute("INSERT INTO actions(game_id, seq, action, member_id, created_at) VALUES (?,?,?,?,?)",
-                         (game_id, seq, json.dumps(action, separators=(",", ":")), member_id, now))
-        fields = dict(game_fields or {})
-        fields["last_action_at"] = now
-        for key in ("turn_members", "result"):
-            if key in fields and fields[key] is not None:
-                fields[key] = json.dumps(fields[key])
-        fields["updated_at"] = now
-        cols = ", ".join(f"{k} = ?" for k in fields)
-        await db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*fields.values(), game_id))
-        await db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))  # the log moved on
-        await db.commit()
+        async with self.transaction():
+            if seq != await self.action_count(game_id) + 1:
+                raise LogConflict(f"game {game_id}: the stored log does not end at action {seq - 1}")
+            await self._db.execute(self._INSERT_ACTION, self._action_row(game_id, seq, action, member_id, now))
+            await self.update_game(game_id, **{**(game_fields or {}), "last_action_at": now})
+            await self.delete_undo_request(game_id)  # the log moved on
         return seq
 
     async def replace_actions(self, game_id: int, actions: list[dict], member_id: int | None = None) -> None:
         now = time.time()
-        await self._db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
-        await self._db.executemany(
-            "INSERT INTO actions(game_id, seq, action, member_id, created_at) VALUES (?,?,?,?,?)",
-            [(game_id, i + 1, json.dumps(a, separators=(",", ":")), member_id, now) for i, a in enumerate(actions)],
-        )
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            await self._db.executemany(
+                self._INSERT_ACTION,
+                [self._action_row(game_id, i + 1, a, member_id, now) for i, a in enumerate(actions)])
 
-    async def truncate_actions(self, game_id: int, keep: int) -> None:
-        """Drop every action after the first `keep` ones (undo)."""
-        await self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
-        await self._db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
-        await self._db.commit()
+    async def truncate_actions(self, game_id: int, keep: int, game_fields: dict[str, Any] | None = None) -> None:
+        """Drop every action after the first `keep` ones (undo), with optional game-row changes."""
+        async with self.transaction():
+            await self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
+            await self.delete_undo_request(game_id)
+            if game_fields:
+                await self.update_game(game_id, **game_fields)
 
     # ---------------------------------------------------------------- undo votes
     async def undo_request(self, game_id: int) -> UndoRequest | None:
-        async with self._db.execute("SELECT * FROM undo_requests WHERE game_id = ?", (game_id,)) as cur:
+        async with self._db.execute("SELECT * FROM undo_votes WHERE game_id = ?", (game_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
             return None
-        return UndoRequest(r["game_id"], r["requester"], r["steps"], r["at_count"], set(json.loads(r["needed"])),
-                           set(json.loads(r["agreed"])), r["message_id"])
+        return UndoRequest(r["game_id"], r["requester"], r["steps"], r["at_count"], set(json.loads(r["agreed"])),
+                           r["message_id"])
 
     async def save_undo_request(self, req: UndoRequest) -> None:
         """Open (replacing any open one) or update the game's undo vote."""
-        await self._db.execute(
-            "INSERT OR REPLACE INTO undo_requests(game_id, requester, steps, at_count, needed, agreed, message_id,"
-            " created_at) VALUES (?,?,?,?,?,?,?,?)",
-            (req.game_id, req.requester, req.steps, req.at_count, json.dumps(sorted(req.needed)),
-             json.dumps(sorted(req.agreed)), req.message_id, time.time()),
-        )
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute(
+                "INSERT OR REPLACE INTO undo_votes(game_id, requester, steps, at_count, agreed, message_id,"
+                " created_at) VALUES (?,?,?,?,?,?,?)",
+                (req.game_id, req.requester, req.steps, req.at_count, json.dumps(sorted(req.agreed)),
+                 req.message_id, time.time()),
+            )
 
     async def delete_undo_request(self, game_id: int) -> None:
-        await self._db.execute("DELETE FROM undo_requests WHERE game_id = ?", (game_id,))
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
 
     # ---------------------------------------------------------------- reminders
+    @staticmethod
+    def _reminder(r: aiosqlite.Row) -> Reminder:
+        return Reminder(r["game_id"], bool(r["enabled"]), r["first_after"], r["every"], r["next_at"],
+                        r["last_sent_at"])
+
     async def reminder(self, game_id: int) -> Reminder:
         async with self._db.execute("SELECT * FROM reminders WHERE game_id = ?", (game_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
-            await self._db.execute("INSERT INTO reminders(game_id) VALUES (?)", (game_id,))
-            await self._db.commit()
+            async with self.transaction():
+                await self._db.execute("INSERT OR IGNORE INTO reminders(game_id) VALUES (?)", (game_id,))
             return await self.reminder(game_id)
-        return Reminder(r["game_id"], bool(r["enabled"]), r["first_after"], r["every"], r["next_at"],
-                        r["last_sent_at"])
+        return self._reminder(r)
 
     async def set_reminder(self, game_id: int, **fields: Any) -> None:
         await self.reminder(game_id)
         cols = ", ".join(f"{k} = ?" for k in fields)
-        await self._db.execute(f"UPDATE reminders SET {cols} WHERE game_id = ?", (*fields.values(), game_id))
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute(f"UPDATE reminders SET {cols} WHERE game_id = ?", (*fields.values(), game_id))
 
     async def due_reminders(self, now: float) -> list[Reminder]:
         async with self._db.execute(
@@ -354,17 +464,16 @@ class Database:
             (now,),
         ) as cur:
             rows = await cur.fetchall()
-        return [Reminder(r["game_id"], bool(r["enabled"]), r["first_after"], r["every"], r["next_at"],
-                         r["last_sent_at"]) for r in rows]
+        return [self._reminder(r) for r in rows]
 
     # ---------------------------------------------------------------- DM opt-ins
     async def set_dm_optin(self, member_id: int, enabled: bool) -> None:
-        await self._db.execute(
-            "INSERT INTO dm_optins(member_id, enabled, updated_at) VALUES (?,?,?)"
-            " ON CONFLICT(member_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
-            (member_id, int(enabled), time.time()),
-        )
-        await self._db.commit()
+        async with self.transaction():
+            await self._db.execute(
+                "INSERT INTO dm_optins(member_id, enabled, updated_at) VALUES (?,?,?)"
+                " ON CONFLICT(member_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
+                (member_id, int(enabled), time.time()),
+            )
 
     async def dm_optin(self, member_id: int) -> bool:
         async with self._db.execute("SELECT enabled FROM dm_optins WHERE member_id = ?", (member_id,)) as cur:

@@ -35,6 +35,13 @@ def _price(summary: dict, corp: str) -> int | None:
     return p if isinstance(p, int) else None
 
 
+def _shares_cost(facts: dict, corp: str, percent: int, price: int | None) -> int | None:
+    """What `percent` of `corp` costs at `price` a share. The cash a player had before and after an
+    action is no measure of it: the action may end the round, and privates pay their income."""
+    unit = (facts.get("share_percent") or {}).get(corp) or 10
+    return price * percent // unit if price is not None else None
+
+
 def entity_name(entity: Any, entity_type: str | None, names: dict[int, str]) -> str:
     if entity_type == "player" or isinstance(entity, int):
         try:
@@ -154,29 +161,32 @@ def describe(action: dict, before: dict, after: dict, names: dict[int, str], fac
         sp = str(action.get("share_price", "")).split(",")[0]
         corp = str(action.get("corporation"))
         text = f"{who} pars {corp} at ${sp}"
-        if paid:
-            text += f" and buys the president's certificate (20%) for ${paid}"
+        privates = (_players(before).get(ent) or {}).get("privates") or []
+        came_with = [sym for sym, c in (facts.get("presidency_with") or {}).items() if c == corp and sym in privates]
+        if came_with:
+            text += " and takes the president's certificate that came with " + ", ".join(came_with)
         else:
-            came_with = [sym for sym, c in ((facts or {}).get("presidency_with") or {}).items() if c == corp]
-            text += " and takes the president's certificate that came with " + \
-                (", ".join(came_with) if came_with else "a private company")
+            cost = _shares_cost(facts, corp, 20, int(sp)) if sp.isdigit() else paid
+            text += f" and buys the president's certificate (20%) for {_money(cost)}"
         text += _floats(before, after, corp)
     elif t == "buy_shares":
         shares = action.get("shares", [])
         corp = shares[0].rsplit("_", 1)[0] if shares else "?"
         pct = action.get("percent") or 10 * len(shares)
         bc, ac = _corps(before).get(corp, {}), _corps(after).get(corp, {})
-        src = "the market" if (bc.get("pool", 0) or 0) > (ac.get("pool", 0) or 0) else "the IPO"
+        from_market = (bc.get("pool", 0) or 0) > (ac.get("pool", 0) or 0)
+        src = "the market" if from_market else "the IPO"
         if et == "company":
             text = f"{entity_name(_owner_of(before, ent), None, names)} exchanges {ent} for {pct}% of {corp}"
         else:
-            text = f"{who} buys {pct}% of {corp} from {src}" + (f" for ${paid}" if paid else "")
+            cost = _shares_cost(facts, corp, pct, _price(before, corp) if from_market else bc.get("par"))
+            text = f"{who} buys {pct}% of {corp} from {src}" + (f" for ${cost}" if cost else "")
         text += _pres_change(before, after, corp, names) + _floats(before, after, corp)
     elif t == "sell_shares":
         shares = action.get("shares", [])
         corp = shares[0].rsplit("_", 1)[0] if shares else "?"
         pct = action.get("percent") or 10 * len(shares)
-        got = -paid if paid is not None else None
+        got = _shares_cost(facts, corp, pct, _price(before, corp))
         text = f"{who} sells {pct}% of {corp} for {_money(got)}" + _price_move(before, after, corp, "; ")
         text += _pres_change(before, after, corp, names)
     elif t == "pass":

@@ -28,6 +28,13 @@ def allowed_mentions_for(members: list[int]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
+def thread_link(reply: Reply) -> str:
+    """A link to the game's thread in its server (a DM has no `<#thread>` context to resolve)."""
+    if not reply.thread_id or not reply.guild_id:
+        return ""
+    return f"https://discord.com/channels/{reply.guild_id}/{reply.thread_id}"
+
+
 def make_bot(config: Config, *, engine: Any | None = None, db: Database | None = None) -> RoundhouseBot:
     if config.sharded:
         return RoundhouseShardedBot(config, engine=engine, db=db)
@@ -61,8 +68,9 @@ class RoundhouseBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.db.conn is None:
             await self.db.open()
-        resumed = await self.service.resume_all()
-        log.info("resumed %d active game(s)", len(resumed))
+        resumed, broken = await self.service.resume_all()
+        log.info("resumed %d active game(s)%s", len(resumed),
+                 f"; {len(broken)} could not be loaded: {sorted(broken)}" if broken else "")
         self._warm_task = asyncio.create_task(asyncio.to_thread(self.service.engine.warm_pictures, "1830"))
         from bot.ui import GameButton
         self.add_dynamic_items(GameButton)
@@ -132,7 +140,7 @@ class RoundhouseBot(commands.Bot):
         t.add_done_callback(self._bg.discard)
 
     async def _send_dms(self, reply: Reply) -> None:
-        link = f"https://discord.com/channels/{'@me'}/{reply.thread_id}" if reply.thread_id else ""
+        link = thread_link(reply)
         for member in reply.dm:
             if member <= 0:
                 continue
@@ -174,14 +182,18 @@ class RoundhouseShardedBot(RoundhouseBot, commands.AutoShardedBot):
 
 
 async def run_bot(config: Config) -> None:
-    discord.utils.setup_logging()
-    bot = make_bot(config)
-    async with bot:
-        await bot.start(config.token or "")
+    discord.utils.setup_logging(level=config.log_level)
+    db = await Database(config.db_path).open()  # the owner lock first: a second process stops here
+    try:
+        bot = make_bot(config, db=db)
+        async with bot:
+            await bot.start(config.token or "")
+    finally:
+        await db.close()
 
 
 def main(config: Config) -> None:
     asyncio.run(run_bot(config))
 
 
-__all__ = ["RoundhouseBot", "make_bot", "run_bot", "main", "Engine", "allowed_mentions_for"]
+__all__ = ["RoundhouseBot", "make_bot", "run_bot", "main", "Engine", "allowed_mentions_for", "thread_link"]

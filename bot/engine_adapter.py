@@ -55,14 +55,23 @@ class Engine:
         self.GameError: type[Exception] = _game_error_class()
 
     # ------------------------------------------------------------------ games
-    def create(self, title: str, players: list[dict], seed: int, optional_rules: list[str]) -> GameLike:
+    # Every game these return is ready for live play: standing orders (programs) act after each new
+    # action, whether the game was just created, rebuilt from its stored log, or imported.
+    @staticmethod
+    def _live(game: GameLike) -> GameLike:
+        game.generate_auto_actions = True  # type: ignore[attr-defined]
+        return game
+
+    def create(self, title: str, players: list[dict], seed: int, optional_rules: list[str],
+               game_id: Any = None) -> GameLike:
         from engine.titles import create_game
-        return create_game(title, players=players, seed=seed, optional_rules=list(optional_rules))
+        return self._live(create_game(title, players=players, seed=seed, optional_rules=list(optional_rules),
+                                      game_id=game_id))
 
     def load(self, log_dict: dict) -> GameLike:
         """Build a game from an 18xx.games log (undo/redo resolved by the engine)."""
         from engine.titles import load_18xx
-        return load_18xx(log_dict)
+        return self._live(load_18xx(log_dict))
 
     @staticmethod
     def log_dict(title: str, players: list[dict], seed: int, optional_rules: list[str],
@@ -76,10 +85,10 @@ class Engine:
         }
 
     def replay(self, title: str, players: list[dict], seed: int, optional_rules: list[str],
-               actions: list[dict]) -> GameLike:
+               actions: list[dict], game_id: Any = None) -> GameLike:
         if not actions:
-            return self.create(title, players, seed, optional_rules)
-        return self.load(self.log_dict(title, players, seed, optional_rules, actions))
+            return self.create(title, players, seed, optional_rules, game_id)
+        return self.load(self.log_dict(title, players, seed, optional_rules, actions, game_id))
 
     def is_game_error(self, exc: BaseException) -> bool:
         if self.GameError is _MissingGameError:  # engine imported after this adapter was made
@@ -132,13 +141,14 @@ class Engine:
             phases = {p.name: {"train_limit": p.train_limit, "tiles": list(p.tiles), "status": list(p.status)}
                       for p in game.phases}  # type: ignore[attr-defined]
             income = {c.sym: c.revenue for c in game.companies}  # type: ignore[attr-defined]
+            share_percent = {c.sym: c.share_percent for c in game.corporations}  # type: ignore[attr-defined]
             presidency_with = {}  # private -> corporation whose president's certificate it brings (1830 BO)
             for c in game.companies:  # type: ignore[attr-defined]
                 ability = c.ability("shares")
                 if ability and ability["shares"].endswith("_0"):
                     presidency_with[c.sym] = ability["shares"].rsplit("_", 1)[0]
             return {"locations": names, "layout": hm.layout, "phases": phases, "income": income,
-                    "presidency_with": presidency_with}
+                    "presidency_with": presidency_with, "share_percent": share_percent}
         except Exception:
             log.exception("map_facts failed")
             return {}

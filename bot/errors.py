@@ -1,5 +1,29 @@
-"""Errors whose message is meant for the member (sent ephemerally; nothing changed)."""
+"""Errors whose message is meant for the member (sent ephemerally; nothing changed), and how member input
+is shown back in them: short, on one line, so a refusal never echoes a wall of text."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+QUOTE_LIMIT = 40
+MESSAGE_LIMIT = 400
 
 
 class UserError(Exception):
     """A command that cannot be done: wrong game, not your turn, illegal action, bad input."""
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """Member input as `code`, on one line and at most `limit` characters."""
+    text = " ".join(str(value).split()).replace("`", "'")
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"`{text}`"
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A message that may carry input (e.g. the engine naming a certificate it does not know): long words
+    shortened, the whole kept under `limit` characters."""
+    text = re.sub(rf"\S{{{QUOTE_LIMIT + 1},}}", lambda m: m.group(0)[: QUOTE_LIMIT - 1] + "…", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs.common import caller
 from bot.errors import UserError
 from bot.service import Reply
 
@@ -47,7 +48,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot: Any = interaction.client
         svc = bot.service
-        user = interaction.user
+        who = caller(interaction)
         try:
             if self.what in ("pass", "payout", "withhold", "run_best", "bankrupt"):
                 kind, opts = {
@@ -55,20 +56,15 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                     "withhold": ("dividend", {"kind": "withhold"}), "run_best": ("run", {"routes": "best"}),
                     "bankrupt": ("bankrupt", {}),
                 }[self.what]
-                reply = await svc.act(self.game_id, user.id, kind, opts, publish=bot.publish)
+                reply = await svc.act(self.game_id, who, kind, opts, publish=bot.publish)
                 await interaction.followup.send(f"Done: {reply.text.splitlines()[0]}", ephemeral=True)
             elif self.what in ("join", "leave", "start"):
-                if self.what == "join":
-                    reply = await svc.join(self.game_id, user.id, user.display_name)
-                elif self.what == "leave":
-                    reply = await svc.leave(self.game_id, user.id)
-                else:
-                    perms = getattr(interaction, "permissions", None)
-                    reply = await svc.start(self.game_id, user.id, is_admin=bool(perms and perms.manage_threads))
+                lobby = {"join": svc.join, "leave": svc.leave, "start": svc.start}[self.what]
+                reply = await lobby(self.game_id, who)
                 await bot.publish(reply)
                 await interaction.followup.send("Done.", ephemeral=True)
             elif self.what in ("undo_yes", "undo_no"):
-                await svc.vote_undo(self.game_id, user.id, self.what == "undo_yes", self.arg or 0,
+                await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,
                                     publish=bot.publish)
                 await interaction.followup.send("Vote counted.", ephemeral=True)
         except UserError as e:

@@ -94,7 +94,8 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         assert await bot.db.action_count(gid) == 2
         await runner.stop()
         bot = await runner.start()
-        assert (await bot.db.undo_request(gid)).agreed == {p1, p2}
+        player_of = {s.member_id: s.player_id for s in lv.seats}
+        assert (await bot.db.undo_request(gid)).agreed == {player_of[p1], player_of[p2]}
         rec = await fake.click(p3, vote, yes)
         assert await bot.db.action_count(gid) == 0
         assert "undid 2 action" in fake.channel_messages(thread)[-1].content
@@ -124,6 +125,7 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
                 break
             await asyncio.sleep(0.05)
         assert dms and "your turn" in dms[0].content
+        assert f"https://discord.com/channels/{fake.guild_id}/{thread}" in dms[0].content
         assert fake.channels[dms[0].channel_id]["recipients"][0]["id"] == str(p2)
 
         # reminders: stored in SQLite, posted in the thread (which gets unarchived), pinging only p2

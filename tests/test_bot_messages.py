@@ -6,6 +6,7 @@ engine: the private auction, the first stock round and the start of the first op
 
 from __future__ import annotations
 
+from bot.access import Caller
 from bot.db import Database
 from bot.describe import exits_text, next_hint, phase_text
 from bot.engine_adapter import Engine
@@ -18,10 +19,10 @@ MEMBERS = {"Ann": 11, "Bob": 12, "Cid": 13}
 async def _game(tmp_path):
     db = await Database(str(tmp_path / "rh.db")).__aenter__()
     svc = Service(db, Engine(), pictures=False)
-    row = await svc.new_game(title="1830", creator_id=11, creator_name="Ann", seed=5)
-    await svc.join(row.id, 12, "Bob")
-    await svc.join(row.id, 13, "Cid")
-    start = await svc.start(row.id, 11)
+    row = await svc.new_game(Caller(11, "Ann"), title="1830", seed=5)
+    await svc.join(row.id, Caller(12, "Bob"))
+    await svc.join(row.id, Caller(13, "Cid"))
+    start = await svc.start(row.id, Caller(11))
     return db, svc, row.id, start
 
 
@@ -29,10 +30,10 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
     db, svc, gid, start = await _game(tmp_path)
     try:
         async def act(who: str, kind: str, **options) -> str:
-            return (await svc.act(gid, MEMBERS[who], kind, options)).text
+            return (await svc.act(gid, Caller(MEMBERS[who]), kind, options)).text
 
         assert "Seats: 1. Ann, 2. Bob, 3. Cid" in start.text
-        choices = await svc.autocomplete(gid, "bid", "company", "", {})
+        choices = await svc.autocomplete(gid, Caller(11), "bid", "company", "", {})
         assert choices[:2] == [("SV: buy it for $20", "SV"), ("CS: $45 or more", "CS")]
         assert "Next: <@11> — buy SV for $20, bid on a dearer private, or pass." in start.text
         assert (await act("Ann", "bid", company="SV", price=20)).startswith("Ann buys SV for $20.")
@@ -66,7 +67,7 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
             await act("Bob", "buy", share="CPR")
             raise AssertionError("CPR has not been started")
         except UserError as e:
-            assert str(e).startswith("No CPR share can be bought by you now") and "You can buy: " in str(e)
+            assert str(e).startswith("No `CPR` share can be bought by you now") and "You can buy: " in str(e)
         text = await act("Bob", "buy", share="NYC")
         assert "NYC floats with $670" in text
         lv = await svc.live(gid)
@@ -76,10 +77,10 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
         assert "Operating Round 1.1 (of 1) begins" in text
         assert "privates pay SV $5 to " in text and "BO $30 to " in text
         assert "for NYC — lay track or pass." in text  # NYC (sold out first) operates first
-        assert await svc.autocomplete(gid, "lay", "hex", "alb", {}) == [("E19 Albany: tile 57", "E19")]
-        tiles = await svc.autocomplete(gid, "lay", "tile", "", {"hex": "E19"})
+        assert await svc.autocomplete(gid, Caller(11), "lay", "hex", "alb", {}) == [("E19 Albany: tile 57", "E19")]
+        tiles = await svc.autocomplete(gid, Caller(11), "lay", "tile", "", {"hex": "E19"})
         assert [name for name, _ in tiles] == ["57 on E19 Albany: SW–NE; W–E; NW–SE"]
-        rotations = await svc.autocomplete(gid, "lay", "rotation", "", {"hex": "E19", "tile": tiles[0][1]})
+        rotations = await svc.autocomplete(gid, Caller(11), "lay", "rotation", "", {"hex": "E19", "tile": tiles[0][1]})
         assert [name for name, _ in rotations] == ["0 (SW–NE) — tile 57 on E19 Albany",
                                                    "1 (W–E) — tile 57 on E19 Albany",
                                                    "2 (NW–SE) — tile 57 on E19 Albany"]

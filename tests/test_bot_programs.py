@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from bot import actions as acts
+from bot.access import Caller
 from bot.db import Database
 from bot.engine_adapter import Engine
 from bot.service import Service
@@ -31,14 +32,14 @@ async def test_standing_orders_play_a_recorded_game(tmp_path):
     async with Database(str(tmp_path / "rh.db")) as db:
         service = Service(db, Engine(), pictures=False)
         members = {int(p["id"]): 1000 + i for i, p in enumerate(LOG["players"])}
-        row, _ = await service.import_game(dict(LOG, actions=[]), creator_id=1000,
-                                           mapping={pid: (m, f"P{pid}") for pid, m in members.items()})
+        row, _ = await service.import_game(Caller(1000), dict(LOG, actions=[]),
+                                           [(members[int(p["id"])], f"P{p['id']}") for p in LOG["players"]])
         automatic = 0
         for action in resolve_undo(LOG["actions"]):
             game = (await service.live(row.id)).game
             member = members[controller(game, action)]
             kind, options = acts.command_for({k: v for k, v in action.items() if k != "auto_actions"})
-            reply = await service.act(row.id, member, kind, options)
+            reply = await service.act(row.id, Caller(member), kind, options)
             automatic += "automatically" in reply.text
         game = (await service.live(row.id)).game
         assert game.finished and game.result() == LOG["result"] and game.end_reason == LOG["game_end_reason"]

@@ -42,7 +42,7 @@ async def test_repository_round_trip(tmp_path):
         await db.add_seat(g.id, 2, 12, "Bob")
         await db.set_positions(g.id, [2, 1])
         assert [s.name for s in await db.seats(g.id)] == ["Bob", "Ann"]
-        seq = await db.append_action(g.id, {"type": "pass", "entity": 2, "entity_type": "player", "id": 1}, 12,
+        seq = await db.append_action(g.id, {"type": "pass", "entity": 2, "entity_type": "player", "id": 1}, 12, 1,
                                      {"turn_members": [11]})
         assert seq == 1 and await db.action_count(g.id) == 1
         assert (await db.get_game(g.id)).turn_members == [11]

@@ -8,6 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.access import Caller
 from bot.errors import UserError
 from bot.service import Reply
 
@@ -16,13 +17,18 @@ def service(interaction: discord.Interaction) -> Any:
     return interaction.client.service  # type: ignore[attr-defined]
 
 
-def is_admin(interaction: discord.Interaction) -> bool:
+def caller(interaction: discord.Interaction) -> Caller:
+    """Who sent the interaction, from which server and channel, with their permissions there (Discord
+    computes `interaction.permissions` for that channel; Administrator implies Manage Threads)."""
     perms = interaction.permissions
-    return bool(perms and (perms.manage_threads or perms.administrator))
+    return Caller(member_id=interaction.user.id, name=interaction.user.display_name,
+                  guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                  manages_threads=bool(interaction.guild_id and perms and (perms.manage_threads
+                                                                            or perms.administrator)))
 
 
 async def resolve_game(interaction: discord.Interaction, game: int | None) -> int:
-    row = await service(interaction).resolve(thread_id=interaction.channel_id, game_id=game)
+    row = await service(interaction).resolve(caller(interaction), thread_id=interaction.channel_id, game_id=game)
     return row.id
 
 
@@ -47,7 +53,8 @@ def autocompleter(kind: str, option: str):
         ns = {k: v for k, v in interaction.namespace.__dict__.items()}
         try:
             gid = await resolve_game(interaction, ns.get("game"))
-            choices = await service(interaction).autocomplete(gid, kind, option, str(current or ""), ns)
+            choices = await service(interaction).autocomplete(gid, caller(interaction), kind, option,
+                                                              str(current or ""), ns)
         except UserError:
             return []
         return [app_commands.Choice(name=str(n), value=v) for n, v in choices]

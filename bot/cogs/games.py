@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import logging
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import handle_error, is_admin, resolve_game, send_private
+from bot.cogs.common import caller, handle_error, resolve_game, send_private
 from bot.errors import UserError
-from bot.service import Reply, UndoRequest
+from bot.service import MAX_UNDO_STEPS, Reply, UndoRequest
 from bot.ui import GameButton
 
 log = logging.getLogger(__name__)
@@ -20,6 +19,7 @@ GAME_HELP = "game number (default: this thread's game)"
 TITLE_CHOICES = [app_commands.Choice(name="1830", value="1830")]
 
 
+@app_commands.guild_only()
 class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 18xx games"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -55,9 +55,7 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         try:
             if interaction.guild_id is None:
                 raise UserError("Start games in a server text channel.")
-            row = await self.svc.new_game(title=title, creator_id=interaction.user.id,
-                                          creator_name=interaction.user.display_name,
-                                          guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+            row = await self.svc.new_game(caller(interaction), title=title, channel_id=interaction.channel_id)
             thread_id = await self._new_thread(interaction, f"{title} #{row.id}")
             await self.svc.set_thread(row.id, thread_id)
             msg = await self.bot.publish(await self.svc.lobby_reply(row.id))
@@ -81,84 +79,72 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
             await send_private(interaction, reply)
 
     async def _on_game(self, interaction: discord.Interaction, game: int | None, fn, public: bool = True) -> None:
-        """`fn(game id)` for the game of this thread (or the given one), answered like `_simple`."""
+        """`fn(game id, caller)` for the game of this thread (or the given one), answered like `_simple`."""
         async def go():
-            return await fn(await resolve_game(interaction, game))
+            return await fn(await resolve_game(interaction, game), caller(interaction))
         await self._simple(interaction, go, public)
 
     @app_commands.command(name="join", description="Take a seat in the game")
     @app_commands.describe(game=GAME_HELP)
     async def join(self, interaction: discord.Interaction, game: int | None = None):
-        async def go():
-            gid = await resolve_game(interaction, game)
-            return await self.svc.join(gid, interaction.user.id, interaction.user.display_name)
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game, self.svc.join)
 
     @app_commands.command(name="leave", description="Leave the lobby")
     @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, lambda gid: self.svc.leave(gid, interaction.user.id))
+        await self._on_game(interaction, game, self.svc.leave)
 
     @app_commands.command(name="start", description="Start the game (host): seats are shuffled")
     @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game,
-                            lambda gid: self.svc.start(gid, interaction.user.id, is_admin=is_admin(interaction)))
+        await self._on_game(interaction, game, self.svc.start)
 
     @app_commands.command(name="abort", description="Abort the game (host)")
     @app_commands.describe(game=GAME_HELP)
     async def abort(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game,
-                            lambda gid: self.svc.abort(gid, interaction.user.id, is_admin=is_admin(interaction)))
+        await self._on_game(interaction, game, self.svc.abort)
 
     @app_commands.command(name="kick", description="Remove a player from the lobby (host)")
     @app_commands.describe(member="who", game=GAME_HELP)
     async def kick(self, interaction: discord.Interaction, member: discord.User, game: int | None = None):
-        await self._on_game(interaction, game, lambda gid: self.svc.kick(
-            gid, interaction.user.id, member.id, is_admin=is_admin(interaction)))
+        await self._on_game(interaction, game, lambda gid, who: self.svc.kick(gid, who, member.id))
 
-    @app_commands.command(name="replace", description="Give a seat to another member")
+    @app_commands.command(name="replace", description="Give a seat to another member (host, or the player)")
     @app_commands.describe(old="current holder of the seat", new="new player", game=GAME_HELP)
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User,
                       game: int | None = None):
-        await self._on_game(interaction, game, lambda gid: self.svc.replace(
-            gid, interaction.user.id, old.id, new.id, new.display_name, is_admin=is_admin(interaction)))
+        await self._on_game(interaction, game, lambda gid, who: self.svc.replace(
+            gid, who, old.id, new.id, new.display_name))
 
     @app_commands.command(name="claim", description="Take an unclaimed seat of an imported game")
     @app_commands.describe(seat="seat number (1 = first player)", game=GAME_HELP)
     async def claim(self, interaction: discord.Interaction, seat: int, game: int | None = None):
-        async def go():
-            gid = await resolve_game(interaction, game)
-            seats = await self.svc.db.seats(gid)
-            if not 1 <= seat <= len(seats) or seats[seat - 1].member_id > 0:
-                raise UserError("That seat is not free.")
-            return await self.svc.replace(gid, seats[seat - 1].member_id, seats[seat - 1].member_id,
-                                          interaction.user.id, interaction.user.display_name, is_admin=True)
-        await self._simple(interaction, go)
+        await self._on_game(interaction, game, lambda gid, who: self.svc.claim(gid, who, seat))
 
     # ------------------------------------------------------------------ read-only
     @app_commands.command(name="list", description="Open games in this server")
     async def list_(self, interaction: discord.Interaction):
-        await self._simple(interaction, lambda: self.svc.list_games(guild_id=interaction.guild_id), public=False)
+        await self._simple(interaction, lambda: self.svc.list_games(caller(interaction)), public=False)
 
     @app_commands.command(name="status", description="Where the game stands, with pictures")
     @app_commands.describe(game=GAME_HELP)
     async def status(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, lambda gid: self.svc.status(gid), public=False)
+        await self._on_game(interaction, game, self.svc.status, public=False)
 
     @app_commands.command(name="history", description="The last actions")
     @app_commands.describe(count="how many (default 10)", game=GAME_HELP)
     async def history(self, interaction: discord.Interaction, count: int = 10, game: int | None = None):
-        await self._on_game(interaction, game, lambda gid: self.svc.history(gid, count), public=False)
+        await self._on_game(interaction, game, lambda gid, who: self.svc.history(gid, who, count), public=False)
 
     # ------------------------------------------------------------------ undo
     @app_commands.command(name="undo", description="Take back your last action (further back: everyone agrees)")
     @app_commands.describe(steps="how many actions (default 1)", game=GAME_HELP)
-    async def undo(self, interaction: discord.Interaction, steps: int = 1, game: int | None = None):
+    async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, MAX_UNDO_STEPS] = 1,
+                   game: int | None = None):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             gid = await resolve_game(interaction, game)
-            res = await self.svc.undo(gid, interaction.user.id, steps, publish=self.bot.publish)
+            res = await self.svc.undo(gid, caller(interaction), steps, publish=self.bot.publish)
         except UserError as e:
             await send_private(interaction, str(e))
             return
@@ -169,11 +155,10 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
     @app_commands.command(name="export", description="Download the game as an 18xx.games log")
     @app_commands.describe(game=GAME_HELP)
     async def export(self, interaction: discord.Interaction, game: int | None = None):
-        async def go():
-            gid = await resolve_game(interaction, game)
-            name, data = await self.svc.export(gid)
+        async def go(gid, who):
+            name, data = await self.svc.export(gid, who)
             return Reply(f"Game #{gid} as an 18xx.games log.", gid, file=(name, data))
-        await self._simple(interaction, go, public=False)
+        await self._on_game(interaction, game, go, public=False)
 
     @app_commands.command(name="import", description="Continue an 18xx.games game here (attach its log)")
     @app_commands.describe(file="the 18xx.games game JSON", player1="member for the log's first player",
@@ -187,18 +172,14 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         try:
             if interaction.guild_id is None:
                 raise UserError("Import games in a server text channel.")
+            self.svc.check_import_size(file.size)  # before downloading it
             try:
-                log_dict = json.loads(await file.read())
-            except (ValueError, discord.HTTPException):
-                raise UserError("The attachment is not a JSON game log.") from None
-            players = log_dict.get("players") or []
-            members = [player1, player2, player3, player4, player5, player6]
-            mapping = {}
-            for p, m in zip(players, members, strict=False):
-                if m is not None:
-                    mapping[int(p["id"])] = (m.id, m.display_name)
-            row, reply = await self.svc.import_game(log_dict, creator_id=interaction.user.id, mapping=mapping,
-                                                    guild_id=interaction.guild_id,
+                data = await file.read()
+            except discord.HTTPException:
+                raise UserError("The attachment could not be downloaded; try again.") from None
+            members = [(m.id, m.display_name) if m is not None else None
+                       for m in (player1, player2, player3, player4, player5, player6)]
+            row, reply = await self.svc.import_game(caller(interaction), data, members,
                                                     channel_id=interaction.channel_id)
             thread_id = await self._new_thread(interaction, f"{row.title} #{row.id} (imported)")
             await self.svc.set_thread(row.id, thread_id)
@@ -215,12 +196,12 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
                            every="hours between further reminders (default 24)", game=GAME_HELP)
     async def remind(self, interaction: discord.Interaction, hours: float, every: float | None = None,
                      game: int | None = None):
-        await self._on_game(interaction, game, lambda gid: self.svc.set_remind(gid, hours, every))
+        await self._on_game(interaction, game, lambda gid, who: self.svc.set_remind(gid, who, hours, every))
 
     @app_commands.command(name="notify", description="DM me when it becomes my turn")
     @app_commands.describe(on="on or off")
     async def notify(self, interaction: discord.Interaction, on: bool = True):
-        await self._simple(interaction, lambda: self.svc.set_notify(interaction.user.id, on), public=False)
+        await self._simple(interaction, lambda: self.svc.set_notify(caller(interaction), on), public=False)
 
 
 async def setup(bot: commands.Bot) -> None:

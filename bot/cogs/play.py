@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import actions as acts
-from bot.cogs.common import autocompleter, handle_error, resolve_game, send_private, service
+from bot.cogs.common import autocompleter, caller, handle_error, resolve_game, send_private, service
 from bot.errors import UserError
 from bot.ui import bankrupt_view
 
@@ -46,7 +46,7 @@ async def act(interaction: discord.Interaction, kind: str, game: int | None, /, 
             await interaction.followup.send("Declare bankruptcy? This cannot be undone by you alone.",
                                             view=bankrupt_view(gid), ephemeral=True)
             return
-        reply = await service(interaction).act(gid, interaction.user.id, kind, options,
+        reply = await service(interaction).act(gid, caller(interaction), kind, options,
                                                publish=interaction.client.publish)  # type: ignore[attr-defined]
     except UserError as e:
         await send_private(interaction, str(e))
@@ -74,7 +74,7 @@ def action_command(kind: str) -> app_commands.Command:
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     callback.__name__ = f"{kind}_"
     callback.__qualname__ = f"Play.{kind}_"  # a method: discord.py skips `self`
-    cmd = app_commands.command(name=kind, description=DESCRIPTIONS[kind])(callback)
+    cmd = app_commands.guild_only()(app_commands.command(name=kind, description=DESCRIPTIONS[kind])(callback))
     helps = {name: text for name, _, text in acts.OPTIONS[kind]}
     app_commands.describe(**helps, game=GAME_HELP)(cmd)
     if helps:

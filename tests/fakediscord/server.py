@@ -88,13 +88,9 @@ class FakeDiscord:
         self.app_id = self.new_id()
         self.bot_user = {"id": str(self.app_id), "username": "roundhouse", "discriminator": "0000",
                          "global_name": "Roundhouse", "avatar": None, "bot": True, "flags": 0}
-        self.guild_id = self.new_id()
-        self.channel_id = self.new_id()
-        self.channels: dict[int, dict] = {
-            self.channel_id: {"id": str(self.channel_id), "type": 0, "name": "games", "guild_id": str(self.guild_id),
-                              "position": 0, "permission_overwrites": [], "parent_id": None, "nsfw": False,
-                              "topic": None, "last_message_id": None, "rate_limit_per_user": 0},
-        }
+        self.guilds: list[int] = []
+        self.channels: dict[int, dict] = {}
+        self.guild_id, self.channel_id = self.add_guild()
         self.users: dict[int, dict] = {}
         self.messages: list[Message] = []
         self.requests: list[tuple[str, str]] = []
@@ -113,9 +109,28 @@ class FakeDiscord:
         self.archived: set[int] = set()
         self.unarchived: list[int] = []
         self.edits: list[tuple[int, str]] = []    # (message id, new content) of every message edit
+        self.admin_of: dict[int, bool | int] = {}
+        self.manages: dict[int, set[int]] = {}
 
     def new_id(self) -> int:
         return next(self._ids)
+
+    def add_guild(self, channel_name: str = "games") -> tuple[int, int]:
+        """Another server with the bot in it (announced at the next connection): (guild id, text channel)."""
+        guild_id = self.new_id()
+        self.guilds.append(guild_id)
+        return guild_id, self.add_channel(guild_id, channel_name)
+
+    def add_channel(self, guild_id: int, name: str = "general") -> int:
+        cid = self.new_id()
+        self.channels[cid] = {"id": str(cid), "type": 0, "name": name, "guild_id": str(guild_id), "position": 0,
+                              "permission_overwrites": [], "parent_id": None, "nsfw": False, "topic": None,
+                              "last_message_id": None, "rate_limit_per_user": 0}
+        return cid
+
+    def guild_of(self, channel_id: int) -> int:
+        ch = self.channels.get(channel_id)
+        return int(ch["guild_id"]) if ch and ch.get("guild_id") else self.guild_id
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> FakeDiscord:
@@ -147,27 +162,41 @@ class FakeDiscord:
             await self.runner.cleanup()
 
     # ------------------------------------------------------------------ users
-    def add_user(self, name: str, *, admin: bool = False) -> int:
+    def add_user(self, name: str, *, admin: bool | int = False, manages: tuple[int, ...] = ()) -> int:
+        """A member of every server. admin=True: an administrator everywhere; admin=<guild id>: in that
+        server only; manages: channels where they have Manage Threads."""
         uid = self.new_id()
         self.users[uid] = {"id": str(uid), "username": name.lower(), "discriminator": "0", "global_name": name,
-                           "avatar": None, "admin": admin}
+                           "avatar": None}
+        self.admin_of[uid] = admin
+        self.manages[uid] = set(manages)
         return uid
 
     def user(self, uid: int) -> dict:
-        u = dict(self.users[uid])
-        u.pop("admin", None)
-        return u
+        return dict(self.users[uid])
 
-    def member(self, uid: int) -> dict:
-        admin = self.users[uid].get("admin")
+    def permissions(self, uid: int, channel_id: int | None = None) -> str:
+        """The member's permissions in a channel, as Discord sends them with an interaction."""
+        admin = self.admin_of.get(uid, False)
+        guild = self.guild_of(channel_id) if channel_id is not None else self.guild_id
+        if admin is True or (admin and admin == guild):
+            return ALL_PERMS
+        if channel_id is not None and self._channel_and_parents(channel_id) & self.manages.get(uid, set()):
+            return str(int(MEMBER_PERMS) | discord.Permissions(manage_threads=True).value)
+        return MEMBER_PERMS
+
+    def _channel_and_parents(self, channel_id: int) -> set[int]:
+        parent = (self.channels.get(channel_id) or {}).get("parent_id")
+        return {channel_id} | ({int(parent)} if parent else set())
+
+    def member(self, uid: int, channel_id: int | None = None) -> dict:
         return {"user": self.user(uid), "roles": [], "joined_at": TS, "deaf": False, "mute": False, "flags": 0,
-                "nick": None, "avatar": None, "pending": False,
-                "permissions": ALL_PERMS if admin else MEMBER_PERMS}
+                "nick": None, "avatar": None, "pending": False, "permissions": self.permissions(uid, channel_id)}
 
     # ------------------------------------------------------------------ gateway
-    def _guild(self) -> dict:
+    def _guild(self, guild_id: int) -> dict:
         return {
-            "id": str(self.guild_id), "name": "Test Guild", "icon": None, "splash": None, "discovery_splash": None,
+            "id": str(guild_id), "name": f"Test Guild {self.guilds.index(guild_id) + 1}", "icon": None, "splash": None, "discovery_splash": None,
             "owner_id": str(self.new_id()), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
             "default_message_notifications": 0, "explicit_content_filter": 0, "features": [], "mfa_level": 0,
             "application_id": None, "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
@@ -176,11 +205,12 @@ class FakeDiscord:
             "premium_progress_bar_enabled": False, "large": False, "unavailable": False, "member_count": 2,
             "joined_at": TS, "emojis": [], "stickers": [], "voice_states": [], "presences": [],
             "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
-            "roles": [{"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMS, "position": 0,
+            "roles": [{"id": str(guild_id), "name": "@everyone", "permissions": MEMBER_PERMS, "position": 0,
                        "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
             "members": [{"user": self.bot_user, "roles": [], "joined_at": TS, "deaf": False, "mute": False,
                          "flags": 0}],
-            "channels": [c for c in self.channels.values() if c.get("type") == 0],
+            "channels": [c for c in self.channels.values() if c.get("type") == 0
+                         and c.get("guild_id") == str(guild_id)],
             "threads": [],
         }
 
@@ -209,14 +239,16 @@ class FakeDiscord:
             elif op in (2, 6):
                 self.identified += 1
                 shard = (data.get("d") or {}).get("shard")
-                ready = {"v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                ready = {"v": 10, "user": self.bot_user,
+                         "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
                          "session_id": f"session{self.identified}", "private_channels": [], "relationships": [],
                          "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway/",
                          "application": {"id": str(self.app_id), "flags": 0}}
                 if shard:
                     ready["shard"] = shard
                 await self._send(0, ready, "READY")
-                await self._send(0, self._guild(), "GUILD_CREATE")
+                for g in self.guilds:
+                    await self._send(0, self._guild(g), "GUILD_CREATE")
                 self.ready.set()
         if self.ws is ws:
             self.ws = None
@@ -380,7 +412,7 @@ class FakeDiscord:
                 tid = self.new_id()
                 parent = cid
                 thread = {"id": str(tid), "type": payload.get("type", 11), "name": payload.get("name", "thread"),
-                          "guild_id": str(self.guild_id), "parent_id": str(parent), "owner_id": str(self.app_id),
+                          "guild_id": str(self.guild_of(parent)), "parent_id": str(parent), "owner_id": str(self.app_id),
                           "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
                           "member_count": 1, "flags": 0,
                           "thread_metadata": {"archived": False, "auto_archive_duration": 10080,
@@ -424,7 +456,7 @@ class FakeDiscord:
 
     def _channel_payload(self, channel_id: int) -> dict:
         ch = self.channels.get(channel_id)
-        return ch if ch else {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_id)}
+        return ch if ch else {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_of(channel_id))}
 
     async def _dispatch(self, kind: int, uid: int, channel_id: int, data: dict,
                         message: dict | None = None) -> InteractionRecord:
@@ -434,12 +466,13 @@ class FakeDiscord:
         rec = InteractionRecord(iid, token, kind, time.perf_counter())
         self.interactions[token] = rec
         self.open_interactions.append(rec)
+        guild = self.guild_of(channel_id)
         payload = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token, "version": 1,
-            "guild_id": str(self.guild_id), "channel_id": str(channel_id),
-            "channel": self._channel_payload(channel_id), "member": self.member(uid),
+            "guild_id": str(guild), "channel_id": str(channel_id),
+            "channel": self._channel_payload(channel_id), "member": self.member(uid, channel_id),
             "app_permissions": ALL_PERMS, "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0, "data": data,
+            "authorizing_integration_owners": {"0": str(guild)}, "context": 0, "data": data,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if message is not None:
@@ -457,7 +490,8 @@ class FakeDiscord:
             return 10
         return 3
 
-    def _options(self, options: dict[str, Any], focused: str | None, resolved: dict) -> list[dict]:
+    def _options(self, options: dict[str, Any], focused: str | None, resolved: dict,
+                 channel_id: int | None = None) -> list[dict]:
         out = []
         for name, v in options.items():
             if v is None:
@@ -465,7 +499,7 @@ class FakeDiscord:
             if isinstance(v, UserRef):
                 out.append({"name": name, "type": 6, "value": str(v.id)})
                 resolved.setdefault("users", {})[str(v.id)] = self.user(v.id)
-                m = self.member(v.id)
+                m = self.member(v.id, channel_id)
                 m.pop("user")
                 resolved.setdefault("members", {})[str(v.id)] = m
                 continue
@@ -485,14 +519,15 @@ class FakeDiscord:
             out.append(o)
         return out
 
-    def _command_data(self, name: str, options: dict[str, Any], sub: str | None, focused: str | None) -> dict:
+    def _command_data(self, name: str, options: dict[str, Any], sub: str | None, focused: str | None,
+                      channel_id: int | None = None) -> dict:
         resolved: dict = {}
-        opts = self._options(options, focused, resolved)
+        opts = self._options(options, focused, resolved, channel_id)
         if sub:
             opts = [{"name": sub, "type": 1, "options": opts}]
         cmd = self.commands.get(name, {})
         data = {"id": cmd.get("id", str(self.new_id())), "name": name, "type": 1, "options": opts,
-                "guild_id": str(self.guild_id)}
+                "guild_id": str(self.guild_of(channel_id) if channel_id is not None else self.guild_id)}
         if resolved:
             data["resolved"] = resolved
         return data
@@ -500,20 +535,22 @@ class FakeDiscord:
     async def command(self, uid: int, channel_id: int, name: str, options: dict[str, Any] | None = None, *,
                       sub: str | None = None, timeout: float = 30) -> InteractionRecord:
         """Run a slash command as member `uid` and wait for the bot's final answer to it."""
-        rec = await self._dispatch(2, uid, channel_id, self._command_data(name, options or {}, sub, None))
+        rec = await self._dispatch(2, uid, channel_id, self._command_data(name, options or {}, sub, None, channel_id))
         await asyncio.wait_for(rec.done.wait(), timeout)
         return rec
 
     async def autocomplete(self, uid: int, channel_id: int, name: str, options: dict[str, Any], focused: str, *,
                            sub: str | None = None, timeout: float = 30) -> list[dict]:
-        rec = await self._dispatch(4, uid, channel_id, self._command_data(name, options, sub, focused))
+        rec = await self._dispatch(4, uid, channel_id, self._command_data(name, options, sub, focused, channel_id))
         await asyncio.wait_for(rec.done.wait(), timeout)
         return rec.choices
 
-    async def click(self, uid: int, message: Message, custom_id: str, *, timeout: float = 30) -> InteractionRecord:
-        """Press a button of a message the bot sent."""
+    async def click(self, uid: int, message: Message, custom_id: str, *, channel_id: int | None = None,
+                    timeout: float = 30) -> InteractionRecord:
+        """Press a button of a message the bot sent (channel_id: claim it came from another channel, as a
+        forged interaction would)."""
         data = {"custom_id": custom_id, "component_type": 2}
-        rec = await self._dispatch(3, uid, message.channel_id or self.channel_id, data,
+        rec = await self._dispatch(3, uid, channel_id or message.channel_id or self.channel_id, data,
                                    message=self._message_json(message))
         await asyncio.wait_for(rec.done.wait(), timeout)
         return rec

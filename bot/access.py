@@ -1,0 +1,75 @@
+"""Who may do what to a game: the one place where server scope and host rights are decided.
+
+A game belongs to the server (guild) it was opened or imported in; the console's games belong to no
+server. A caller only ever sees the games of the server the command comes from: any other game reads as
+missing. Within its server:
+
+* a **player** is a member holding a seat;
+* the **host** is the member who opened (or imported) the game, as long as they hold a seat; handing the
+  host's seat over (`/game replace`) hands the host role over with it, and a host leaving a lobby passes
+  it to the next player;
+* a **moderator** is a member with Discord's *Manage Threads* permission (which *Administrator* implies)
+  in the game's own thread or the channel it was opened from, and typing the command there. Moderators
+  have host powers (start, abort, kick, replace, reminders) but act in the game only if they hold a seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.db import GameRow, Seat
+from bot.errors import UserError
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a command and from where."""
+
+    member_id: int
+    name: str = ""
+    guild_id: int | None = None        # the server the command came from (None: the console)
+    channel_id: int | None = None      # the channel or thread it was typed in
+    manages_threads: bool = False      # Discord: Manage Threads (or Administrator) in that channel
+
+
+def in_scope(caller: Caller, row: GameRow) -> bool:
+    return row.guild_id == caller.guild_id
+
+
+def check_scope(caller: Caller, row: GameRow | None, game_id: int) -> GameRow:
+    """The game if the caller's server owns it; otherwise the same answer as for a missing game."""
+    if row is None or not in_scope(caller, row):
+        raise UserError(f"There is no game #{game_id} in this server.")
+    return row
+
+
+def seat_of(seats: list[Seat], member_id: int) -> Seat | None:
+    return next((s for s in seats if s.member_id == member_id), None)
+
+
+def is_moderator(caller: Caller, row: GameRow) -> bool:
+    where = {c for c in (row.thread_id, row.channel_id) if c is not None}
+    return caller.manages_threads and in_scope(caller, row) and caller.channel_id in where
+
+
+def is_host(caller: Caller, row: GameRow, seats: list[Seat]) -> bool:
+    if not in_scope(caller, row):
+        return False
+    seated_host = row.created_by == caller.member_id and seat_of(seats, caller.member_id) is not None
+    return seated_host or is_moderator(caller, row)
+
+
+def require_host(caller: Caller, row: GameRow, seats: list[Seat], what: str) -> None:
+    if not is_host(caller, row, seats):
+        raise UserError(f"Only the host (or a moderator, in the game's thread) can {what}.")
+
+
+def require_player_or_host(caller: Caller, row: GameRow, seats: list[Seat], what: str) -> None:
+    if seat_of(seats, caller.member_id) is None and not is_host(caller, row, seats):
+        raise UserError(f"Only the players of this game (or its host) can {what}.")
+
+
+def next_host(seats: list[Seat], leaving: int) -> Seat | None:
+    """Who becomes host when the host's seat goes: the player who joined first among the others."""
+    others = [s for s in seats if s.member_id != leaving and s.member_id > 0]
+    return min(others, key=lambda s: (s.joined_at, s.player_id), default=None)

@@ -1,0 +1,81 @@
+"""Games set up through the bot's service for tests (no Discord): members, callers, recorded positions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.access import Caller
+from bot.engine_adapter import Engine
+from bot.service import Service
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "1830"
+GUILD = 501          # the server the test games live in
+OTHER_GUILD = 502    # another server with the bot
+
+
+def fixture_log(name: str = "26855") -> dict:
+    return json.loads((FIXTURES / f"{name}.json").read_text())
+
+
+def resolved_actions(log: dict) -> list[dict]:
+    from engine.core.actions import resolve_undo
+    return resolve_undo(log["actions"])
+
+
+async def started_game(svc: Service, names: tuple[str, ...] = ("Ann", "Bob", "Cid"), *, seed: int = 5,
+                       guild: int | None = GUILD, thread: int | None = 9001) -> tuple[int, dict[str, Caller]]:
+    """A started 1830 game in `guild` (its thread `thread`); callers by name, the first one hosting."""
+    callers = {n: Caller(11 + i, n, guild, thread) for i, n in enumerate(names)}
+    first = callers[names[0]]
+    row = await svc.new_game(Caller(first.member_id, first.name, guild, 8000), title="1830", seed=seed,
+                             channel_id=8000, thread_id=thread)
+    for n in names[1:]:
+        await svc.join(row.id, callers[n])
+    await svc.start(row.id, first)
+    return row.id, callers
+
+
+async def imported_game(svc: Service, log: dict, upto: int | None = None, *, guild: int | None = GUILD,
+                        thread: int | None = 9101) -> tuple[int, dict[int, Caller]]:
+    """A recorded game imported up to `upto` resolved actions; callers by the log's player id."""
+    actions = resolved_actions(log)[:upto] if upto is not None else log["actions"]
+    callers = {int(p["id"]): Caller(100 + i, p["name"], guild, thread) for i, p in enumerate(log["players"])}
+    members: list[tuple[int, str] | None] = [(callers[int(p["id"])].member_id, p["name"]) for p in log["players"]]
+    row, _ = await svc.import_game(callers[int(log["players"][0]["id"])], dict(log, actions=actions), members,
+                                   channel_id=8100, thread_id=thread)
+    return row.id, callers
+
+
+def acting_caller(svc: Service, game_id: int, callers: dict[int, Caller]) -> Caller:
+    lv = svc._live[game_id]
+    return callers[int(lv.game.active_players()[0])]
+
+
+class FaultyEngine(Engine):
+    """The real engine, but applying an action of type `fail_on` changes the game and then raises an
+    unexpected error, as an engine bug would."""
+
+    def __init__(self, fail_on: str | None = None) -> None:
+        super().__init__()
+        self.fail_on = fail_on
+
+    def _live(self, game: Any) -> Any:
+        game = super()._live(game)
+        real = game.apply
+
+        def apply(action: dict) -> dict:
+            out = real(action)
+            if self.fail_on and action.get("type") == self.fail_on:
+                raise RuntimeError("engine bug after changing the game")
+            return out
+
+        game.apply = apply
+        return game
+
+
+def state(game: Any) -> str:
+    """The whole visible state of a game, comparable across rebuilds."""
+    return json.dumps({"summary": game.summary(), "actions": game.actions, "legal": game.legal_actions()},
+                      sort_keys=True, default=str)
