@@ -545,12 +545,10 @@ class FakeDiscord:
         await asyncio.wait_for(rec.done.wait(), timeout)
         return rec.choices
 
-    async def click(self, uid: int, message: Message, custom_id: str, *, channel_id: int | None = None,
-                    timeout: float = 30) -> InteractionRecord:
-        """Press a button of a message the bot sent (channel_id: claim it came from another channel, as a
-        forged interaction would)."""
+    async def click(self, uid: int, message: Message, custom_id: str, *, timeout: float = 30) -> InteractionRecord:
+        """Press a button of a message the bot sent."""
         data = {"custom_id": custom_id, "component_type": 2}
-        rec = await self._dispatch(3, uid, channel_id or message.channel_id or self.channel_id, data,
+        rec = await self._dispatch(3, uid, message.channel_id or self.channel_id, data,
                                    message=self._message_json(message))
         await asyncio.wait_for(rec.done.wait(), timeout)
         return rec
