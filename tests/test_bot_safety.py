@@ -219,6 +219,12 @@ async def test_host_powers_come_from_the_seat_or_managing_the_games_own_thread(d
     await refused(svc.abort(gid, who["Ann"]), "Only the host")
     await refused(svc.set_remind(gid, who["Ann"], 6), "Only the players")
     assert "aborted" in (await svc.abort(gid, heir)).text
+    # a member who imported a game for others, without a seat, is no host until they take one
+    log = fixture_log()
+    imported, _ = await svc.import_game(who["Ann"], dict(log, actions=[]), [], thread_id=9003)
+    await refused(svc.abort(imported.id, who["Ann"]), "Only the host")
+    await svc.claim(imported.id, who["Ann"], 2)
+    assert "aborted" in (await svc.abort(imported.id, who["Ann"])).text
 
 
 async def test_the_host_leaving_a_lobby_passes_the_role_on(db):
