@@ -2,6 +2,8 @@
 
     python -m engine.replay GAME.json [--trace OUT.jsonl] [--repeat K]
 
+Steam logs (title "steam", written by `python -m engine.selfplay steam ... --export DIR`) replay the same way.
+
 The last line printed is one JSON object: result, game_end_reason, actions_applied and seconds (the
 median time of the replay itself over --repeat runs). Exit status 0 when the whole log applied.
 """
@@ -27,7 +29,9 @@ def replay(log: dict, trace: list | None = None):
 
 
 def _replay(log: dict, trace: list | None):
-
+    if str(log.get("title")).lower() == "steam":
+        from engine.steam.game import replay_log
+        return replay_log(log, trace)
     cls = game_class(str(log.get("title")))
     players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
     settings = log.get("settings") or {}

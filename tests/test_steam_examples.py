@@ -34,7 +34,7 @@ from engine.steam.testing import (
 def test_t1_forced_loan_for_8_dollars():
     # Vladimir needs $8 with no cash: income -2, $2 change.  Locomotive 3->4 costs 4 + 4 = $8.
     g = new_game(ne_board(), 3)
-    p = g.active_player()
+    p = g.active_seat()
     pl = g.s.players[p]
     pl.cash, pl.income, pl.loco = 0, 0, 3
     g.apply(TakeTile(player=p, tile=6))
@@ -43,14 +43,14 @@ def test_t1_forced_loan_for_8_dollars():
 
 def test_t2_setup_auction_slot_1_for_7():
     g = Game(Settings(map="rust_belt", mode="basic", players=["Kirill", "A", "B", "C", "D"], seed=3))
-    kirill = g.active_player()
+    kirill = g.active_seat()
     g.apply(Bid(player=kirill, amount=7))
     for _ in range(4):
-        g.apply(Pass(player=g.active_player()))
+        g.apply(Pass(player=g.active_seat()))
     k = g.s.players[kirill]
     assert (k.income, k.cash) == (-2, 3)
     assert g.s.auction["placed"] == [kirill]
-    assert g.active_player() == (kirill + 1) % 5  # the player to his left opens slot 2
+    assert g.active_seat() == (kirill + 1) % 5  # the player to his left opens slot 2
 
 
 def test_setup_auction_last_slot_is_free_and_order_is_set():
@@ -58,7 +58,7 @@ def test_setup_auction_last_slot_is_free_and_order_is_set():
     for _ in range(5):
         if g.s.phase != "setup_auction":
             break
-        g.apply(Pass(player=g.active_player()))
+        g.apply(Pass(player=g.active_seat()))
     assert g.s.phase == "select" and sorted(g.s.order) == [0, 1, 2]
     assert all(p.income == 0 and p.cash == 0 for p in g.s.players)
 
@@ -72,7 +72,7 @@ def test_first_game_draw_gives_starting_money():
 
 def test_t3_locomotive_4_to_5_costs_9():
     g = new_game(ne_board(), 3)
-    p = g.active_player()
+    p = g.active_seat()
     pl = g.s.players[p]
     pl.cash, pl.loco = 20, 4
     g.apply(TakeTile(player=p, tile=6))
@@ -96,7 +96,7 @@ def _ne_round():
 def test_t4_t5_t7_roman_first_build_three_tiles_10_dollars_two_links():
     g = _ne_round()
     s = g.s
-    assert g.active_player() == 0 and s.phase == "build"
+    assert g.active_seat() == 0 and s.phase == "build"
     g.apply(Lay(player=0, hex=(0, 1), tile="21", rotation=0))  # A: straight on river: $3 (T4)
     assert s.players[0].cash == 27
     g.apply(Lay(player=0, hex=(0, 2), tile="T21", rotation=0))  # B: town straight, town + river: $4 (T5)
@@ -138,11 +138,12 @@ def test_t9_kirill_three_tiles_and_new_city_14_dollars_two_links():
     g.apply(Lay(player=2, hex=(3, 0), tile="22", rotation=0))  # $2
     with pytest.raises(GameError, match="must carry it out"):
         g.apply(EndBuild(player=2))
-    g.apply(Urbanize(player=2, hex=(4, 0), color="gray"))  # does not count as a placement
+    reserve = g.s.reserve[3]
+    g.apply(Urbanize(player=2, hex=(4, 0), color="gray", reserve=3))  # does not count as a placement
     s = g.s  # a refused action restores the previous state object
     assert s.players[2].cash == 30 - 14
     assert s.new_cities == {(4, 0): "gray"} and (4, 0) in s.grown
-    assert len(s.city_cubes[(4, 0)]) == 2
+    assert s.city_cubes[(4, 0)] == reserve and s.reserve[3] == ()  # D1: the cubes of a reserve hex
     g.apply(EndBuild(player=2))
     owned = [lk for lk in g.network().links if lk.owner == 2]
     assert len(owned) == 2 and all(lk.complete for lk in owned)
@@ -196,7 +197,7 @@ def test_t12_larisa_locomotive_tile_then_upgrade_to_6():
     g.apply(Pass(player=1))
     g.apply(Pass(player=2))
     assert s.round == 2
-    p = g.active_player()
+    p = g.active_seat()
     if p == 0:
         with pytest.raises(GameError, match="level 6"):
             g.apply(TakeTile(player=0, tile=6))
@@ -221,7 +222,7 @@ def test_t14_red_to_boston_one_own_one_irina():
     g, ids = delivery_game(["blue", "purple", "red"], [0, 1], 3, ["red"])
     g.apply(Move(player=0, city=(0, 0), color="red", links=tuple(ids), to="income"))
     assert g.s.players[0].income == 1
-    assert g.active_player() == 1  # Irina chooses where her point goes
+    assert g.active_seat() == 1  # Irina chooses where her point goes
     g.apply(Score(player=1, to="vp"))
     assert g.s.players[1].vp == 1
 
@@ -284,7 +285,7 @@ def test_t21_new_turn_order_by_tile_number():
         g.apply(EndBuild(player=p))
     for _cycle in range(2):
         for p in (3, 0, 1, 2):  # First Move first in both cycles
-            assert g.active_player() == p
+            assert g.active_seat() == p
             g.apply(Pass(player=p))
     assert s.round == 2
     assert [s.players[p].name for p in s.order] == ["Grigory", "Natalia", "Valentina", "Alexei"]
@@ -301,7 +302,7 @@ def _final_game(incomes, vps, link_owner_counts):
         g.s.players[p].vp = vps[p]
     _to_income_phase(g, incomes, [50] * n)
     assert g.finished
-    return {r["player"]: r for r in g.result()["ranking"]}
+    return {g.seat_of(r["id"]): r for r in g.scoring()["ranking"]}
 
 
 def test_t22_t23_t24_final_scoring():
@@ -323,7 +324,7 @@ def test_incomplete_links_score_nothing_at_the_end():
     line_links(g, [0])
     g.s.round = g.rounds
     _to_income_phase(g, [0, 0, 0], [0, 0, 0])
-    res = {r["player"]: r for r in g.result()["ranking"]}
+    res = {g.seat_of(r["id"]): r for r in g.scoring()["ranking"]}
     assert res[0]["links"] == 1
 
 

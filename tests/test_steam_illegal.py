@@ -48,7 +48,7 @@ def test_not_your_turn():
 
 
 def test_malformed_action():
-    refused(ne_game(), {"type": "teleport", "player": 0}, "not a valid Steam action")
+    refused(ne_game(), {"type": "teleport", "entity": 1}, "unknown Steam action type 'teleport'")
 
 
 def test_tile_already_taken():
@@ -173,7 +173,7 @@ def test_grow_already_grown_city_and_empty_reserve():
     g.s.grown.add((0, 0))
     refused(g, Grow(player=0, reserve=0, city=(0, 0)), "already has a City Growth marker")
     g.s.reserve[1] = ()
-    refused(g, Grow(player=0, reserve=1, city=(0, 4)), "reserve hex 1 is empty")
+    refused(g, Grow(player=0, reserve=1, city=(0, 4)), "reserve hex 1 \\(B\\) is empty")
 
 
 def test_standard_cannot_spend_more_than_cash():
@@ -231,26 +231,26 @@ def test_locomotive_upgrade_once_per_phase():
 # --- auctions and capital ----------------------------------------------------------------------
 def test_setup_bid_must_raise():
     g = Game(Settings(map="rust_belt", mode="basic", players=3, seed=1))
-    p = g.active_player()
+    p = g.active_seat()
     g.apply(Bid(player=p, amount=4))
-    refused(g, Bid(player=g.active_player(), amount=4), "at least \\$5")
+    refused(g, Bid(player=g.active_seat(), amount=4), "at least \\$5")
 
 
 def test_setup_bid_beyond_borrowing():
     g = Game(Settings(map="rust_belt", mode="basic", players=3, seed=1))
-    refused(g, Bid(player=g.active_player(), amount=51), "at most \\$50 can be borrowed")
+    refused(g, Bid(player=g.active_seat(), amount=51), "at most \\$50 can be borrowed")
 
 
 def test_standard_capital_beyond_minus_10():
     g = Game(Settings(map="rust_belt", mode="standard", players=3, seed=1))
-    refused(g, Capital(player=g.active_player(), loans=11), "at most 10 x \\$5")
+    refused(g, Capital(player=g.active_seat(), loans=11), "at most 10 x \\$5")
 
 
 def test_standard_bid_above_cash():
     g = Game(Settings(map="rust_belt", mode="standard", players=3, seed=1))
     for _ in range(3):
-        g.apply(Capital(player=g.active_player(), loans=1))
-    refused(g, Bid(player=g.active_player(), amount=6), "more than your cash")
+        g.apply(Capital(player=g.active_seat(), loans=1))
+    refused(g, Bid(player=g.active_seat(), amount=6), "more than your cash")
 
 
 def test_action_after_game_over():

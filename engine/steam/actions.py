@@ -1,14 +1,18 @@
-"""Steam player actions: pydantic v2 models, a discriminated union on "type".
+"""Steam player actions: pydantic v2 models, a discriminated union on "type", and their log form.
 
-Hexes are written [q, r] (flat-top axial, see docs/steam-rules.md).  Every action names the acting
-player by seat index (0-based, in the order of Settings.players).
+Inside the engine an action names the acting player by seat index (`player`, 0-based, in the order of
+Settings.players) and hexes as (q, r) tuples.  Outside (the log, `apply`, `legal_actions`) an action is a
+plain dict read like an 18xx.games action: `{"id", "type", "entity": <player id>, "entity_type": "player",
+...fields}` with hexes written "q,r".  `from_dict` and `to_dict` translate between the two.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from engine.core.errors import GameError
 
 HexT = tuple[int, int]
 
@@ -66,10 +70,12 @@ class Redirect(_TrackBuild):
 
 
 class Urbanize(_Base):
-    """Lay a New City tile of `color` on a town hex (Urbanization)."""
+    """Lay a New City tile of `color` on a town hex (Urbanization); it takes the cubes of reserve hex
+    `reserve` (0-based), which may be left out only when every reserve hex is empty."""
     type: Literal["urbanize"] = "urbanize"
     hex: HexT
     color: Literal["red", "blue", "yellow", "purple", "gray"]
+    reserve: int | None = None
 
 
 class Grow(_Base):
@@ -113,14 +119,86 @@ Action = Annotated[
 ]
 
 _ADAPTER: TypeAdapter = TypeAdapter(Action)
+MODELS: dict[str, type[_Base]] = {m.model_fields["type"].default: m for m in (
+    Bid, Pass, Capital, TakeTile, Lay, Upgrade, Redirect, Urbanize, Grow, EndBuild, Move, UpgradeLoco, Score)}
+HEX_FIELDS = ("hex", "city")
+ENVELOPE = ("id", "type", "entity", "entity_type")
 
 
 def parse_action(data) -> BaseModel:
-    """A dict (or JSON-ready mapping) or an action model -> action model."""
+    """A seat-indexed dict or an action model -> action model (inside the engine and its tests)."""
     if isinstance(data, BaseModel):
         return data
     return _ADAPTER.validate_python(data)
 
 
-def dump_action(action: BaseModel) -> dict:
-    return action.model_dump(mode="json")
+def fields_of(kind: str) -> list[str]:
+    """The fields an action of this type carries besides the envelope (id, type, entity)."""
+    return [f for f in MODELS[kind].model_fields if f not in ("type", "player")]
+
+
+def _hex_text(h) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+def _read_hex(kind: str, name: str, value) -> tuple[int, int]:
+    try:
+        if isinstance(value, str):
+            q, r = value.split(",")
+        else:
+            q, r = value
+        if isinstance(q, float) or isinstance(r, float) or isinstance(q, bool) or isinstance(r, bool):
+            raise ValueError
+        return int(q), int(r)
+    except (TypeError, ValueError):
+        raise GameError(f"{kind}: {name} must be a hex written \"q,r\" (e.g. \"3,4\"), not {value!r}") from None
+
+
+def from_dict(data, seat_of) -> BaseModel:
+    """The log form of an action (see the module docstring) -> the engine's model.
+
+    `seat_of(player_id)` gives the seat of a player id or raises GameError.  Anything malformed raises
+    GameError naming the problem: an unknown type, a missing or unknown field, a value of the wrong kind."""
+    if not isinstance(data, dict):
+        raise GameError(f"a Steam action is a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in MODELS:
+        raise GameError(f"unknown Steam action type {kind!r}; types: {', '.join(MODELS)}")
+    if data.get("entity_type", "player") != "player":
+        raise GameError(f"{kind}: Steam actions are taken by players (entity_type \"player\"), not "
+                        f"{data.get('entity_type')!r}")
+    if "entity" not in data:
+        raise GameError(f"{kind}: the acting player's id (entity) is missing")
+    allowed = fields_of(kind)
+    unknown = [k for k in data if k not in allowed and k not in ENVELOPE]
+    if unknown:
+        raise GameError(f"{kind}: unknown field(s) {', '.join(map(repr, unknown))}; a {kind} action takes "
+                        f"{', '.join(allowed) or 'no fields'}")
+    if data.get("id") is not None and (not isinstance(data["id"], int) or isinstance(data["id"], bool)):
+        raise GameError(f"{kind}: the action id must be an integer, not {data['id']!r}")
+    body = {k: v for k, v in data.items() if k in allowed}
+    for name in HEX_FIELDS:
+        if name in body:
+            body[name] = _read_hex(kind, name, body[name])
+    if "links" in body and isinstance(body["links"], list):
+        body["links"] = tuple(body["links"])
+    try:
+        return MODELS[kind].model_validate({"type": kind, "player": seat_of(data["entity"]), **body})
+    except ValidationError as e:
+        problems = "; ".join(f"{'.'.join(str(x) for x in err['loc']) or 'value'}: {err['msg']}"
+                             for err in e.errors())
+        raise GameError(f"{kind}: {problems}") from None
+
+
+def to_dict(action: BaseModel, player_id, action_id: int | None = None) -> dict:
+    """The engine's model -> the log form, fields in a fixed order, defaults kept (explicit logs)."""
+    out: dict = {} if action_id is None else {"id": action_id}
+    out.update({"type": action.type, "entity": player_id, "entity_type": "player"})
+    for name in fields_of(action.type):
+        value = getattr(action, name)
+        if name in HEX_FIELDS:
+            value = _hex_text(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[name] = value
+    return out

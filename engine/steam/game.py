@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Literal
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, field_validator, model_validator
 
 from engine.core.errors import GameError
 from engine.steam import tiles as T
@@ -30,8 +30,8 @@ from engine.steam.actions import (
     Upgrade,
     UpgradeLoco,
     Urbanize,
-    dump_action,
-    parse_action,
+    from_dict,
+    to_dict,
 )
 from engine.steam.board import BAG, CUBE_COLORS, TERRAIN_SURCHARGE, Board, load_board
 from engine.steam.hexes import Hex, hex_key
@@ -43,27 +43,48 @@ NEW_CITY_TILES = {"red": 1, "blue": 1, "yellow": 1, "purple": 1, "gray": 4}
 ROUNDS = {3: 10, 4: 8, 5: 7, 6: 7}
 INCOME_MIN = -10
 LOCO_MAX = 6
-NEW_CITY_CUBES = 2  # GAP fill: see docs/steam-rules.md
+CITY_STUB = "city"  # pseudo tile on a New City hex holding the direct links it kept from its town tile
+
+
+class PlayerSpec(BaseModel):
+    id: int
+    name: str
 
 
 class Settings(BaseModel):
+    """`players`: [{"id", "name"}] as in an 18xx.games log; names alone (ids 1, 2, ...) or a count (P1, P2,
+    ...) are accepted too."""
     map: str = "rust_belt"
     mode: Literal["basic", "standard"] = "basic"
-    players: list[str]
+    players: list[PlayerSpec]
     seed: int = 0
     turn_order: Literal["auction", "draw"] = "auction"  # basic game only: setup auction or first-game draw
 
     @field_validator("players", mode="before")
     @classmethod
-    def _names(cls, v):
+    def _players(cls, v):
         if isinstance(v, int):
-            return [f"P{i + 1}" for i in range(v)]
+            v = [f"P{i + 1}" for i in range(v)]
+        if isinstance(v, list | tuple):
+            return [{"id": i + 1, "name": p} if isinstance(p, str) else p for i, p in enumerate(v)]
         return v
+
+    @model_validator(mode="after")
+    def _unique_ids(self):
+        ids = [p.id for p in self.players]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"player ids must be unique, not {ids}")
+        return self
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
 
 
 @dataclass
 class Player:
     name: str
+    id: int = 0
     cash: int = 0
     income: int = 0
     vp: int = 0
@@ -71,6 +92,7 @@ class Player:
     bankrupt: bool = False
     tile: int | None = None  # action tile taken this round
     last_tile: int | None = None
+    loans: int = 0  # $5 loans taken in all ("shares issued")
 
 
 @dataclass
@@ -116,7 +138,7 @@ class State:
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         c.rng = rng
-        for name in ("order", "build_queue", "move_queue", "score_queue", "reserve", "events"):
+        for name in ("order", "build_queue", "move_queue", "score_queue", "reserve"):
             setattr(c, name, list(getattr(self, name)))
         for name in ("tiles", "pending", "city_cubes", "bag", "track", "new_cities", "new_city_supply",
                      "used_faces"):
@@ -125,6 +147,7 @@ class State:
             setattr(c, name, set(getattr(self, name)))
         c.auction = copy.deepcopy(self.auction)
         c.result = copy.deepcopy(self.result)
+        c.events = list(self.events)
         return c
 
 
@@ -144,7 +167,8 @@ class Game:
         if not self.board.min_players <= n <= self.board.max_players:
             raise GameError(f"map {self.board.name} is for {self.board.min_players}-{self.board.max_players}"
                             f" players, not {n}")
-        self.actions: list = []
+        self.actions: list[dict] = []
+        self.game_id = None
         self._net_cache: tuple[int, Network] | None = None
         self._cities_cache = None
         self._avail_cache = None
@@ -161,7 +185,7 @@ class Game:
 
     def _setup(self) -> State:
         n = len(self.settings.players)
-        s = State(players=[Player(name) for name in self.settings.players], rng=random.Random(self.settings.seed))
+        s = State(players=[Player(p.name, p.id) for p in self.settings.players], rng=random.Random(self.settings.seed))
         s.bag = dict(BAG)
         s.new_city_supply = dict(NEW_CITY_TILES)
         s.version = _next_version()
@@ -200,15 +224,39 @@ class Game:
             k -= s.bag[c]
         raise AssertionError("bag accounting")
 
-    # ------------------------------------------------------------------ public API
+    # ------------------------------------------------------------------ the interface a UI needs
+    # Outward everything is by player id and plain dicts (actions in their log form, see actions.py);
+    # seats (indices into Settings.players) stay inside the engine.
+    TITLE = "steam"
+    PICTURES = ("map", "players")
+
     @property
     def finished(self) -> bool:
         return self.s.finished
 
-    def result(self) -> dict | None:
-        return copy.deepcopy(self.s.result)
+    @property
+    def players(self) -> list[Player]:
+        return self.s.players
 
-    def active_player(self) -> int | None:
+    @property
+    def end_reason(self) -> str | None:
+        res = self.s.result
+        if res is None:
+            return None
+        return "rounds" if res["winner"] is not None else "bankruptcy"
+
+    def seat_of(self, player_id) -> int:
+        for q, p in enumerate(self.s.players):
+            if p.id == player_id or (isinstance(player_id, str) and str(p.id) == player_id):
+                return q
+        raise GameError(f"there is no player {player_id!r} in this game (players: "
+                        f"{', '.join(f'{p.id} {p.name}' for p in self.s.players)})")
+
+    def pid(self, seat: int | None):
+        """The player id of a seat (None stays None)."""
+        return None if seat is None else self.s.players[seat].id
+
+    def active_seat(self) -> int | None:
         s = self.s
         if s.finished:
             return None
@@ -226,33 +274,57 @@ class Game:
             return s.move_queue[s.move_idx]
         return None
 
-    def apply(self, action) -> None:
-        try:
-            a = parse_action(action)
-        except Exception as e:  # pydantic ValidationError
-            raise GameError(f"not a valid Steam action: {e}") from e
+    def active_players(self) -> list[int]:
+        """The ids of the players who must act now (one at a time in Steam; empty when the game is over)."""
+        seat = self.active_seat()
+        return [] if seat is None else [self.pid(seat)]
+
+    def acting_entity(self) -> dict | None:
+        seat = self.active_seat()
+        return None if seat is None else {"entity": self.pid(seat), "entity_type": "player"}
+
+    def apply(self, action) -> dict:
+        """Validate and apply one action (its log form, or an engine model); returns the stored log form
+        with its id.  On any error nothing changes; malformed or illegal actions raise GameError saying why."""
         s = self.s
         if s.finished:
             raise GameError("the game is over")
-        if not 0 <= a.player < len(s.players):
-            raise GameError(f"there is no player {a.player}")
-        active = self.active_player()
+        if isinstance(action, BaseModel):
+            a, action_id = action, None
+            if not 0 <= a.player < len(s.players):
+                raise GameError(f"there is no player {a.player}")
+        else:
+            a = from_dict(action, self.seat_of)
+            action_id = action.get("id")
+        last_id = self.actions[-1]["id"] if self.actions else 0
+        if action_id is None:
+            action_id = last_id + 1
+        elif action_id <= last_id:
+            raise GameError(f"action id {action_id} is not after {last_id}")
+        active = self.active_seat()
         if a.player != active:
             raise GameError(f"it is {s.players[active].name}'s turn, not {s.players[a.player].name}'s")
+        stored = to_dict(a, self.pid(a.player), action_id)
         backup = s.clone()
         try:
+            s.events = []
             self._dispatch(a)
             self._advance()
         except BaseException:
             self.s = backup
+            self._net_cache = None
             raise
-        self.actions.append(a)
+        self.actions.append(stored)
+        return dict(stored)
+
+    def last_events(self) -> list[str]:
+        """What the last action did besides itself (loans, auction results, bankruptcies...), in words."""
+        return list(self.s.events)
 
     def undo(self) -> None:
         if not self.actions:
             raise GameError("nothing to undo")
-        actions = self.actions[:-1]
-        fresh = Game.replay(self.settings, actions, self.board)
+        fresh = Game.replay(self.settings, self.actions[:-1], self.board)
         self.s, self.actions, self._net_cache = fresh.s, fresh.actions, None
 
     @classmethod
@@ -263,7 +335,59 @@ class Game:
         return g
 
     def action_log(self) -> list[dict]:
-        return [dump_action(a) for a in self.actions]
+        return [dict(a) for a in self.actions]
+
+    def to_18xx(self) -> dict:
+        """The game as a log laid out like an 18xx.games one: title "steam", players with ids, settings
+        (map, mode, seed, turn order), the actions, and the result once finished."""
+        st = self.settings
+        return {"id": self.game_id, "title": self.TITLE,
+                "players": [p.model_dump() for p in st.players],
+                "settings": {"map": st.map, "mode": st.mode, "seed": st.seed, "turn_order": st.turn_order},
+                "actions": self.action_log(), "status": "finished" if self.finished else "active",
+                "result": self.result() if self.finished else {}, "game_end_reason": self.end_reason}
+
+    @classmethod
+    def from_18xx(cls, log: dict, upto: int | None = None, board: Board | None = None) -> Game:
+        """A game from its log (to_18xx's layout), replayed up to action id `upto` if given."""
+        if not isinstance(log, dict) or log.get("title", "steam") != "steam":
+            raise GameError("not a Steam game log")
+        cfg = dict(log.get("settings") or {})
+        try:
+            settings = Settings(map=cfg.get("map", "rust_belt"), mode=cfg.get("mode", "basic"),
+                                players=log.get("players") or cfg.get("players"), seed=int(cfg.get("seed", 0)),
+                                turn_order=cfg.get("turn_order", "auction"))
+        except ValueError as e:  # pydantic's ValidationError is a ValueError
+            raise GameError(f"the log's settings are not valid: {e}") from None
+        g = cls(settings, board)
+        g.game_id = log.get("id")
+        for action in log.get("actions", []):
+            aid = action.get("id") if isinstance(action, dict) else None
+            if g.finished or (upto is not None and aid is not None and aid > upto):
+                break
+            try:
+                g.apply(action)
+            except GameError as e:
+                kind = action.get("type") if isinstance(action, dict) else None
+                raise GameError(f"action {aid} ({kind}): {e}") from None
+        return g
+
+    def result(self) -> dict[str, int] | None:
+        """Final VP by player id, in ranking order (ties broken by the last round's action tile, bankrupt
+        players last with the VP they left with); None before the end.  `scoring()` has the details."""
+        if self.s.result is None:
+            return None
+        return {str(self.pid(r["player"])): r["vp"] for r in self.s.result["ranking"]}
+
+    def scoring(self) -> dict | None:
+        """Final scoring in detail: the winner's id, rounds played, and per player (by id) rank, VP before,
+        income and its VP, complete links, total VP, last action tile, bankrupt."""
+        res = self.s.result
+        if res is None:
+            return None
+        rows = [{"id": self.pid(r["player"]), **{k: v for k, v in r.items() if k != "player"}}
+                for r in res["ranking"]]
+        return {"winner": self.pid(res["winner"]), "rounds": res["rounds"], "ranking": rows}
 
     # ------------------------------------------------------------------ network helpers
     def all_cities(self) -> dict[Hex, str]:
@@ -348,6 +472,7 @@ class Game:
             self.s.events.append(f"{p.name} borrows ${5 * (steps + vp_loss // 2)} (income -{steps}, VP -{vp_loss})")
         p.income -= steps
         p.vp -= vp_loss
+        p.loans += steps + vp_loss // 2
         p.cash = cash
 
     def _max_borrow(self, p: Player) -> int:
@@ -442,6 +567,7 @@ class Game:
                             f"standard game VP cannot be borrowed against (8.3, 8.6)")
         p.income -= a.loans
         p.cash += 5 * a.loans
+        p.loans += a.loans
         s.capital_idx += 1
         if s.capital_idx >= len(s.order) and len(s.order) == 1:
             s.phase = "select"
@@ -606,8 +732,8 @@ class Game:
                 raise GameError(f"track at {hex_key(h)} would run into the completed link {link.id}")
             if link.owner == player:
                 return ("join", link)
-            if link.owner is None:
-                if town_tile or self._eligible(net, link, player):
+            if link.owner is None:  # a town tile's spur too: taking over needs eligibility (docs: D2)
+                if self._eligible(net, link, player):
                     return ("join", link)
                 raise GameError(f"the neutral incomplete link {link.id} may be taken over only by a player whose "
                                 f"link it touches or if it starts from a city (7.2.8)")
@@ -692,50 +818,7 @@ class Game:
             remove_face = old.face
             redirect_from = None
         else:  # Redirect
-            if old is None:
-                raise GameError(f"{hex_key(h)} has no track to redirect")
-            if T.FACES[old.face].town:
-                raise GameError("a town tile cannot be redirected, only upgraded (7.2.9)")
-            if len(old.segs) != 1:
-                raise GameError(f"the tile on {hex_key(h)} carries two paths; only a single-path tile at the open "
-                                f"end of an incomplete link can be redirected (7.2.9)")
-            seg = old.segs[0]
-            link = net.link_of(h, seg.edges)
-            oe = link.open_end
-            if link.complete or oe is None:
-                raise GameError("a complete link cannot be redirected (7.2.9)")
-            if oe[1] != h:
-                raise GameError(f"only the last tile of an incomplete link (its open end, at {hex_key(oe[1])}) "
-                                f"can be redirected (7.2.9)")
-            if link.owner is not None and link.owner != player:
-                raise GameError(f"the incomplete link belongs to {s.players[link.owner].name}; you may not redirect"
-                                f" another player's link (7.2.9)")
-            if link.owner is None and not self._eligible(net, link, player):
-                raise GameError("you may redirect a neutral link only if it starts from a city or touches one of "
-                                "your links (7.2.9)")
-            if len(new_paths) != 1:
-                raise GameError("redirect with a single-path tile (21, 22 or 23) (7.2.9)")
-            inner = seg.edges[0] if seg.edges[1] == oe[2] else seg.edges[1]
-            if inner not in new_paths[0]:
-                raise GameError(f"the redirected tile must still connect to the rest of its link (edge {inner})")
-            if new_paths[0] == seg.edges:
-                raise GameError("redirecting must point the track somewhere else (7.2.9)")
-            if a.tile != old.face and not T.can_add(s.used_faces, a.tile, remove=old.face):
-                raise GameError(f"no tile {a.tile} is left in the supply (7.2.9)")
-            cost = T.FACES[a.tile].base_price  # base price only: $2 (7.2.9)
-            outer = new_paths[0][0] if new_paths[0][1] == inner else new_paths[0][1]
-            c = self._classify(net, h, outer, player, False)
-            far = self._far_end(link)
-            if c[0] == "city" and c[1] == far or (c[0] == "join" and self._far_end(c[1]) == far and far is not None):
-                raise GameError("a link may not start and end in the same city or town (7.2.2)")
-            complete = c[0] == "city" or (c[0] == "join" and bool(c[1].nodes))
-            joined_own = c[0] == "join" and c[1].owner == player
-            if not self._can_pay(player, cost):
-                self._pay_check_message(player, cost, "redirecting")
-            return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": "redirecting",
-                    "segs": (Seg(new_paths[0], link.owner, seg.rnd),), "remove_face": old.face,
-                    "redirect": {"link_owner": link.owner, "complete": complete, "joined_own": joined_own},
-                    "owners": {}}
+            return self._plan_redirect(a, net, old, new_paths)
         # lay / upgrade: check every added segment
         owners: dict[tuple, int | None] = {}
         anchored = isinstance(a, Upgrade)
@@ -763,6 +846,57 @@ class Game:
         return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": f"tile {a.tile} on {hex_key(h)}",
                 "segs": segs, "remove_face": remove_face, "redirect": redirect_from, "owners": owners}
 
+    def _plan_redirect(self, a, net: Network, old: Tile | None, new_paths) -> dict:
+        """Rotate or replace the tile at the open end of an incomplete link (7.2.9): one path of the tile (the
+        link's last piece) turns to another edge; any other track on the tile stays as it is (docs: D5)."""
+        s, h, player = self.s, tuple(a.hex), a.player
+        if old is None:
+            raise GameError(f"{self.hex_label(h)} has no track to redirect")
+        if T.FACES[old.face].town:
+            raise GameError("a town tile cannot be redirected, only upgraded (7.2.9)")
+        old_paths = {sg.edges for sg in old.segs}
+        removed = [sg for sg in old.segs if sg.edges not in new_paths]
+        added = [p for p in new_paths if p not in old_paths]
+        if not removed:
+            raise GameError("redirecting must point the track somewhere else (7.2.9)")
+        if len(removed) > 1 or len(added) != 1:
+            raise GameError(f"tile {a.tile} rotated {a.rotation} changes more than the end of one link: redirecting "
+                            f"turns one path and keeps the other track on {self.hex_label(h)} (7.2.9)")
+        seg, path = removed[0], added[0]
+        link = net.link_of(h, seg.edges)
+        oe = link.open_end
+        if link.complete or oe is None:
+            raise GameError("a complete link cannot be redirected (7.2.9)")
+        if oe[1] != h or oe[2] not in seg.edges:
+            raise GameError(f"only the last tile of an incomplete link (its open end, at {self.hex_label(oe[1])}) "
+                            f"can be redirected (7.2.9)")
+        if link.owner is not None and link.owner != player:
+            raise GameError(f"the incomplete link belongs to {s.players[link.owner].name}; you may not redirect"
+                            f" another player's link (7.2.9)")
+        if link.owner is None and not self._eligible(net, link, player):
+            raise GameError("you may redirect a neutral link only if it starts from a city or touches one of "
+                            "your links (7.2.9)")
+        inner = seg.edges[0] if seg.edges[1] == oe[2] else seg.edges[1]
+        if inner not in path:
+            raise GameError(f"the redirected track must still connect to the rest of its link (edge {inner})")
+        if a.tile != old.face and not T.can_add(s.used_faces, a.tile, remove=old.face):
+            raise GameError(f"no tile {a.tile} is left in the supply (7.2.9)")
+        cost = T.FACES[a.tile].base_price  # the base price, no terrain: $2 for a plain tile (7.2.9)
+        outer = path[0] if path[1] == inner else path[1]
+        c = self._classify(net, h, outer, player, False)
+        far = self._far_end(link)
+        if c[0] == "city" and c[1] == far or (c[0] == "join" and self._far_end(c[1]) == far and far is not None):
+            raise GameError("a link may not start and end in the same city or town (7.2.2)")
+        complete = c[0] == "city" or (c[0] == "join" and bool(c[1].nodes))
+        joined_own = c[0] == "join" and c[1].owner == player
+        if not self._can_pay(player, cost):
+            self._pay_check_message(player, cost, "redirecting")
+        kept = tuple(sg for sg in old.segs if sg is not seg)
+        return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": "redirecting",
+                "segs": kept + (Seg(path, link.owner, seg.rnd),), "remove_face": old.face,
+                "redirect": {"path": path, "link_owner": link.owner, "complete": complete, "joined_own": joined_own},
+                "owners": {}}
+
     def _pay_check_message(self, player: int, cost: int, what: str) -> None:
         p = self.s.players[player]
         if self.mode == "standard":
@@ -782,7 +916,8 @@ class Game:
         self._touch()
         net = self.network()
         # Ownership: the merged link of every new/changed segment takes the segment's owner.
-        new_keys = [(h, sg.edges) for sg in plan["segs"] if plan["redirect"] or sg.edges in plan["owners"]]
+        redirect = plan["redirect"]
+        new_keys = [(h, redirect["path"])] if redirect else [(h, p) for p in plan["owners"]]
         for key in new_keys:
             link = net.links[net.seg_link[key]]
             if plan["redirect"]:
@@ -797,33 +932,33 @@ class Game:
 
     # --- urbanization and city growth ---
     def _check_urbanize(self, player: int, h: Hex, color: str) -> dict:
+        """Validate a New City tile of `color` on town h; returns the track after it (the town tile gone)."""
         s = self.s
         if h not in self.board.hexes or self.board.hexes[h].town is None:
             raise GameError(f"{hex_key(h)} is not a town: a New City tile goes on a town hex (7.2.11)")
         if h in s.new_cities:
-            raise GameError(f"{hex_key(h)} is already a city")
+            raise GameError(f"{self.place_name(h)} is already a city")
         if s.new_city_supply.get(color, 0) <= 0:
             left = [c for c, n in s.new_city_supply.items() if n > 0]
             raise GameError(f"no {color} New City tile is left (left: {', '.join(left) or 'none'})")
         net = self.network()
         old = s.track.get(h)
-        if old is not None:
-            for sg in old.segs:
-                link = net.link_of(h, sg.edges)
-                if link.complete and len(link.segs) == 1:
-                    raise GameError(f"urbanizing {hex_key(h)} would remove its town tile and with it the completed "
-                                    f"link {link.id}; completed links can never be lost (7.2.5)")
         if old is None and not any(self.board.nbr(oh, oe) == h for (oh, oe) in net.open_ends):
-            return {"track": s.track, "net": None, "old": None}
+            return {"track": s.track, "old": None}
         track = dict(s.track)
         track.pop(h, None)
-        cities = set(self.all_cities()) | {h}
-        new_net = Network(self.board, track, cities)
+        # A spur straight into a neighbouring city is a whole complete link, and complete links are never
+        # lost (7.2.5): the New City keeps it as a direct link to that city (a CITY_STUB pseudo tile).
+        kept = tuple(sg for sg in (old.segs if old else ()) if len(net.link_of(h, sg.edges).segs) == 1
+                     and net.link_of(h, sg.edges).complete)
+        if kept:
+            track[h] = Tile(CITY_STUB, 0, kept)
+        new_net = Network(self.board, track, set(self.all_cities()) | {h})
         for link in new_net.links:
             if link.complete and link.ends[0][1] == link.ends[1][1]:
                 raise GameError(f"urbanizing {hex_key(h)} would make link {link.id} start and end in the same "
                                 f"city (7.2.2)")
-        return {"track": track, "net": new_net, "old": old}
+        return {"track": track, "old": old}
 
     def _do_urbanize(self, a: Urbanize) -> None:
         s = self.s
@@ -831,22 +966,27 @@ class Game:
             raise GameError("you may lay a New City tile only after taking Urbanization (and not passing) (7.1)")
         h = tuple(a.hex)
         plan = self._check_urbanize(a.player, h, a.color)
+        if any(s.reserve) or a.reserve is not None:
+            self._check_reserve(a.reserve, "the new city takes the cubes of a reserve hex (7.2.11)")
+        # Neutral incomplete links the New City completes become the urbanizer's only where they could be
+        # taken over before it was laid (7.2.8); the others complete as neutral links (docs: D3).
         old_net = self.network()
-        previously_incomplete = {k for link in old_net.links if not link.complete for k in link.segs}
+        takeable = {k for link in old_net.links if not link.complete and link.owner is None
+                    and self._eligible(old_net, link, a.player) for k in link.segs}
         if plan["old"] is not None:
             s.used_faces[plan["old"].face] -= 1
         s.track = dict(plan["track"])
         s.new_cities[h] = a.color
         s.grown.add(h)
         s.new_city_supply[a.color] -= 1
-        cubes = [self._draw(s) for _ in range(min(NEW_CITY_CUBES, sum(s.bag.values())))]
-        s.city_cubes[h] = tuple(sorted(cubes))
+        s.city_cubes[h] = ()
+        if a.reserve is not None:
+            s.city_cubes[h] = tuple(sorted(s.reserve[a.reserve]))
+            s.reserve[a.reserve] = ()
         s.pending.pop(a.player)
         self._touch()
-        net = self.network()
-        for link in net.links:
-            if link.complete and link.owner is None and any(k in previously_incomplete for k in link.segs) \
-                    and h in link.nodes:
+        for link in self.network().links:
+            if link.complete and link.owner is None and h in link.nodes and any(k in takeable for k in link.segs):
                 self._set_owner(link, a.player)
         self._touch()
         s.events.append(f"{s.players[a.player].name} urbanizes {self.board.hexes[h].town} as a {a.color} city")
@@ -862,12 +1002,19 @@ class Game:
         s.grown.add(h)
         s.pending.pop(a.player)
 
-    def _check_grow(self, reserve: int, h: Hex) -> None:
+    def _check_reserve(self, reserve: int | None, why: str) -> None:
         s = self.s
+        if reserve is None:
+            raise GameError(f"choose a reserve hex: {why}")
         if not 0 <= reserve < len(s.reserve):
             raise GameError(f"there are reserve hexes 0-{len(s.reserve) - 1} only")
         if not s.reserve[reserve]:
-            raise GameError(f"reserve hex {reserve} is empty; reserve hexes are never refilled (7.2.12)")
+            raise GameError(f"reserve hex {reserve} ({reserve_name(reserve)}) is empty; reserve hexes are never "
+                            f"refilled (7.2.12)")
+
+    def _check_grow(self, reserve: int, h: Hex) -> None:
+        s = self.s
+        self._check_reserve(reserve, "City Growth moves the cubes of a reserve hex to a city (7.2.12)")
         if h not in self.board.cities:
             raise GameError(f"{hex_key(h)} is not a starting city (7.2.12)")
         if h in s.grown:
@@ -1084,14 +1231,14 @@ class Game:
         rows = []
         for q, p in enumerate(s.players):
             if p.bankrupt:
-                rows.append({"player": q, "name": p.name, "bankrupt": True, "vp": None, "tile": p.tile})
+                rows.append({"player": q, "name": p.name, "bankrupt": True, "vp": p.vp, "tile": p.tile})
                 continue
             conv = p.income // 2 if p.income > 0 else 2 * p.income
             total = p.vp + conv + links_owned[q]
             rows.append({"player": q, "name": p.name, "bankrupt": False, "vp_before": p.vp, "income": p.income,
                          "income_vp": conv, "links": links_owned[q], "vp": total, "tile": p.tile, "cash": p.cash})
             p.vp = total
-        ranked = sorted(rows, key=lambda r: (r["bankrupt"], -(r["vp"] or 0), r["tile"] or 99))
+        ranked = sorted(rows, key=lambda r: (r["bankrupt"], -r["vp"], r["tile"] or 99))
         for i, r in enumerate(ranked):
             r["rank"] = i + 1
         s.result = {"winner": ranked[0]["player"] if not ranked[0]["bankrupt"] else None,
@@ -1113,43 +1260,187 @@ class Game:
     def city_color(self, h: Hex) -> str | None:
         return self.all_cities().get(h)
 
-    def view(self) -> dict:
-        """Everything a map picture or the bot needs, JSON-ready."""
+    def hex_label(self, h: Hex) -> str:
+        """A hex as players name it: a city or town by its name, any other hex by its coordinates and the
+        places beside it ("5,3 between Chicago and Gary")."""
+        h = tuple(h)
+        if h not in self.board.hexes:
+            return hex_key(h)
+        if h in self.board.cities or h in self.board.towns:
+            return self.place_name(h)
+        near = [self.place_name(n) for d in range(6) if (n := self.board.nbr(h, d)) is not None
+                and (n in self.board.cities or n in self.board.towns)]
+        if len(near) >= 2:
+            return f"{hex_key(h)} between {', '.join(near[:-1])} and {near[-1]}"
+        if near:
+            return f"{hex_key(h)} next to {near[0]}"
+        return f"{hex_key(h)} ({self.board.hexes[h].terrain})"
+
+    PHASE_NAMES = {"setup_auction": "turn-order auction", "capital": "buy capital", "auction": "turn-order auction",
+                   "select": "select action tiles", "build": "build track", "move": "move goods",
+                   "income": "income", "done": "game over"}
+
+    def _auction_view(self) -> dict | None:
+        au = self.s.auction
+        if au is None:
+            return None
+        out = {"kind": au["kind"], "high": au["high"], "high_player": self.pid(au["high_player"]),
+               "turn": self.pid(au["turn"]), "in": [self.pid(q) for q in au["in"]]}
+        if au["kind"] == "setup":
+            out["slot"] = len(au["placed"]) + 1
+            out["placed"] = [self.pid(q) for q in au["placed"]]
+        else:
+            out["bids"] = {str(self.pid(q)): b for q, b in au["bids"].items()}
+            out["slots"] = [self.pid(q) for q in au["slots"]]
+            out["free_pass"] = self.pid(au["free_pass"])
+        return out
+
+    def summary(self) -> dict:
+        """The state as one JSON-ready dict, players by id: round and phase, who acts next, each player's
+        cash, income, VP, locomotive, loans ("shares"), action tile and complete links, the turn order, the
+        action tiles taken, the auction, goods on cities and reserve hexes, and the final scoring."""
         s = self.s
         net = self.network()
+        links: dict[int, int] = {}
+        for lk in net.links:
+            if lk.complete and lk.owner is not None:
+                links[lk.owner] = links.get(lk.owner, 0) + 1
         return {
-            "map": self.board.id, "mode": self.mode, "round": s.round, "rounds": self.rounds, "phase": s.phase,
-            "cycle": s.cycle if s.phase == "move" else None,
-            "active_player": self.active_player(), "finished": s.finished,
-            "turn_order": list(s.order),
-            "players": [{"name": p.name, "cash": p.cash, "income": p.income, "vp": p.vp,
-                         "vp_track": vp_track(p.vp), "loco": p.loco, "bankrupt": p.bankrupt, "tile": p.tile}
-                        for p in s.players],
-            "action_tiles": {str(t): {"player": q, "name": TILE_NAMES[t], "passed": t in s.passed_tiles}
+            "title": self.TITLE, "map": self.board.id, "map_name": self.board.name, "mode": self.mode,
+            "round": s.round, "rounds": self.rounds, "phase": s.phase, "phase_name": self.PHASE_NAMES[s.phase],
+            "cycle": s.cycle if s.phase == "move" else None, "next": self.pid(self.active_seat()),
+            "turn_order": [self.pid(q) for q in s.order],
+            "players": [{"id": p.id, "name": p.name, "cash": p.cash, "income": p.income, "vp": p.vp,
+                         "vp_track": vp_track(p.vp), "loco": p.loco, "shares": p.loans, "bankrupt": p.bankrupt,
+                         "tile": p.tile, "links": links.get(q, 0),
+                         "placements_left": (self.placement_limit(q) - s.placements)
+                         if s.phase == "build" and self.active_seat() == q else None}
+                        for q, p in enumerate(s.players)],
+            "action_tiles": {str(t): {"player": self.pid(q), "name": TILE_NAMES[t], "passed": t in s.passed_tiles,
+                                      "pending": s.pending.get(q) if t in (5, 7) else None}
                              for t, q in sorted(s.tiles.items())},
-            "track": {hex_key(h): {"tile": t.face, "rotation": t.rot,
-                                   "paths": [{"edges": list(sg.edges), "owner": sg.owner} for sg in t.segs]}
-                      for h, t in sorted(s.track.items())},
-            "links": [{"id": lk.id, "owner": lk.owner, "complete": lk.complete,
-                       "ends": [hex_key(e[1]) for e in lk.ends], "hexes": [hex_key(x) for x in lk.hexes]}
-                      for lk in net.links],
+            "auction": self._auction_view(),
+            "pending_scores": [[self.pid(q), pts] for q, pts in s.score_queue],
             "cities": {hex_key(h): {"name": self.place_name(h), "color": c, "cubes": list(s.city_cubes.get(h, ())),
                                     "grown": h in s.grown, "new_city": h in s.new_cities}
                        for h, c in sorted(self.all_cities().items())},
             "reserve": [list(r) for r in s.reserve],
             "bag": dict(s.bag),
             "new_city_tiles": dict(s.new_city_supply),
+            "delivered": s.delivered,
+            "finished": s.finished, "end_reason": self.end_reason, "scoring": self.scoring(),
+        }
+
+    def view(self) -> dict:
+        """The summary plus what the board picture needs: track per hex (tile, rotation, paths with their
+        owners' ids), links (id, owner id, complete, end and hexes) and the track tiles left."""
+        s = self.s
+        net = self.network()
+        return {
+            **self.summary(),
+            "track": {hex_key(h): {"tile": t.face, "rotation": t.rot,
+                                   "paths": [{"edges": list(sg.edges), "owner": self.pid(sg.owner)} for sg in t.segs]}
+                      for h, t in sorted(s.track.items())},
+            "links": [{"id": lk.id, "owner": self.pid(lk.owner), "complete": lk.complete,
+                       "ends": [hex_key(e[1]) for e in lk.ends], "hexes": [hex_key(x) for x in lk.hexes]}
+                      for lk in net.links],
             "tile_supply": {f: n for f, n in T.supply_left(s.used_faces).items()},
-            "auction": copy.deepcopy(s.auction),
-            "pending_scores": [list(x) for x in s.score_queue],
-            "result": self.result(),
         }
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[dict]:
+        """Every legal action of the player to act, in its log form (ready for `apply`)."""
+        from engine.steam.legal import legal_actions
+
+        seat = self.active_seat()
+        return [to_dict(a, self.pid(seat)) for a in legal_actions(self)]
+
+    def choices(self) -> list[dict]:
+        """The legal actions for autocomplete: each {"action": log form, "label": one readable line}; a
+        delivery also has "path" (its links in order, from and to by name, owner id) and "earns" (points
+        by player id)."""
+        from engine.steam import labels
+        from engine.steam.legal import legal_actions
+
+        seat = self.active_seat()
+        out = []
+        for a in legal_actions(self):
+            item = {"action": to_dict(a, self.pid(seat)), "label": labels.label(self, a)}
+            if isinstance(a, Move):
+                item["path"] = labels.delivery_path(self, a)
+                item["earns"] = {str(k): v for k, v in labels.delivery_earnings(self, a).items()}
+            out.append(item)
+        return out
+
+    def label(self, action) -> str:
+        """One readable line for an action (log form or model) in the current state."""
+        from engine.steam import labels
+
+        a = action if isinstance(action, BaseModel) else from_dict(action, self.seat_of)
+        return labels.label(self, a)
+
+    def action_types(self) -> list[str]:
+        """The kinds of action the player to act may take now (no listing of every choice)."""
+        from engine.steam.legal import deliverable, track_actions
+
+        s = self.s
+        seat = self.active_seat()
+        if seat is None:
+            return []
+        if s.score_queue:
+            return ["score"]
+        if s.phase in ("setup_auction", "auction"):
+            return ["bid", "pass"]
+        if s.phase == "capital":
+            return ["capital"]
+        if s.phase == "select":
+            return ["take_tile"]
+        if s.phase == "move":
+            pl = s.players[seat]
+            return (["move"] if deliverable(self, seat) else []) + \
+                (["upgrade_loco"] if pl.loco < LOCO_MAX and seat not in s.loco_upgraded else []) + ["pass"]
+        kinds = []
+        if s.placements < self.placement_limit(seat):
+            kinds += list(dict.fromkeys(a.type for a in track_actions(self, seat)))
+        pending = s.pending.get(seat)
+        if pending:
+            kinds.append(pending)
+        if not (pending and self.mode == "basic" and self._performable(pending, seat)):
+            kinds.append("end_build")
+        return kinds
+
+    def legal_models(self) -> list:
+        """legal_actions as the engine's models (seat-indexed), for the engine's own agents and tests."""
         from engine.steam.legal import legal_actions
 
         return legal_actions(self)
+
+
+def replay_log(log: dict, trace: list | None = None) -> tuple[Game, int]:
+    """Replay a Steam log (Game.to_18xx's layout): the game and the number of actions applied.  With `trace`,
+    one line per applied action is appended: seq, id, type, entity, then the game's summary."""
+    if trace is None:
+        g = Game.from_18xx(log)
+        return g, len(g.actions)
+    g = Game.from_18xx({**log, "actions": []})
+    trace.append({"seq": 0, "id": 0, "type": "_setup", **g.summary()})
+    for action in log.get("actions", []):
+        if g.finished:
+            break
+        try:
+            stored = g.apply(action)
+        except GameError as e:
+            aid = action.get("id") if isinstance(action, dict) else None
+            kind = action.get("type") if isinstance(action, dict) else None
+            raise GameError(f"action {aid} ({kind}): {e}") from None
+        trace.append({"seq": len(trace), "id": stored["id"], "type": stored["type"], "entity": stored["entity"],
+                      "entity_type": "player", **g.summary()})
+    return g, len(g.actions)
+
+
+def reserve_name(i: int) -> str:
+    """Reserve hexes are shown lettered A, B, C... (the action field is the 0-based index)."""
+    return chr(65 + i)
 
 
 def vp_track(vp: int) -> dict:

@@ -41,10 +41,12 @@ def _unique_rotations(face: str) -> list[tuple[int, tuple]]:
 
 
 ROTATIONS = {f: _unique_rotations(f) for f in T.FACES}
-PAIR_FACE: dict[tuple[int, int], tuple[str, int]] = {}
-for _f in ("21", "22", "23"):
+# plain track geometry (sorted paths) -> the (face, rotation) that lays it
+PATHS_FACE: dict[tuple, tuple[str, int]] = {}
+for _f in T.PLAIN_FACES:
     for _r, _geo in ROTATIONS[_f]:
-        PAIR_FACE.setdefault(_geo[0], (_f, _r))
+        PATHS_FACE.setdefault(_geo, (_f, _r))
+PAIR_FACE: dict[tuple[int, int], tuple[str, int]] = {geo[0]: fr for geo, fr in PATHS_FACE.items() if len(geo) == 1}
 FOUR_EDGE = [f for f in T.PLAIN_FACES if len(T.FACES[f].paths) == 2]
 
 
@@ -68,7 +70,7 @@ def legal_actions(g) -> list:
     s = g.s
     if s.finished:
         return []
-    p = g.active_player()
+    p = g.active_seat()
     if s.score_queue:
         return [Score(player=p, to="income"), Score(player=p, to="vp")]
     phase = s.phase
@@ -119,6 +121,7 @@ def build_actions(g, p, include_end: bool = True, track: bool = True) -> list:
     if track and s.placements < g.placement_limit(p):
         out += track_actions(g, p)
     kind = s.pending.get(p)
+    reserves = distinct_reserves(g)
     if kind == "urbanize":
         colors = [c for c, n in sorted(s.new_city_supply.items()) if n > 0]
         for h in sorted(board.towns):
@@ -128,18 +131,24 @@ def build_actions(g, p, include_end: bool = True, track: bool = True) -> list:
                 g._check_urbanize(p, h, colors[0])
             except GameError:
                 continue
-            out += [Urbanize(player=p, hex=h, color=c) for c in colors]
+            out += [Urbanize(player=p, hex=h, color=c, reserve=i) for c in colors for i in reserves or [None]]
     elif kind == "grow":
-        seen = set()
-        for i, cubes in enumerate(s.reserve):
-            if not cubes or cubes in seen:
-                continue
-            seen.add(cubes)
+        for i in reserves:
             for h in sorted(board.cities):
                 if h not in s.grown:
                     out.append(Grow(player=p, reserve=i, city=h))
     if include_end and not (kind and g.mode == "basic" and g._performable(kind, p)):
         out.append(EndBuild(player=p))
+    return out
+
+
+def distinct_reserves(g) -> list[int]:
+    """The reserve hexes with cubes, one per distinct set of cubes (taking either of two alike is the same)."""
+    seen, out = set(), []
+    for i, cubes in enumerate(g.s.reserve):
+        if cubes and cubes not in seen:
+            seen.add(cubes)
+            out.append(i)
     return out
 
 
@@ -208,6 +217,8 @@ def track_candidates(g, p) -> list:
                     out.append(("lay", n, face, rot))
     # upgrades
     for h, t in sorted(track.items()):
+        if h in cities:  # a New City's direct links (CITY_STUB): no tile to upgrade
+            continue
         old = {sg.edges for sg in t.segs}
         if T.FACES[t.face].town:
             for face in T.TOWN_FACES:
@@ -231,21 +242,24 @@ def track_candidates(g, p) -> list:
                     added = [x for x in geo if x not in old][0]
                     if set(added) & anchors:
                         out.append(("upgrade", h, face, rot))
-    # redirects
+    # redirects: the path at an open end turns to another free edge, other track on the tile stays
     for (h, e), li in net.open_ends.items():
         link = net.links[li]
         t = track.get(h)
-        if t is None or T.FACES[t.face].town or len(t.segs) != 1:
+        if t is None or T.FACES[t.face].town:
             continue
         if not (link.owner == p or (link.owner is None and g._eligible(net, link, p))):
             continue
-        sg = t.segs[0]
+        sg = next(x for x in t.segs if e in x.edges)
+        kept = [x.edges for x in t.segs if x is not sg]
+        taken = {d for k in kept for d in k}
         inner = sg.edges[0] if sg.edges[1] == e else sg.edges[1]
         for b in range(6):
-            if b in (inner, e):
+            if b in (inner, e) or b in taken:
                 continue
-            face, rot = PAIR_FACE[(min(inner, b), max(inner, b))]
-            out.append(("redirect", h, face, rot))
+            fr = PATHS_FACE.get(tuple(sorted(kept + [(min(inner, b), max(inner, b))])))
+            if fr is not None:
+                out.append(("redirect", h, fr[0], fr[1]))
     return out
 
 
