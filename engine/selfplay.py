@@ -21,7 +21,7 @@ from engine.titles import create_game
 
 def check_invariants(game, total_money: int | None) -> str | None:
     """The first broken invariant, or None."""
-    money = game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations)
+    money = game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations + game.minors)
     if total_money is not None and money != total_money:
         return f"money is {money}, not {total_money}"
     for p in game.players:
@@ -42,7 +42,7 @@ def check_invariants(game, total_money: int | None) -> str | None:
             return f"{c.sym} placed more tokens than it has"
     if not game.over_train_limit() or game.finished:
         for c in game.corporations:
-            if len(c.trains) > game.train_limit(c):
+            if game.trains_counted_for_limit(c) > game.train_limit(c):
                 return f"{c.sym} has {len(c.trains)} trains over the limit"
     return None
 

@@ -21,8 +21,9 @@ How it works:
    by the best remaining candidate of every train still to place.
 
 Title rules come in through :class:`RouteRules` (a game may set ``ROUTE_RULES`` to a subclass): stop
-counting and train length (1860 N+M trains, halts), which stops may be passed through, stop values and
-the route's revenue (route hooks, 18MEX/1817 bonuses), extra legality.
+counting and train length (N+M trains: 18MEX towns free, 1860 towns and halts), which stops may be passed
+through, stop values (18MEX 4D: cities and offboards doubled) and the route's revenue (route hooks),
+extra legality. Trains that count stops differently get candidate sets of their own over one network.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ def _inv(e: int) -> int:
     return (e + 3) % 6
 
 
+FREE_VISITS = 99  # an N+M rule visiting this many stops of its kinds: any number (18xx.games' convention)
+
+
+def _visits(rule: dict) -> int:
+    return int(rule.get("visit", rule["pay"]))
+
+
 class RouteRules:
     """Route rules of a title, as used by the search. Override in a subclass for other titles.
 
@@ -59,25 +67,52 @@ class RouteRules:
 
     # -- trains -------------------------------------------------------------------------------
 
+    @staticmethod
+    def bounded_rules(train) -> list[dict]:
+        """The N+M rules that limit how many stops of their kinds a route visits."""
+        d = train.distance
+        return [] if isinstance(d, (int, float)) else [r for r in d if _visits(r) < FREE_VISITS]
+
     def train_limit(self, train) -> int:
         """Most stop cost a route of this train may have (search depth)."""
         d = train.distance
         if isinstance(d, (int, float)):
             return int(d)
-        return sum(int(r.get("visit", r["pay"])) for r in d)  # N+M trains: every kind together
+        bounded = self.bounded_rules(train)
+        if len(bounded) == 1:  # one kind of stop counts (18MEX: towns are free)
+            return _visits(bounded[0])
+        return sum(_visits(r) for r in d)  # else every kind together, route_ok says the rest
+
+    def cost_key(self, train) -> tuple:
+        """Trains with equal cost keys count stops alike (they share candidate routes)."""
+        bounded = self.bounded_rules(train)
+        if isinstance(train.distance, (int, float)) or len(bounded) != 1:
+            return ()
+        return tuple(sorted(bounded[0]["nodes"]))
 
     def train_key(self, train) -> tuple:
         """Trains with equal keys are interchangeable (same candidates, same values)."""
         d = train.distance
         return (train.name, d if isinstance(d, (int, float)) else repr(d))
 
+    def additive(self, train) -> bool:
+        """Whether every stop a legal route visits pays (so values add up as the search walks)."""
+        d = train.distance
+        if isinstance(d, (int, float)):
+            return True
+        return len(self.bounded_rules(train)) <= 1 and all(int(r["pay"]) >= _visits(r) for r in d)
+
     # -- stops --------------------------------------------------------------------------------
 
-    def stop_cost(self, node: Node) -> int:
+    def stop_cost(self, node: Node, train=None) -> int:
+        kinds = self.cost_key(train) if train is not None else ()
+        if kinds and node.kind not in kinds:
+            return 0
         return node.visit_cost
 
     def stop_value(self, node: Node, train) -> int:
-        return node.revenue_for(self.phase_colors, train.name)
+        value = node.revenue_for(self.phase_colors, train.name)
+        return value * train.stop_multiplier(node.kind) if hasattr(train, "stop_multiplier") else value
 
     def passable(self, node: Node) -> bool:
         """May a route pass through this stop (i.e. may it be an inner stop)?"""
@@ -88,7 +123,7 @@ class RouteRules:
     def route_ok(self, stops: list[Node], train) -> bool:
         """Extra title legality of a full route (stop-kind limits of N+M trains, ...)."""
         d = train.distance
-        if isinstance(d, (int, float)):
+        if isinstance(d, (int, float)) or self.additive(train):
             return True
         from engine.core.routes import _check_distance
         try:
@@ -106,11 +141,11 @@ class RouteRules:
 
     def route_value(self, stops: list[Node], paths: list[Path], train) -> int:
         d = train.distance
-        if isinstance(d, (int, float)):
+        if isinstance(d, (int, float)) or self.additive(train):
             revenue = sum(self.stop_value(s, train) for s in stops)
         else:
             from engine.core.routes import _pay
-            revenue = _pay(stops, d, self.phase_colors, train.name)
+            revenue = _pay(stops, d, self.phase_colors, train.name, getattr(train, "multiplier", None))
         hook = self.hexmap.route_hook
         if hook is not None:
             info = {"train_name": train.name, "stops": stops, "paths": paths,
@@ -241,7 +276,7 @@ class _Candidates:
     """Every legal route of the corporation up to `max_cost` stops, as flat lists:
     value (summed with `vals`), track mask, stop cost, visited-stop mask, route reference."""
 
-    def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int]):
+    def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int], train=None):
         self.net = net
         self.values: list[int] = []
         self.masks: list[int] = []
@@ -252,7 +287,7 @@ class _Candidates:
         if n < 2 or max_cost < 2:
             return
         nodes = net.nodes
-        cost = [rules.stop_cost(x) for x in nodes]
+        cost = [rules.stop_cost(x, train) for x in nodes]
         grp_bits: dict = {}
         grp = []
         for x in nodes:
@@ -369,7 +404,7 @@ def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules 
         vals = [rules.stop_value(x, trains[0]) for x in net.nodes]
     else:
         vals = [0] * len(net.nodes)
-    return rules, _Candidates(net, rules, max_cost, vals)
+    return rules, _Candidates(net, rules, max_cost, vals, trains[0] if trains else None)
 
 
 def _rules(game, corp) -> RouteRules:
@@ -385,7 +420,7 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
     limit = rules.train_limit(train)
     costs = cands.costs
     nodes = cands.net.nodes
-    if rules.simple_values:
+    if rules.simple_values and rules.additive(train):
         if same_values:
             vals = cands.values
         else:
@@ -488,17 +523,22 @@ def best_routes(game, corp) -> list[dict]:
     if not trains:
         return []
     trains.sort(key=lambda t: (-rules.train_limit(t), rules.train_key(t)))
-    max_cost = rules.train_limit(trains[0])
     net = _Net(rules.hexmap, rules.sym, rules.passable)
-    base_vals = [rules.stop_value(x, trains[0]) for x in net.nodes]
-    cands = _Candidates(net, rules, max_cost, base_vals)
-    if not len(cands):
+    # one candidate set per way of counting stops, made for the longest train that counts that way
+    candidate_sets: dict[tuple, tuple[_Candidates, list[int]]] = {}
+    for t in trains:
+        cost_key = rules.cost_key(t)
+        if cost_key not in candidate_sets:
+            vals = [rules.stop_value(x, t) for x in net.nodes]
+            candidate_sets[cost_key] = (_Candidates(net, rules, rules.train_limit(t), vals, t), vals)
+    if not any(len(c) for c, _ in candidate_sets.values()):
         return []
     keys = [rules.train_key(t) for t in trains]
     options = []
     cache: dict = {}
     for t, key in zip(trains, keys, strict=True):
         if key not in cache:
+            cands, base_vals = candidate_sets[rules.cost_key(t)]
             same = [rules.stop_value(x, t) for x in net.nodes] == base_vals
             cache[key] = _train_options(rules, cands, t, base_vals, same)
         options.append(cache[key])
@@ -506,7 +546,7 @@ def best_routes(game, corp) -> list[dict]:
     out = []
     for t, opt, j in zip(trains, options, pick, strict=True):
         if j is not None:
-            out.append(_route_dict(cands, opt[2][j], t, opt[0][j]))
+            out.append(_route_dict(candidate_sets[rules.cost_key(t)][0], opt[2][j], t, opt[0][j]))
     order = {t.id: i for i, t in enumerate(corp.trains)}
     out.sort(key=lambda r: order.get(r["train"], 0))
     return out

@@ -255,6 +255,9 @@ class Corporation(Operator, ShareHolder):
         self.shares: list[Share] = [Share(f"{self.sym}_{i}", self, percent, president=(i == 0), owner=self)
                                     for i, percent in enumerate(percents)]
         self.shares_by_corp[self.sym] = list(self.shares)
+        # who holds how much, as the share transactions say: presidency, sell-outs and dumps go by this
+        # ledger (as on 18xx.games, where certificates swapped for a president's are not entered in it)
+        self.holdings: dict[object, int] = {self: sum(percents)}
 
     @property
     def ipo_percent(self) -> int:

@@ -274,8 +274,19 @@ class BaseGame(OperatingMixin):
         to.shares_by_corp.setdefault(sym, []).append(share)
         share.owner = to
 
+    def give_share(self, share: Share, to: ShareHolder) -> None:
+        """A certificate changes hands outside a trade (18MEX merger), entered in the holdings ledger."""
+        self.enter_holding(share.corporation, share.owner, to, share.percent)
+        self.move_share(share, to)
+
+    @staticmethod
+    def enter_holding(corp: Corporation, giver, taker, percent: int) -> None:
+        corp.holdings[giver] = corp.holdings.get(giver, 0) - percent
+        corp.holdings[taker] = corp.holdings.get(taker, 0) + percent
+
     def player_percents(self, corp: Corporation) -> dict[Player, int]:
-        return {p: p.percent_of(corp) for p in self.players if p.shares_by_corp.get(corp.sym)}
+        """What the players hold of a corporation by its holdings ledger (those with a holding)."""
+        return {p: corp.holdings[p] for p in self.players if corp.holdings.get(p)}
 
     def seat_distance(self, a: Player, b: Player) -> int:
         order = self.players
@@ -310,6 +321,7 @@ class BaseGame(OperatingMixin):
         previous = corp.owner
         total = sum(s.percent for s in shares)
         percent = total if percent is None else percent
+        self.enter_holding(corp, owner, to, percent)
         for share in shares:
             self.move_share(share, to)
         change_due = (total - percent) // corp.share_percent
@@ -480,12 +492,13 @@ class BaseGame(OperatingMixin):
             owner.companies.remove(company)
         company.owner = None
 
-    def close_corporation(self, corp: Corporation) -> None:
-        """A corporation leaves the game: its stations come off the map and its marker off the market (its
-        treasury and trains already dealt with)."""
-        for coord in self.hexmap.tokened_hexes(corp.sym):
-            self.hexmap.remove_token(corp.sym, coord)
-        corp.tokens_used = 0
+    def close_corporation(self, corp: Corporation, remove_stations: bool = True) -> None:
+        """A corporation leaves the game: its stations come off the map (unless a title still has to deal
+        with them) and its marker off the market (its treasury and trains already dealt with)."""
+        if remove_stations:
+            for coord in self.hexmap.tokened_hexes(corp.sym):
+                self.hexmap.remove_token(corp.sym, coord)
+            corp.tokens_used = 0
         if corp.share_price is not None and corp in corp.share_price.corporations:
             corp.share_price.corporations.remove(corp)
         corp.share_price = corp.par_price = None

@@ -102,6 +102,9 @@ class HexMap:
         self.no_rotation_tiles = set(no_rotation_tiles if no_rotation_tiles is not None
                                      else consts.get("NO_ROTATION_TILES", ()) or ())
         self.lay_hook = lay_hook
+        # 18xx.games TRACK_RESTRICTION: what an upgrade must add ("permissive": anything; "city_permissive":
+        # a city, or new track connected to the corporation; "restrictive": connected new track)
+        self.track_restriction: str = consts.get("TRACK_RESTRICTION") or "permissive"
         self.route_hook = route_hook
         self.pass_full_cities = pass_full_cities
         self.hexes: dict[str, Hex] = {}
@@ -289,6 +292,39 @@ class HexMap:
             return f"{what}: it doesn't keep the existing track"
         return what
 
+    def _adds_connected_track(self, corp: str, h: Hex, new: Tile, rotation: int) -> bool:
+        """Whether the new tile has track, not on the old tile, that the corporation's stations reach once
+        it is laid (18xx.games' `used_new_track`)."""
+        old_keys = h.tile.shape().path_keys
+        if not old_keys:
+            return True
+        entries = self._graph(corp).entries
+        keys = new.shape(rotation).path_keys
+        # where the corporation's walk arrives from outside: a neighbour's path entered by its other end
+        # (edge, lane of that path)
+        arrivals = {(e, q.edge_lanes[_inv(e)]) for e in new.shape(rotation).exits
+                    if (nb := h.neighbors.get(e)) is not None
+                    for q in nb.tile.paths_at_edge.get(_inv(e), ())
+                    if any(end != _inv(e) for end in entries.get(q, ()))}
+
+        def reached(end) -> bool:
+            if end[0] != "e":
+                return end[0] in reached_nodes
+            return any(e == end[1] and (lane == (1, 0) == end[2] or _lane_match(lane, end[2])) for e, lane in arrivals)
+
+        reached_nodes: set[str] = set()
+        connected = [False] * len(keys)
+        grew = True
+        while grew:
+            grew = False
+            for i, ends in enumerate(keys):
+                if connected[i] or not any(reached(end) for end in ends):
+                    continue
+                connected[i] = grew = True
+                reached_nodes.update(end[0] for end in ends if end[0] != "e")
+        return any(connected[i] and not any(path_contained(key, old) for old in old_keys)
+                   for i, key in enumerate(keys))
+
     @staticmethod
     def _keeps_track(old: Tile, new: Tile, r: int) -> bool:
         new_keys = new.shape(r).path_keys
@@ -344,6 +380,11 @@ class HexMap:
             if not (shape.exits & conn):
                 return f"{corp} can't lay tile {new.name} on {coord} with rotation {rotation}: " \
                        "none of its track connects to a route from its stations", 0
+            restriction = self.track_restriction
+            if (restriction == "restrictive" or (restriction == "city_permissive" and not new.cities)) \
+                    and not self._adds_connected_track(corp, h, new, rotation):
+                return f"tile {new.name} on {coord} with rotation {rotation} adds no track connected to " \
+                       f"{corp}'s stations" + ("" if restriction == "restrictive" else " and has no city"), 0
         if self.lay_hook is not None:
             err = self.lay_hook(self, corp, h, old, new, rotation)
             if err:
@@ -595,6 +636,13 @@ class HexMap:
             raise GameError(f"no free slot for {corp}'s home token on {coord}")
         self._put_token(corp, city, slot, home=True)
         return city.id
+
+    def replace_token(self, old: str, new: str, coord: str) -> None:
+        """A station changes hands where it stands (18MEX: the NdM's exchange stations at a merger)."""
+        city = next(c for c in self.hex(coord).tile.cities if old in c.tokens)
+        slot = city.tokens.index(old)
+        self.remove_token(old, coord)
+        self._put_token(new, city, slot)
 
     def remove_token(self, corp: str, coord: str) -> None:
         """Take corp's token off a hex (e.g. a corporation closing)."""

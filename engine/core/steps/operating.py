@@ -142,6 +142,10 @@ class Track(Step):
     def lay_cost(self, lay: dict, hex_, terrain_cost: int) -> int:
         return terrain_cost + (lay["upgrade_cost"] if self.is_upgrade(hex_) else lay["cost"])
 
+    def follow_up_cost(self, hex_) -> int:
+        """What the lay costs beyond its own hex (18MEX: the other half of Mexico City)."""
+        return 0
+
     def process_lay_tile(self, action, corp: Corporation) -> None:
         game = self.game
         hex_ = game.hexmap.hex(action.hex)
@@ -153,8 +157,9 @@ class Track(Step):
                                         blocked=game.blocking_privates(),
                                         need_connection=self.need_connection(corp, action.hex))
         cost = self.lay_cost(lay, hex_, terrain)
-        if cost > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
+        if cost + self.follow_up_cost(hex_) > corp.cash:
+            total = game.fmt(cost + self.follow_up_cost(hex_))
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {total} to lay on {action.hex}")
         upgrade = self.is_upgrade(hex_)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.laid += 1
@@ -181,7 +186,8 @@ class Track(Step):
         lay = self.tile_lay(corp)
         for coord, tile_id, rotation, terrain in priced_lays(game, corp):
             hex_ = game.hexmap.hex(coord)
-            if self.lay_refusal(lay, hex_) is None and self.lay_cost(lay, hex_, terrain) <= corp.cash:
+            if self.lay_refusal(lay, hex_) is None and \
+                    self.lay_cost(lay, hex_, terrain) + self.follow_up_cost(hex_) <= corp.cash:
                 out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
         out.append(self.action(corp, "pass"))
         return out
@@ -434,6 +440,10 @@ class BuyTrain(Step):
     def depot_trains(self) -> list:
         return self.game.depot.depot_trains(self.game.phase_names_reached)
 
+    def depot_offer(self) -> list:
+        """The bank's trains this corporation may buy now (a title may limit them, e.g. one per turn)."""
+        return self.depot_trains()
+
     def other_trains(self, corp: Corporation) -> list:
         """Trains other operators may sell: not those that may never change hands, nor obsolete ones."""
         game = self.game
@@ -546,8 +556,9 @@ class BuyTrain(Step):
         return total
 
     def would_change_president(self, player: Player, corp: Corporation, pct: int) -> bool:
-        remaining = player.percent_of(corp) - pct
-        return any(p.percent_of(corp) > remaining for p in self.game.players if p is not player)
+        percents = self.game.player_percents(corp)
+        remaining = percents.get(player, 0) - pct
+        return any(v > remaining for p, v in percents.items() if p is not player)
 
     def process_sell_shares(self, action, player) -> None:
         game = self.game
@@ -576,12 +587,12 @@ class BuyTrain(Step):
         if train.owner is corp:
             raise GameError(f"{corp.sym} already owns train {train.id}")
         if train.owner is None:
-            if train not in self.depot_trains():
-                same = next((t for t in self.depot_trains() if t.name == train.name), None)
+            if train not in self.depot_offer():
+                same = next((t for t in self.depot_offer() if t.name == train.name), None)
                 if same is not None:
                     raise GameError(f"the bank sells its {train.name}-trains in order: the next one is {same.id}")
                 raise GameError(f"train {train.id} isn't for sale yet: the bank sells "
-                                f"{', '.join(sorted({t.name for t in self.depot_trains()}))} now")
+                                f"{', '.join(sorted({t.name for t in self.depot_offer()})) or 'no train'} now")
             if exchange is not None:
                 if exchange.owner is not corp or not train.discount or exchange.name not in train.discount:
                     raise GameError(f"{corp.sym} can't trade in {action.exchange} for {train.id}")
@@ -649,7 +660,7 @@ class BuyTrain(Step):
         emergency = self.emergency(corp)
         budget = corp.cash + (corp.owner.cash if emergency and corp.owner else 0)
         if self.room(corp):
-            for train in self.depot_trains():
+            for train in self.depot_offer():
                 if train.price <= budget and not (emergency and train.price > self.cheapest_depot_price()):
                     out.append(self.action(corp, "buy_train", train=train.id, price=train.price, variant=train.name))
             # another corporation's train: any price both presidents agree on; offered at face value

@@ -131,6 +131,8 @@ class BuySellParShares(Step):
         if game.num_certs(player) + 1 > game.cert_limit:
             return False
         low = min(c.price for c in game.market.par_prices)
+        # a closed corporation counts as one that could start, as on 18xx.games (whose turn order this
+        # keeps), though none is ever offered or accepted
         return any(not c.ipoed and c.presidents_share.owner is c for c in game.corporations) and \
             2 * low <= player.cash
 
@@ -146,6 +148,8 @@ class BuySellParShares(Step):
         corp = game.corporation(action.corporation)
         if corp.ipoed:
             raise GameError(f"{corp.sym} already has a par price")
+        if corp.closed:
+            raise GameError(f"{corp.sym} has closed")
         if corp.presidents_share.owner is not corp:
             raise GameError(f"the president's certificate of {corp.sym} is not for sale")
         if self.bought:
@@ -258,7 +262,15 @@ class BuySellParShares(Step):
         if self.bought or player.cash <= 0 or not self.interplayer_sales_open():
             return []
         return [c for c in game.companies if not c.closed and isinstance(c.owner, Player) and c.owner is not player
-                and not game.abilities(c, "no_buy") and not c.ability("shares")]
+                and not game.abilities(c, "no_buy")]
+
+    def company_sale_refusal(self, company: Company) -> str | None:
+        """A private whose certificate (1830 CA, 18MEX MIR) is with a player can't change hands: buying it
+        would move that certificate again (18xx.games refuses the purchase)."""
+        ability = company.ability("shares")
+        if ability and isinstance(self.game.share(ability["shares"]).owner, Player):
+            return f"{company.sym} can't be sold: the certificate it came with would have to change hands"
+        return None
 
     def interplayer_sales_open(self) -> bool:
         return "can_buy_companies_from_other_players" in self.game.phase.status
@@ -268,6 +280,9 @@ class BuySellParShares(Step):
         company = game.company(action.company)
         if company not in self.companies_for_sale(player):
             raise GameError(f"{player.name} can't buy {company.sym} now")
+        refusal = self.company_sale_refusal(company)
+        if refusal:
+            raise GameError(refusal)
         if action.price < 1 or action.price > player.cash:
             raise GameError(f"{player.name} may pay {game.fmt(1)} to {game.fmt(player.cash)} for {company.sym}")
         seller = company.owner
@@ -275,6 +290,7 @@ class BuySellParShares(Step):
         seller.companies.remove(company)
         company.owner = player
         player.companies.append(company)
+        game.after_buy_company(player, company, action.price)
         player.passed = False
         self.current_actions.append(("buy", None))
 
@@ -305,13 +321,15 @@ class BuySellParShares(Step):
                     out.append(self.action(player, "buy_shares", shares=[share.id], percent=share.percent))
         if "par" in acts:
             for corp in game.corporations:
-                if corp.ipoed or corp.presidents_share.owner is not corp:
+                if corp.ipoed or corp.closed or corp.presidents_share.owner is not corp:
                     continue
                 for cell in game.market.par_prices:
                     if cell.price * corp.presidents_share.num_shares <= player.cash:
                         out.append(self.action(player, "par", corporation=corp.sym, share_price=cell.id))
         if "buy_company" in acts:
             for company in self.companies_for_sale(player):
+                if self.company_sale_refusal(company):
+                    continue
                 for price in sorted({1, min(company.value, player.cash)}):
                     out.append(self.action(player, "buy_company", company=company.sym, price=price))
         if "pass" in acts:

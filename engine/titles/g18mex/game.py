@@ -253,9 +253,9 @@ class Game18MEX(BaseGame):
                     self.buy_shares(major.owner, [self.share(NDM_MERGE_SHARE)], free=True)
                 else:
                     refund += half_price
-                self.move_share(share, major)
+                self.give_share(share, major)
             for share in list(self.pool.shares_of(major)):
-                self.move_share(share, major)
+                self.give_share(share, major)
             if refund > 0:
                 amount = -int(-refund // 1)
                 self.transfer(self.bank, player, amount)
@@ -266,51 +266,44 @@ class Game18MEX(BaseGame):
             major.trains.remove(train)
             train.owner = ndm
             ndm.trains.append(train)
-        self.close_corporation(major)
+        self.close_corporation(major, remove_stations=not self.merged_cities_to_select)
 
     def merge_stations(self, major: Corporation) -> None:
         """The NdM takes two exchange stations: one replaces the merged major's home station (or takes its
         reserved home), the other one of its other stations (the NdM's president chooses when there are
-        several); the rest are removed; unused exchange stations stay on the NdM's charter."""
+        several); the rest are removed, and so is any in a city where the NdM already is; unused exchange
+        stations stay on the NdM's charter at the price of its last station."""
         ndm = self.ndm
-        price = ndm.token_prices[-1]
-        ndm.add_tokens([price, price])
-        exchange = 2
         hm = self.hexmap
-        home = self.home_hexes(major)[0]
-        home_cities = [c for c in hm.hex(home).tile.cities if major.sym in c.tokens]
-        for city in hm.hex(home).tile.cities:
-            city.reservations = [None if r == major.sym else r for r in city.reservations]
-        if major.sym in hm.hex(home).reservations:
-            hm.hex(home).reservations.remove(major.sym)
-        ndm_hexes = set(hm.tokened_hexes(ndm.sym))
-        if home_cities:
-            city = home_cities[0]
-            hm.remove_token(major.sym, home)
-        else:
-            cities = hm.hex(home).tile.cities
-            city = next((c for c in cities if major.sym in c.reservations), None) or (cities[0] if cities else None)
-        if city is not None and home not in ndm_hexes:
+        ndm.add_tokens([ndm.token_prices[-1]] * 2)
+        exchange = 2
+        home = hm.hex(self.home_hexes(major)[0])
+        placed = next((c for c in home.tile.cities if major.sym in c.tokens), None)
+        city = placed or next((c for c in home.tile.cities if major.sym in c.reservations), None) or \
+            (home.tile.cities[0] if home.tile.cities else None)
+        for c in home.tile.cities:
+            c.reservations = [None if r == major.sym else r for r in c.reservations]
+        if major.sym in home.reservations:
+            home.reservations.remove(major.sym)
+        if placed is not None:
+            hm.remove_token(major.sym, home.coord)
+        if city is not None and ndm.sym not in city.tokens:
             hm.place_free_token(ndm.sym, city)
             self.use_exchange_token()
             exchange -= 1
         for coord in hm.tokened_hexes(major.sym):
-            if coord in ndm_hexes:
+            if any(ndm.sym in c.tokens and major.sym in c.tokens for c in hm.hex(coord).tile.cities):
                 hm.remove_token(major.sym, coord)
-        remaining = [c for c in hm.tokened_hexes(major.sym)]
+        remaining = hm.tokened_hexes(major.sym)
+        self.merged_cities_to_select = []
         if len(remaining) <= exchange:
             for coord in remaining:
-                self.replace_station(major, coord)
-            self.merged_cities_to_select = []
+                city = next(c for c in hm.hex(coord).tile.cities if major.sym in c.tokens)
+                hm.remove_token(major.sym, coord)
+                hm.place_free_token(ndm.sym, city)
+                self.use_exchange_token()
         else:
             self.merged_cities_to_select = list(remaining)
-
-    def replace_station(self, major: Corporation, coord: str) -> None:
-        hm = self.hexmap
-        city = next(c for c in hm.hex(coord).tile.cities if major.sym in c.tokens)
-        hm.remove_token(major.sym, coord)
-        hm.place_free_token(self.ndm.sym, city)
-        self.use_exchange_token()
 
     def use_exchange_token(self) -> None:
         """One of the two exchange tokens at the end of the NdM's charter goes on the map."""
@@ -320,11 +313,13 @@ class Game18MEX(BaseGame):
     def select_ndm_city(self, coord: str) -> None:
         major = self.merged_major
         for hex_coord in self.merged_cities_to_select:
-            if hex_coord == coord:
-                self.replace_station(major, hex_coord)
+            if hex_coord == coord:  # the NdM's station takes the merged major's place
+                self.hexmap.replace_token(major.sym, self.ndm.sym, hex_coord)
+                self.use_exchange_token()
             else:
                 self.hexmap.remove_token(major.sym, hex_coord)
         self.merged_cities_to_select = []
+        major.tokens_used = 0
 
     # --- map ----------------------------------------------------------------------------------------
     def tile_lays(self, operator) -> list[dict]:
@@ -362,6 +357,13 @@ class Game18MEX(BaseGame):
                 self.remove_ability(kcmo, "tile_lay")
 
     _laying_partner = False
+
+    def partner_lay_cost(self, coord: str) -> int:
+        """What laying on one half of Mexico City costs on the other half (its terrain)."""
+        if coord not in MEXICO_CITY_HEXES:
+            return 0
+        other = self.hexmap.hex(MEXICO_CITY_HEXES[1 - MEXICO_CITY_HEXES.index(coord)])
+        return sum(u.get("cost", 0) for u in other.tile.upgrades)
 
     def next_round(self):
         if isinstance(self.round, OperatingRound):

@@ -52,6 +52,9 @@ class Track(operating.Track):
         if self.kcmo_lay_left(operator):
             self.passed = False
 
+    def follow_up_cost(self, hex_) -> int:
+        return self.game.partner_lay_cost(hex_.coord)
+
     def after_lay(self, action, operator) -> None:
         self.game.after_lay(operator, action.hex)
 
@@ -95,10 +98,10 @@ class SingleDepotTrainBuy(operating.BuyTrain):
     def setup(self) -> None:
         self.bought_from_depot = False
 
-    def depot_trains(self) -> list:
+    def depot_offer(self) -> list:
         if self.bought_from_depot and "limited_train_buy" in self.game.phase.status:
             return []
-        return super().depot_trains()
+        return super().depot_offer()
 
     def process_buy_train(self, action, corp: Corporation) -> None:
         game = self.game
@@ -109,7 +112,7 @@ class SingleDepotTrainBuy(operating.BuyTrain):
         super().process_buy_train(action, corp)
         if from_depot:
             self.bought_from_depot = True
-            if not self.depot_trains() and not self.other_trains(corp):
+            if not self.depot_offer() and not self.other_trains(corp):
                 self.passed = True
 
 
