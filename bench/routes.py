@@ -1,10 +1,9 @@
-"""Time of the route finder (engine.core.autoroute.best_routes) at every run_routes state of the 1830
-fixtures.
+"""Time of the route finder (engine.core.autoroute.best_routes) at every run_routes state of the fixtures.
 
-    .venv/bin/python bench/routes.py [--repeat N]
+    .venv/bin/python bench/routes.py [--repeat N] [--title 1830|18MEX]
 
-Each state is timed N times; reported: the median over states of the per-state median, the worst
-per-state median, and the worst single call. Goal: median < 5 ms, worst < 150 ms.
+Each state is timed N times; reported per title: the median over states of the per-state median, the
+worst per-state median, and the worst single call. Goal: median < 5 ms, worst < 150 ms.
 """
 
 from __future__ import annotations
@@ -20,26 +19,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 
+from engine.core.actions import parse_action  # noqa: E402
 from engine.core.autoroute import best_routes  # noqa: E402
 from engine.routes import run_states  # noqa: E402
 
-FIXTURES = ROOT / "tests" / "fixtures" / "1830"
-GAMES = ["26855", "1830_game_end_bank"]
+FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--title", action="append", help="fixture folder(s) under tests/fixtures (default: all)")
     args = ap.parse_args()
+    titles = args.title or sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+    for title in titles:
+        measure(title, sorted((FIXTURES / title).glob("*.json")), args.repeat)
+
+
+def measure(title: str, paths: list[Path], repeat: int) -> None:
     medians: list[float] = []
     worst_call = 0.0
     worst_state = None
-    for name in GAMES:
-        log = json.loads((FIXTURES / f"{name}.json").read_text())
+    for path in paths:
+        name = path.stem
+        log = json.loads(path.read_text())
         for game, action in run_states(log):
-            corp = game.corporation(action["entity"])
+            corp = game.entity(parse_action(action))
             times = []
-            for _ in range(max(1, args.repeat)):
+            for _ in range(max(1, repeat)):
                 t0 = time.perf_counter()
                 best_routes(game, corp)
                 times.append((time.perf_counter() - t0) * 1000)
@@ -49,7 +56,7 @@ def main() -> None:
             if worst_state is None or med > worst_state[0]:
                 worst_state = (med, name, action.get("id"), corp.sym)
     gc.collect()
-    print(json.dumps({"states": len(medians), "median_ms": round(statistics.median(medians), 2),
+    print(json.dumps({"title": title, "states": len(medians), "median_ms": round(statistics.median(medians), 2),
                       "worst_ms": round(max(medians), 2), "worst_single_call_ms": round(worst_call, 2),
                       "worst_state": {"game": worst_state[1], "id": worst_state[2], "corporation": worst_state[3]}}))
 

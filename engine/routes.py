@@ -18,7 +18,7 @@ import statistics
 import sys
 import time
 
-from engine.core.actions import resolve_undo
+from engine.core.actions import parse_action, resolve_undo
 from engine.core.autoroute import best_routes, check_routes
 from engine.core.errors import GameError
 from engine.titles import game_class
@@ -59,7 +59,7 @@ def analyse(log: dict, check: bool = False, out=None):
     """One result dict per run_routes action of the log."""
     results = []
     for game, action in run_states(log):
-        corp = game.corporation(action["entity"])
+        corp = game.entity(parse_action(action))
         t0 = time.perf_counter()
         best = best_routes(game, corp)
         ms = (time.perf_counter() - t0) * 1000

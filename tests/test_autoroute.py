@@ -18,6 +18,7 @@ from engine.routes import analyse, summary
 
 FIXTURES = Path(__file__).parent / "fixtures" / "1830"
 GAMES = ["26855", "1830_game_end_bank"]
+MEX_GAMES = sorted((Path(__file__).parent / "fixtures" / "18MEX").glob("*.json"))
 CORPS = ["PRR", "NYC", "CPR", "B&O", "C&O", "ERIE", "NYNH", "B&M"]
 
 
@@ -33,6 +34,39 @@ def test_fixture_runs_best_at_least_recorded(game):
     assert [r for r in results if "error" in r] == []
     assert [r for r in results if r["best"] < r["recorded"]] == []
     assert s["better"] >= 1  # the players missed a better run at least once in each game
+
+
+@pytest.mark.parametrize("path", MEX_GAMES, ids=lambda p: p.stem)
+def test_18mex_fixture_runs_best_at_least_recorded(path):
+    """N+M trains whose towns are free, 4D doubling, minors, Merida's terminal track: never below the players."""
+    results = analyse(json.loads(path.read_text()), check=True)
+    assert summary(results)["runs"] > 30
+    assert [r for r in results if "error" in r] == []
+    assert [r for r in results if r["best"] < r["recorded"]] == []
+
+
+def test_4d_doubles_cities_and_offboards_not_towns():
+    """The first 4D run of an 18MEX fixture: the recorded revenue is its cities and offboards twice, its
+    towns once."""
+    from engine.core.routes import check_routes as check_map_routes
+    from engine.titles import load_18xx
+
+    path = Path(__file__).parent / "fixtures" / "18MEX" / "13315.json"
+    log = json.loads(path.read_text())
+    action = next(a for a in log["actions"] if a["type"] == "run_routes"
+                  and any(r["train"].startswith("4D") for r in a["routes"]))
+    route = next(r for r in action["routes"] if r["train"].startswith("4D"))
+    traced = next(json.loads(line) for line in path.with_suffix(".trace.jsonl").read_text().splitlines()
+                  if json.loads(line).get("id") == action["id"])
+    recorded = dict(traced["routes"])[route["train"]]
+    game = load_18xx(log, upto=action["id"] - 1)
+    train = game.train(route["train"])
+    spec = {"train_name": train.name, "distance": train.distance, "multiplier": train.multiplier,
+            "connections": route["connections"]}
+    info = check_map_routes(game.hexmap, action["entity"], [spec], game.phase.tiles)[0]
+    values = [(s.kind, s.revenue_for(game.phase.tiles, "4D")) for s in info["stops"]]
+    assert any(k == "town" for k, _ in values) and any(k != "town" for k, _ in values)
+    assert info["revenue"] == recorded == sum(v * (1 if k == "town" else 2) for k, v in values)
 
 
 # -- exhaustive reference search -------------------------------------------------------------------

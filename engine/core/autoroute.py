@@ -333,7 +333,8 @@ class _Candidates:
             if node != anchor and not (passable[node] and not term):
                 return
             for o, m, step, ts, te, cid in adj[node]:
-                if ts or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
+                # a route may leave its first stop along a terminal path (18MEX Merida); an inner stop may not
+                if (ts and node != anchor) or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
                     continue
                 c2 = c + cost[o]
                 if c2 > max_cost:
@@ -566,7 +567,7 @@ def check_routes(game, corp, routes: list[dict]) -> list[int]:
         if train.operated or tid in seen:
             raise GameError(f"train {tid} has already run this operating round")
         seen.add(tid)
-        specs.append({"train_name": train.name, "distance": train.distance,
+        specs.append({"train_name": train.name, "distance": train.distance, "multiplier": train.multiplier,
                       "connections": route.get("connections") or [], "nodes": route.get("nodes")})
     revenues = game.route_revenues(corp, specs) if specs else []
     for route, rev in zip(routes, revenues, strict=True):
