@@ -98,57 +98,21 @@ class Engine:
     # ------------------------------------------------------------------ facts for messages
     @staticmethod
     def turn_info(game: GameLike) -> dict:
-        """What the acting entity may do now, cheaply (no legal-action search): `types` (action types), and
-        where they apply `auction` (company, bids [(player id, price)], min bid), `cheapest` (sym, price),
-        `par` (corporation waiting for its par price), `must_buy` / `emergency` (train buying), `step`
-        (the engine's words for it). Empty when the engine cannot tell."""
+        """What the acting entity may do now, as the engine tells it (engine.core.turninfo): `types`, `step`
+        and the step's facts (`auction`, `cheapest`, `par`, `must_buy` / `emergency`, `tile_lay`, `merge`...).
+        Empty when the engine cannot tell."""
         try:
-            rnd = game.round  # type: ignore[attr-defined]
-            step = rnd.active_step()
-            if step is None or not step.active_entities():
-                return {}
-            types = game.action_types()  # type: ignore[attr-defined]
-            info: dict[str, Any] = {"types": types, "step": getattr(step, "description", "")}
-            auctioning = getattr(step, "auctioning", None)
-            if auctioning is not None:
-                bids = step.bids.get(auctioning.sym, [])
-                info["auction"] = {"company": auctioning.sym, "bids": [(p.id, price) for p, price in bids],
-                                   "min": step.min_bid(auctioning)}
-            elif getattr(step, "cheapest", None) is not None and getattr(step, "companies", None):
-                cheapest = step.companies[0]
-                info["cheapest"] = (cheapest.sym, step.min_bid(cheapest))
-            if "par" in types and getattr(step, "pending", None) is not None and callable(
-                    getattr(step, "corporation", None)):
-                info["par"] = step.corporation().sym
-            if ("buy_train" in types or "sell_shares" in types) and rnd.name == "Operating Round":
-                corp = rnd.current_entity
-                if hasattr(step, "must_buy"):
-                    info["must_buy"] = bool(step.must_buy(corp))
-                if hasattr(step, "emergency"):
-                    info["emergency"] = bool(step.emergency(corp))
-            return info
+            return game.turn_info()  # type: ignore[attr-defined]
         except Exception:  # messages are best effort: never let them block a move
             log.exception("turn_info failed")
             return {}
 
     @staticmethod
     def map_facts(game: GameLike) -> dict:
-        """Location names by hex, the map layout, each phase's train limit, tiles and rules, and what each
-        private pays at the start of an operating round."""
+        """Location names by hex, the map layout, each phase's train limit, tiles and rules, what each private
+        pays, and per-operator facts, as the engine tells them (engine.core.turninfo.facts)."""
         try:
-            hm = game.hexmap  # type: ignore[attr-defined]
-            names = {c: h.location_name for c, h in hm.hexes.items() if h.location_name}
-            phases = {p.name: {"train_limit": p.train_limit, "tiles": list(p.tiles), "status": list(p.status)}
-                      for p in game.phases}  # type: ignore[attr-defined]
-            income = {c.sym: c.revenue for c in game.companies}  # type: ignore[attr-defined]
-            share_percent = {c.sym: c.share_percent for c in game.corporations}  # type: ignore[attr-defined]
-            presidency_with = {}  # private -> corporation whose president's certificate it brings (1830 BO)
-            for c in game.companies:  # type: ignore[attr-defined]
-                ability = c.ability("shares")
-                if ability and ability["shares"].endswith("_0"):
-                    presidency_with[c.sym] = ability["shares"].rsplit("_", 1)[0]
-            return {"locations": names, "layout": hm.layout, "phases": phases, "income": income,
-                    "presidency_with": presidency_with, "share_percent": share_percent}
+            return game.facts()  # type: ignore[attr-defined]
         except Exception:
             log.exception("map_facts failed")
             return {}

@@ -853,6 +853,26 @@ class BaseGame(OperatingMixin):
                     raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
         return game
 
+    def turn_info(self) -> dict:
+        """Who acts and what they must do now, with the facts of that step (engine.core.turninfo)."""
+        from engine.core.turninfo import turn_info
+
+        return turn_info(self)
+
+    def facts(self) -> dict:
+        """Per-entity facts for players' views: places, phases, privates, operators (engine.core.turninfo)."""
+        from engine.core.turninfo import facts
+
+        return facts(self)
+
+    def operator_facts(self, operator: Operator) -> dict:
+        """A title's own facts about an operator (18MEX: its mail contract)."""
+        return {}
+
+    def title_facts(self) -> dict:
+        """A title's own facts about the game (18MEX: the NdM merger)."""
+        return {}
+
     def map_view(self) -> dict:
         """The map as plain data for pictures, with the privates that block hexes right now."""
         return self.hexmap.view(blocked=self.blocking_privates())

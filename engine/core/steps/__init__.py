@@ -43,6 +43,10 @@ class Step:
     def legal(self, entity) -> list[dict]:
         return []
 
+    def turn_facts(self, entity) -> dict:
+        """What a player should know about this step now (engine.core.turninfo)."""
+        return {}
+
     def why_not(self, entity, action) -> str | None:
         """Why this step can't take `action` from `entity` now, if it can say more than whose turn it is."""
         return None

@@ -33,6 +33,9 @@ class CompanyPendingPar(Step):
         ability = self.pending.ability("shares")
         return self.game.share(ability["shares"]).corporation
 
+    def turn_facts(self, entity) -> dict:
+        return {"par": self.corporation().sym} if self.pending else {}
+
     def process_par(self, action, player: Player) -> None:
         corp = self.corporation()
         if action.corporation != corp.sym:
@@ -97,6 +100,15 @@ class WaterfallAuction(Step):
             return company.min_bid
         high = self.highest_bid(company)
         return (high if high is not None else company.min_bid) + self.game.rules.min_bid_increment
+
+    def turn_facts(self, entity) -> dict:
+        if self.auctioning:
+            bids = self.bids.get(self.auctioning.sym, [])
+            return {"auction": {"company": self.auctioning.sym, "bids": [(p.id, price) for p, price in bids],
+                                "min": self.min_bid(self.auctioning)}}
+        if self.companies:
+            return {"cheapest": (self.companies[0].sym, self.min_bid(self.companies[0]))}
+        return {}
 
     # --- processing --------------------------------------------------------------------------
     def process_bid(self, action, player: Player) -> None:

@@ -169,6 +169,10 @@ class Track(Step):
         if not self.can_lay(corp):
             self.passed = True
 
+    def turn_facts(self, entity) -> dict:
+        lay = self.tile_lay(entity)
+        return {"tile_lay": {"new_track": bool(lay["lay"]), "upgrade": bool(lay["upgrade"])}} if lay else {}
+
     def after_lay(self, action, operator) -> None:
         """A title's follow-up to a lay (18MEX: the other half of Mexico City)."""
 
@@ -492,6 +496,12 @@ class BuyTrain(Step):
 
     def emergency(self, corp: Corporation) -> bool:
         return self.must_buy(corp) and corp.cash < self.cheapest_depot_price()
+
+    def turn_facts(self, entity) -> dict:
+        corp = self.round.current_entity
+        if not isinstance(corp, Corporation):
+            return {}
+        return {"must_buy": bool(self.must_buy(corp)), "emergency": bool(self.emergency(corp))}
 
     def cheapest_depot_price(self) -> int:
         prices = [t.price for t in self.depot_trains()]

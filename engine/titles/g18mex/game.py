@@ -148,11 +148,30 @@ class Game18MEX(BaseGame):
         super().place_home_token(operator)
         if isinstance(operator, Corporation) and operator.trains:
             # the mail contract: the home city's value, paid to the treasury before the turn
-            city = self.hexmap.hex(self.home_hexes(operator)[0]).tile
-            stops = city.cities + city.towns
-            income = stops[0].revenue_for(self.phase.tiles, operator.trains[0].name) if stops else 0
+            income = self.mail_income(operator)
             if income > 0:
                 self.transfer(self.bank, operator, income)
+
+    def mail_income(self, corp: Corporation) -> int:
+        home = self.hexmap.hex(self.home_hexes(corp)[0]).tile
+        stops = home.cities + home.towns
+        return stops[0].revenue_for(self.phase.tiles, corp.trains[0].name if corp.trains else None) if stops else 0
+
+    # --- facts for players' views ---------------------------------------------------------------------
+    def operator_facts(self, operator) -> dict:
+        if isinstance(operator, Minor):
+            corp, share = MINOR_EXCHANGES[operator.sym]
+            return {"closes_into": {"corporation": corp, "certificate": share,
+                                    "percent": self.share(share).percent}}
+        out = {"mail": self.mail_income(operator), "may_merge": operator.sym not in NOT_MERGEABLE + (NDM,)}
+        if operator.sym == NDM:
+            out["tradeable"] = "ndm_unavailable" not in self.phase.status
+        return out
+
+    def title_facts(self) -> dict:
+        return {"merger": {"candidates": [c.sym for c in self.merge_candidates],
+                           "merged": self.merged_major.sym if self.merged_major else None,
+                           "cert_limit_raised": self.cert_limit > self.data["meta"]["cert_limit"][str(len(self.players))]}}
 
     # --- events -------------------------------------------------------------------------------------
     def event_companies_buyable(self, event: dict) -> None:

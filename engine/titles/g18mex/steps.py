@@ -103,6 +103,12 @@ class SingleDepotTrainBuy(operating.BuyTrain):
             return []
         return super().depot_offer()
 
+    def turn_facts(self, entity) -> dict:
+        facts = super().turn_facts(entity)
+        if "limited_train_buy" in self.game.phase.status:
+            facts["bank_trains_left"] = 0 if self.bought_from_depot else 1
+        return facts
+
     def process_buy_train(self, action, corp: Corporation) -> None:
         game = self.game
         train = game.train(action.train)
@@ -130,6 +136,11 @@ class Merge(Step):
 
     def skip(self) -> None:
         """Waits for the merger offer."""
+
+    def turn_facts(self, entity) -> dict:
+        game = self.game
+        return {"merge": {"into": game.ndm.sym, "offered": game.merge_candidates[0].sym,
+                          "candidates": [c.sym for c in game.merge_candidates], "decider": game.merge_decider().sym}}
 
     def process_merge(self, action, corp: Corporation) -> None:
         game = self.game
@@ -165,6 +176,9 @@ class Assign(Step):
 
     def skip(self) -> None:
         """Waits for a merger."""
+
+    def turn_facts(self, entity) -> dict:
+        return {"assign": {"hexes": list(self.game.merged_cities_to_select), "from": self.game.merged_major.sym}}
 
     def process_assign(self, action, corp: Corporation) -> None:
         target = getattr(action, "target", None)

@@ -1,0 +1,89 @@
+"""What a user interface needs to tell players, owned by the engine so that no UI reads rule internals.
+
+`turn_info(game)`: who acts and what they must do now (action kinds, the step's words, and the facts of
+that step: an auction's bids, the par to set, a forced train purchase, tile lays left, a merger offer...).
+Each step reports its own facts (`Step.turn_facts`), so a title's steps extend it.
+
+`facts(game)`: the per-entity facts that don't change with every action but that a player looks up:
+place names, phases, privates' income, each operator's kind, owner, certificates, trains (obsolete ones
+marked), train limit and stations; titles add theirs with `game.operator_facts` and `game.title_facts`.
+"""
+
+from __future__ import annotations
+
+from engine.core.entities import Company, Corporation, Minor, Operator, Player
+
+
+def turn_info(game) -> dict:
+    """What the acting entity may do now, cheaply (no legal-action search). Empty when nobody acts."""
+    if game.finished:
+        return {}
+    rnd = game.round
+    step = rnd.active_step()
+    if step is None or not step.active_entities():
+        return {}
+    entity = step.active_entities()[0]
+    info: dict = {
+        "types": game.action_types(), "step": step.description, "round": rnd.name,
+        "round_desc": rnd.description, "actor": _ref(entity), "players": game.active_players(),
+    }
+    info.update(step.turn_facts(entity))
+    return info
+
+
+def facts(game) -> dict:
+    """Facts about the game's entities for players' views (see the module docstring)."""
+    hm = game.hexmap
+    presidency_with = {}  # private -> corporation whose president's certificate it brings (1830 BO, 18MEX MNR)
+    for c in game.companies:
+        ability = c.ability("shares")
+        if ability and game.share(ability["shares"]).president:
+            presidency_with[c.sym] = game.share(ability["shares"]).corporation.sym
+    out = {
+        "title": game.TITLE,
+        "locations": {c: h.location_name for c, h in hm.hexes.items() if h.location_name},
+        "layout": hm.layout,
+        "currency": game.rules.currency_format_str,
+        "cert_limit": game.cert_limit,
+        "phases": {p.name: {"train_limit": p.train_limit, "tiles": list(p.tiles), "status": list(p.status),
+                            "operating_rounds": p.operating_rounds} for p in game.phases},
+        "income": {c.sym: c.revenue for c in game.companies},
+        "presidency_with": presidency_with,
+        "share_percent": {c.sym: c.share_percent for c in game.corporations},
+        "operators": {op.sym: operator_facts(game, op) for op in game.minors + game.corporations},
+        "players": {p.id: {"certificates": game.num_certs(p), "cert_limit": game.cert_limit} for p in game.players},
+    }
+    out.update(game.title_facts())
+    return out
+
+
+def operator_facts(game, op: Operator) -> dict:
+    out: dict = {
+        "kind": op.kind, "name": op.name, "owner": op.owner.id if isinstance(op.owner, Player) else None,
+        "home": op.home, "closed": op.closed, "floated": op.floated,
+        "trains": [{"id": t.id, "name": t.name, "obsolete": t.obsolete} for t in op.trains],
+        "train_limit": game.train_limit(op), "tokens_left": op.tokens_left, "next_token_price": op.next_token_price,
+    }
+    if isinstance(op, Corporation):
+        out["share_percent"] = op.share_percent
+        out["total_shares"] = op.total_shares
+        out["certificates"] = [{"id": s.id, "percent": s.percent, "president": s.president,
+                                "owner": _owner(game, s.owner), "reserved": not s.buyable} for s in op.shares]
+    if isinstance(op, Minor):
+        out["revenue_split"] = "half to the minor, half to its owner"
+    out.update(game.operator_facts(op))
+    return out
+
+
+def _ref(entity) -> dict:
+    if isinstance(entity, Company):
+        return {"entity": entity.sym, "entity_type": "company"}
+    return {"entity": entity.key, "entity_type": entity.kind}
+
+
+def _owner(game, holder):
+    if isinstance(holder, Player):
+        return holder.id
+    if holder is game.pool:
+        return "market"
+    return "ipo"
