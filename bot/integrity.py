@@ -21,10 +21,22 @@ from bot.service import Live, Service
 async def check(db: Database, engine: Any | None = None) -> list[str]:
     """Every problem found (empty: the database is sound): SQLite's own checks, the schema version, each
     log in order with unique ids, each running game replaying to what its row says (status, result,
-    whose turn), open undo votes matching their log."""
-    problems: list[str] = []
+    whose turn), open undo votes matching their log. Read in one snapshot, so a bot writing meanwhile
+    cannot make its games look inconsistent."""
     conn = db.conn
     assert conn is not None
+    snapshot = not conn.in_transaction
+    if snapshot:
+        await conn.execute("BEGIN")
+    try:
+        return await _problems(db, conn, engine)
+    finally:
+        if snapshot:
+            await conn.rollback()
+
+
+async def _problems(db: Database, conn: Any, engine: Any | None) -> list[str]:
+    problems: list[str] = []
     async with conn.execute("PRAGMA integrity_check") as cur:
         verdict = [r[0] for r in await cur.fetchall()]
     if verdict != ["ok"]:

@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import subprocess
+import sys
 import time
 
 from fakediscord import FakeDiscord
 from fakediscord.processes import bot as bot_process
-from fakediscord.processes import console
+from fakediscord.processes import console, environment
 from fakediscord.randomplay import console_line, next_command, replay, seats, stored_log
 
 from bot.db import Database
@@ -156,6 +158,8 @@ async def test_bot_killed_at_random_points_loses_no_acknowledged_action(tmp_path
             game.apply(stored[-1])
             ledger.acked = stored
             ledger.acknowledged += 1
+        assert await asyncio.to_thread(proc.interrupt, 30) == 130  # Ctrl-C: a quiet stop
+        assert "Traceback" not in "".join(proc.stderr), "".join(proc.stderr)[-3000:]
     finally:
         proc.kill()
         await fake.stop()
@@ -176,6 +180,14 @@ def test_a_second_process_on_the_database_is_refused_and_ctrl_c_stops_quietly(tm
         assert "Traceback" not in err
     first.send("games")
     assert "#1 1830 — lobby" in first.read_until(lambda line: line.startswith("#1"))[-1]
+    # while it runs: an online backup, and the integrity check of the backup and of the live database
+    env = environment(db_path)
+    copy = str(tmp_path / "backup.db")
+    for args in (["backup", copy], ["check", copy], ["check"]):
+        done = subprocess.run([sys.executable, "-m", "bot", *args], env=env, cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    assert done.stdout.strip().endswith(f"{db_path}: ok")
     assert first.interrupt() == 130
     time.sleep(0.1)
     assert "Traceback" not in "".join(first.stderr), first.stderr
