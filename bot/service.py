@@ -126,6 +126,7 @@ class Service:
         self._live: dict[int, Live] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self.broken: dict[int, str] = {}   # game id -> why its stored log could not be replayed
+        self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -906,7 +907,8 @@ class Service:
         players = [{"id": p.id, "name": _short(m[1] if m else p.name or f"Player {i + 1}")}
                    for i, (p, m) in enumerate(seated)]
         try:
-            game = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
+            async with self._importing:
+                game = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
         except Exception as exc:
             if self.engine.is_game_error(exc):
                 raise UserError(f"The log does not replay: {clip(str(exc))}") from None
