@@ -1,8 +1,9 @@
-"""python -m render GAME.json --at N --what map|market|companies --out FILE.png
+"""python -m render GAME.json --at N --what map|market|companies|players --out FILE.png
 
 Draws the state after action N (default: the last) of an 18xx.games game log, replayed by the engine
 (engine.titles.load_18xx). Titles without an engine yet (1860, 1817, 18MEX) are drawn from the per-action
 trace beside the log (GAME.trace.jsonl). A map drawn right after a run_routes action shows that run.
+Steam logs (title "steam") have two pictures: map and players.
 """
 
 from __future__ import annotations
@@ -63,11 +64,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m render", description=__doc__.splitlines()[0])
     ap.add_argument("game", type=Path)
     ap.add_argument("--at", type=int, default=None, help="action id (default: end of the game)")
-    ap.add_argument("--what", choices=("map", "market", "companies"), default="map")
+    ap.add_argument("--what", choices=("map", "market", "companies", "players"), default="map")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     game = json.loads(args.game.read_text())
     title = str(game["title"])
+    if title.lower() == "steam":
+        from .steam import picture_of_log
+        try:
+            png = picture_of_log(game, args.at, args.what)
+        except Exception as e:  # noqa: BLE001 - report the engine's refusal or a picture Steam lacks
+            print(f"cannot draw the {args.what} of {args.game}: {e}", file=sys.stderr)
+            return 1
+        args.out.write_bytes(png)
+        print(f"wrote {args.out} ({len(png)} bytes)", file=sys.stderr)
+        return 0
     if title in _engine_titles():
         try:
             view, summary, routes = from_engine(game, args.at)

@@ -1333,16 +1333,19 @@ class Game:
 
     def view(self) -> dict:
         """The summary plus what the board picture needs: track per hex (tile, rotation, paths with their
-        owners' ids), links (id, owner id, complete, end and hexes) and the track tiles left."""
+        owners' ids and link ids), links (id, owner id, complete, ends, hexes, open end [hex, edge]) and the
+        track tiles left."""
         s = self.s
         net = self.network()
         return {
             **self.summary(),
             "track": {hex_key(h): {"tile": t.face, "rotation": t.rot,
-                                   "paths": [{"edges": list(sg.edges), "owner": self.pid(sg.owner)} for sg in t.segs]}
+                                   "paths": [{"edges": list(sg.edges), "owner": self.pid(sg.owner),
+                                              "link": net.link_of(h, sg.edges).id} for sg in t.segs]}
                       for h, t in sorted(s.track.items())},
             "links": [{"id": lk.id, "owner": self.pid(lk.owner), "complete": lk.complete,
-                       "ends": [hex_key(e[1]) for e in lk.ends], "hexes": [hex_key(x) for x in lk.hexes]}
+                       "ends": [hex_key(e[1]) for e in lk.ends], "hexes": [hex_key(x) for x in lk.hexes],
+                       "open_end": [hex_key(lk.open_end[1]), lk.open_end[2]] if lk.open_end else None}
                       for lk in net.links],
             "tile_supply": {f: n for f, n in T.supply_left(s.used_faces).items()},
         }

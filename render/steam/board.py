@@ -1,0 +1,366 @@
+"""The Steam board as a PNG: terrain, rivers, cities in their colours with their goods cubes, towns, New
+Cities, every player's track in their colour (unfinished links dashed, their open end ringed), a header
+with the round, the phase and who acts, and the goods display (reserve hexes, bag, New City tiles).
+
+Drawn at SS times the final size and reduced (anti-aliased lines); the terrain of each map is drawn once
+and cached.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import hexgeo
+from engine.steam.board import load_board
+
+from ..fonts import font
+from ..mapdraw import _edge_curve, _Hex
+from ..png import to_png
+from . import style as S
+
+SS = 2
+LONG_SIDE = 1950  # final pixels for the picture's long side (board, header and goods display)
+MAX_R = 80
+SQ3 = math.sqrt(3)
+
+
+def _key(h) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+def _parse(key: str) -> tuple[int, int]:
+    q, r = key.split(",")
+    return int(q), int(r)
+
+
+def _to_18xx_edge(e: int) -> int:
+    """Steam numbers edges clockwise from north, the shared hex primitives clockwise from south."""
+    return (e + 3) % 6
+
+
+@cache
+def _layout(map_id: str):
+    """Hex radius, hex centres (SS scale), board size, and the band heights around it."""
+    board = load_board(map_id)
+    xs = {h: 1.5 * h[0] for h in board.hexes}
+    ys = {h: SQ3 * (h[1] + h[0] / 2) for h in board.hexes}
+    x0, y0 = min(xs.values()), min(ys.values())
+    w_units = max(xs.values()) - x0 + 2
+    h_units = max(ys.values()) - y0 + SQ3
+    margin_units, header_units, goods_units = 0.4, 2.3, 2.9
+    r = min(MAX_R, LONG_SIDE / max(w_units + 2 * margin_units, h_units + 2 * margin_units + header_units + goods_units))
+    R = r * SS
+    margin = margin_units * R
+    header = header_units * R
+    centres = {h: (margin + (xs[h] - x0 + 1) * R, header + margin + (ys[h] - y0 + SQ3 / 2) * R) for h in board.hexes}
+    width = int(w_units * R + 2 * margin)
+    goods_top = int(header + h_units * R + 2 * margin)
+    height = int(goods_top + goods_units * R)
+    width -= width % SS
+    height -= height % SS
+    return board, R, centres, width, height, header, goods_top
+
+
+def _paint_terrain(d: ImageDraw.ImageDraw, h, info, cx: float, cy: float, R: float) -> None:
+    """One hex's terrain at SS scale: fill, outline, river or hill marks."""
+    corners = hexgeo.corners(cx, cy, "flat", R)
+    d.polygon(corners, fill={"water": S.WATER, "mountain": S.HILL, "hill": S.HILL}.get(info.terrain, S.PLAIN))
+    if info.terrain == "water":
+        return
+    d.polygon(corners, outline=S.OUTLINE, width=max(1, int(0.03 * R)))
+    if info.terrain == "river" and not info.city:
+        pts = [(cx + t * 0.8 * R, cy + 0.18 * R * math.sin(t * 2.2 * math.pi) + 0.25 * R)
+               for t in (i / 20 - 0.5 for i in range(21))]
+        d.line(pts, fill=S.RIVER, width=int(0.09 * R), joint="curve")
+    if info.terrain in ("mountain", "hill") and not info.city:
+        for dx in (-0.22, 0.12):
+            x, y = cx + dx * R, cy + 0.38 * R
+            d.polygon([(x - 0.16 * R, y), (x, y - 0.24 * R), (x + 0.16 * R, y)], fill=S.HILL_MARK)
+
+
+def _paint_coord(d: ImageDraw.ImageDraw, h, info, cx: float, cy: float, r: float) -> None:
+    """The hex's coordinates at final scale (players type them, and the autocomplete shows them)."""
+    if info.terrain != "water" and not info.city:
+        d.text((cx, cy - 0.66 * r), _key(h), font=font(int(0.2 * r), "regular"), fill=S.COORD, anchor="mm")
+
+
+@cache
+def _terrain(map_id: str) -> Image.Image:
+    """The map without pieces at final size: terrain, river and hill marks, coordinates, black lines."""
+    board, R, centres, width, height, _, _ = _layout(map_id)
+    img = Image.new("RGB", (width, height), S.BACKGROUND)
+    d = ImageDraw.Draw(img)
+    for h, info in board.hexes.items():
+        _paint_terrain(d, h, info, *centres[h], R)
+    for h, info in board.hexes.items():  # black lines: edges no track may cross
+        for e in info.blocked:
+            hx = _Hex(*centres[h], R, "flat")
+            d.line([hx.at(_to_18xx_edge(e) - 0.5, 1.0), hx.at(_to_18xx_edge(e) + 0.5, 1.0)], fill=S.INK,
+                   width=int(0.08 * R))
+    img = img.reduce(SS)
+    d = ImageDraw.Draw(img)
+    for h, info in board.hexes.items():
+        cx, cy = centres[h]
+        _paint_coord(d, h, info, cx / SS, cy / SS, R / SS)
+    return img
+
+
+@lru_cache(maxsize=2048)
+def _hex_picture(map_id: str, h, key: tuple):
+    """One hex with its pieces at final size: (top-left, RGB picture, L mask).  `key` is what it shows:
+    ("track", paths) with paths ((edges, colour, complete), ...) and a stub flag, or ("city", colour, cubes,
+    grown, new city, direct links)."""
+    board, R, centres, *_ = _layout(map_id)
+    cx, cy = centres[h]
+    x0, y0 = math.floor((cx - R) / SS - 2) * SS, math.floor((cy - R) / SS - 2) * SS
+    x1, y1 = math.ceil((cx + R) / SS + 2) * SS, math.ceil((cy + R) / SS + 2) * SS
+    img = Image.new("RGB", (x1 - x0, y1 - y0), S.BACKGROUND)
+    d = ImageDraw.Draw(img)
+    lx, ly = cx - x0, cy - y0
+    info = board.hexes[h]
+    _paint_terrain(d, h, info, lx, ly, R)
+    hx = _Hex(lx, ly, R, "flat")
+    track_w = max(3, int(0.13 * R))
+    if key[0] == "track":
+        _paint_paths(d, hx, key[1], track_w, R, stubs=False)
+    else:
+        _, colour, cubes, grown, new_city, stubs = key
+        _paint_city(d, lx, ly, R, colour, cubes, grown, new_city)
+        _paint_paths(d, hx, stubs, track_w, R, stubs=True)
+    if h in board.towns and key[0] == "track":
+        r = (0.16 if key[1] else 0.2) * R
+        d.ellipse((lx - r, ly - r, lx + r, ly + r), fill=S.INK, outline=(255, 255, 255), width=max(2, int(r / 4)))
+    mask = Image.new("L", img.size, 0)
+    ImageDraw.Draw(mask).polygon(hexgeo.corners(lx, ly, "flat", R), fill=255)
+    img, mask = img.reduce(SS), mask.reduce(SS)
+    _paint_coord(ImageDraw.Draw(img), h, info, lx / SS, ly / SS, R / SS)
+    return (x0 // SS, y0 // SS), img, mask
+
+
+def _path_points(hx: _Hex, edges, stub: bool):
+    if len(edges) == 2:
+        return _edge_curve(hx, _to_18xx_edge(edges[0]), _to_18xx_edge(edges[1]))
+    start = hx.edge_point(_to_18xx_edge(edges[0]))
+    if stub:  # a New City's direct link: from the edge part way in
+        return [start, (start[0] + (hx.cx - start[0]) * 0.45, start[1] + (hx.cy - start[1]) * 0.45)]
+    return [start, (hx.cx, hx.cy)]
+
+
+def _paint_paths(d: ImageDraw.ImageDraw, hx: _Hex, paths, w: int, R: float, stubs: bool) -> None:
+    """Track: a dark casing, then each path in its owner's colour; an unfinished link's path dashed."""
+    lines = [(_path_points(hx, edges, stubs), colour, complete) for edges, colour, complete in paths]
+    for pts, _, _ in lines:
+        d.line(pts, fill=S.CASING, width=w + 2 * max(2, w // 4), joint="curve")
+    for pts, colour, complete in lines:
+        if complete:
+            d.line(pts, fill=colour, width=w, joint="curve")
+        else:
+            _dashed(d, pts, colour, w, 0.22 * R)
+
+
+def _dashed(d: ImageDraw.ImageDraw, pts, colour, w: int, dash: float) -> None:
+    """An unfinished link: the owner's colour broken by gaps that stand out from it."""
+    light = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2] > 140
+    d.line(pts, fill=S.DASH_ON_LIGHT if light else S.BACKGROUND, width=w, joint="curve")
+    acc, on = 0.0, True
+    seg = [pts[0]]
+    for a, b in zip(pts, pts[1:], strict=False):
+        length = math.dist(a, b)
+        pos = 0.0
+        while length - pos > 1e-6:
+            step = min(dash - acc, length - pos)
+            pos += step
+            acc += step
+            t = pos / length if length else 1
+            p = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            seg.append(p)
+            if acc >= dash - 1e-6:
+                if on and len(seg) > 1:
+                    d.line(seg, fill=colour, width=w, joint="curve")
+                on, acc, seg = not on, 0.0, [p]
+    if on and len(seg) > 1:
+        d.line(seg, fill=colour, width=w, joint="curve")
+
+
+def _paint_city(d: ImageDraw.ImageDraw, cx, cy, R, colour: str, cubes, grown: bool, new_city: bool) -> None:
+    """A city hex in its colour with its goods cubes; a New City has an inner ring, a grown city a "+"."""
+    d.polygon(hexgeo.corners(cx, cy, "flat", R * 0.98), fill=S.CITY_FILL.get(colour, S.CITY_FILL["gray"]),
+              outline=S.INK, width=max(2, int(0.05 * R)))
+    if new_city:
+        d.polygon(hexgeo.corners(cx, cy, "flat", R * 0.84), outline=(255, 255, 255), width=max(2, int(0.05 * R)))
+    _paint_cubes(d, cx, cy + 0.08 * R, cubes, 0.24 * R)
+    if grown:  # the City Growth marker (printed on every New City)
+        x, y, rr = cx + 0.55 * R, cy + 0.5 * R, 0.15 * R
+        d.ellipse((x - rr, y - rr, x + rr, y + rr), fill=(255, 255, 255), outline=S.INK, width=max(2, int(rr / 4)))
+        t = max(2, int(rr / 4))
+        d.line([(x - rr * 0.55, y), (x + rr * 0.55, y)], fill=S.INK, width=t)
+        d.line([(x, y - rr * 0.55), (x, y + rr * 0.55)], fill=S.INK, width=t)
+
+
+def _paint_cubes(d: ImageDraw.ImageDraw, cx, cy, cubes, size: float) -> None:
+    if not cubes:
+        return
+    per_row = 4 if len(cubes) > 6 else 3
+    rows = [cubes[i:i + per_row] for i in range(0, len(cubes), per_row)]
+    gap = size * 0.25
+    top = cy - (len(rows) * size + (len(rows) - 1) * gap) / 2
+    for j, row in enumerate(rows):
+        left = cx - (len(row) * size + (len(row) - 1) * gap) / 2
+        y = top + j * (size + gap)
+        for i, c in enumerate(row):
+            x = left + i * (size + gap)
+            d.rectangle((x, y, x + size, y + size), fill=S.GOODS.get(c, S.GOODS["gray"]), outline=S.INK,
+                        width=max(2, int(size / 8)))
+
+
+class BoardPainter:
+    """The whole picture at final size: the cached terrain, each hex with pieces pasted from the cache of
+    hex pictures, then names, open ends, the header and the goods display on top."""
+
+    def __init__(self, view: dict):
+        self.view = view
+        (self.board, R, self.centres, width, height, header, goods_top) = _layout(view["map"])
+        self.R = R / SS  # everything below is drawn at final size
+        self.header, self.goods_top = header / SS, goods_top / SS
+        self.seat_of = {p["id"]: i for i, p in enumerate(view["players"])}
+        self.links = {lk["id"]: lk for lk in view.get("links", [])}
+        self.img = _terrain(view["map"]).copy()
+        self.d = ImageDraw.Draw(self.img)
+
+    def centre(self, h) -> tuple[float, float]:
+        x, y = self.centres[h]
+        return x / SS, y / SS
+
+    def color(self, owner) -> tuple[int, int, int]:
+        return S.player_color(self.seat_of.get(owner))
+
+    def text(self, xy, s: str, size: float, fill=S.INK, style="bold", anchor="mm", halo=True):
+        self.d.text(xy, s, font=font(int(size), style), fill=fill, anchor=anchor,
+                    stroke_width=max(2, int(size * 0.14)) if halo else 0, stroke_fill=S.BACKGROUND)
+
+    def _paths(self, hv: dict) -> tuple:
+        return tuple(sorted((tuple(p["edges"]), self.color(p["owner"]),
+                             bool(self.links.get(p.get("link"), {}).get("complete", True))) for p in hv["paths"]))
+
+    def paint(self) -> Image.Image:
+        track = self.view.get("track", {})
+        cities = self.view.get("cities", {})
+        keys = {}
+        for key, hv in track.items():
+            if key not in cities:
+                keys[key] = ("track", self._paths(hv))
+        for key, c in cities.items():
+            stubs = self._paths(track[key]) if key in track else ()
+            keys[key] = ("city", c["color"], tuple(c.get("cubes") or ()), bool(c.get("grown")),
+                         bool(c.get("new_city")), stubs)
+        for key, k in keys.items():
+            h = _parse(key)
+            if h in self.centres:
+                pos, pic, mask = _hex_picture(self.view["map"], h, k)
+                self.img.paste(pic, pos, mask)
+        for h, name in self.board.towns.items():
+            if _key(h) not in cities:
+                if _key(h) not in track:
+                    x, y = self.centre(h)
+                    r = 0.2 * self.R
+                    self.d.ellipse((x - r, y - r, x + r, y + r), fill=S.INK, outline=(255, 255, 255), width=2)
+                x, y = self.centre(h)
+                self.text((x, y + 0.5 * self.R), name, 0.26 * self.R)
+        for key, c in cities.items():
+            x, y = self.centre(_parse(key))
+            self.text((x, y - 0.58 * self.R), c["name"].removesuffix(" (city)"), 0.27 * self.R)
+        self.paint_open_ends()
+        self.paint_header()
+        self.paint_goods()
+        return self.img
+
+    def paint_open_ends(self):
+        """A ring where an unfinished link stops, in its owner's colour."""
+        r = 0.17 * self.R
+        for lk in self.view.get("links", []):
+            if lk.get("complete") or not lk.get("open_end"):
+                continue
+            key, e = lk["open_end"]
+            h = _parse(key)
+            if h not in self.centres:
+                continue
+            x, y = _Hex(*self.centre(h), self.R, "flat").edge_point(_to_18xx_edge(e))
+            self.d.ellipse((x - r, y - r, x + r, y + r), fill=S.BACKGROUND, outline=S.CASING, width=2)
+            self.d.ellipse((x - r / 2, y - r / 2, x + r / 2, y + r / 2), fill=self.color(lk.get("owner")))
+
+    # ------------------------------------------------------------------ header and goods display
+    def _names(self) -> dict:
+        return {p["id"]: p["name"] for p in self.view["players"]}
+
+    def paint_header(self):
+        v = self.view
+        R = self.R
+        names = self._names()
+        y = 0.62 * R
+        if v.get("finished"):
+            scoring = v.get("scoring") or {}
+            win = names.get(scoring.get("winner"))
+            status = f"Game over after round {v['round']}" + (f": {win} wins" if win else "")
+        else:
+            phase = v.get("phase_name", v.get("phase", ""))
+            if v.get("cycle"):
+                phase += f", cycle {v['cycle']}"
+            status = f"Round {v['round']} of {v['rounds']}: {phase}"
+            if v.get("next") is not None:
+                status += f", {names.get(v['next'], v['next'])} to act"
+        title = f"{v.get('map_name', v['map'])} ({v.get('mode', '')})"
+        self.text((0.4 * R, y), title, 0.42 * R, anchor="lm", halo=False)
+        tw = self.d.textlength(title, font=font(int(0.42 * R), "bold"))
+        self.text((0.4 * R + tw + 0.5 * R, y), status, 0.4 * R, style="regular", anchor="lm", halo=False)
+        x, y = 0.4 * R, 1.55 * R  # players' colours, in seat order
+        for i, p in enumerate(v["players"]):
+            colour = S.player_color(i)
+            self.d.rounded_rectangle((x, y - 0.16 * R, x + 0.9 * R, y + 0.16 * R), radius=0.1 * R, fill=colour,
+                                     outline=S.CASING, width=max(2, int(0.04 * R)))
+            label = p["name"] + (" (bankrupt)" if p.get("bankrupt") else "")
+            self.text((x + 1.05 * R, y), label, 0.36 * R, style="regular", anchor="lm", halo=False)
+            x += 1.05 * R + self.d.textlength(label, font=font(int(0.36 * R), "regular")) + 0.6 * R
+        self.text((x + 0.2 * R, y), "dashed: unfinished link", 0.3 * R, fill=S.GREY_TEXT, style="regular",
+                  anchor="lm", halo=False)
+
+    def paint_goods(self):
+        """Reserve hexes (lettered as in the actions), the bag and the New City tiles left."""
+        v = self.view
+        R = self.R
+        top = self.goods_top
+        self.text((0.4 * R, top + 0.45 * R), "Reserve hexes", 0.34 * R, anchor="lm", halo=False)
+        r = 0.62 * R
+        x = 0.4 * R + r
+        y = top + 1.65 * R
+        for i, cubes in enumerate(v.get("reserve", [])):
+            fill = (235, 232, 220) if cubes else (215, 215, 215)
+            self.d.polygon(hexgeo.corners(x, y, "flat", r), fill=fill, outline=S.INK, width=max(2, int(0.04 * R)))
+            self.text((x, y - r - 0.22 * R), chr(65 + i), 0.3 * R, halo=False)
+            if cubes:
+                _paint_cubes(self.d, x, y, list(cubes), 0.22 * R)
+            else:
+                self.text((x, y), "empty", 0.2 * R, fill=S.GREY_TEXT, style="regular", halo=False)
+            x += 2 * r + 0.25 * R
+        x += 0.3 * R
+        bag = sum((v.get("bag") or {}).values())
+        self.text((x, top + 1.2 * R), f"Bag: {bag} cubes", 0.32 * R, style="regular", anchor="lm", halo=False)
+        self.text((x, top + 1.85 * R), "New City tiles:", 0.32 * R, style="regular", anchor="lm", halo=False)
+        x2 = x + self.d.textlength("New City tiles:", font=font(int(0.32 * R), "regular")) + 0.3 * R
+        for colour, n in (v.get("new_city_tiles") or {}).items():
+            s = 0.3 * R
+            self.d.rectangle((x2, top + 1.85 * R - s / 2, x2 + s, top + 1.85 * R + s / 2),
+                             fill=S.CITY_FILL.get(colour, S.CITY_FILL["gray"]), outline=S.INK, width=2)
+            self.text((x2 + s + 0.08 * R, top + 1.85 * R), str(n), 0.32 * R, style="regular", anchor="lm", halo=False)
+            x2 += s + 0.55 * R
+
+
+def draw_board(view: dict) -> bytes:
+    """PNG of a Steam game's board from Game.view() (plain data)."""
+    return to_png(BoardPainter(view).paint())
+
+
+def board_image(view: dict) -> Image.Image:
+    return BoardPainter(view).paint()

@@ -1,0 +1,170 @@
+"""The Steam players as a PNG: one row per player in turn order (cash, income, VP, locomotive, shares
+issued, complete links, action tile), the seven action tiles and who took them, and the final scoring
+once the game is over.  Drawn from Game.summary() (plain data)."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine.steam.game import TILE_NAMES
+
+from ..fonts import font
+from ..png import to_png
+from . import style as S
+
+W = 1220
+PAD = 18
+ROW = 52
+TEXT = 27
+SMALL = 22
+HEAD_BG = (60, 60, 60)
+ZEBRA = ((255, 255, 255), (243, 241, 234))
+ACTING = (255, 240, 190)
+
+COLUMNS = [("", 50), ("Player", 260), ("Cash", 100), ("Income", 110), ("VP", 120), ("Loco", 110),
+           ("Shares", 100), ("Links", 90), ("Tile", 244)]
+
+
+def _vp_text(p: dict) -> str:
+    track = p.get("vp_track") or {}
+    return f"{p['vp']}" + (f" (+{track['marker']})" if track.get("marker") else "")
+
+
+class PlayersPainter:
+    def __init__(self, summary: dict):
+        self.s = summary
+        self.seat = {p["id"]: i for i, p in enumerate(summary["players"])}
+        self.names = {p["id"]: p["name"] for p in summary["players"]}
+
+    def order(self) -> list[dict]:
+        by_id = {p["id"]: p for p in self.s["players"]}
+        ids = [i for i in self.s.get("turn_order") or [] if i in by_id]
+        ids += [p["id"] for p in self.s["players"] if p["id"] not in ids and not p.get("bankrupt")]
+        ids += [p["id"] for p in self.s["players"] if p["id"] not in ids]
+        return [by_id[i] for i in ids]
+
+    def paint(self) -> Image.Image:
+        players = self.order()
+        scoring = self.s.get("scoring")
+        height = PAD + 60 + ROW * (len(players) + 1) + PAD + 44 + 4 * 56 + PAD
+        if scoring:
+            height += 50 + ROW * (len(scoring["ranking"]) + 1)
+        img = Image.new("RGB", (W, height), S.BACKGROUND)
+        self.d = ImageDraw.Draw(img)
+        y = self.paint_title(PAD)
+        y = self.paint_table(y, players)
+        y = self.paint_tiles(y + PAD)
+        if scoring:
+            self.paint_scoring(y + PAD, scoring)
+        return img
+
+    def paint_title(self, y: int) -> int:
+        s = self.s
+        if s.get("finished"):
+            text = f"Game over after round {s['round']}"
+        else:
+            phase = s.get("phase_name", s.get("phase", ""))
+            if s.get("cycle"):
+                phase += f", cycle {s['cycle']}"
+            text = f"Round {s['round']} of {s['rounds']}: {phase}"
+            if s.get("next") is not None:
+                text += f", {self.names.get(s['next'], s['next'])} to act"
+        self.d.text((PAD, y + 24), text, font=font(30, "bold"), fill=S.INK, anchor="lm")
+        return y + 60
+
+    def _header(self, y: int, columns) -> None:
+        self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=HEAD_BG)
+        x = PAD
+        for name, width in columns:
+            self.d.text((x + width / 2, y + ROW / 2), name, font=font(SMALL, "bold"), fill=(255, 255, 255), anchor="mm")
+            x += width
+
+    def paint_table(self, y: int, players: list[dict]) -> int:
+        self._header(y, COLUMNS)
+        y += ROW
+        f, fb = font(TEXT, "regular"), font(TEXT, "bold")
+        for k, p in enumerate(players):
+            acting = p["id"] == self.s.get("next") and not self.s.get("finished")
+            bg = ACTING if acting else ZEBRA[k % 2]
+            self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=bg)
+            tile = p.get("tile")
+            cells = ["" if p.get("bankrupt") else str(k + 1), p["name"], f"${p['cash']}", str(p["income"]),
+                     _vp_text(p), "", str(p.get("shares", 0)), str(p.get("links", 0)),
+                     f"{tile} {TILE_NAMES[tile]}" if tile else ""]
+            x = PAD
+            for (name, width), text in zip(COLUMNS, cells, strict=True):
+                cx, cy = x + width / 2, y + ROW / 2
+                if name == "Player":
+                    colour = S.player_color(self.seat[p["id"]])
+                    self.d.rounded_rectangle((x + 8, cy - 11, x + 44, cy + 11), radius=8, fill=colour,
+                                             outline=S.CASING, width=2)
+                    label = text + (" (bankrupt)" if p.get("bankrupt") else "")
+                    self.d.text((x + 54, cy), label, font=fb, fill=S.GREY_TEXT if p.get("bankrupt") else S.INK,
+                                anchor="lm")
+                elif name == "Loco":
+                    self.paint_loco(x + 10, cy, p.get("loco", 1))
+                elif name == "Tile":
+                    self.d.text((x + 6, cy), text, font=font(SMALL, "regular"), fill=S.INK, anchor="lm")
+                else:
+                    colour = (170, 30, 30) if name == "Income" and p["income"] < 0 else S.INK
+                    self.d.text((cx, cy), text, font=f, fill=colour, anchor="mm")
+                x += width
+            y += ROW
+        return y
+
+    def paint_loco(self, x: float, cy: float, level: int) -> None:
+        """Locomotive level as 6 pips, `level` of them filled, with the number."""
+        for i in range(6):
+            px = x + i * 11
+            self.d.rectangle((px, cy - 9, px + 8, cy + 9), fill=S.INK if i < level else (215, 215, 215))
+        self.d.text((x + 72, cy), str(level), font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
+
+    def paint_tiles(self, y: int) -> int:
+        """The seven action tiles: who took each this round (passed on: struck through)."""
+        taken = self.s.get("action_tiles") or {}
+        self.d.text((PAD, y + 20), "Action tiles this round", font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
+        y += 44
+        col_w = (W - 2 * PAD) / 2
+        for t in range(1, 8):
+            col, row = (t - 1) // 4, (t - 1) % 4
+            x, ty = PAD + col * col_w, y + row * 56
+            info = taken.get(str(t))
+            box = (x, ty + 4, x + col_w - 12, ty + 50)
+            self.d.rounded_rectangle(box, radius=10, fill=(255, 255, 255) if info else (236, 236, 236),
+                                     outline=(170, 170, 170), width=2)
+            self.d.text((x + 14, ty + 27), f"{t} {TILE_NAMES[t]}", font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
+            if info:
+                who = self.names.get(info["player"], str(info["player"]))
+                note = " (passed)" if info.get("passed") else " (to do)" if info.get("pending") else ""
+                colour = S.player_color(self.seat.get(info["player"]))
+                nx = x + col_w - 200
+                self.d.rounded_rectangle((nx - 34, ty + 17, nx - 8, ty + 37), radius=6, fill=colour,
+                                         outline=S.CASING, width=2)
+                self.d.text((nx, ty + 27), who + note, font=font(SMALL, "regular"), fill=S.INK, anchor="lm")
+        return y + 4 * 56
+
+    def paint_scoring(self, y: int, scoring: dict) -> None:
+        self.d.text((PAD, y + 22), "Final scoring", font=font(TEXT, "bold"), fill=S.INK, anchor="lm")
+        y += 50
+        cols = [("Rank", 90), ("Player", 300), ("VP", 110), ("Income", 170), ("Links", 110), ("Total", 140)]
+        self._header(y, cols)
+        y += ROW
+        for k, r in enumerate(scoring["ranking"]):
+            self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=ZEBRA[k % 2])
+            if r.get("bankrupt"):
+                cells = [str(r["rank"]), r["name"] + " (bankrupt)", "", "", "", ""]
+            else:
+                cells = [str(r["rank"]), r["name"], str(r["vp_before"]),
+                         f"{r['income']} -> {r['income_vp']:+d}", f"+{r['links']}", str(r["vp"])]
+            x = PAD
+            for (name, width), text in zip(cols, cells, strict=True):
+                style = "bold" if name in ("Player", "Total") else "regular"
+                anchor, tx = ("lm", x + 10) if name == "Player" else ("mm", x + width / 2)
+                self.d.text((tx, y + ROW / 2), text, font=font(TEXT, style), fill=S.INK, anchor=anchor)
+                x += width
+            y += ROW
+
+
+def draw_players(summary: dict) -> bytes:
+    """PNG of the players' table from Game.summary() (plain data)."""
+    return to_png(PlayersPainter(summary).paint())

@@ -1,0 +1,193 @@
+"""Steam pictures (render/steam/): golden PNGs, colours where the state puts them, the CLI.
+
+Golden files live in tests/golden/. After an intended change of the drawing, regenerate them with
+    RENDER_GOLDEN_UPDATE=1 .venv/bin/python -m pytest tests/test_render_steam.py
+and look at every regenerated picture before committing it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine.steam import Game
+from render.steam import board as B
+from render.steam import draw_board, draw_players
+from render.steam import style as S
+
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "golden"
+FIXTURES = HERE / "fixtures" / "steam"
+UPDATE = bool(os.environ.get("RENDER_GOLDEN_UPDATE"))
+
+
+def _log(name: str) -> dict:
+    return json.loads((FIXTURES / f"{name}.json").read_text())
+
+
+def _game(name: str, upto: int | None = None) -> Game:
+    return Game.from_18xx(_log(name), upto=upto)
+
+
+def _img(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _check_size(png: bytes) -> Image.Image:
+    assert len(png) < 1_000_000
+    img = _img(png)
+    assert max(img.size) <= 2000
+    return img
+
+
+def _compare(name: str, png: bytes) -> None:
+    path = GOLDEN / f"{name}.png"
+    if UPDATE or not path.exists():
+        if not UPDATE:
+            pytest.skip(f"no golden {path.name}; run with RENDER_GOLDEN_UPDATE=1")
+        path.write_bytes(png)
+        return
+    got, want = _img(png), _img(path.read_bytes())
+    assert got.size == want.size
+    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
+    changed = sum(diff.histogram()[255:]) / (got.width * got.height)
+    assert changed < 0.002, f"{name}: {changed:.3%} of pixels differ from the golden picture"
+
+
+@pytest.fixture(scope="module")
+def mid():
+    return _game("rust_belt_basic_4p", upto=150)
+
+
+@pytest.fixture(scope="module")
+def final():
+    return _game("eastern_standard_5p")
+
+
+def test_board_golden_mid_game(mid):
+    png = draw_board(mid.view())
+    _check_size(png)
+    _compare("steam_board_rust_belt_mid", png)
+
+
+def test_board_golden_final(final):
+    png = draw_board(final.view())
+    _check_size(png)
+    _compare("steam_board_eastern_final", png)
+
+
+def test_players_golden(mid, final):
+    for name, g in (("steam_players_rust_belt_mid", mid), ("steam_players_eastern_final", final)):
+        png = draw_players(g.summary())
+        _check_size(png)
+        _compare(name, png)
+
+
+def _centre(view: dict, key: str) -> tuple[int, int]:
+    _, R, centres, *_ = B._layout(view["map"])
+    x, y = centres[B._parse(key)]
+    return int(x / B.SS), int(y / B.SS)
+
+
+def _near(pixel, colour, tol=30) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(pixel, colour, strict=True))
+
+
+def _changed(a: Image.Image, b: Image.Image):
+    """The box where two pictures differ by more than palette rounding (None if nowhere)."""
+    return ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 40 else 0).getbbox()
+
+
+def _count(img, box, colour, tol=30) -> int:
+    x0, y0, x1, y1 = box
+    return sum(_near(img.getpixel((x, y)), colour, tol) for x in range(x0, x1, 2) for y in range(y0, y1, 2))
+
+
+def test_cities_in_their_colours_with_their_cubes(mid):
+    view = mid.view()
+    img = _img(draw_board(view))
+    r = int(B._layout(view["map"])[1] / B.SS)
+    for key, city in view["cities"].items():
+        x, y = _centre(view, key)
+        ring = [(x + int(0.7 * r * dx), y + int(0.7 * r * dy)) for dx, dy in ((-1, 0), (1, 0), (-0.5, 0.3))]
+        assert sum(_near(img.getpixel(p), S.CITY_FILL[city["color"]]) for p in ring) >= 2, city["name"]
+        box = (x - int(0.45 * r), y - int(0.25 * r), x + int(0.45 * r), y + int(0.45 * r))
+        for colour in set(city["cubes"]):
+            if colour != city["color"]:  # a cube of the city's own colour blends into it
+                assert _count(img, box, S.GOODS[colour], 20) >= 3, (city["name"], colour)
+
+
+def test_track_in_its_owners_colour(mid):
+    view = mid.view()
+    img = _img(draw_board(view))
+    seats = {p["id"]: i for i, p in enumerate(view["players"])}
+    checked = 0
+    for key, hv in view["track"].items():
+        if key in view["cities"] or len(hv["paths"]) != 1:
+            continue
+        owner = hv["paths"][0]["owner"]
+        x, y = _centre(view, key)
+        colour = S.player_color(seats.get(owner))
+        r = int(B._layout(view["map"])[1] / B.SS)
+        assert _count(img, (x - r // 2, y - r // 2, x + r // 2, y + r // 2), colour, 12) >= 4, (key, owner)
+        checked += 1
+    assert checked >= 10
+
+
+def test_unfinished_link_is_dashed_and_its_open_end_ringed():
+    g = _game("rust_belt_basic_4p", upto=150)
+    view = g.view()
+    open_links = [lk for lk in view["links"] if not lk["complete"]]
+    assert open_links
+    lk = open_links[0]
+    img = _img(draw_board(view))
+    key, edge = lk["open_end"]
+    hx = B._Hex(*_centre(view, key), B._layout(view["map"])[1] / B.SS, "flat")
+    x, y = (int(v) for v in hx.edge_point(B._to_18xx_edge(edge)))
+    assert _near(img.getpixel((x, y)), S.player_color({p["id"]: i for i, p in enumerate(view["players"])}
+                                                      .get(lk["owner"])), 35)
+    # the same path drawn as a complete link has no gaps: the dashed one differs from it
+    complete = {**view, "links": [{**x, "complete": True} for x in view["links"]]}
+    assert _changed(img, _img(draw_board(complete))) is not None
+
+
+def test_new_city_has_its_white_ring(final):
+    view = final.view()
+    img = _img(draw_board(view))
+    r = B._layout(view["map"])[1] / B.SS
+    for key, city in view["cities"].items():
+        x, y = _centre(view, key)
+        white = sum(_near(img.getpixel((int(x + 0.84 * r) - dx, y)), (255, 255, 255), 40) for dx in range(4))
+        assert (white > 0) == city["new_city"], city["name"]
+
+
+def test_reserve_hexes_show_their_cubes(mid):
+    view = mid.view()
+    assert any(view["reserve"]) and not all(view["reserve"])
+    emptied = {**view, "reserve": [[] for _ in view["reserve"]]}
+    img = _img(draw_board(view))
+    diff = _changed(img, _img(draw_board(emptied)))
+    assert diff is not None and diff[1] > img.height * 0.8  # only the goods display changed
+
+
+def test_players_picture_shows_each_player_colour(mid):
+    summary = mid.summary()
+    img = _img(draw_players(summary))
+    for i, _p in enumerate(summary["players"]):
+        assert _count(img, (0, 0, img.width, img.height), S.player_color(i), 6) >= 20
+
+
+def test_cli_draws_steam_logs(tmp_path):
+    from render.__main__ import main
+
+    log = FIXTURES / "rust_belt_basic_4p.json"
+    for what in ("map", "players"):
+        out = tmp_path / f"{what}.png"
+        assert main([str(log), "--at", "100", "--what", what, "--out", str(out)]) == 0
+        _check_size(out.read_bytes())
+    assert main([str(log), "--what", "market", "--out", str(tmp_path / "x.png")]) == 1
