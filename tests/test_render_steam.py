@@ -1,19 +1,19 @@
 """Steam pictures (render/steam/): golden PNGs, colours where the state puts them, the CLI.
 
-Golden files live in tests/golden/. After an intended change of the drawing, regenerate them with
+Golden files live in tests/golden/ and are compared as for the 18xx pictures (tests/test_render.py); after
+an intended change of the drawing, regenerate them with
     RENDER_GOLDEN_UPDATE=1 .venv/bin/python -m pytest tests/test_render_steam.py
 and look at every regenerated picture before committing it.
 """
 
 from __future__ import annotations
 
-import io
 import json
-import os
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
+from test_render import _check_size, _compare, _img
 
 from engine.steam import Game
 from render.steam import board as B
@@ -21,9 +21,7 @@ from render.steam import draw_board, draw_players
 from render.steam import style as S
 
 HERE = Path(__file__).resolve().parent
-GOLDEN = HERE / "golden"
 FIXTURES = HERE / "fixtures" / "steam"
-UPDATE = bool(os.environ.get("RENDER_GOLDEN_UPDATE"))
 
 
 def _log(name: str) -> dict:
@@ -32,31 +30,6 @@ def _log(name: str) -> dict:
 
 def _game(name: str, upto: int | None = None) -> Game:
     return Game.from_18xx(_log(name), upto=upto)
-
-
-def _img(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
-def _check_size(png: bytes) -> Image.Image:
-    assert len(png) < 1_000_000
-    img = _img(png)
-    assert max(img.size) <= 2000
-    return img
-
-
-def _compare(name: str, png: bytes) -> None:
-    path = GOLDEN / f"{name}.png"
-    if UPDATE or not path.exists():
-        if not UPDATE:
-            pytest.skip(f"no golden {path.name}; run with RENDER_GOLDEN_UPDATE=1")
-        path.write_bytes(png)
-        return
-    got, want = _img(png), _img(path.read_bytes())
-    assert got.size == want.size
-    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
-    changed = sum(diff.histogram()[255:]) / (got.width * got.height)
-    assert changed < 0.002, f"{name}: {changed:.3%} of pixels differ from the golden picture"
 
 
 @pytest.fixture(scope="module")

@@ -38,7 +38,7 @@ from engine.steam.legal import (
 
 MAX_PATH = 8  # hexes of new track in a planned chain
 MAX_COST = 18  # dollars of new track in a planned chain
-EXPLORE = 0.06  # share of build turns that lay one random cheap legal tile (upgrades, redirects...)
+EXPLORE = 0.1  # share of tile placements that try a random cheap upgrade or redirection instead
 
 
 @dataclass
@@ -431,23 +431,30 @@ def _choose_build(g: Game, q: int, rng: random.Random):
             return choice or special[0]
     if s.placements < g.placement_limit(q):
         money = budget(g, q)
+        if rng.random() < EXPLORE and money >= 4:
+            odd = _odd_build(g, q, rng, min(4, money))
+            if odd is not None:
+                return odd
         plan = best_plan(g, q, money, cash=s.players[q].cash)
         if plan is not None:
             action = _lay_next(g, q, plan)
             if action is not None:
                 return action
-        if rng.random() < EXPLORE and money >= 4:
-            cands = track_candidates(g, q)
-            rng.shuffle(cands)
-            for cand in cands[:30]:
-                a = to_action(q, cand)
-                try:
-                    cost = g._plan_track(a)["cost"]
-                except GameError:
-                    continue
-                if cost <= min(4, money):
-                    return a
     return ends[0] if ends else special[0]
+
+
+def _odd_build(g: Game, q: int, rng: random.Random, money: int):
+    """A cheap upgrade or redirection, now and then, so that self-play exercises them (plans only lay)."""
+    cands = [c for c in track_candidates(g, q) if c[0] != "lay"]
+    rng.shuffle(cands)
+    for cand in cands[:30]:
+        a = to_action(q, cand)
+        try:
+            if g._plan_track(a)["cost"] <= money:
+                return a
+        except GameError:
+            continue
+    return None
 
 
 def _choose_special(g: Game, q: int, special: list, rng: random.Random):

@@ -7,6 +7,7 @@ every choice made where the rulebook is silent).
 from __future__ import annotations
 
 import copy
+import math
 import random
 from dataclasses import dataclass, field
 from math import ceil
@@ -34,7 +35,7 @@ from engine.steam.actions import (
     to_dict,
 )
 from engine.steam.board import BAG, CUBE_COLORS, TERRAIN_SURCHARGE, Board, load_board
-from engine.steam.hexes import Hex, hex_key
+from engine.steam.hexes import Hex, hex_key, neighbor
 from engine.steam.track import Link, Network, Seg, Tile
 
 TILE_NAMES = {1: "First Player", 2: "First Move", 3: "Engineer", 4: "First Build", 5: "City Growth",
@@ -1262,7 +1263,7 @@ class Game:
 
     def hex_label(self, h: Hex) -> str:
         """A hex as players name it: a city or town by its name, any other hex by its coordinates and the
-        places beside it ("5,3 between Chicago and Gary")."""
+        places beside it ("5,3 between Chicago and Gary") or the nearest one ("0,9, 2 hexes W of Duluth")."""
         h = tuple(h)
         if h not in self.board.hexes:
             return hex_key(h)
@@ -1274,7 +1275,10 @@ class Game:
             return f"{hex_key(h)} between {', '.join(near[:-1])} and {near[-1]}"
         if near:
             return f"{hex_key(h)} next to {near[0]}"
-        return f"{hex_key(h)} ({self.board.hexes[h].terrain})"
+        place, steps = nearest_place(self.board, h)
+        if place is None:
+            return hex_key(h)
+        return f"{hex_key(h)}, {steps} hexes {compass(place, h)} of {self.place_name(place)}"
 
     PHASE_NAMES = {"setup_auction": "turn-order auction", "capital": "buy capital", "auction": "turn-order auction",
                    "select": "select action tiles", "build": "build track", "move": "move goods",
@@ -1439,6 +1443,28 @@ def replay_log(log: dict, trace: list | None = None) -> tuple[Game, int]:
         trace.append({"seq": len(trace), "id": stored["id"], "type": stored["type"], "entity": stored["entity"],
                       "entity_type": "player", **g.summary()})
     return g, len(g.actions)
+
+
+def nearest_place(board: Board, h: Hex) -> tuple[Hex | None, int]:
+    """The nearest city or town to a hex and how many hexes away (ties: the first found)."""
+    places = set(board.cities) | set(board.towns)
+    seen, ring, steps = {h}, [h], 0
+    while ring and steps < 12:
+        for x in sorted(ring):
+            if x in places:
+                return x, steps
+        steps += 1
+        ring = [n for x in ring for d in range(6) if (n := neighbor(x, d)) in board.hexes and n not in seen
+                and not seen.add(n)]
+    return None, 0
+
+
+def compass(origin: Hex, h: Hex) -> str:
+    """The direction from one hex to another on the map, as one of 8 compass points."""
+    dx = 1.5 * (h[0] - origin[0])
+    dy = 3 ** 0.5 * ((h[1] - origin[1]) + (h[0] - origin[0]) / 2)
+    angle = (math.degrees(math.atan2(dx, -dy)) + 360) % 360  # 0 = north, clockwise
+    return ("N", "NE", "E", "SE", "S", "SW", "W", "NW")[int((angle + 22.5) // 45) % 8]
 
 
 def reserve_name(i: int) -> str:

@@ -2,12 +2,20 @@
 
 * `draw_board(view)`: the board, from engine.steam.Game.view().
 * `draw_players(summary)`: the players and the action tiles, from Game.summary() (view() works too).
+* `warm(map_id)`: prepare a map's terrain picture.
 """
 
 from .board import draw_board
 from .players import draw_players
 
 PICTURES = {"map": lambda g: draw_board(g.view()), "players": lambda g: draw_players(g.summary())}
+
+
+def warm(map_id: str) -> None:
+    """Draw a map's terrain ahead of its first picture (that takes most of a second)."""
+    from .board import _terrain
+
+    _terrain(map_id)
 
 
 def picture_of_log(log: dict, at: int | None, what: str) -> bytes:
@@ -19,4 +27,4 @@ def picture_of_log(log: dict, at: int | None, what: str) -> bytes:
     return PICTURES[what](Game.from_18xx(log, upto=at))
 
 
-__all__ = ["PICTURES", "draw_board", "draw_players", "picture_of_log"]
+__all__ = ["PICTURES", "draw_board", "draw_players", "picture_of_log", "warm"]

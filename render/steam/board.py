@@ -20,6 +20,7 @@ from ..fonts import font
 from ..mapdraw import _edge_curve, _Hex
 from ..png import to_png
 from . import style as S
+from .players import status_line
 
 SS = 2
 LONG_SIDE = 1950  # final pixels for the picture's long side (board, header and goods display)
@@ -292,25 +293,11 @@ class BoardPainter:
             self.d.ellipse((x - r / 2, y - r / 2, x + r / 2, y + r / 2), fill=self.color(lk.get("owner")))
 
     # ------------------------------------------------------------------ header and goods display
-    def _names(self) -> dict:
-        return {p["id"]: p["name"] for p in self.view["players"]}
-
     def paint_header(self):
         v = self.view
         R = self.R
-        names = self._names()
         y = 0.62 * R
-        if v.get("finished"):
-            scoring = v.get("scoring") or {}
-            win = names.get(scoring.get("winner"))
-            status = f"Game over after round {v['round']}" + (f": {win} wins" if win else "")
-        else:
-            phase = v.get("phase_name", v.get("phase", ""))
-            if v.get("cycle"):
-                phase += f", cycle {v['cycle']}"
-            status = f"Round {v['round']} of {v['rounds']}: {phase}"
-            if v.get("next") is not None:
-                status += f", {names.get(v['next'], v['next'])} to act"
+        status = status_line(v)
         title = f"{v.get('map_name', v['map'])} ({v.get('mode', '')})"
         self.text((0.4 * R, y), title, 0.42 * R, anchor="lm", halo=False)
         tw = self.d.textlength(title, font=font(int(0.42 * R), "bold"))

@@ -25,6 +25,21 @@ COLUMNS = [("", 50), ("Player", 260), ("Cash", 100), ("Income", 110), ("VP", 120
            ("Shares", 100), ("Links", 90), ("Tile", 244)]
 
 
+def status_line(state: dict) -> str:
+    """"Round 3 of 8: move goods, cycle 2, Ann to act", or "Game over after round 8: Bob wins"."""
+    names = {p["id"]: p["name"] for p in state["players"]}
+    if state.get("finished"):
+        winner = names.get((state.get("scoring") or {}).get("winner"))
+        return f"Game over after round {state['round']}" + (f": {winner} wins" if winner else "")
+    phase = state.get("phase_name", state.get("phase", ""))
+    if state.get("cycle"):
+        phase += f", cycle {state['cycle']}"
+    text = f"Round {state['round']} of {state['rounds']}: {phase}"
+    if state.get("next") is not None:
+        text += f", {names.get(state['next'], state['next'])} to act"
+    return text
+
+
 def _vp_text(p: dict) -> str:
     track = p.get("vp_track") or {}
     return f"{p['vp']}" + (f" (+{track['marker']})" if track.get("marker") else "")
@@ -59,17 +74,7 @@ class PlayersPainter:
         return img
 
     def paint_title(self, y: int) -> int:
-        s = self.s
-        if s.get("finished"):
-            text = f"Game over after round {s['round']}"
-        else:
-            phase = s.get("phase_name", s.get("phase", ""))
-            if s.get("cycle"):
-                phase += f", cycle {s['cycle']}"
-            text = f"Round {s['round']} of {s['rounds']}: {phase}"
-            if s.get("next") is not None:
-                text += f", {self.names.get(s['next'], s['next'])} to act"
-        self.d.text((PAD, y + 24), text, font=font(30, "bold"), fill=S.INK, anchor="lm")
+        self.d.text((PAD, y + 24), status_line(self.s), font=font(30, "bold"), fill=S.INK, anchor="lm")
         return y + 60
 
     def _header(self, y: int, columns) -> None:
