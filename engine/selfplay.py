@@ -1,10 +1,12 @@
 """Random legal games, checking the game's invariants after every action.
 
     python -m engine.selfplay 1830 --games N --seed S [--players P] [--max-actions M]
+        [--optional-rules RULE ... | --optional-rules random] [--export DIR]
     python -m engine.selfplay steam --map NAME --mode basic|standard --players P --games N --seed S
 
 The last line printed is one JSON object {"games", "actions", "seconds", "failures"}; each failure is
-also printed with the seed and the action log that reproduce it.
+also printed with the seed and the action log that reproduce it. With --export, each game is written as
+an 18xx.games log, DIR/<seed>.json (for checking against the reference engine).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 
+from engine.core import data as title_data
 from engine.core.errors import GameError
 from engine.titles import create_game
 
@@ -47,18 +51,78 @@ def check_invariants(game, total_money: int | None) -> str | None:
     return None
 
 
-def play_one(title: str, players: int, seed: int, max_actions: int) -> tuple[int, str | None, list[dict], object]:
+# how likely the random player is to pick each kind of action when it has several: enough of everything
+# to reach the rare corners, while games still end (mostly by the bank breaking)
+WEIGHTS = {
+    "pass": 0.8, "bid": 1.0, "par": 1.0, "buy_shares": 1.5, "sell_shares": 0.4, "buy_company": 0.25,
+    "lay_tile": 3.0, "place_token": 2.0, "run_routes": 5.0, "dividend": 5.0, "buy_train": 2.0,
+    "discard_train": 1.0, "bankrupt": 0.3,
+}
+
+
+def random_program(game, rng: random.Random) -> dict | None:
+    """A standing order from any player, at any moment (18xx.games accepts them whenever they come)."""
+    player = rng.choice([p for p in game.players if not p.bankrupt])
+    base = {"entity": player.id, "entity_type": "player"}
+    kind = rng.random()
+    if kind < 0.5:
+        return {**base, "type": "program_share_pass", "unconditional": rng.random() < 0.3,
+                "indefinite": rng.random() < 0.3}
+    ipoed = [c for c in game.corporations if c.ipoed]
+    if kind < 0.9 and ipoed:
+        corp = rng.choice(ipoed)
+        until = "float" if rng.random() < 0.6 else rng.randint(1, 6)
+        return {**base, "type": "program_buy_shares", "corporation": corp.sym, "until_condition": until,
+                "from_market": rng.random() < 0.25, "auto_pass_after": rng.random() < 0.6}
+    return {**base, "type": "program_disable", "reason": "user"}
+
+
+def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
+    legal = game.legal_actions()
+    if not legal:
+        return None
+    roll = rng.random()
+    if game.round.stock and turns_in_round and any(a["type"] == "pass" for a in legal) \
+            and rng.random() < min(0.9, 0.1 + 0.04 * turns_in_round / len(game.players)):
+        # stock rounds come to an end: the longer one lasts, the likelier a player is done
+        return next(a for a in legal if a["type"] == "pass")
+    if roll < 0.03 and game.round.stock:
+        return random_program(game, rng)
+    if roll < 0.005:
+        return random_program(game, rng)
+    if roll < 0.08:
+        # now and then a private acts out of its owner's turn, where its ability allows
+        extra = game.company_actions()
+        if extra:
+            return rng.choice(extra)
+    by_type: dict[str, list[dict]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+    kinds = list(by_type)
+    weights = [WEIGHTS.get(k, 1.0) for k in kinds]
+    if "bankrupt" in by_type and set(kinds) - {"bankrupt", "sell_shares"}:
+        # bankruptcy while there is still something else to do: rarely (18xx.games allows it whenever
+        # the president can't raise the cheapest train's price)
+        weights[kinds.index("bankrupt")] = 0.001
+    kind = rng.choices(kinds, weights=weights)[0]
+    return rng.choice(by_type[kind])
+
+
+def play_one(title: str, players: int, seed: int, max_actions: int,
+             optional_rules=()) -> tuple[int, str | None, list[dict], object]:
     rng = random.Random(seed)
-    game = create_game(title, [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(players)], seed=seed)
+    game = create_game(title, [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(players)], seed=seed,
+                       optional_rules=optional_rules, game_id=seed)
     total = None if game.bank.unlimited else (game.bank.cash + sum(p.cash for p in game.players))
     applied = 0
+    current_round, turns_in_round = None, 0
     while not game.finished and applied < max_actions:
-        legal = game.legal_actions()
-        if not legal:
+        if game.round is not current_round:
+            current_round, turns_in_round = game.round, 0
+        turns_in_round += 1
+        choice = choose(game, rng, turns_in_round)
+        if choice is None:
             return applied, "no legal action but the game is not over", game.actions, game
-        # passing everywhere makes for long games: prefer doing something
-        doing = [a for a in legal if a["type"] != "pass"]
-        choice = rng.choice(doing) if doing and rng.random() < 0.8 else rng.choice(legal)
         try:
             game.apply(choice)
         except GameError as e:
@@ -70,16 +134,24 @@ def play_one(title: str, players: int, seed: int, max_actions: int) -> tuple[int
     return applied, None, game.actions, game
 
 
-def run(title: str, games: int, seed: int, players: int | None = None, max_actions: int = 4000) -> dict:
+def run(title: str, games: int, seed: int, players: int | None = None, max_actions: int = 4000,
+        optional_rules=None, export: str | None = None) -> dict:
     start = time.perf_counter()
     total_actions = 0
     failures = []
     finished = 0
     rng = random.Random(seed)
+    rule_names = [r["sym"] for r in title_data.load(title)["meta"].get("optional_rules", [])]
     for i in range(games):
         game_seed = rng.randrange(1 << 30)
-        n = players or (3 + i % 4)
-        applied, problem, log, game = play_one(title, n, game_seed, max_actions)
+        n = players or (2 + i % 5)
+        rules = optional_rules or ()
+        if list(rules) == ["random"]:
+            rules = tuple(r for r in rule_names if rng.random() < 0.4)
+        applied, problem, log, game = play_one(title, n, game_seed, max_actions, rules)
+        if export:
+            path = Path(export) / f"{game_seed}.json"
+            path.write_text(json.dumps(game.to_18xx()))
         total_actions += applied
         finished += bool(game.finished)
         if problem:
@@ -100,8 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--max-actions", type=int, default=4000)
+    parser.add_argument("--optional-rules", nargs="*", default=None,
+                        help="optional rules of every game, or 'random' for a random choice per game")
+    parser.add_argument("--export", default=None)
     args = parser.parse_args(argv)
-    out = run(args.title, args.games, args.seed, args.players, args.max_actions)
+    if args.export:
+        Path(args.export).mkdir(parents=True, exist_ok=True)
+    out = run(args.title, args.games, args.seed, args.players, args.max_actions, args.optional_rules, args.export)
     for failure in out["failures"]:
         print(json.dumps(failure))
     print(json.dumps({"games": out["games"], "actions": out["actions"], "seconds": out["seconds"],

@@ -312,9 +312,13 @@ def test_refuse_reserved(fresh):
     refuses(hm, lambda: hm.check_token("PRR", "57-0-0", 0, need_connection=False),
             r"^slot 0 of 57-0-0 on E19 is reserved for NYC$")
     hm.lay("E11", "59-0", 3)
+    # 1830: Erie's home reservation keeps every other station off E11 until Erie has placed its own
+    refuses(hm, lambda: hm.check_token("B&O", "59-0-1", 0, need_connection=False),
+            r"^E11 is reserved for ERIE's home station$")
+    hm.reservation_blocks = "never"  # other titles: only the last free slot is kept for it
     hm.place_token("PRR", "59-0-0", 0)
     refuses(hm, lambda: hm.check_token("B&O", "59-0-1", 0, need_connection=False),
-            r"^the last free slot on E11 is reserved for ERIE$")
+            r"^E11 is reserved for ERIE's home station$")
     refuses(hm, lambda: hm.check_token("PRR", "59-0-1", 0), r"^PRR already has a token on E11$")
 
 

@@ -45,9 +45,18 @@ def test_a_programmed_pass_plays_the_players_turns():
     game = stock_round_game()
     assert game.active_players() == [1]
     game.apply(act(2, "program_share_pass", unconditional=False, indefinite=False))
-    stored = game.apply(act(1, "par", corporation="PRR", share_price="67,5,6"))
+    stored = game.apply(act(1, "buy_shares", shares=["B&O_1"], percent=10))
     assert [(a["type"], a["entity"]) for a in stored["auto_actions"]] == [("pass", 2)]
     assert game.active_players() == [3]
+
+
+def test_a_corporation_started_by_another_player_stops_a_programmed_pass():
+    game = stock_round_game()
+    game.apply(act(2, "program_share_pass", unconditional=False, indefinite=False))
+    stored = game.apply(act(1, "par", corporation="PRR", share_price="67,5,6"))
+    assert [(a["type"], a["entity"], a.get("reason")) for a in stored["auto_actions"]] == \
+        [("program_disable", 2, "Corporation PRR parred")]
+    assert game.active_players() == [2]
 
 
 def test_a_programmed_buy_stops_when_the_corporation_floats():

@@ -91,6 +91,9 @@ class BaseGame(OperatingMixin):
         self._removed_abilities: set[tuple[str, str]] = set()
         self._end_trigger: tuple[str, str] | None = None  # (reason, timing) of the end of game once due
         self._final_turn: int | None = None  # one_more_full_or_set: the turn whose last OR ends the game
+        self._routes_found: set[str] = set()
+        # (corporation, hex) of a station waiting for its city -> the corporation that places it
+        self.token_placers: dict[tuple[str, str], str] = {}
         self.programs = Programs(self)
         # live play: programs act and their actions are recorded as auto_actions; a replayed log
         # brings its own auto_actions instead
@@ -519,6 +522,10 @@ class BaseGame(OperatingMixin):
                 if not c.closed and isinstance(c.owner, Player) and c.ability("blocks_hexes")}
 
     # --- trains and phases ----------------------------------------------------------------------
+    def min_depot_price(self) -> int:
+        """The price of the bank's cheapest train on sale (0 when it sells none)."""
+        return min((t.price for t in self.depot.depot_trains(self.phase_names_reached)), default=0)
+
     def train_limit(self, operator: Operator) -> int:
         """The phase's limit, raised by the operator's own abilities (18MEX NdM: +1)."""
         return self.phase.train_limit + sum(a.get("increase", 0) for a in self.abilities(operator, "train_limit"))
@@ -651,6 +658,7 @@ class BaseGame(OperatingMixin):
     def _process(self, action: Action) -> None:
         if action.type == "message":
             return
+        self.programs.tick()
         if action.type.startswith("program_"):
             player = self.entity(action)
             if not isinstance(player, Player):
@@ -687,6 +695,7 @@ class BaseGame(OperatingMixin):
                 self.end_game(reason[0])
                 return
             self.round = self.next_round()
+            self.programs.round_started(self.round.stock)
             self.round.start()
 
     END_TIMINGS = ("immediate", "current_round", "current_or", "full_or", "one_more_full_or_set")  # most urgent first
@@ -805,6 +814,10 @@ class BaseGame(OperatingMixin):
         if self.finished:
             return []
         return self.round.legal_actions()
+
+    def company_actions(self) -> list[dict]:
+        """Private-company actions any owner may take now, in or out of turn."""
+        return [] if self.finished else self.round.company_actions()
 
     def action_types(self) -> list[str]:
         """Kinds of action the acting entity may take now, without listing every choice."""

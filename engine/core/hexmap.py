@@ -101,6 +101,10 @@ class HexMap:
         consts = data.get("constants", {}) or {}
         self.no_rotation_tiles = set(no_rotation_tiles if no_rotation_tiles is not None
                                      else consts.get("NO_ROTATION_TILES", ()) or ())
+        # when a hex-level home reservation (a home on a hex of several cities, not yet placed) keeps other
+        # corporations' stations off the hex: "always", "single_slot_cities" (if a city has one slot), or
+        # "never" (only while the free slots are needed for it)
+        self.reservation_blocks: str = consts.get("TILE_RESERVATION_BLOCKS_OTHERS") or "never"
         self.lay_hook = lay_hook
         # 18xx.games TRACK_RESTRICTION: what an upgrade must add ("permissive": anything; "city_permissive":
         # a city, or new track connected to the corporation; "restrictive": connected new track)
@@ -525,6 +529,11 @@ class HexMap:
         others = [r for r in h.reservations if r != corp]
         if not others:
             return None
+        if self.reservation_blocks == "always" and corp not in h.reservations:
+            return others[0]
+        if self.reservation_blocks == "single_slot_cities" and corp not in h.reservations \
+                and any(c.slots == 1 for c in h.tile.cities):
+            return others[0]
         free = sum(1 for c in h.tile.cities for i, t in enumerate(c.tokens)
                    if t is None and (i >= len(c.reservations) or c.reservations[i] is None))
         if free <= len(others):
@@ -558,9 +567,9 @@ class HexMap:
                 raise GameError(f"slot {slot} of {where} is taken by {city.tokens[slot]}")
             res = city.reservations[slot] if slot < len(city.reservations) else None
             raise GameError(f"slot {slot} of {where} is reserved for {res}")
-        other = self._hex_reservation_blocks(h, corp)
+        other = self._hex_reservation_blocks(h, corp) if corp not in city.reservations else None
         if other is not None:
-            raise GameError(f"the last free slot on {h.coord} is reserved for {other}")
+            raise GameError(f"{h.coord} is reserved for {other}'s home station")
         if need_connection and city not in self._graph(corp).nodes:
             raise GameError(f"{corp} can't reach {where} from its stations")
         return free
@@ -796,6 +805,31 @@ class HexMap:
 
     def reachable_nodes(self, corp: str) -> set[Node]:
         return set(self._graph(corp).nodes)
+
+    def route_available(self, corp: str, extra_station: tuple[str, int] | None = None) -> bool:
+        """Some station of the corporation reaches another revenue node over track: a train could run.
+        Stations are walked one at a time (two stations with no track between them make no route).
+        `extra_station` (hex, city index): count a station there too."""
+        if extra_station is not None:
+            city = self.hexes[extra_station[0]].tile.cities[extra_station[1]]
+            one = _Graph()
+            one.nodes.add(city)
+            self._walk(one, corp, [(p, city) for p in city.paths])
+            if len(one.nodes) >= 2:
+                return True
+        g = self._graph(corp)
+        if len(g.nodes) < 2:
+            return False
+        starts = self.token_cities(corp)
+        if len(starts) <= 1:
+            return True
+        for city in starts:
+            one = _Graph()
+            one.nodes.add(city)
+            self._walk(one, corp, [(p, city) for p in city.paths])
+            if len(one.nodes) >= 2:
+                return True
+        return False
 
     # -- routes --------------------------------------------------------------------------------
 

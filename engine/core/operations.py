@@ -29,7 +29,8 @@ class OperatingMixin:
             return
         for coord in self.home_hexes(corp):
             try:
-                self.hexmap.place_home_token(corp.sym, coord, corp.home_city)
+                # the city its reservation is on (it moves with upgrades), else the first
+                self.hexmap.place_home_token(corp.sym, coord, None)
                 corp.tokens_used += 1
             except GameError:
                 self.hexmap.pending_tokens.append((corp.sym, coord))
@@ -37,18 +38,34 @@ class OperatingMixin:
     def lay_tile(self, corp: Corporation, coord: str, tile_id: str, rotation: int, cost: int) -> None:
         if cost:
             self.transfer(corp, self.bank, cost)
+        own_city = next((i for i, c in enumerate(self.hexmap.hex(coord).tile.cities) if corp.sym in c.tokens), None)
+        displaced = self.hexmap.lay(coord, tile_id, rotation)
+        if own_city is not None and (corp.sym, coord) in displaced and corp.sym not in self._routes_found:
+            # 18xx.games checks the new track while the layer's station still stands in the new tile's
+            # city of the same index, before taking it off: a route seen then counts from now on
+            if self.hexmap.route_available(corp.sym, extra_station=(coord, own_city)):
+                self._routes_found.add(corp.sym)
         # a station the new tile can't carry over goes back to its charter until it is placed again
-        for sym, _ in self.hexmap.lay(coord, tile_id, rotation):
+        for sym, _ in displaced:
             self.corporation_by_sym[sym].tokens_used -= 1
+            # the corporation that laid the tile chooses the city each displaced station goes to
+            self.token_placers[(sym, coord)] = corp.sym
 
     def place_token(self, corp: Corporation, city_id: str, slot: int, price: int) -> None:
+        """The corporation's next station from its charter, for `price` (a private's station is free)."""
         if price:
             self.transfer(corp, self.bank, price)
         self.hexmap.place_token(corp.sym, city_id, slot)
         corp.tokens_used += 1
 
     def route_available(self, corp: Corporation) -> bool:
-        return len(self.hexmap.reachable_nodes(corp.sym)) >= 2
+        # once a corporation has a route it keeps one (track and stations are never taken away)
+        if corp.sym in self._routes_found:
+            return True
+        if self.hexmap.route_available(corp.sym):
+            self._routes_found.add(corp.sym)
+            return True
+        return False
 
     def route_revenues(self, corp: Corporation, specs: list[dict]) -> list[int]:
         return self.hexmap.route_revenue(corp.sym, specs, self.phase.tiles)
@@ -83,24 +100,49 @@ class OperatingMixin:
             train.owner = None
             train.rusted = True
 
-    # abilities with a limited number of uses
+    # abilities: used up after their count of uses, or removed (a teleport once its station is settled)
+    def ability_live(self, company: Company, ability: dict) -> bool:
+        if company.closed or (company.sym, ability["type"]) in self._removed_abilities:
+            return False
+        return not self.ability_used(company, ability)
+
     def ability_used(self, company: Company, ability: dict) -> bool:
+        """Used up: as many uses as its count."""
         count = ability.get("count")
-        return count is not None and self._ability_uses.get((company.sym, ability["type"]), 0) >= count
+        return count is not None and self.ability_uses(company, ability) >= count
+
+    def ability_uses(self, company: Company, ability: dict) -> int:
+        return self._ability_uses.get((company.sym, ability["type"]), 0)
 
     def use_ability(self, company: Company, ability: dict) -> None:
         key = (company.sym, ability["type"])
         self._ability_uses[key] = self._ability_uses.get(key, 0) + 1
 
-    def bankrupt(self, player: Player, corp: Corporation) -> None:
-        """The president can't pay for a required train: sell what the market takes, give up the cash."""
-        for sym in list(player.shares_by_corp):
-            other = self.corporation_by_sym[sym]
-            bundles = [(s, p) for s, p in self.sellable_bundles(player, other)
-                       if self.fits_in_pool(other, p) and self.can_dump(player, other, s)]
-            if bundles:
-                shares, percent = max(bundles, key=lambda b: b[1])
-                self.sell_shares(player, shares, percent)
+    def usable_abilities(self, company: Company, kinds: tuple[str, ...], times: tuple[str, ...] | None = None,
+                         passive_ok: bool = True) -> list[dict]:
+        from engine.core.abilities import usable
+
+        return [a for a in company.abilities if a["type"] in kinds and usable(self, company, a, times, passive_ok)]
+
+    def has_active_abilities(self, corp: Corporation) -> bool:
+        """The corporation owns a private with an ability it may use now (not a passive one)."""
+        from engine.core.abilities import usable
+
+        return any(usable(self, c, a, passive_ok=False) for c in corp.companies for a in c.abilities)
+
+    def bankrupt(self, player: Player, corp: Corporation, sale_ok=None) -> None:
+        """The president goes bankrupt: in operating order, they sell the largest bundles still allowed
+        (`sale_ok(corp, shares, percent)`; none when None) until none is, then give their cash to the bank."""
+        holdings = sorted((c for c in self.corporations if player.shares_of(c) and c.share_price),
+                          key=self.operating_sort_key)
+        if sale_ok is not None:
+            for other in holdings:
+                while True:
+                    bundles = [(s, p) for s, p in self.sellable_bundles(player, other) if sale_ok(corp, s, p)]
+                    if not bundles:
+                        break
+                    shares, percent = max(bundles, key=lambda b: b[1])
+                    self.sell_shares(player, shares, percent)
         if player.cash:
             self.transfer(player, self.bank, player.cash)
         player.bankrupt = True

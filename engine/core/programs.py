@@ -1,34 +1,47 @@
-"""Programmed stock-round actions: a player's standing order to pass, or to buy a share each turn.
+"""Programmed stock-round actions: a player's standing order to pass, or to buy shares each turn.
 
 As on 18xx.games (shared/fixtures/FORMAT.md, section 4): when it becomes the turn of a player with a
 program, the program acts for them, and what it does is recorded as `auto_actions` of the action that
-led there. A program switches itself off, with its reason, when its goal is met or when shares were
-sold since it was set (unless it is unconditional). Programs last until the end of the stock round,
-an indefinite pass excepted.
+led there. A program switches itself off, with its reason, when its goal is met, when the player must
+sell, or when another player did something since the program was set that its owner would want to
+answer ("shenanigans"): sold, started a corporation (once sales are allowed, or always for a pass
+program), or bought into a corporation whose presidency the owner does not hold securely. What
+another player did counts from their latest turn in this round only.
+
+A player has one program at a time. When a round begins that is not a stock round, programs end, an
+indefinite pass excepted.
 """
 
 from __future__ import annotations
 
-from engine.core.entities import Player
+from engine.core.entities import Corporation, Player
 
 PROGRAM_TYPES = ("program_buy_shares", "program_share_pass", "program_disable")
+SECURE_PERCENT = 50  # a president holding this much can't be unseated by another player's buy
 
 
 class Programs:
     def __init__(self, game) -> None:
         self.game = game
         self.by_player: dict[int, dict] = {}
-        self.sales = 0  # certificates sold in stock rounds so far: what "shares were sold" compares with
+        self.seq = 0  # order of the actions processed so far: what "since the program was set" compares
+
+    def tick(self) -> int:
+        self.seq += 1
+        return self.seq
 
     def set(self, player: Player, action) -> None:
         if action.type == "program_disable":
             self.by_player.pop(player.id, None)
             return
         program = action.model_dump(exclude={"id", "auto_actions", "entity", "entity_type"})
-        program["sales_at_start"] = self.sales
+        program["seq"] = self.seq
         self.by_player[player.id] = program
 
-    def end_of_stock_round(self) -> None:
+    def round_started(self, stock: bool) -> None:
+        """A new round: programs that only make sense in stock rounds end when it is not one."""
+        if stock:
+            return
         self.by_player = {pid: p for pid, p in self.by_player.items()
                           if p["type"] == "program_share_pass" and p.get("indefinite")}
 
@@ -41,21 +54,26 @@ class Programs:
         game = self.game
         if game.finished or not isinstance(game.round, StockRound) or not self.by_player:
             return []
+        step = game.round.active_step()
+        if not isinstance(step, BuySellParShares):
+            return []
         player = game.round.current_entity
         program = self.by_player.get(getattr(player, "id", None))
-        step = game.round.active_step()
-        if program is None or not isinstance(step, BuySellParShares):
+        if program is None:
             return []
         available = step.actions(player)
         if not available:
             return []
         if program["type"] == "program_share_pass":
-            if not program.get("unconditional") and self.sales > program["sales_at_start"]:
-                return [self._disable(player, "Shares were sold")]
-            return [self._act(player, "pass")] if "pass" in available else []
-        return self._buy_shares(player, program, step, available)
+            if "pass" not in available:
+                return []
+            reason = None if program.get("unconditional") else self.stop_reason(step, player, program, None)
+            return [self._disable(player, reason)] if reason else [self._act(player, "pass")]
+        if program["type"] == "program_buy_shares":
+            return self._buy_shares(step, player, program, available)
+        return []
 
-    def _buy_shares(self, player: Player, program: dict, step, available) -> list[dict]:
+    def _buy_shares(self, step, player: Player, program: dict, available) -> list[dict]:
         game = self.game
         corp = game.corporation(program["corporation"])
         until = program.get("until_condition")
@@ -63,24 +81,75 @@ class Programs:
         if until == "float":
             if corp.floated:
                 reason = f"{corp.sym} is floated"
-        elif until is not None:
-            held = player.percent_of(corp) // corp.share_percent
-            if held >= int(until):
-                reason = f"{held} share(s) bought in {corp.sym}, end condition met"
-        if reason is None and self.sales > program["sales_at_start"]:
-            reason = "Shares were sold"
+        elif until is not None and player.percent_of(corp) / corp.share_percent >= int(until):
+            reason = f"{until} share(s) bought in {corp.sym}, end condition met"
         if reason is not None:
             out = [self._disable(player, reason)]
-            if program.get("auto_pass_after") and reason != "Shares were sold":
+            if program.get("auto_pass_after"):
                 out.append(self._act(player, "program_share_pass", unconditional=False, indefinite=False))
             return out
-        if step.bought:
-            return [self._act(player, "pass")] if "pass" in available else []
-        source = game.pool if program.get("from_market") else corp
-        for share, _price in step.buyable_shares(player, corp):
-            if share.owner is source:
-                return [self._act(player, "buy_shares", shares=[share.id], percent=share.percent)]
-        return [self._disable(player, f"Cannot buy {corp.sym}")]
+        if "buy_shares" in available:
+            from_market = bool(program.get("from_market"))
+            source = game.pool if from_market else corp
+            shares = [s for s in source.shares_of(corp) if not s.president and step.can_buy_share(player, s)]
+            if not shares:
+                where = "market" if from_market else "IPO"
+                return [self._disable(player, f"Cannot buy {corp.sym} from {where}")]
+            if len({s.percent for s in shares}) > 1:
+                where = "market" if from_market else "IPO"
+                return [self._disable(player, f"Shares of different sizes exist, cannot auto buy {corp.sym} "
+                                              f"from {where}")]
+            share = shares[0]
+            reason = self.stop_reason(step, player, program, share)
+            if reason:
+                return [self._disable(player, reason)]
+            return [self._act(player, "buy_shares", shares=[share.id], percent=share.percent)]
+        if step.bought and "pass" in available:
+            return [self._act(player, "pass")]
+        return []
+
+    def stop_reason(self, step, player: Player, program: dict, share_to_buy) -> str | None:
+        """Why the program should stop before acting: the player must sell, or another player's latest
+        turn holds something its owner would want to answer (the first such thing, in turn order)."""
+        if step.must_sell(player):
+            return f"{player.name} must sell shares"
+        game = self.game
+        for other_id, corps in self.game.round.players_history.items():
+            if other_id == player.id:
+                continue
+            other = game.player(other_id)
+            for sym, actions in corps.items():
+                corp = game.corporation(sym)
+                for seq, kind in actions:
+                    if seq < program["seq"]:
+                        continue
+                    reason = self._shenanigan(step, player, other, kind, corp, share_to_buy)
+                    if reason:
+                        return reason
+        return None
+
+    def _shenanigan(self, step, player: Player, other: Player, kind: str, corp: Corporation,
+                    share_to_buy) -> str | None:
+        buying = share_to_buy.corporation if share_to_buy is not None else None
+        if kind == "par":
+            if buying is None or step.sale_allowed_now():
+                return f"Corporation {corp.sym} parred"
+            return None
+        if kind == "sell":
+            return "Shares were sold"
+        # a buy
+        if corp.owner is not player or player.percent_of(corp) >= SECURE_PERCENT:
+            return None
+        if corp is not buying:
+            return f"{other.name} bought on corporation {corp.sym} and is unsecure"
+        percent = player.percent_of(corp) + share_to_buy.percent
+        if percent > SECURE_PERCENT:
+            return None
+        bigger = max((s for s in corp.shares if s.percent > share_to_buy.percent and s.owner is not player),
+                     key=lambda s: s.percent, default=None)
+        if bigger is not None and percent < other.percent_of(corp) + bigger.percent:
+            return f"{other.name} has bought, shares exist that could allow them to gain presidency"
+        return None
 
     def _disable(self, player: Player, reason: str) -> dict:
         return self._act(player, "program_disable", reason=reason)

@@ -12,6 +12,8 @@ from engine.core.errors import GameError
 
 class Round:
     name = "Round"
+    stock = False  # a stock round: players buy and sell, programs act
+    operating = False  # an operating round: corporations take turns
 
     def __init__(self, game, step_classes, round_num: int = 1) -> None:
         self.game = game
@@ -19,6 +21,11 @@ class Round:
         self.steps = [cls(game, self) for cls in step_classes]
         self.entities: list = []
         self.entity_index = 0
+        self.at_start = True  # nothing has been done in this round yet
+        # shared by the steps of a turn: tile lays made, a station placed, a private that teleported
+        self.num_laid_track = 0
+        self.tokened = False
+        self.teleported = None
         # step -> blocking() and (step, entity) -> actions, valid until the state changes (cleared around
         # every change)
         self.blocking_cache: dict = {}
@@ -75,6 +82,7 @@ class Round:
         if chosen is None:
             raise GameError(f"{self.game.name_of(entity)} can't {action.type.replace('_', ' ')} now")
         getattr(chosen, "process_" + action.type)(action, entity)
+        self.at_start = False
         self.blocking_cache.clear()
         self.skip_steps()
         self.after_process(action, entity)
@@ -135,6 +143,21 @@ class Round:
         entity, steps = self.steps_open_to_actor()
         return list(dict.fromkeys(t for s in steps for t in self.cached_actions(s, entity)))
 
+    def company_actions(self) -> list[dict]:
+        """What privates may do now, whoever's turn it is (abilities usable between turns, e.g. 1830 MH's
+        exchange or DH's teleport): the legal actions of steps that come before the first blocking one."""
+        out: list[dict] = []
+        for step in self.steps:
+            if step.passed:
+                continue
+            if step.for_companies and (not step.blocks or not step.blocking()):
+                for player in self.game.players:
+                    out.extend(a for a in step.legal(player) if a["entity_type"] == "company"
+                               and a["type"] in self.cached_actions(step, self.game.company(a["entity"])))
+            if step.blocking():
+                break
+        return out
+
     def legal_actions(self) -> list[dict]:
         entity, steps = self.steps_open_to_actor()
         out: list[dict] = [a for s in steps for a in s.legal(entity)]
@@ -168,11 +191,14 @@ class AuctionRound(Round):
 
 class StockRound(Round):
     name = "Stock Round"
+    stock = True
 
     def start(self) -> None:
         self.entities = [p for p in self.game.players if not p.bankrupt]
         self.entity_index = 0
         self.players_sold: dict[int, set[str]] = {}
+        # player id -> corporation -> [(action order, kind)] of the player's latest turn (programs read it)
+        self.players_history: dict[int, dict[str, list[tuple[int, str]]]] = {}
         for p in self.entities:
             p.passed = False
         self.begin_entity_turn()
@@ -194,7 +220,6 @@ class StockRound(Round):
 
     def finish(self) -> None:
         game = self.game
-        game.programs.end_of_stock_round()
         drops = {"down_share": "down", "down_block": "down", "left_block": "left"}
         for corp in sorted((c for c in game.corporations if c.floated and c.share_price), key=game.operating_sort_key):
             if game.rules.sold_out_increase and sum(game.player_percents(corp).values()) >= 100:
@@ -207,6 +232,7 @@ class StockRound(Round):
 
 class OperatingRound(Round):
     name = "Operating Round"
+    operating = True
 
     @property
     def description(self) -> str:
@@ -218,6 +244,7 @@ class OperatingRound(Round):
         self.entity_index = 0
         self.routes: list = []
         self.revenue = 0
+        self.operator_acted = False
         self.done = not self.entities
         if self.entities:
             self.start_operating()
@@ -226,8 +253,12 @@ class OperatingRound(Round):
     def finished(self) -> bool:
         return self.done
 
+    def current_operator(self) -> Corporation | None:
+        return None if self.done else self.current_entity
+
     def start_operating(self) -> None:
         corp: Corporation = self.current_entity
+        self.operator_acted = False
         for train in corp.trains:
             train.operated = False
         self.routes = []
@@ -236,6 +267,9 @@ class OperatingRound(Round):
         self.begin_entity_turn()
 
     def after_process(self, action, entity) -> None:
+        operator = self.current_operator()
+        if operator is not None and (entity is operator or getattr(entity, "owner", None) is operator):
+            self.operator_acted = True
         if not self.done and self.active_step() is None:
             self.next_entity()
 

@@ -7,6 +7,7 @@ from engine.core.entities import Company
 
 class Step:
     blocks = True  # a blocking step must be acted on (or passed) before later steps
+    for_companies = False  # privates act in this step, possibly out of their owners' turns
     description = "act"
 
     def __init__(self, game, round_) -> None:

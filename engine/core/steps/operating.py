@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.abilities import current_step_name
 from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError
 from engine.core.steps import Step
@@ -44,17 +45,24 @@ def free_slots_on_hex(game, corp: Corporation, coord: str) -> list[tuple[str, in
 
 
 class HomeToken(Step):
-    """A station waiting for its city: a home token to place, or one displaced when its tile changed."""
+    """A station waiting for its city: a home token to place when the home hex has several cities, or
+    stations a tile lay took off a hex of several cities, placed again by the corporation that laid it."""
 
-    description = "place its station"
+    description = "place a station"
 
     def pending(self):
         pending = self.game.hexmap.pending_tokens
         return pending[0] if pending else None
 
-    def active_entities(self) -> list:
+    def placer(self) -> Corporation | None:
         pending = self.pending()
-        return [self.game.corporation(pending[0])] if pending else []
+        if pending is None:
+            return None
+        return self.game.corporation(self.game.token_placers.get(pending, pending[0]))
+
+    def active_entities(self) -> list:
+        placer = self.placer()
+        return [placer] if placer else []
 
     def actions(self, entity) -> tuple[str, ...]:
         return ("place_token",) if entity in self.active_entities() else ()
@@ -62,20 +70,22 @@ class HomeToken(Step):
     def skip(self) -> None:
         """Stays on watch: a later tile lay may displace a station."""
 
-    def process_place_token(self, action, corp: Corporation) -> None:
+    def process_place_token(self, action, placer: Corporation) -> None:
         game = self.game
-        _, coord = self.pending()
+        sym, coord = self.pending()
+        corp = game.corporation(sym)
         city = game.hexmap.city(action.city)
         if city.tile.hex is None or city.tile.hex.coord != coord:
             raise GameError(f"{corp.sym}'s station must go on a city of {coord}")
         game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
         game.place_token(corp, action.city, action.slot, price=0)
+        game.token_placers.pop((sym, coord), None)
 
-    def legal(self, corp) -> list[dict]:
+    def legal(self, placer) -> list[dict]:
         game = self.game
-        _, coord = self.pending()
-        return [self.action(corp, "place_token", city=city_id, slot=slot)
-                for city_id, slot in free_slots_on_hex(game, corp, coord)]
+        sym, coord = self.pending()
+        return [self.action(placer, "place_token", city=city_id, slot=slot)
+                for city_id, slot in free_slots_on_hex(game, game.corporation(sym), coord)]
 
 
 class Track(Step):
@@ -84,16 +94,17 @@ class Track(Step):
     description = "lay or upgrade a tile, or pass"
 
     def setup(self) -> None:
-        self.laid = 0  # tile lays made this turn
+        # tile lays made this turn are counted by the round: a private's teleport uses one
+        self.round.num_laid_track = 0
         self.upgraded = False
         self.laid_hexes: list[str] = []
 
     def tile_lay(self, operator) -> dict | None:
         """The next lay the operator has this turn ({"lay", "upgrade", "cost", "upgrade_cost"}), or None."""
         lays = self.game.tile_lays(operator)
-        if self.laid >= len(lays):
+        if self.round.num_laid_track >= len(lays):
             return None
-        lay = dict(lays[self.laid])
+        lay = dict(lays[self.round.num_laid_track])
         for key in ("lay", "upgrade"):
             if lay.get(key) == "not_if_upgraded":
                 lay[key] = not self.upgraded
@@ -162,7 +173,7 @@ class Track(Step):
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {total} to lay on {action.hex}")
         upgrade = self.is_upgrade(hex_)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
-        self.laid += 1
+        self.round.num_laid_track += 1
         self.upgraded = self.upgraded or upgrade
         self.laid_hexes.append(action.hex)
         self.after_lay(action, corp)
@@ -197,42 +208,50 @@ class Track(Step):
         return out
 
 
+# the moments a private's tile lay may be asked for (18xx.games' special track step), besides the
+# current step of the turn
+SPECIAL_TRACK_TIMES = ("owning_corp_or_turn", "owning_player_or_turn", "owning_player_track", "or_between_turns",
+                       "stock_round")
+
+
 class SpecialTrack(Step):
-    """Tile lays granted by a private owned by the operating corporation (1830 CS, DH), and the free
-    station a teleport lay allows on its hex."""
+    """Tile lays granted by a private: an extra lay (1830 CS, by the corporation that owns it, in its
+    turn) or a teleport (1830 DH: a tile on its hex at any time while a corporation owns it, which counts
+    as the tile lay of the turn it is made in and lets a free station follow, see SpecialToken)."""
 
     blocks = False
+    for_companies = True
 
     def setup(self) -> None:
-        self.teleport: tuple[Company, str] | None = None
+        self.round.num_laid_track = 0
 
     def abilities(self, company) -> dict | None:
-        if not isinstance(company, Company) or company.closed or company.owner is not self.round.current_entity:
+        """The tile lay (or teleport) the private may make now."""
+        if not isinstance(company, Company):
             return None
-        if not isinstance(company.owner, Corporation):
-            return None
-        for ability in company.abilities:
-            if ability["type"] in ("tile_lay", "teleport") and not self.game.ability_used(company, ability):
-                return ability
+        times = (*SPECIAL_TRACK_TIMES, current_step_name(self.round) or "")
+        for kind in ("tile_lay", "teleport"):
+            for ability in self.game.usable_abilities(company, (kind,), times):
+                if kind != "teleport" or not self.game.ability_uses(company, ability):
+                    return ability
         return None
 
+    def payer(self, company: Company):
+        owner = company.owner
+        return owner if isinstance(owner, Corporation) else self.round.current_entity
+
     def actions(self, entity) -> tuple[str, ...]:
-        if self.teleport and self.teleport[0] is entity and self.teleport[0].owner.tokens_left:
-            return ("place_token",)
-        if self.abilities(entity) is None:
-            return ()
-        track = next((s for s in self.round.steps if isinstance(s, Track)), None)
-        ability = self.abilities(entity)
-        if ability["type"] == "teleport" and (track is None or track.passed):
-            return ()
-        return ("lay_tile",)
+        return ("lay_tile",) if self.abilities(entity) else ()
 
     def process_lay_tile(self, action, company: Company) -> None:
         game = self.game
         ability = self.abilities(company)
-        corp = company.owner
-        if action.hex not in ability.get("hexes", []):
+        corp = self.payer(company)
+        if action.hex not in ability.get("hexes", [action.hex]):
             raise GameError(f"{company.sym} can only lay track on {', '.join(ability['hexes'])}")
+        teleport = ability["type"] == "teleport"
+        if teleport and self.round.num_laid_track >= len(game.tile_lays(corp)):
+            raise GameError(f"{company.sym}'s tile is the tile lay of the turn, and it has been made")
         cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
                                      blocked=game.blocking_privates(), need_connection=False,
                                      tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
@@ -241,54 +260,115 @@ class SpecialTrack(Step):
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         game.use_ability(company, ability)
-        if ability["type"] == "teleport":
-            # the tile is the corporation's lay this turn; a free station may follow on that hex
-            for step in self.round.steps:
-                if isinstance(step, Track):
-                    step.passed = True
-            self.teleport = (company, action.hex)
-
-    def process_place_token(self, action, company: Company) -> None:
-        game = self.game
-        corp = company.owner
-        coord = self.teleport[1]
-        city = game.hexmap.city(action.city)
-        if city.tile.hex is None or city.tile.hex.coord != coord:
-            raise GameError(f"{company.sym}'s free station goes on {coord}")
-        if corp.tokens_left == 0:
-            raise GameError(f"{corp.sym} has no station tokens left")
-        game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
-        game.place_token(corp, action.city, action.slot, price=0)
-        self.teleport = None
-        for step in self.round.steps:
-            if isinstance(step, Token):
-                step.passed = True
+        if teleport:
+            self.round.num_laid_track += 1
+            if corp.tokens_left:
+                self.round.teleported = company
+            else:
+                game.remove_ability(company, ability["type"])
 
     def legal(self, entity) -> list[dict]:
         game = self.game
         out = []
-        if self.teleport and self.teleport[0].owner is entity and entity.tokens_left:
-            company, coord = self.teleport
-            out.extend(self.action(company, "place_token", city=city_id, slot=slot)
-                       for city_id, slot in free_slots_on_hex(game, entity, coord))
-        for company in list(getattr(entity, "companies", [])):
-            if "lay_tile" not in self.actions(company):
-                continue
+        for company in game.companies:
             ability = self.abilities(company)
-            for coord, tile_id, rotation, cost in priced_lays(game, entity, need_connection=False, special=True,
+            if ability is None or game.player_of(company) is not game.player_of(entity):
+                continue
+            corp = self.payer(company)
+            if ability["type"] == "teleport" and self.round.num_laid_track >= len(game.tile_lays(corp)):
+                continue
+            for coord, tile_id, rotation, cost in priced_lays(game, corp, need_connection=False, special=True,
                                                                tiles_allowed=set(ability.get("tiles", [])) or None,
                                                                hexes=ability.get("hexes")):
-                if coord in ability.get("hexes", []) and cost - min(cost, ability.get("discount", 0)) <= entity.cash:
+                if coord in ability.get("hexes", [coord]) and cost - min(cost, ability.get("discount", 0)) <= corp.cash:
                     out.append(self.action(company, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
+        return out
+
+
+class SpecialToken(Step):
+    """The free station a teleport allows on its hex: once the tile is laid, the private must place it
+    (or decline) before anything else. It is the corporation's next station, at no cost, and its
+    station for the turn."""
+
+    description = "place the teleport station, or pass"
+    for_companies = True
+
+    def setup(self) -> None:
+        self.round.tokened = False
+
+    def ability(self, company) -> dict | None:
+        if not isinstance(company, Company):
+            return None
+        for ability in self.game.usable_abilities(company, ("teleport",)):
+            if self.game.ability_uses(company, ability):
+                return ability
+        return None
+
+    def blocking(self) -> bool:
+        return self.round.teleported is not None
+
+    def active_entities(self) -> list:
+        return [self.round.teleported] if self.round.teleported is not None else super().active_entities()
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if self.ability(entity) is None or not entity.owner.tokens_left:
+            return ()
+        return ("place_token", "pass") if entity is self.round.teleported else ("place_token",)
+
+    def process_place_token(self, action, company: Company) -> None:
+        game = self.game
+        ability = self.ability(company)
+        corp = company.owner
+        city = game.hexmap.city(action.city)
+        if city.tile.hex is None or city.tile.hex.coord not in ability.get("hexes", [city.tile.hex.coord]):
+            raise GameError(f"{company.sym}'s free station goes on {', '.join(ability['hexes'])}")
+        if self.round.tokened:
+            raise GameError("a station has already been placed this turn")
+        game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
+        game.place_token(corp, action.city, action.slot, price=0)
+        self.round.tokened = True
+        if self.round.teleported is not None:
+            self.settled()
+
+    def process_pass(self, action, company: Company) -> None:
+        if company is not self.round.teleported:
+            raise GameError(f"{company.sym} has no station to decline")
+        self.settled()
+
+    def settled(self) -> None:
+        company = self.round.teleported
+        ability = self.ability(company)
+        if ability is not None:
+            self.game.remove_ability(company, ability["type"])
+        self.round.teleported = None
+
+    def skip(self) -> None:
+        """Waits for a teleport."""
+
+    def legal(self, entity) -> list[dict]:
+        game = self.game
+        out = []
+        for company in game.companies:
+            ability = self.ability(company)
+            if ability is None or game.player_of(company) is not game.player_of(entity) or self.round.tokened:
+                continue
+            for coord in ability.get("hexes", []):
+                out.extend(self.action(company, "place_token", city=city_id, slot=slot)
+                           for city_id, slot in free_slots_on_hex(game, company.owner, coord))
+            if company is self.round.teleported:
+                out.append(self.action(company, "pass"))
         return out
 
 
 class Token(Step):
     description = "place a station token, or pass"
 
+    def setup(self) -> None:
+        self.round.tokened = False
+
     def can_place(self, corp: Corporation) -> bool:
         price = corp.next_token_price
-        if price is None or price > corp.cash:
+        if self.round.tokened or price is None or price > corp.cash:
             return False
         return bool(self.game.hexmap.legal_tokens(corp.sym))
 
@@ -307,6 +387,7 @@ class Token(Step):
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)} for a station")
         game.hexmap.check_token(corp.sym, action.city, action.slot)
         game.place_token(corp, action.city, action.slot, price=price)
+        self.round.tokened = True
         self.passed = True
 
     def process_pass(self, action, corp) -> None:
@@ -321,7 +402,7 @@ class Token(Step):
             return f"{entity.sym} has no station tokens left"
         if price > entity.cash:
             return f"{entity.sym} has {game.fmt(entity.cash)} and can't pay {game.fmt(price)} for a station"
-        if self.passed:
+        if self.passed or self.round.tokened:
             return f"{entity.sym} has already placed or passed on a station token this turn"
         try:
             game.hexmap.check_token(entity.sym, action.city, action.slot)
@@ -435,7 +516,15 @@ class DiscardTrain(Step):
 
 
 class BuyTrain(Step):
+    """Buy trains from the bank or other corporations. A corporation with a route and no train must buy
+    one; when it can't pay, its president adds money (for the bank's cheapest train, or another
+    corporation's train at up to face value) and may sell shares for it, but only as many as needed."""
+
     description = "buy trains, or pass"
+    last_sale_price: int | None = None  # per share, of the president's latest sale this turn
+
+    def setup(self) -> None:
+        self.last_sale_price = None
 
     # --- what the corporation may do ----------------------------------------------------------
     def room(self, corp: Corporation) -> bool:
@@ -461,13 +550,6 @@ class BuyTrain(Step):
         return game.buys_trains_at_face_value(corp) or \
             (train.owner is not None and game.buys_trains_at_face_value(train.owner))
 
-    def other_train_budget(self, corp: Corporation, emergency: bool) -> int:
-        """The most the corporation may pay another for a train: with its president's money in an
-        emergency, unless the title forbids that (EBUY_FROM_OTHERS "never")."""
-        if emergency and corp.owner and self.game.rules.ebuy_from_others != "never":
-            return corp.cash + corp.owner.cash
-        return corp.cash
-
     def exchange_options(self, corp: Corporation) -> list[tuple]:
         """(train, traded-in train, price) for trade-in purchases (1830 Diesel)."""
         out = []
@@ -479,11 +561,6 @@ class BuyTrain(Step):
                     out.append((train, old, train.price - train.discount[old.name]))
         return out
 
-    def min_depot_price(self, corp: Corporation) -> int:
-        prices = [t.price for t in self.depot_trains()]
-        prices += [price for _, _, price in self.exchange_options(corp)]
-        return min(prices) if prices else 0
-
     def can_buy(self, corp: Corporation) -> bool:
         if self.room(corp):
             prices = [t.price for t in self.depot_trains()] + [1 for _ in self.other_trains(corp)]
@@ -492,7 +569,7 @@ class BuyTrain(Step):
         return any(price <= corp.cash for _, _, price in self.exchange_options(corp))
 
     def must_buy(self, corp: Corporation) -> bool:
-        return not corp.trains and self.game.route_available(corp)
+        return not corp.trains and bool(self.depot_trains()) and self.game.route_available(corp)
 
     def emergency(self, corp: Corporation) -> bool:
         return self.must_buy(corp) and corp.cash < self.cheapest_depot_price()
@@ -515,31 +592,21 @@ class BuyTrain(Step):
         corp = self.round.current_entity
         if not isinstance(corp, Corporation):
             return ()
-        if entity is corp.owner and entity is not None and self.emergency(corp) and self.president_short(corp) > 0 \
-                and self.emergency_bundles(corp):
+        if entity is corp.owner and entity is not None:
             return ("sell_shares",)
         if entity is not corp:
             return ()
-        if self.emergency(corp):
-            return ("buy_train", "sell_shares")
+        if self.must_buy(corp):
+            return ("sell_shares", "buy_train")
         if self.can_buy(corp):
-            return ("buy_train", "pass") if not self.must_buy(corp) else ("buy_train",)
+            return ("buy_train", "pass")
         return ()
 
-    # --- emergency sales --------------------------------------------------------------------
-    def emergency_bundles(self, corp: Corporation) -> list:
-        game = self.game
-        player = corp.owner
-        needed = self.cheapest_depot_price() - corp.cash - player.cash
-        if needed <= 0:
-            return []
-        return [(shares, pct) for other in game.corporations if player.shares_of(other)
-                for shares, pct in game.sellable_bundles(player, other)
-                if self.emergency_sale_ok(corp, shares, pct, needed)]
-
-    def emergency_sale_ok(self, corp: Corporation, shares: list, pct: int, needed: int) -> bool:
-        """Within the market and presidency rules, not the buying corporation's presidency, and no more
-        than needed: without its last certificate the sale would fall short."""
+    # --- the president's sales --------------------------------------------------------------------
+    def sale_ok(self, corp: Corporation, shares: list, pct: int) -> bool:
+        """Within the market and presidency rules (the buying corporation's presidency may not change
+        hands), and no more than needed for the bank's cheapest train: without its cheapest certificate
+        the sale would fall short."""
         game = self.game
         other = shares[0].corporation
         player = corp.owner
@@ -549,21 +616,25 @@ class BuyTrain(Step):
             return False
         if other is corp and self.would_change_president(player, corp, pct):
             return False
+        needed = self.cheapest_depot_price() - corp.cash - player.cash
         per_share = other.share_price.price
-        return per_share * (pct // other.share_percent) - per_share < needed
+        smallest = min(s.num_shares for s in shares) * per_share
+        return per_share * (pct // other.share_percent) - smallest < needed
+
+    def sale_bundles(self, corp: Corporation) -> list:
+        player = corp.owner
+        return [(shares, pct) for other in self.game.corporations if player.shares_of(other)
+                for shares, pct in self.game.sellable_bundles(player, other) if self.sale_ok(corp, shares, pct)]
 
     def raisable(self, corp: Corporation) -> int:
-        """The most the president can raise by selling shares now."""
+        """The most the president can raise by selling shares now: the largest sale allowed in each
+        corporation."""
         game = self.game
         player = corp.owner
-        total = 0
-        for other in game.corporations:
-            values = [other.share_price.price * (pct // other.share_percent)
-                      for shares, pct in game.sellable_bundles(player, other)
-                      if game.fits_in_pool(other, pct) and game.can_dump(player, other, shares)
-                      and not (other is corp and self.would_change_president(player, corp, pct))]
-            total += max(values, default=0)
-        return total
+        return sum(max((other.share_price.price * (pct // other.share_percent)
+                        for shares, pct in game.sellable_bundles(player, other) if self.sale_ok(corp, shares, pct)),
+                       default=0)
+                   for other in game.corporations if player.shares_of(other))
 
     def would_change_president(self, player: Player, corp: Corporation, pct: int) -> bool:
         percents = self.game.player_percents(corp)
@@ -581,19 +652,45 @@ class BuyTrain(Step):
         if not shares or any(s.owner is not player or s.corporation is not shares[0].corporation for s in shares):
             raise GameError(f"{player.name} sells certificates of one corporation that {player.name} holds")
         percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
-        needed = self.cheapest_depot_price() - corp.cash - player.cash
-        if needed <= 0 or not self.emergency_sale_ok(corp, shares, percent, needed):
+        if not self.sale_ok(corp, shares, percent):
             raise GameError(f"{player.name} can't sell {percent}% of {shares[0].corporation.sym} now: "
-                            "only as much as needed for the train, within the market and presidency rules")
+                            "only as much as needed for the bank's cheapest train, within the market and "
+                            "presidency rules")
+        self.last_sale_price = shares[0].corporation.share_price.price
         game.sell_shares(player, shares, percent)
 
     # --- buying ---------------------------------------------------------------------------------
+    def price_range(self, corp: Corporation, train) -> tuple[int, int]:
+        """What may be paid for another corporation's train: any price the corporation can pay (face value
+        only, where the title says so), or when it can't pay face value, up to face value with the
+        president's money (unless the title forbids), and once the president has sold, enough that the
+        last sale was needed."""
+        if self.face_value_only(corp, train):
+            return train.price, train.price
+        if corp.cash >= train.price or self.game.rules.ebuy_from_others == "never" or corp.owner is None:
+            return 1, corp.cash
+        most = corp.cash + corp.owner.cash
+        least = most - self.last_sale_price + 1 if self.last_sale_price else 1
+        high = most if self.game.rules.ebuy_from_others == "always" else min(train.price, most)
+        return least, high
+
+    def offered_other_trains(self, corp: Corporation) -> list:
+        trains = self.other_trains(corp)
+        if corp.cash < self.cheapest_depot_price() and self.last_sale_price:
+            trains = [t for t in trains if t.price >= self.price_range(corp, t)[0]]
+        return trains
+
+    def offered_depot_trains(self, corp: Corporation) -> list:
+        trains = self.depot_offer()
+        if trains and corp.cash < self.cheapest_depot_price():
+            trains = [min(trains, key=lambda t: t.price)]
+        return trains
+
     def process_buy_train(self, action, corp: Corporation) -> None:
         game = self.game
         train = game.train(action.train)
         exchange = game.train(action.exchange) if action.exchange else None
         price = action.price
-        emergency = self.emergency(corp)
         if train.owner is corp:
             raise GameError(f"{corp.sym} already owns train {train.id}")
         if train.owner is None:
@@ -611,26 +708,26 @@ class BuyTrain(Step):
                 face = train.price
             if price != face:
                 raise GameError(f"train {train.id} costs {game.fmt(face)}, not {game.fmt(price)}")
-            if emergency and exchange is None and price > self.cheapest_depot_price():
-                raise GameError(f"{corp.sym} must buy the cheapest train ({game.fmt(self.cheapest_depot_price())}) "
-                                "with its president's money")
         else:
             seller = train.owner
             if not isinstance(seller, Corporation) or seller.closed:
                 raise GameError(f"train {train.id} isn't for sale")
-            if price < 1:
-                raise GameError("a train bought from another corporation costs at least $1")
-            if self.face_value_only(corp, train) and price != train.price:
-                raise GameError(f"train {train.id} changes hands at its face value, {game.fmt(train.price)}")
-            if emergency and corp.cash < price and game.rules.ebuy_from_others == "never":
-                raise GameError(f"{corp.sym} may not use its president's money for another corporation's train")
-            if emergency and corp.cash < price and price > train.price:
-                raise GameError(f"with its president's money {corp.sym} pays at most face value for {train.id}")
+            if train not in self.offered_other_trains(corp):
+                raise GameError(f"{corp.sym} may not buy {train.id} now: its president sold more than needed")
+            low, high = self.price_range(corp, train)
+            if not low <= price <= high:
+                raise GameError(f"{corp.sym} may pay {game.fmt(low)} to {game.fmt(high)} for {train.id}, "
+                                f"not {game.fmt(price)}")
         if exchange is None and not self.room(corp):
             raise GameError(f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}")
         if price > corp.cash:
-            if not emergency:
+            if not self.must_buy(corp):
                 raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)}")
+            if train.owner is None and price > self.cheapest_depot_price():
+                raise GameError(f"{corp.sym} must buy the cheapest train ({game.fmt(self.cheapest_depot_price())}) "
+                                "with its president's money")
+            if exchange is not None:
+                raise GameError("the president can't add money to a trade-in")
             shortfall = price - corp.cash
             president = corp.owner
             if president.cash < shortfall:
@@ -664,32 +761,32 @@ class BuyTrain(Step):
         corp = self.round.current_entity
         out = []
         if isinstance(entity, Player):
-            for shares, pct in self.emergency_bundles(corp):
+            for shares, pct in self.sale_bundles(corp):
                 out.append(self.action(entity, "sell_shares", shares=[s.id for s in shares], percent=pct))
             return out
-        emergency = self.emergency(corp)
-        budget = corp.cash + (corp.owner.cash if emergency and corp.owner else 0)
+        must = self.must_buy(corp)
+        budget = corp.cash + (corp.owner.cash if must and corp.owner else 0)
         if self.room(corp):
-            for train in self.depot_offer():
-                if train.price <= budget and not (emergency and train.price > self.cheapest_depot_price()):
+            cheapest = self.cheapest_depot_price()
+            for train in self.offered_depot_trains(corp):
+                if train.price <= corp.cash or (must and train.price == cheapest and train.price <= budget):
                     out.append(self.action(corp, "buy_train", train=train.id, price=train.price, variant=train.name))
-            # another corporation's train: any price both presidents agree on; offered at face value
-            # or what the buyer can pay
-            other_budget = self.other_train_budget(corp, emergency)
-            for train in self.other_trains(corp):
-                if self.face_value_only(corp, train):
-                    if train.price <= other_budget:
-                        out.append(self.action(corp, "buy_train", train=train.id, price=train.price))
-                elif other_budget >= 1:
-                    out.append(self.action(corp, "buy_train", train=train.id, price=min(train.price, other_budget)))
+            # another corporation's train: any price both presidents agree on; offered at the ends of
+            # the range it may be paid in
+            for train in self.offered_other_trains(corp):
+                low, high = self.price_range(corp, train)
+                high = min(high, budget)
+                for price in sorted({low, high}):
+                    if low <= price <= high:
+                        out.append(self.action(corp, "buy_train", train=train.id, price=price))
         for train, old, price in self.exchange_options(corp):
-            if price <= budget:
+            if price <= corp.cash:
                 out.append(self.action(corp, "buy_train", train=train.id, price=price, variant=train.name,
                                        exchange=old.id))
-        if emergency and corp.owner:
-            for shares, pct in self.emergency_bundles(corp):
+        if must and corp.owner:
+            for shares, pct in self.sale_bundles(corp):
                 out.append(self.action(corp.owner, "sell_shares", shares=[s.id for s in shares], percent=pct))
-        if not self.must_buy(corp):
+        if not must:
             out.append(self.action(corp, "pass"))
         return out
 
@@ -716,6 +813,9 @@ class BuyCompany(Step):
         companies = self.purchasable(entity)
         if companies and min(self.price_range(c)[0] for c in companies) <= entity.cash:
             return ("buy_company", "pass") if self.blocks else ("buy_company",)
+        if self.blocks and self.game.has_active_abilities(entity):
+            # the turn stays open while a private the corporation owns may still act (1830 CS)
+            return ("pass",)
         return ()
 
     def why_not(self, entity, action) -> str | None:
@@ -762,7 +862,7 @@ class BuyCompany(Step):
             for price in sorted({low, company.value, high}):
                 if price <= corp.cash:
                     out.append(self.action(corp, "buy_company", company=company.sym, price=price))
-        if self.blocks:
+        if "pass" in self.actions(corp):
             out.append(self.action(corp, "pass"))
         return out
 
@@ -773,32 +873,49 @@ class BlockingBuyCompany(BuyCompany):
 
 
 class Bankrupt(Step):
-    """The president can't raise the money for a train the corporation must buy."""
+    """During its corporation's turn, a president whose cash, the corporation's cash and what selling
+    shares now would bring fall short of the bank's cheapest train may declare bankruptcy: they sell what
+    they still may (while buying a train: only as much as needed) and give up their cash."""
 
     blocks = False
 
+    def sale_rule(self):
+        """How shares may be sold at this moment of the turn (None: not at all)."""
+        return getattr(self.round.active_step(), "sale_ok", None)
+
+    def liquidity(self, corp: Corporation) -> int:
+        game = self.game
+        player = corp.owner
+        value = player.cash + corp.cash
+        sale_ok = self.sale_rule()
+        if sale_ok is not None:
+            for other in game.corporations:
+                if player.shares_of(other):
+                    value += max((other.share_price.price * (pct // other.share_percent)
+                                  for shares, pct in game.sellable_bundles(player, other)
+                                  if sale_ok(corp, shares, pct)), default=0)
+        return value
+
+    def can_go_bankrupt(self, corp: Corporation) -> bool:
+        return corp.owner is not None and self.liquidity(corp) < self.game.min_depot_price()
+
     def actions(self, entity) -> tuple[str, ...]:
-        if not corp_turn(self, entity):
-            return ()
-        buy = next((s for s in self.round.steps if isinstance(s, BuyTrain)), None)
-        if buy is None or buy.passed or self.round.active_step() is not buy:
-            return ()
-        if buy.emergency(entity) and buy.president_short(entity) > buy.raisable(entity):
+        if corp_turn(self, entity) and self.can_go_bankrupt(entity):
             return ("bankrupt",)
         return ()
 
     def why_not(self, entity, action) -> str | None:
         if action.type == "bankrupt" and isinstance(entity, Corporation):
-            return (f"{entity.sym} can't declare bankruptcy: that is only when it must buy a train and its "
-                    "president can't raise the money")
+            return (f"{entity.sym} can't declare bankruptcy: its president can still raise the "
+                    f"{self.game.fmt(self.game.min_depot_price())} for the bank's cheapest train")
         return None
 
     def process_bankrupt(self, action, corp: Corporation) -> None:
-        self.game.bankrupt(corp.owner, corp)
+        self.game.bankrupt(corp.owner, corp, self.sale_rule())
 
     def legal(self, corp) -> list[dict]:
         return [self.action(corp, "bankrupt")] if self.actions(corp) else []
 
 
-__all__ = ["HomeToken", "Track", "SpecialTrack", "Token", "Route", "Dividend", "DiscardTrain", "BuyTrain", "BuyCompany",
+__all__ = ["HomeToken", "Track", "SpecialTrack", "SpecialToken", "Token", "Route", "Dividend", "DiscardTrain", "BuyTrain", "BuyCompany",
            "BlockingBuyCompany", "Bankrupt", "BuySellParShares"]

@@ -11,12 +11,22 @@ class BuySellParShares(Step):
     description = "buy, sell or pass"
 
     def setup(self) -> None:
-        self.current_actions: list[tuple[str, Corporation]] = []  # this turn's (kind, corporation)
+        # this turn's (kind, corporation): kind is buy, par, sell or company (a private bought)
+        self.current_actions: list[tuple[str, Corporation | None]] = []
+        self.bought_from_ipo = False
+        player = self.round.current_entity
+        if isinstance(player, Player):
+            # what other players' programs look at: each player's latest turn
+            self.round.players_history.setdefault(player.id, {}).clear()
 
     # --- state of the turn -------------------------------------------------------------------
     @property
     def bought(self) -> bool:
-        return any(kind in ("buy", "par") for kind, _ in self.current_actions)
+        return any(kind in ("buy", "par", "company") for kind, _ in self.current_actions)
+
+    def track(self, player: Player, corp: Corporation, kind: str) -> None:
+        self.current_actions.append((kind, corp))
+        track_for_programs(self.round, player, corp, kind, self.game.programs.seq)
 
     def sold_this_round(self, player: Player, corp: Corporation) -> bool:
         return corp.sym in self.round.players_sold.get(player.id, ())
@@ -47,22 +57,29 @@ class BuySellParShares(Step):
 
     # --- buying ------------------------------------------------------------------------------
     def buyable_shares(self, player: Player, corp: Corporation) -> list[tuple[Share, int]]:
-        """(certificate, price) the player may buy now, one per source (IPO, market)."""
-        game = self.game
-        if not corp.ipoed or self.sold_this_round(player, corp):
+        """(certificate, price) the player may buy now, one of each size per source (IPO, market)."""
+        if not corp.ipoed:
             return []
-        if self.bought and not self.can_buy_multiple(corp):
-            return []
-        out = []
-        if not self.bought or self.multiple_from_ipo_allowed(corp):
-            out += [(s, game.certificate_price(s, corp.par_price.price)) for s in first_of_each_size(corp, corp)]
-        out += [(s, game.certificate_price(s, corp.share_price.price)) for s in first_of_each_size(game.pool, corp)]
-        return [(s, price) for s, price in out if self.can_buy(player, s, price)]
+        offered = first_of_each_size(corp, corp) + first_of_each_size(self.game.pool, corp)
+        return [(s, self.share_price(s)) for s in offered if self.can_buy_share(player, s)]
 
-    def can_buy(self, player: Player, share: Share, price: int) -> bool:
+    def share_price(self, share: Share) -> int:
+        corp = share.corporation
+        return self.game.certificate_price(share, corp.par_price.price if share.owner is corp
+                                           else corp.share_price.price)
+
+    def can_buy_share(self, player: Player, share: Share) -> bool:
+        """The player may buy this certificate now: cash, no sale of it this round, one buy a turn (or
+        more in the brown zone), certificate and holding limits."""
         game = self.game
         corp = share.corporation
-        if price > player.cash or not self.may_trade(corp):
+        if share.owner is not corp and share.owner is not game.pool:
+            return False
+        if not share.buyable or not self.may_trade(corp) or self.sold_this_round(player, corp):
+            return False
+        if self.bought and not self.can_buy_multiple(corp, share.owner):
+            return False
+        if self.share_price(share) > player.cash:
             return False
         if game.num_certs(player) + game.cert_count(share) > game.cert_limit:
             return False
@@ -72,10 +89,14 @@ class BuySellParShares(Step):
         """Whether a corporation's certificates are traded in stock rounds now (18MEX NdM: from phase 3½)."""
         return True
 
-    def can_buy_multiple(self, corp: Corporation) -> bool:
+    def can_buy_multiple(self, corp: Corporation, owner) -> bool:
+        """Brown-zone shares may be bought several a turn (only from the market, and not after an IPO buy,
+        unless the title allows more)."""
+        if not self.multiple_from_ipo_allowed(corp) and (owner is not self.game.pool or self.bought_from_ipo):
+            return False
         if "multiple_buy" not in corp.share_price.types:
             return False
-        return all(kind == "sell" or (kind == "buy" and c is corp) for kind, c in self.current_actions)
+        return not any(kind == "par" or (kind == "buy" and c is not corp) for kind, c in self.current_actions)
 
     def multiple_from_ipo_allowed(self, corp: Corporation) -> bool:
         return False
@@ -85,9 +106,11 @@ class BuySellParShares(Step):
 
     def process_buy_shares(self, action, player: Player) -> None:
         share, price = self.check_buy(action, player)
+        from_ipo = share.owner is share.corporation
         self.game.buy_shares(player, [share], price)
         player.passed = False
-        self.current_actions.append(("buy", share.corporation))
+        self.bought_from_ipo = self.bought_from_ipo or from_ipo
+        self.track(player, share.corporation, "buy")
 
     def check_buy(self, action, player: Player) -> tuple[Share, int]:
         game = self.game
@@ -111,7 +134,7 @@ class BuySellParShares(Step):
             raise GameError(f"the president's certificate of {corp.sym} is bought by setting the par price")
         if self.sold_this_round(player, corp):
             raise GameError(f"{player.name} sold {corp.sym} this round and can't buy it again")
-        if self.bought and not self.can_buy_multiple(corp):
+        if self.bought and not self.can_buy_multiple(corp, owner):
             raise GameError(f"{player.name} has already bought this turn")
         if game.num_certs(player) + game.cert_count(share) > game.cert_limit:
             raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
@@ -141,7 +164,7 @@ class BuySellParShares(Step):
         self.game.set_par(corp, cell)
         self.game.buy_shares(player, [corp.presidents_share], price)
         player.passed = False
-        self.current_actions.append(("par", corp))
+        self.track(player, corp, "par")
 
     def check_par(self, action, player: Player):
         game = self.game
@@ -201,10 +224,9 @@ class BuySellParShares(Step):
             raise GameError(self.sale_refusal())
         self.check_sale(player, corp, shares, percent)
         game.sell_shares(player, shares, percent)
-        game.programs.sales += 1
         self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
         player.passed = False
-        self.current_actions.append(("sell", corp))
+        self.track(player, corp, "sell")
 
     def parse_sale(self, action, player: Player) -> tuple[list[Share], Corporation, int]:
         game = self.game
@@ -257,7 +279,9 @@ class BuySellParShares(Step):
 
     # --- privates between players -------------------------------------------------------------
     def companies_for_sale(self, player: Player) -> list[Company]:
-        """Privates other players may sell to this one now, at a price they agree (when the phase allows)."""
+        """Privates other players may sell to this one now, instead of a share, at any price they agree
+        (when the phase allows). One that brings a certificate (1830 CA) takes it along from where it
+        lies, unless a player holds it: then the sale is refused (company_sale_refusal)."""
         game = self.game
         if self.bought or player.cash <= 0 or not self.interplayer_sales_open():
             return []
@@ -292,7 +316,7 @@ class BuySellParShares(Step):
         player.companies.append(company)
         game.after_buy_company(player, company, action.price)
         player.passed = False
-        self.current_actions.append(("buy", None))
+        self.current_actions.append(("company", None))
 
     # --- passing -----------------------------------------------------------------------------
     def process_pass(self, action, player: Player) -> None:
@@ -330,21 +354,22 @@ class BuySellParShares(Step):
             for company in self.companies_for_sale(player):
                 if self.company_sale_refusal(company):
                     continue
-                for price in sorted({1, min(company.value, player.cash)}):
+                for price in sorted({1, min(company.value, player.cash), player.cash}):
                     out.append(self.action(player, "buy_company", company=company.sym, price=price))
         if "pass" in acts:
             out.append(self.action(player, "pass"))
-            # standing orders a player may leave for their coming turns (played by the engine)
-            out.append(self.action(player, "program_share_pass", unconditional=False, indefinite=False))
-            for corp in game.corporations:
-                if corp.ipoed and not corp.floated and self.buyable_shares(player, corp):
-                    out.append(self.action(player, "program_buy_shares", corporation=corp.sym,
-                                           until_condition="float", from_market=False, auto_pass_after=True))
         return out
 
 
 def action_ids(shares: list[Share]) -> list[str]:
     return [s.id for s in shares]
+
+
+def track_for_programs(round_, player: Player, corp: Corporation, kind: str, seq: int) -> None:
+    """Note a stock-round deal in the player's latest turn, for other players' programs to look at."""
+    history = getattr(round_, "players_history", None)
+    if history is not None:
+        history.setdefault(player.id, {}).setdefault(corp.sym, []).append((seq, kind))
 
 
 def first_of_each_size(holder, corp: Corporation) -> list[Share]:
@@ -360,6 +385,7 @@ class Exchange(Step):
     """A private traded for a share (1830 MH for a 10% NYC certificate), at any time."""
 
     blocks = False
+    for_companies = True
 
     def exchange_ability(self, entity):
         if isinstance(entity, Company) and not entity.closed and isinstance(entity.owner, Player):
@@ -411,6 +437,7 @@ class Exchange(Step):
         player = company.owner
         game.close_company(company)
         game.buy_shares(player, shares, free=True)
+        track_for_programs(self.round, player, shares[0].corporation, "buy", game.programs.seq)
 
     def legal(self, entity) -> list[dict]:
         out = []

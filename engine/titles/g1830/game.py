@@ -14,6 +14,7 @@ from engine.core.steps.operating import (
     Dividend,
     HomeToken,
     Route,
+    SpecialToken,
     SpecialTrack,
     Token,
     Track,
@@ -38,8 +39,9 @@ class Game1830(BaseGame):
         return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
 
     def stock_round(self):
-        return StockRound(self, [DiscardTrain, Exchange, BuySellParShares1830])
+        return StockRound(self, [DiscardTrain, Exchange, SpecialTrack, BuySellParShares1830])
 
     def operating_round(self, round_num: int):
-        return OperatingRound(self, [HomeToken, Bankrupt, Exchange, SpecialTrack, BuyCompany, Track, Token, Route, Dividend,
-                                     DiscardTrain, BuyTrain, BlockingBuyCompany], round_num=round_num)
+        return OperatingRound(self, [Bankrupt, Exchange, SpecialTrack, SpecialToken, BuyCompany, HomeToken, Track,
+                                     Token, Route, Dividend, DiscardTrain, BuyTrain, BlockingBuyCompany],
+                              round_num=round_num)
