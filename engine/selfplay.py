@@ -105,7 +105,12 @@ def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
         # the president can't raise the cheapest train's price)
         weights[kinds.index("bankrupt")] = 0.001
     kind = rng.choices(kinds, weights=weights)[0]
-    return rng.choice(by_type[kind])
+    options = by_type[kind]
+    if kind == "buy_train" and rng.random() < 0.85:
+        # mostly from the bank, so that games move through the phases to the last trains
+        from_bank = [a for a in options if game.train(a["train"]).owner is None]
+        options = from_bank or options
+    return rng.choice(options)
 
 
 def play_one(title: str, players: int, seed: int, max_actions: int,

@@ -52,15 +52,16 @@ class Hex:
 
 
 class _Graph:
-    """Walk result for one corporation; kept so that lays can extend it instead of recomputing."""
+    """Walk result for one corporation: the hexes (and their edges) it may build on, the nodes it
+    reaches, the paths it walked, and whether one of its stations alone reaches two revenue nodes."""
 
-    __slots__ = ("hexes", "nodes", "paths", "entries")
+    __slots__ = ("hexes", "nodes", "paths", "route")
 
     def __init__(self):
         self.hexes: dict[str, set[int]] = defaultdict(set)
         self.nodes: set[Node] = set()
-        self.paths: set[Path] = set()
-        self.entries: dict[Path, set] = {}  # path -> ends (edge / node) it was entered by
+        self.paths: dict[Path, None] = {}  # in walk order
+        self.route = False
 
 
 def _future_label(code: str) -> tuple[str | None, str] | None:
@@ -73,7 +74,15 @@ def _future_label(code: str) -> tuple[str | None, str] | None:
 
 
 def _lane_match(lane: tuple[int, int], other: tuple[int, int]) -> bool:
-    return lane[0] == other[0] and other[1] == lane[0] - 1 - lane[1]
+    """Facing exits of neighbouring tiles join, lanes taken into account (a wider side centred)."""
+    if lane[0] == other[0]:
+        return other[1] == lane[0] - 1 - lane[1]
+    narrow, wide = sorted((lane, other))
+    return narrow[1] + (wide[0] - narrow[0]) // 2 == wide[0] - 1 - wide[1]
+
+
+def _tracks_match(p: Path, q: Path) -> bool:
+    return p.track == q.track or "dual" in (p.track, q.track)
 
 
 class HexMap:
@@ -424,7 +433,6 @@ class HexMap:
         h = self.hex(coord)
         new = self._resolve_tile(tile_id)
         old = h.tile
-        monotone = len(new.cities) >= len(old.cities) and self._keeps_track(old, new, rotation)
         new.rotate(rotation)
         # pay/remove borders crossed
         for b in list(h.borders):
@@ -483,7 +491,7 @@ class HexMap:
         if h.future_label is not None and new.color == h.future_label[1]:
             h.future_label = None
         self.pending_tokens.extend(displaced)
-        self._after_lay(h, old, new, monotone, {c for c, _ in displaced})
+        self._after_lay(h)
         return displaced
 
     def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
@@ -586,13 +594,7 @@ class HexMap:
             order.insert(0, h.coord)
         else:
             order.append(h.coord)
-        g = self._graphs.pop(corp, None)
-        self._invalidate(h.coord)
-        if g is not None:  # a new station only adds to the corporation's own walk
-            g.hexes[h.coord].update(h.neighbors)
-            g.nodes.add(city)  # walked as a start: out along every path of the city
-            self._walk(g, corp, [(q, city) for q in city.paths])
-            self._graphs[corp] = g
+        self._invalidate(h.coord, corp)
 
     def place_token(self, corp: str, city_id: str, slot: int) -> None:
         city = self.city(city_id)
@@ -691,95 +693,34 @@ class HexMap:
         return g
 
     def _compute(self, corp: str) -> _Graph:
-        """Graph#compute: walk from the corporation's token cities over track; a node full of other
-        corporations' tokens (or an offboard) is reached but not passed; terminal paths end the walk.
-        States are (path, end it was entered by), each walked once; a walk through a node may leave by any
-        other path of the node. This is the union of the engine's per-token exhaustive walks (independent
-        of walk order)."""
+        """Graph#compute of 18xx.games: from each station in turn (in map order; the other stations
+        count as visited), a depth-first walk over track. A path is walked once, except that paths
+        reached through an exit several paths of a tile share may be walked again by another way; a walk
+        never crosses an edge it is already on; a node full of other corporations' tokens (or an
+        offboard) is reached but not passed, and a terminal path ends the walk. The order decides what
+        is reached where track loops, as it does there."""
         g = _Graph()
         hexes = g.hexes
-        starts = self.token_cities(corp)
+        starts = [c for h in self.hexes.values() for c in h.tile.cities if corp in c.tokens]
         for c in starts:
             h = c.tile.hex
             hexes[h.coord].update(h.neighbors)
         if self.home_as_token and corp in self.homes:
-            for coord in self.homes[corp][0]:
-                hexes[coord].update(self.hexes[coord].neighbors)
+            coords, index = self.homes[corp]
+            for coord in coords:
+                h = self.hexes[coord]
+                hexes[coord].update(h.neighbors)
+                cities = h.tile.cities if index is None else h.tile.cities[index:index + 1]
+                starts.extend(c for c in (cities or h.tile.towns) if c not in starts)
         g.nodes.update(starts)
-        self._walk(g, corp, [(p, c) for c in starts for p in c.paths])
+        for start in starts:
+            local: set[Node] = set()
+            _Walk(self, g, corp, local).node(start, {c for c in starts if c is not start}, defaultdict(int), set(),
+                                             False)
+            mandatory = sum(1 for n in local if not n.halt and n.kind != "junction")
+            if mandatory > 1:
+                g.route = True
         return g
-
-    @staticmethod
-    def _walk(g: _Graph, corp: str, stack: list) -> None:
-        hexes, nodes, paths, entries = g.hexes, g.nodes, g.paths, g.entries
-        pop = stack.pop
-        push = stack.append
-        while stack:
-            p, entry = pop()
-            ents = entries.get(p)
-            if ents is None:
-                entries[p] = {entry}
-            elif entry in ents:
-                continue
-            else:
-                ents.add(entry)
-            paths.add(p)
-            h = p.tile.hex
-            hx = hexes[h.coord]
-            for end in p.ends:
-                if end.__class__ is int:
-                    hx.add(end)
-                    nb = h.neighbors.get(end)
-                    if nb is None:
-                        continue
-                    ie = (end + 3) % 6
-                    hexes[nb.coord].add(ie)
-                    if end == entry:
-                        continue
-                    lane = p.edge_lanes[end]
-                    for q in nb.tile.paths_at_edge.get(ie, ()):
-                        if lane == (1, 0) == q.edge_lanes[ie] or _lane_match(lane, q.edge_lanes[ie]):
-                            push((q, ie))
-                elif end.kind == "junction":
-                    if end is not entry:
-                        for q in end.paths:
-                            if q is not p:
-                                push((q, end))
-                else:
-                    nodes.add(end)
-                    if p.terminal or end is entry or end.blocks(corp):
-                        continue
-                    for q in end.paths:
-                        if q is not p:
-                            push((q, end))
-
-    def _extend_after_lay(self, g: _Graph, corp: str, h: Hex, old: Tile, new: Tile) -> None:
-        """The walk after an upgrade that kept all old track: drop the old tile's parts and continue the walk
-        into the new tile from every neighbouring path that was walked towards it (reachability only grows)."""
-        for p in old.paths:
-            g.paths.discard(p)
-            g.entries.pop(p, None)
-        for n in old.nodes:
-            g.nodes.discard(n)
-        stack: list = []
-        for c in new.cities:
-            if corp in c.tokens:
-                g.nodes.add(c)
-                stack.extend((q, c) for q in c.paths)
-        for e, ps in new.paths_at_edge.items():
-            nb = h.neighbors.get(e)
-            if nb is None:
-                continue
-            ie = (e + 3) % 6
-            for q in nb.tile.paths_at_edge.get(ie, ()):
-                ents = g.entries.get(q)
-                if not ents or ents == {ie}:
-                    continue  # not walked, or only walked coming from this hex
-                lane = q.edge_lanes[ie]
-                for p in ps:
-                    if _lane_match(lane, p.edge_lanes[e]) or lane == (1, 0) == p.edge_lanes[e]:
-                        stack.append((p, e))
-        self._walk(g, corp, stack)
 
     def _invalidate(self, coord: str, corp: str | None = None) -> None:
         """Drop cached graphs that a change on `coord` can affect (those that reach that hex)."""
@@ -789,13 +730,11 @@ class HexMap:
         for c in [c for c, g in self._graphs.items() if coord in g.hexes]:
             del self._graphs[c]
 
-    def _after_lay(self, h: Hex, old: Tile, new: Tile, monotone: bool, displaced: set[str]) -> None:
+    def _after_lay(self, h: Hex) -> None:
+        """A new tile changes the walks of the corporations that reach its hex (and no other)."""
         self._version += 1
         for corp in [c for c, g in self._graphs.items() if h.coord in g.hexes]:
-            if monotone and corp not in displaced and not self.home_as_token:
-                self._extend_after_lay(self._graphs[corp], corp, h, old, new)
-            else:
-                del self._graphs[corp]
+            del self._graphs[corp]
 
     def connected_hexes(self, corp: str) -> dict[str, set[int]]:
         return {k: set(v) for k, v in self._graph(corp).hexes.items() if v}
@@ -806,30 +745,19 @@ class HexMap:
     def reachable_nodes(self, corp: str) -> set[Node]:
         return set(self._graph(corp).nodes)
 
-    def route_available(self, corp: str, extra_station: tuple[str, int] | None = None) -> bool:
-        """Some station of the corporation reaches another revenue node over track: a train could run.
-        Stations are walked one at a time (two stations with no track between them make no route).
-        `extra_station` (hex, city index): count a station there too."""
-        if extra_station is not None:
-            city = self.hexes[extra_station[0]].tile.cities[extra_station[1]]
-            one = _Graph()
-            one.nodes.add(city)
-            self._walk(one, corp, [(p, city) for p in city.paths])
-            if len(one.nodes) >= 2:
-                return True
-        g = self._graph(corp)
-        if len(g.nodes) < 2:
-            return False
-        starts = self.token_cities(corp)
-        if len(starts) <= 1:
-            return True
-        for city in starts:
-            one = _Graph()
-            one.nodes.add(city)
-            self._walk(one, corp, [(p, city) for p in city.paths])
-            if len(one.nodes) >= 2:
-                return True
-        return False
+    def route_available(self, corp: str, stations: list[tuple[City, int, str]] = ()) -> bool:
+        """One of the corporation's stations alone reaches two revenue nodes over track: a train could
+        run. `stations` (city, slot, corporation): tokens to count as standing there for this answer."""
+        if not stations:
+            return self._graph(corp).route
+        saved = [(city, list(city.tokens)) for city, _, _ in stations]
+        for city, slot, sym in stations:
+            city.tokens[slot] = sym
+        try:
+            return self._compute(corp).route
+        finally:
+            for city, tokens in saved:
+                city.tokens = tokens
 
     # -- routes --------------------------------------------------------------------------------
 
@@ -859,3 +787,80 @@ class HexMap:
                 "blocked_by": [b for b in h.blockers if blocked is None or b in blocked],
             }
         return {"title": self.title, "layout": self.layout, "hexes": out}
+
+
+class _Walk:
+    """One station's depth-first walk of 18xx.games' Graph#compute (Node#walk and Path#walk)."""
+
+    __slots__ = ("hexmap", "g", "corp", "local")
+
+    def __init__(self, hexmap: HexMap, g: _Graph, corp: str, local: set[Node]):
+        self.hexmap, self.g, self.corp, self.local = hexmap, g, corp, local
+
+    def node(self, node: Node, visited: set, counter, visited_paths: set, converging_path: bool) -> None:
+        if node in visited:
+            return
+        visited.add(node)
+        for path in node.paths:
+            self.path(path, None, None, visited_paths, counter, converging_path, node, visited, converging_path)
+        if converging_path:
+            visited.discard(node)
+
+    def reached(self, path: Path, from_node: Node, visited: set, counter, visited_paths: set,
+                converging: bool, converging_path: bool) -> None:
+        g = self.g
+        if path not in g.paths:
+            g.paths[path] = None
+            g.nodes.update(path.nodes)
+            self.local.update(path.nodes)
+            h = path.tile.hex
+            hx = g.hexes[h.coord]
+            for e in path.exits:
+                hx.add(e)
+                nb = h.neighbors.get(e)
+                if nb is not None:
+                    g.hexes[nb.coord].add((e + 3) % 6)
+        if path.terminal:
+            return
+        for nxt in path.nodes:
+            if nxt is from_node or nxt.blocks(self.corp):
+                continue
+            self.node(nxt, visited, counter, visited_paths, converging_path or converging)
+
+    def path(self, p: Path, skip, jskip, visited_paths: set, counter, converging: bool, from_node: Node,
+             visited: set, converging_path: bool) -> None:
+        if p in visited_paths:
+            return
+        j = p.junction
+        if j is not None and counter[j] > 1:
+            return
+        coord = p.tile.hex.coord
+        if any(counter[(coord, e, p.edge_lanes[e][1])] for e in p.exits):
+            return
+        visited_paths.add(p)
+        if j is not None:
+            counter[j] += 1
+        self.reached(p, from_node, visited, counter, visited_paths, converging, converging_path)
+        if j is not None and j is not jskip:
+            for jp in j.paths:
+                self.path(jp, None, j, visited_paths, counter, converging, from_node, visited, converging_path)
+        h = p.tile.hex
+        for e in p.exits:
+            if e == skip:
+                continue
+            nb = h.neighbors.get(e)
+            if nb is None:
+                continue
+            edge_id = (coord, e, p.edge_lanes[e][1])
+            counter[edge_id] += 1
+            ie = (e + 3) % 6
+            lane = p.edge_lanes[e]
+            further = converging or len(p.tile.paths_at_edge.get(e, ())) > 1
+            for q in nb.tile.paths_at_edge.get(ie, ()):
+                if _lane_match(lane, q.edge_lanes[ie]) and _tracks_match(p, q):
+                    self.path(q, ie, None, visited_paths, counter, further, from_node, visited, converging_path)
+            counter[edge_id] -= 1
+        if converging:
+            visited_paths.discard(p)
+        if j is not None:
+            counter[j] -= 1

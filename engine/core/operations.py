@@ -38,12 +38,15 @@ class OperatingMixin:
     def lay_tile(self, corp: Corporation, coord: str, tile_id: str, rotation: int, cost: int) -> None:
         if cost:
             self.transfer(corp, self.bank, cost)
-        own_city = next((i for i, c in enumerate(self.hexmap.hex(coord).tile.cities) if corp.sym in c.tokens), None)
+        old_tokens = [list(c.tokens) for c in self.hexmap.hex(coord).tile.cities]
         displaced = self.hexmap.lay(coord, tile_id, rotation)
-        if own_city is not None and (corp.sym, coord) in displaced and corp.sym not in self._routes_found:
-            # 18xx.games checks the new track while the layer's station still stands in the new tile's
-            # city of the same index, before taking it off: a route seen then counts from now on
-            if self.hexmap.route_available(corp.sym, extra_station=(coord, own_city)):
+        if (corp.sym, coord) in displaced and corp.sym not in self._routes_found:
+            # 18xx.games checks the new track while the stations it takes off still stand in the new
+            # tile's cities of the same index: a route the layer has then counts from now on
+            new_cities = self.hexmap.hex(coord).tile.cities
+            stations = [(new_cities[i], slot, sym) for i, tokens in enumerate(old_tokens) if i < len(new_cities)
+                        for slot, sym in enumerate(tokens) if sym and slot < new_cities[i].slots]
+            if self.hexmap.route_available(corp.sym, stations):
                 self._routes_found.add(corp.sym)
         # a station the new tile can't carry over goes back to its charter until it is placed again
         for sym, _ in displaced:

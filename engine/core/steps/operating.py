@@ -883,13 +883,17 @@ class Bankrupt(Step):
         """How shares may be sold at this moment of the turn (None: not at all)."""
         return getattr(self.round.active_step(), "sale_ok", None)
 
-    def liquidity(self, corp: Corporation) -> int:
+    def liquidity(self, corp: Corporation, enough: int | None = None) -> int:
+        """Cash of the president and the corporation, and what the president's allowed sales would bring
+        (counted until `enough` is reached)."""
         game = self.game
         player = corp.owner
         value = player.cash + corp.cash
         sale_ok = self.sale_rule()
         if sale_ok is not None:
             for other in game.corporations:
+                if enough is not None and value >= enough:
+                    break
                 if player.shares_of(other):
                     value += max((other.share_price.price * (pct // other.share_percent)
                                   for shares, pct in game.sellable_bundles(player, other)
@@ -897,7 +901,10 @@ class Bankrupt(Step):
         return value
 
     def can_go_bankrupt(self, corp: Corporation) -> bool:
-        return corp.owner is not None and self.liquidity(corp) < self.game.min_depot_price()
+        if corp.owner is None:
+            return False
+        price = self.game.min_depot_price()
+        return self.liquidity(corp, enough=price) < price
 
     def actions(self, entity) -> tuple[str, ...]:
         if corp_turn(self, entity) and self.can_go_bankrupt(entity):

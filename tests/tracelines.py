@@ -1,0 +1,33 @@
+"""Per-action state lines (the trace format of shared/fixtures/TRACES.md) reduced to what our engine and
+18xx.games must agree on, and a short digest of one, so that a long reference trace can be kept as a
+few bytes per line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+
+def norm_line(d: dict) -> dict:
+    """The trace fields the 18xx.games reference and ours must agree on."""
+    out = {k: d.get(k) for k in ("type", "round", "round_desc", "turn", "round_num", "phase", "bank", "next",
+                                 "finished", "end_reason", "depot", "closed_companies")}
+    out["players"] = {
+        str(p["id"]): (p.get("cash"), {k: v for k, v in (p.get("shares") or {}).items() if v},
+                       sorted(p.get("privates") or []), p.get("value"))
+        for p in d.get("players") or []
+    }
+    out["corporations"] = {
+        sym: (c.get("cash"), c.get("price"), c.get("par"), c.get("pres"), c.get("trains") or [],
+              sorted(c.get("tokens") or []), c.get("tokens_left"), c.get("ipo"), c.get("pool"), bool(c.get("ipoed")),
+              bool(c.get("floated")), bool(c.get("operated")), c.get("companies") or [])
+        for sym, c in (d.get("corporations") or {}).items()
+    }
+    out["companies"] = {k: None if v is None else str(v) for k, v in (d.get("companies") or {}).items()}
+    return out
+
+
+def digest(d: dict) -> str:
+    """A short fingerprint of a line's agreed fields."""
+    text = json.dumps(norm_line(d), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
