@@ -143,6 +143,13 @@ class Round:
         entity, steps = self.steps_open_to_actor()
         return list(dict.fromkeys(t for s in steps for t in self.cached_actions(s, entity)))
 
+    def offered_by(self, step, action: dict) -> bool:
+        """The step takes this kind of action from its entity now (what `process` will look for)."""
+        game = self.game
+        kind = action["entity_type"]
+        lookup = {"player": game.player, "corporation": game.corporation, "company": game.company}.get(kind)
+        return lookup is not None and action["type"] in self.cached_actions(step, lookup(action["entity"]))
+
     def company_actions(self) -> list[dict]:
         """What privates may do now, whoever's turn it is (abilities usable between turns, e.g. 1830 MH's
         exchange or DH's teleport): the legal actions of steps that come before the first blocking one."""
@@ -153,14 +160,14 @@ class Round:
             if step.for_companies and (not step.blocks or not step.blocking()):
                 for player in self.game.players:
                     out.extend(a for a in step.legal(player) if a["entity_type"] == "company"
-                               and a["type"] in self.cached_actions(step, self.game.company(a["entity"])))
+                               and self.offered_by(step, a))
             if step.blocking():
                 break
         return out
 
     def legal_actions(self) -> list[dict]:
         entity, steps = self.steps_open_to_actor()
-        out: list[dict] = [a for s in steps for a in s.legal(entity)]
+        out: list[dict] = [a for s in steps for a in s.legal(entity) if self.offered_by(s, a)]
         unique = {}
         for action in out:
             unique.setdefault(repr(sorted(action.items())), action)
