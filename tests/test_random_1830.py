@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 
 import pytest
+from tracelines import digest
 
 from engine.core.errors import GameError
 from engine.replay import replay
 from engine.titles import create_game
-from tracelines import digest
 
 CASES = sorted((Path(__file__).parent / "fixtures" / "1830" / "random").glob("*.json"))
 

@@ -4,9 +4,9 @@ import json
 from pathlib import Path
 
 import pytest
+from tracelines import norm_line
 
 from engine.replay import replay
-from tracelines import norm_line
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "1830").glob("*.json"))
 

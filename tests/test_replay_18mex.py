@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_replay_1830 import _norm_line
+from tracelines import norm_line as _norm_line
 
 from engine.replay import replay
 
