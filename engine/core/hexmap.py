@@ -55,13 +55,16 @@ class _Graph:
     """Walk result for one corporation: the hexes (and their edges) it may build on, the nodes it
     reaches, the paths it walked, and whether one of its stations alone reaches two revenue nodes."""
 
-    __slots__ = ("hexes", "nodes", "paths", "route")
+    __slots__ = ("hexes", "nodes", "paths", "route", "entries")
 
     def __init__(self):
         self.hexes: dict[str, set[int]] = defaultdict(set)
         self.nodes: set[Node] = set()
         self.paths: dict[Path, None] = {}  # in walk order
         self.route = False
+        # path -> every end (edge, node) the track may be entered by from a station, in any order of
+        # walking; made when first asked for (HexMap._entries)
+        self.entries: dict[Path, set] | None = None
 
 
 def _future_label(code: str) -> tuple[str | None, str] | None:
@@ -311,7 +314,7 @@ class HexMap:
         old_keys = h.tile.shape().path_keys
         if not old_keys:
             return True
-        entries = self._graph(corp).entries
+        entries = self._entries(corp)
         keys = new.shape(rotation).path_keys
         # where the corporation's walk arrives from outside: a neighbour's path entered by its other end
         # (edge, lane of that path)
@@ -721,6 +724,34 @@ class HexMap:
             if mandatory > 1:
                 g.route = True
         return g
+
+    def _entries(self, corp: str) -> dict[Path, set]:
+        """For each path the stations reach, the ends it may be entered by (every way of walking, not one
+        walk's order): where track comes from towards a hex."""
+        g = self._graph(corp)
+        if g.entries is None:
+            entries: dict[Path, set] = {}
+            stack = [(p, c) for c in g.nodes if c in self.token_cities(corp) for p in c.paths]
+            while stack:
+                p, entry = stack.pop()
+                ents = entries.setdefault(p, set())
+                if entry in ents:
+                    continue
+                ents.add(entry)
+                h = p.tile.hex
+                for end in p.ends:
+                    if end.__class__ is int:
+                        nb = h.neighbors.get(end)
+                        if nb is None or end == entry:
+                            continue
+                        ie = (end + 3) % 6
+                        stack.extend((q, ie) for q in nb.tile.paths_at_edge.get(ie, ())
+                                     if _lane_match(p.edge_lanes[end], q.edge_lanes[ie]))
+                    elif end.kind == "junction" or not (p.terminal or end is entry or end.blocks(corp)):
+                        if end is not entry:
+                            stack.extend((q, end) for q in end.paths if q is not p)
+            g.entries = entries
+        return g.entries
 
     def _invalidate(self, coord: str, corp: str | None = None) -> None:
         """Drop cached graphs that a change on `coord` can affect (those that reach that hex)."""

@@ -215,9 +215,10 @@ SPECIAL_TRACK_TIMES = ("owning_corp_or_turn", "owning_player_or_turn", "owning_p
 
 
 class SpecialTrack(Step):
-    """Tile lays granted by a private: an extra lay (1830 CS, by the corporation that owns it, in its
-    turn) or a teleport (1830 DH: a tile on its hex at any time while a corporation owns it, which counts
-    as the tile lay of the turn it is made in and lets a free station follow, see SpecialToken)."""
+    """Tile lays granted by a private, when its ability's timing allows (engine.core.abilities): an extra
+    lay (1830 CS, any time in the turn of the corporation that owns it) or a teleport (1830 DH: a tile on
+    its hex while its corporation lays track, which is the turn's tile lay and lets a free station
+    follow, see SpecialToken)."""
 
     blocks = False
     for_companies = True
