@@ -1,25 +1,36 @@
 """18xx actions as pydantic models, field for field the 18xx.games log format.
 
-Every action keeps unknown fields (created_at, user, ...) so a log round-trips unchanged.
+Every action keeps unknown fields (created_at, user, ...) so a log round-trips unchanged. Known fields are
+typed strictly: a price must be a number and a train id a string, so a malformed action is refused with the
+field it got wrong instead of failing somewhere inside the rules.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import bisect
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine.core.errors import GameError
 
 
 class Action(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
 
     type: str
     entity: int | str
     entity_type: str = "player"
     id: int | None = None
     auto_actions: list[dict] = Field(default_factory=list)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _numeric_id(cls, value):
+        # some exported logs write action ids as strings
+        if isinstance(value, str) and value.strip().isdigit():
+            return int(value)
+        return value
 
     def to_dict(self) -> dict:
         """The log form: unset optional fields and an empty auto_actions list are left out."""
@@ -86,7 +97,7 @@ class PlaceToken(Action):
 
 
 class Route(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     train: str
     connections: list[list[str]] = Field(default_factory=list)
     hexes: list[str] | None = None
@@ -142,8 +153,32 @@ class Message(Action):
     message: str = ""
 
 
-class Program(Action):
-    """program_buy_shares / program_share_pass / program_disable / program_merger_pass."""
+class ProgramBuyShares(Action):
+    """Buy a share of `corporation` each stock turn until it floats or the player holds `until_condition` shares."""
+
+    type: str = "program_buy_shares"
+    corporation: str
+    until_condition: Literal["float"] | int | None = None
+    from_market: bool = False
+    auto_pass_after: bool = False
+
+
+class ProgramSharePass(Action):
+    type: str = "program_share_pass"
+    unconditional: bool = False
+    indefinite: bool = False
+
+
+class ProgramDisable(Action):
+    type: str = "program_disable"
+    reason: str | None = None
+    original_type: str | None = None
+
+
+class ProgramMergerPass(Action):
+    type: str = "program_merger_pass"
+    corporations_by_round: dict[str, list[str]] = Field(default_factory=dict)
+    options: list[str] = Field(default_factory=list)
 
 
 class EndGame(Action):
@@ -155,8 +190,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "buy_company": BuyCompany, "lay_tile": LayTile, "place_token": PlaceToken, "run_routes": RunRoutes,
     "dividend": Dividend, "buy_train": BuyTrain, "discard_train": DiscardTrain, "bankrupt": Bankrupt,
     "merge": Merge, "assign": Assign,
-    "message": Message, "program_buy_shares": Program, "program_share_pass": Program,
-    "program_disable": Program, "program_merger_pass": Program, "end_game": EndGame,
+    "message": Message, "program_buy_shares": ProgramBuyShares, "program_share_pass": ProgramSharePass,
+    "program_disable": ProgramDisable, "program_merger_pass": ProgramMergerPass, "end_game": EndGame,
 }
 
 
@@ -168,46 +203,116 @@ def register_action(kind: str, model: type[Action]) -> None:
     ACTION_TYPES[kind] = model
 
 
+MAX_QUOTED = 40  # an error message quotes at most this much of a bad value
+
+
+def quoted(value: Any) -> str:
+    """A value as an error message shows it: repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 3] + "..."
+
+
 def parse_action(data: dict[str, Any] | Action) -> Action:
     """A log dict -> its typed action; GameError on an unknown type or malformed fields."""
     if isinstance(data, Action):
         return data
+    if not isinstance(data, dict):
+        raise GameError(f"an action is a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    cls = ACTION_TYPES.get(kind)
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise GameError(f"unknown action type {kind!r}")
+        raise GameError(f"unknown action type {quoted(kind)}")
     try:
         return cls.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise GameError(f"malformed {kind} action: {where}: {first['msg']}") from None
+        where = ".".join(str(p) for p in first["loc"] if p not in ("int", "str", "literal['float']")) or "action"
+        got = f" (got {quoted(first['input'])})" if first.get("type") != "missing" else ""
+        raise GameError(f"malformed {kind} action: {where}: {first['msg']}{got}") from None
+
+
+def require_json(data: Any, where: str = "action") -> None:
+    """GameError unless `data` is plain JSON (what a log can store): objects with string keys, arrays,
+    strings, whole or finite numbers, booleans and null."""
+    if data is None or isinstance(data, str | bool | int):
+        return
+    if isinstance(data, float):
+        if data != data or data in (float("inf"), float("-inf")):
+            raise GameError(f"{where} holds {data}, which a game log can't store")
+        return
+    if isinstance(data, list):
+        for item in data:
+            require_json(item, where)
+        return
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not isinstance(key, str):
+                raise GameError(f"{where} has a field named {quoted(key)}: field names are strings")
+            require_json(value, f"{where} field {quoted(key)}" if where == "action" else where)
+        return
+    raise GameError(f"{where} holds a {type(data).__name__}, which a game log can't store")
+
+
+def as_action_id(value) -> int | None:
+    """An action id as a number (logs may write it as a string); None if it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
 
 
 def resolve_undo(actions: list[dict]) -> list[dict]:
-    """The actions an 18xx.games log applies after its undo/redo markers are resolved (FORMAT.md s.3)."""
-    alive = [False] * len(actions)
-    groups: list[list[int]] = []
+    """The actions an 18xx.games log applies once its undo and redo markers are resolved (FORMAT.md s.3).
+
+    Chat is never undone. The kept game actions form a stack: `undo` takes its top action, `undo` with
+    `action_id: N` every kept action after the one with id N (the first such action in the log; if no action
+    has that id, every kept action with a higher id: ids rise through a log), and each undo is remembered so
+    that `redo` can put it back, until the next game action. Linear in the log: the stack is an array whose
+    tail past `top` still holds what the open undos took, so an undo or a redo only moves `top`.
+    """
+    for i, action in enumerate(actions):
+        if not isinstance(action, dict):
+            raise GameError(f"action {i + 1} of the log is not a JSON object")
+    first_position: dict[int, int] = {}
+    for i, action in enumerate(actions):
+        action_id = as_action_id(action.get("id"))
+        if action_id is not None:
+            first_position.setdefault(action_id, i)
+    stack: list[int] = []  # log positions of kept game actions, in order; only stack[:top] are kept
+    stack_ids: list[int] = []  # their ids, for undo to an id that is not in the log
+    top = 0
+    undone: list[tuple[int, int]] = []  # (top before, top after) of each open undo
     for i, action in enumerate(actions):
         kind = action.get("type")
+        if kind == "message":
+            continue
         if kind == "undo":
             target = action.get("action_id")
             if target is None:
-                removed = next(([j] for j in range(i - 1, -1, -1)
-                                if alive[j] and actions[j].get("type") != "message"), [])
+                new_top = max(top - 1, 0)
+            elif as_action_id(target) is None:
+                raise GameError(f"undo {quoted(action.get('id'))}: action_id {quoted(target)} is not an action id")
+            elif as_action_id(target) == 0:
+                new_top = 0
+            elif as_action_id(target) in first_position:
+                new_top = bisect.bisect_right(stack, first_position[as_action_id(target)], 0, top)
             else:
-                # back to just after action `target` (or the last one before it, if that id is missing)
-                pos = max((j for j in range(i) if (actions[j].get("id") or 0) <= target), default=-1)
-                removed = [j for j in range(pos + 1, i) if alive[j] and actions[j].get("type") != "message"]
-            for j in removed:
-                alive[j] = False
-            groups.append(removed)
+                new_top = bisect.bisect_right(stack_ids, as_action_id(target), 0, top)
+            undone.append((top, new_top))
+            top = new_top
         elif kind == "redo":
-            if groups:
-                for j in groups.pop():
-                    alive[j] = True
+            if undone:
+                top = undone.pop()[0]
         else:
-            alive[i] = True
-            if kind != "message":
-                groups.clear()
-    return [a for a, keep in zip(actions, alive, strict=True) if keep]
+            del stack[top:], stack_ids[top:]
+            stack.append(i)
+            stack_ids.append(as_action_id(action.get("id")) or 0)
+            top += 1
+            undone.clear()
+    kept = [False] * len(actions)
+    for i in stack[:top]:
+        kept[i] = True
+    return [a for i, a in enumerate(actions) if kept[i] or a.get("type") == "message"]
