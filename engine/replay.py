@@ -16,41 +16,33 @@ import statistics
 import sys
 import time
 
-from engine.core.actions import parse_action, resolve_undo
+from engine.core.actions import parse_action, quoted, resolve_undo
 from engine.core.errors import GameError
-from engine.core.game import paused_gc, seed_of
+from engine.core.game import actions_of
 from engine.titles import game_class
 
 
 def replay(log: dict, trace: list | None = None):
     """Apply every kept action of the log; with `trace`, append one state line per applied action."""
-    with paused_gc():
-        return _replay(log, trace)
-
-
-def _replay(log: dict, trace: list | None):
     if str(log.get("title")).lower() == "steam":
         from engine.steam.game import replay_log
         return replay_log(log, trace)
-    cls = game_class(str(log.get("title")))
-    players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
-    settings = log.get("settings") or {}
-    game = cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
-    game.generate_auto_actions = False  # the log carries the auto actions 18xx.games recorded
+    game = game_class(str(log.get("title"))).from_18xx({**log, "actions": []})
     if trace is not None:
         trace.append({"seq": 0, "id": 0, "type": "_setup", **game.summary()})
     applied = 0
-    for index, action in enumerate(resolve_undo(log["actions"])):
-        if game.finished:
-            break
-        try:
-            if trace is None:
-                game.apply(action)
-            else:
-                _apply_traced(game, action, index, trace)
-        except GameError as e:
-            raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
-        applied += 1
+    with game.loading():
+        for index, action in enumerate(resolve_undo(actions_of(log))):
+            if game.finished:
+                break
+            try:
+                if trace is None:
+                    game.apply(action)
+                else:
+                    _apply_traced(game, action, index, trace)
+            except GameError as e:
+                raise GameError(f"action {quoted(action.get('id'))} ({quoted(action.get('type'))}): {e}") from None
+            applied += 1
     return game, applied
 
 

@@ -25,26 +25,22 @@ from engine.titles import game_class
 
 
 def new_game(log: dict):
-    from engine.core.game import seed_of
-
-    cls = game_class(str(log.get("title")))
-    players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
-    settings = log.get("settings") or {}
-    return cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
+    return game_class(str(log.get("title"))).from_18xx({**log, "actions": []})
 
 
 def run_states(log: dict):
     """Replay `log`; yield (game, action) just before each run_routes action is applied."""
     game = new_game(log)
-    for action in resolve_undo(log["actions"]):
-        if game.finished:
-            break
-        if action.get("type") == "run_routes":
-            yield game, action
-        try:
-            game.apply(action)
-        except GameError as e:
-            raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
+    with game.loading():
+        for action in resolve_undo(log["actions"]):
+            if game.finished:
+                break
+            if action.get("type") == "run_routes":
+                yield game, action
+            try:
+                game.apply(action)
+            except GameError as e:
+                raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
 
 
 def recorded_revenue(game, corp, action: dict) -> int:

@@ -12,7 +12,9 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 
 from engine.core import data as title_data
-from engine.core.actions import Action, parse_action, resolve_undo
+from engine.core.actions import Action, as_action_id, parse_action, quoted, require_json, resolve_undo
+from engine.core.checkpoints import Checkpoints
+from engine.core.checkpoints import restore as restore_checkpoint
 from engine.core.depot import Depot
 from engine.core.entities import (
     Bank,
@@ -98,6 +100,7 @@ class BaseGame(OperatingMixin):
         # live play: programs act and their actions are recorded as auto_actions; a replayed log
         # brings its own auto_actions instead
         self.generate_auto_actions = True
+        self.checkpoints = Checkpoints()
         self.setup()
         self.round = self.initial_round()
         self.round.start()
@@ -163,10 +166,13 @@ class BaseGame(OperatingMixin):
             raise GameError(f"there is no private company {sym}") from None
 
     def player(self, pid) -> Player:
-        try:
-            return self.player_by_id[int(pid)]
-        except (KeyError, ValueError, TypeError):
-            raise GameError(f"there is no player {pid}") from None
+        """A player by id; an id written as a string ("5560" for 5560) finds the player too."""
+        found = self.player_by_id.get(pid) if isinstance(pid, int | str) and not isinstance(pid, bool) else None
+        if found is None:
+            found = next((p for p in self.players if str(p.id) == str(pid)), None)
+        if found is None:
+            raise GameError(f"there is no player {quoted(pid)}")
+        return found
 
     def share(self, share_id: str) -> Share:
         try:
@@ -628,17 +634,27 @@ class BaseGame(OperatingMixin):
 
     # --- flow ---------------------------------------------------------------------------------
     def apply(self, action: dict | Action) -> dict:
-        """Validate and apply one action; on error nothing changes and GameError says why."""
+        """Validate and apply one action and the automatic actions it carries or sets off.
+
+        All or nothing: whatever goes wrong, the state and the log are left as they were and GameError says
+        why (an error in the rules themselves included). Only KeyboardInterrupt and the like pass through
+        as they are, after the state is put back.
+        """
         if self.finished:
             raise GameError("the game is over")
         parsed = parse_action(action)
         raw = dict(action) if isinstance(action, dict) else parsed.to_dict()
-        if raw.get("id") is None:
-            raw["id"] = (self.actions[-1]["id"] + 1) if self.actions else 1
-            parsed.id = raw["id"]
-        elif self.actions and raw["id"] <= self.actions[-1]["id"]:
-            raise GameError(f"action id {raw['id']} is not after {self.actions[-1]['id']}")
-        checkpoint = len(self.actions)
+        if self.checkpoints.enabled:  # played now, not read from a log: it must be storable as one
+            require_json(raw)
+        if parsed.id is None:
+            parsed.id = (self.actions[-1]["id"] + 1) if self.actions else 1
+        elif self.actions and parsed.id <= self.actions[-1]["id"]:
+            raise GameError(f"action id {parsed.id} is not after {self.actions[-1]['id']}")
+        raw["id"] = parsed.id
+        position = len(self.actions)
+        if self.checkpoints.due(position):
+            self.checkpoints.take(self, position)
+        self.changing = False
         try:
             self._process(parsed)
             for auto in parsed.auto_actions:
@@ -647,15 +663,19 @@ class BaseGame(OperatingMixin):
                 generated = self.run_programs()
                 if generated:
                     raw["auto_actions"] = generated
-        except GameError:
-            # steps validate before they change anything, but a rule found late must not leave
-            # half an action behind: rebuild the state from the log
-            self._rebuild(self.actions[:checkpoint])
-            raise
+        except BaseException as e:
+            # while a log loads in one go the caller drops the game instead
+            if self.changing and self.checkpoints.enabled:
+                self._go_back(position)
+            if isinstance(e, GameError) or not isinstance(e, Exception):
+                raise
+            raise GameError(f"{parsed.type} could not be applied ({type(e).__name__}: {quoted(str(e))}); "
+                            "nothing was changed") from e
         self.actions.append(raw)
         return raw
 
     def _process(self, action: Action) -> None:
+        """Apply one action. Until `changing` is set, a refusal has changed nothing."""
         if action.type == "message":
             return
         self.programs.tick()
@@ -663,12 +683,18 @@ class BaseGame(OperatingMixin):
             player = self.entity(action)
             if not isinstance(player, Player):
                 raise GameError("only players program their stock-round actions")
+            self.programs.check(player, action)
+            self.changing = True
             self.programs.set(player, action)
             return
         if action.type == "end_game":
+            self.changing = True
             self.end_game("manually_ended")
             return
-        self.round.process(action)
+        entity = self.entity(action)
+        step = self.round.step_for(action, entity)
+        self.changing = True
+        self.round.process(action, entity, step)
         self._advance_rounds()
 
     def run_programs(self) -> list[dict]:
@@ -824,46 +850,93 @@ class BaseGame(OperatingMixin):
         return [] if self.finished else self.round.action_types()
 
     def undo(self) -> None:
-        """Drop the last action (chat excepted) by replaying the rest of the log."""
-        for i in range(len(self.actions) - 1, -1, -1):
-            if self.actions[i].get("type") != "message":
-                self._rebuild(self.actions[:i] + self.actions[i + 1:])
+        """Take back the last action (chat after it stays)."""
+        last = next((i for i in range(len(self.actions) - 1, -1, -1) if self.actions[i].get("type") != "message"),
+                    None)
+        if last is None:
+            raise GameError("there is nothing to undo")
+        chat = self.actions[last + 1:]
+        self._go_back(last)
+        self.actions.extend(chat)
+
+    def _go_back(self, position: int) -> None:
+        """Put the state and the log back to what they were after the first `position` actions: from the
+        latest checkpoint at or before it, else by replaying the log."""
+        log = self.actions[:position]
+        checkpoint = self.checkpoints.at_or_before(position)
+        if checkpoint is None:
+            self._rebuild(log)
+            return
+        self.checkpoints.forget_after(position)
+        restore_checkpoint(self, checkpoint)
+        del self.actions[checkpoint.position:]
+        if len(log) > checkpoint.position:
+            try:
+                self._apply_logged(log[checkpoint.position:])
+            except Exception:  # the log no longer applies from the checkpoint: start from the beginning
+                self._rebuild(log)
                 return
-        raise GameError("there is nothing to undo")
+            self.checkpoints.take(self, position)  # the next refusal here costs one load
+
+    def _apply_logged(self, actions: list[dict]) -> None:
+        """Apply actions that were accepted before, with the automatic actions they recorded."""
+        generate, enabled = self.generate_auto_actions, self.checkpoints.enabled
+        self.generate_auto_actions = False
+        self.checkpoints.enabled = False
+        try:
+            for a in actions:
+                self.apply(a)
+        finally:
+            self.generate_auto_actions, self.checkpoints.enabled = generate, enabled
 
     def _rebuild(self, actions: list[dict]) -> None:
         """Set this game up again and apply `actions` (in place: rounds and steps refer to this object)."""
-        generate = self.generate_auto_actions
+        generate, enabled = self.generate_auto_actions, self.checkpoints.enabled
         type(self).__init__(self, self.settings_players, self.seed, self.optional_rules, self.game_id)
-        self.generate_auto_actions = False  # the stored actions carry what programs did
-        for a in actions:
-            self.apply(a)
-        self.generate_auto_actions = generate
+        self.generate_auto_actions, self.checkpoints.enabled = generate, enabled
+        self._apply_logged(actions)
+
+    @contextmanager
+    def loading(self):
+        """Apply a whole log in one go: the actions carry their automatic actions, no checkpoints are taken,
+        and a refused action leaves the game half-changed (the caller drops it). Live play resumes after."""
+        self.generate_auto_actions = False
+        self.checkpoints.enabled = False
+        try:
+            with paused_gc():
+                yield self
+        finally:
+            self.generate_auto_actions = True
+            self.checkpoints.enabled = True
 
     def to_18xx(self) -> dict:
-        return {
+        log = {
             "id": self.game_id, "title": self.TITLE, "players": self.settings_players,
             "settings": {"seed": self.seed, "optional_rules": list(self.optional_rules)},
             "actions": list(self.actions), "status": "finished" if self.finished else "active",
             "result": self.result() if self.finished else {}, "game_end_reason": self.end_reason,
         }
+        if self.game_id is None:
+            del log["id"]  # a game with no number: the importer gives it one
+        return log
 
     @classmethod
     def from_18xx(cls, log: dict, upto: int | None = None, strict: bool = True):
-        players = [{"id": p["id"], "name": p.get("name", str(p["id"]))} for p in log["players"]]
-        settings = log.get("settings") or {}
-        game = cls(players, seed_of(log), settings.get("optional_rules") or (), log.get("id"))
-        game.generate_auto_actions = False  # the log carries the auto actions 18xx.games recorded
-        with paused_gc():
-            for action in resolve_undo(log["actions"]):
-                if upto is not None and action.get("id", 0) > upto:
+        """A game from an 18xx.games log (undo and redo resolved), ready for live play. GameError if the log
+        is malformed or one of its actions is refused."""
+        game = cls(players_of(log), seed_of(log), optional_rules_of(log), log.get("id"))
+        actions = resolve_undo(actions_of(log))
+        with game.loading():
+            for action in actions:
+                if upto is not None and (as_action_id(action.get("id")) or 0) > upto:
                     break
                 if game.finished:
                     break
                 try:
                     game.apply(action)
                 except GameError as e:
-                    raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
+                    raise GameError(f"action {quoted(action.get('id'))} ({quoted(action.get('type'))}): {e}") \
+                        from None
         return game
 
     def turn_info(self) -> dict:
@@ -908,10 +981,53 @@ def paused_gc():
             gc.enable()
 
 
-def seed_of(log: dict) -> int:
-    settings = log.get("settings") or {}
-    if settings.get("seed") is not None:
-        return int(settings["seed"])
-    digits = "".join(ch if ch.isdigit() else " " for ch in str(log.get("id", ""))).split()
-    return int(digits[0]) if digits else 0
+def _settings(log: dict) -> dict:
+    if not isinstance(log, dict):
+        raise GameError(f"a game log is a JSON object, not {type(log).__name__}")
+    settings = log.get("settings")
+    if settings is None:
+        return {}
+    if not isinstance(settings, dict):
+        raise GameError("the log's settings are not a JSON object")
+    return settings
 
+
+def seed_of(log: dict) -> int:
+    """The log's random seed as 18xx.games takes it: `settings.seed`, or when that is missing or empty (hotseat
+    games) the first number in the game's id ("hs_abcdefgh_19354" -> 19354), else 0."""
+    seed = _settings(log).get("seed")
+    if seed is None or seed == "":
+        digits = "".join(ch if ch.isdigit() else " " for ch in str(log.get("id", ""))).split()
+        return int(digits[0]) if digits else 0
+    if isinstance(seed, bool) or not (isinstance(seed, int) or (isinstance(seed, str) and seed.strip().isdigit())):
+        raise GameError(f"the log's seed {quoted(seed)} is not a whole number")
+    return int(seed)
+
+
+def optional_rules_of(log: dict) -> tuple[str, ...]:
+    rules = _settings(log).get("optional_rules") or ()
+    if not isinstance(rules, list | tuple) or not all(isinstance(r, str) for r in rules):
+        raise GameError("the log's optional_rules are not a list of names")
+    return tuple(rules)
+
+
+def players_of(log: dict) -> list[dict]:
+    """The log's players as {id, name}; ids are numbers or strings, as the log has them."""
+    players = log.get("players") if isinstance(log, dict) else None
+    if not isinstance(players, list) or not players:
+        raise GameError("the log has no list of players")
+    out = []
+    for p in players:
+        if not isinstance(p, dict) or isinstance(p.get("id"), bool) or not isinstance(p.get("id"), int | str):
+            raise GameError(f"the log's player {quoted(p)} has no id")
+        out.append({"id": p["id"], "name": str(p.get("name", p["id"]))})
+    if len({str(p["id"]) for p in out}) != len(out):
+        raise GameError("two of the log's players have the same id")
+    return out
+
+
+def actions_of(log: dict) -> list[dict]:
+    actions = log.get("actions", [])
+    if not isinstance(actions, list):
+        raise GameError("the log's actions are not a list")
+    return actions

@@ -796,6 +796,44 @@ class HexMap:
         from engine.core.routes import route_revenue
         return route_revenue(self, corp, routes, phase_colors)
 
+    # -- saving and restoring -------------------------------------------------------------------
+
+    def state(self) -> tuple:
+        """Everything lays and tokens change, to give back to `set_state` (for checkpoints of a game: far
+        cheaper than copying the map). Map state that can change must be added here."""
+        return (
+            [(h, h.tile, list(h.borders), list(h.reservations)) for h in self.hexes.values()],
+            [(t, t.hex, t.rotation, [(list(c.tokens), list(c.reservations)) for c in t.cities])
+             for t in self._tiles_by_id.values()],
+            list(self.pending_tokens),
+            {corp: list(coords) for corp, coords in self._token_order.items()},
+        )
+
+    def set_state(self, state: tuple) -> None:
+        """Put the map back as it was when `state` was taken (the state stays usable again)."""
+        hexes, tiles, pending, token_order = state
+        for h, tile, borders, reservations in hexes:
+            h.tile = tile
+            h.borders = list(borders)
+            h.reservations = list(reservations)
+        saved = set()
+        for t, h, rotation, cities in tiles:
+            saved.add(t.id)
+            t.hex = h
+            if t.rotation != rotation:
+                t.rotate(rotation)
+            for city, (tokens, reservations) in zip(t.cities, cities, strict=True):
+                city.tokens = list(tokens)
+                city.reservations = list(reservations)
+        for t in self._tiles_by_id.values():
+            if t.id not in saved:  # a copy made since: back to the supply
+                t.reset()
+        self.pending_tokens = list(pending)
+        self._token_order = {corp: list(coords) for corp, coords in token_order.items()}
+        self._version += 1
+        self._graphs = {}
+        self._segment_cache = {}
+
     # -- view ----------------------------------------------------------------------------------
 
     def view(self, blocked: set[str] | None = None) -> dict:

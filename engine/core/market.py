@@ -154,6 +154,15 @@ class StockMarket:
                                  key=lambda c: (c.price, c.column, c.row), reverse=True)
         self.max_reached = False  # a marker has entered an end-of-game cell
 
+    def state(self) -> dict[str, list]:
+        """Which markers stand on which cells, in stack order: all that changes on a market (to give back to
+        `set_state`; checkpoints of a game use it rather than copying the grid)."""
+        return {c.id: list(c.corporations) for c in self.cells.values() if c.corporations}
+
+    def set_state(self, state: dict[str, list]) -> None:
+        for cell in self.cells.values():
+            cell.corporations = list(state.get(cell.id, ()))
+
     def cell(self, row: int, column: int) -> Cell | None:
         if 0 <= row < len(self.grid) and 0 <= column < len(self.grid[row]):
             return self.grid[row][column]

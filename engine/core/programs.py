@@ -15,6 +15,7 @@ indefinite pass excepted.
 from __future__ import annotations
 
 from engine.core.entities import Corporation, Player
+from engine.core.errors import GameError
 
 PROGRAM_TYPES = ("program_buy_shares", "program_share_pass", "program_disable")
 SECURE_PERCENT = 50  # a president holding this much can't be unseated by another player's buy
@@ -29,6 +30,16 @@ class Programs:
     def tick(self) -> int:
         self.seq += 1
         return self.seq
+
+    def check(self, player: Player, action) -> None:
+        """GameError if the program can't be set as given (nothing is changed either way)."""
+        if action.type not in PROGRAM_TYPES:
+            raise GameError(f"{self.game.TITLE} has no {action.type.replace('_', ' ')}")
+        if action.type == "program_buy_shares":
+            self.game.corporation(action.corporation)
+            until = action.until_condition
+            if isinstance(until, int) and until < 1:
+                raise GameError(f"a program buys until at least 1 share is held, not {until}")
 
     def set(self, player: Player, action) -> None:
         if action.type == "program_disable":

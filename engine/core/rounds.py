@@ -66,10 +66,10 @@ class Round:
         return self.entities[self.entity_index % len(self.entities)] if self.entities else None
 
     # --- actions ------------------------------------------------------------------------------
-    def process(self, action) -> None:
+    def step_for(self, action, entity):
+        """The step that takes `action` from `entity` now. If none, GameError says whose turn it is or which
+        rule stands in the way. Changes nothing."""
         self.blocking_cache.clear()
-        entity = self.game.entity(action)
-        chosen = None
         for step in self.steps:
             if step.passed:
                 continue
@@ -77,11 +77,15 @@ class Round:
             if step.blocking() and not accepts:
                 raise GameError(self.explain_refusal(step, entity, action))
             if accepts:
-                chosen = step
-                break
-        if chosen is None:
-            raise GameError(f"{self.game.name_of(entity)} can't {action.type.replace('_', ' ')} now")
-        getattr(chosen, "process_" + action.type)(action, entity)
+                return step
+        raise GameError(f"{self.game.name_of(entity)} can't {action.type.replace('_', ' ')} now")
+
+    def process(self, action, entity=None, step=None) -> None:
+        """Let the step that takes the action process it (`entity` and `step` as `step_for` found them)."""
+        if step is None:
+            entity = self.game.entity(action)
+            step = self.step_for(action, entity)
+        getattr(step, "process_" + action.type)(action, entity)
         self.at_start = False
         self.blocking_cache.clear()
         self.skip_steps()

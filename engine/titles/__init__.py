@@ -66,6 +66,8 @@ def create_game(title: str, players: list[dict], seed: int = 0, optional_rules=(
 
 def load_18xx(log: dict, upto: int | None = None) -> BaseGame:
     """An 18xx.games game log replayed through our rules (undo/redo resolved, auto actions applied)."""
+    if not isinstance(log, dict):
+        raise GameError(f"a game log is a JSON object, not {type(log).__name__}")
     return game_class(str(log.get("title"))).from_18xx(log, upto=upto)
 
 

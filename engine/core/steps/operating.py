@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.abilities import current_step_name
+from engine.core.actions import quoted
 from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError
 from engine.core.steps import Step
@@ -694,6 +695,8 @@ class BuyTrain(Step):
         price = action.price
         if train.owner is corp:
             raise GameError(f"{corp.sym} already owns train {train.id}")
+        if action.variant is not None and action.variant != train.name:
+            raise GameError(f"train {train.id} is a {train.name}-train, not {quoted(action.variant)}")
         if train.owner is None:
             if train not in self.depot_offer():
                 same = next((t for t in self.depot_offer() if t.name == train.name), None)
@@ -713,6 +716,8 @@ class BuyTrain(Step):
             seller = train.owner
             if not isinstance(seller, Corporation) or seller.closed:
                 raise GameError(f"train {train.id} isn't for sale")
+            if exchange is not None:
+                raise GameError(f"{corp.sym} can trade in a train only for one bought from the bank")
             if train not in self.offered_other_trains(corp):
                 raise GameError(f"{corp.sym} may not buy {train.id} now: its president sold more than needed")
             low, high = self.price_range(corp, train)
