@@ -190,3 +190,90 @@ def test_a_reloaded_game_plays_its_standing_orders():
         outcomes.append((stored.get("auto_actions"), g.summary()))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][0] and outcomes[0][0][0]["entity"] == second
+
+
+def _canon(value):
+    """Map pieces by name, containers by content: comparable across two games."""
+    from engine.core.hexmap import Hex
+    from engine.core.market import Cell, StockMarket
+    from engine.core.tiles import Node, Path, Tile
+
+    if isinstance(value, Hex):
+        return ("hex", value.coord)
+    if isinstance(value, Tile):
+        return ("tile", value.id)
+    if isinstance(value, Node):
+        return ("node", value.tile.id, value.kind, value.index)
+    if isinstance(value, Path):
+        return ("path", value.tile.id, value.index)
+    if isinstance(value, Cell):
+        return ("cell", value.id)
+    if isinstance(value, StockMarket):
+        return ("market",)
+    if hasattr(value, "__dict__") and not isinstance(value, type) and not callable(value):
+        return (type(value).__name__, _canon(vars(value)))
+    if isinstance(value, dict):
+        return sorted((repr(_canon(k)), _canon(v)) for k, v in value.items())
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [_canon(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, set | frozenset) else items
+    return value
+
+
+def _fixed_fields(game) -> dict:
+    """Every field of the map's and the market's pieces declared fixed (never saved by checkpoints)."""
+    from engine.core.hexmap import HexMap, _saved_fields, _tile_fields
+    from engine.core.market import StockMarket
+
+    hm, out = game.hexmap, {}
+    for h in hm.hexes.values():
+        out[h.coord] = {f: _canon(getattr(h, f)) for f in type(h).__slots__ if f not in _saved_fields(type(h))}
+    for tile_id, t in hm._tiles_by_id.items():
+        t.rotate(t.rotation)  # what follows from the rotation is compared too
+        out[tile_id] = {k: _canon(v) for k, v in vars(t).items() if k not in _tile_fields(vars(t)) and k != "_shapes"}
+        for part in (*t.nodes, *t.paths):
+            slots = [f for k in type(part).__mro__ for f in getattr(k, "__slots__", ())]
+            out[(tile_id, repr(part))] = {f: _canon(getattr(part, f)) for f in slots
+                                          if f not in _saved_fields(type(part))}
+    out["market"] = {k: _canon(v) for k, v in vars(game.market).items() if k in StockMarket.FIXED}
+    out["cells"] = [[_canon(getattr(c, f)) for f in StockMarket.CELL_FIXED] for c in game.market.cells.values()]
+    assert HexMap.FIXED <= set(vars(hm))
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent / "fixtures").glob("*/*.json")),
+                         ids=lambda p: p.stem)
+def test_fields_that_checkpoints_leave_out_never_change_in_play(path):
+    """Checkpoints save only the fields of map and market pieces not declared fixed: played to the end, a
+    real game's fixed fields are still those of a new game (tiles compared at their own rotation)."""
+    log = json.loads(path.read_text())
+    if log.get("title") not in ("1830", "18MEX"):
+        pytest.skip("no rules engine for this title")
+    played = load_18xx(log)
+    fresh = load_18xx({**log, "actions": []})
+    for tile_id, t in played.hexmap._tiles_by_id.items():  # copies made in play, and rotations
+        fresh.hexmap.tile(tile_id).rotate(t.rotation)
+    assert _fixed_fields(played) == _fixed_fields(fresh)
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent / "fixtures").glob("*/*.json")),
+                         ids=lambda p: p.stem)
+def test_undo_through_checkpoints_matches_a_replay_in_real_games(path):
+    log = json.loads(path.read_text())
+    if log.get("title") not in ("1830", "18MEX"):
+        pytest.skip("no rules engine for this title")
+    kept = resolve_undo(log["actions"])
+    game = load_18xx({**log, "actions": []})
+    checks = set(range(7, len(kept), max(1, len(kept) // 8)))
+    for n, action in enumerate(kept):
+        if game.finished:
+            break
+        game.apply(action)
+        if n in checks:
+            back = 1 + n % 19
+            for _ in range(back):
+                game.undo()
+            assert state(game) == state(load_18xx({**log, "actions": game.actions}))
+            for again in kept[n + 1 - back:n + 1]:
+                game.apply(again)
+    assert game.result() == load_18xx(log).result()

@@ -4,11 +4,12 @@ earlier state without replaying the whole log.
 A checkpoint is the game's state at a position of its log (the number of actions applied). Going back to
 position p puts back the latest checkpoint at or before p and applies the few logged actions between.
 
-The state is pickled, except two big, mostly fixed parts that stay in place and save only what changes on
-them: the map (`HexMap.state`: tiles, rotations, tokens) and the stock market grid (`StockMarket.state`: the
-markers on each cell). The pickle refers to them, and to the market's cells, by name. Should anything else
-hold a piece of the map, the whole state, map included, is pickled instead. The action log, the game's
-modes and the shared title data are never part of a checkpoint.
+The state is pickled, except two big, mostly fixed parts that stay in place: the map and the stock market.
+Their pieces (hexes, tiles, cities, paths; market cells) save the fields that change in play (`HexMap.state`,
+`StockMarket.state`), their own attributes are pickled but those set up once from the title data (`FIXED`)
+and caches, and the pickle refers to them, and to market cells, by name. Should anything else hold a piece of
+the map, the whole state, map included, is pickled instead. The action log, the game's modes and the shared
+title data are never part of a checkpoint.
 """
 
 from __future__ import annotations
@@ -123,13 +124,20 @@ def _dispatch_table(game_type: type, map_apart: bool) -> dict:
     return table
 
 
+def _own_attributes(part) -> dict:
+    """A part kept in place: its attributes but those fixed at setup and caches."""
+    skip = type(part).FIXED | getattr(type(part), "CACHES", frozenset())
+    return {k: v for k, v in vars(part).items() if k not in skip}
+
+
 def _pickle(game, map_apart: bool) -> bytes:
     market = getattr(game, "market", None)
-    market_state = market.state() if isinstance(market, StockMarket) else None
+    market_state = (market.state(), _own_attributes(market)) if isinstance(market, StockMarket) else None
+    map_attributes = _own_attributes(game.hexmap) if map_apart else None
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _dispatch_table(type(game), map_apart)
-    pickler.dump(({k: v for k, v in game.__dict__.items() if k not in NOT_SAVED}, market_state))
+    pickler.dump(({k: v for k, v in game.__dict__.items() if k not in NOT_SAVED}, market_state, map_attributes))
     return buffer.getvalue()
 
 
@@ -146,14 +154,17 @@ def save(game, position: int) -> Checkpoint:
 
 def restore(game, checkpoint: Checkpoint) -> None:
     """Put a saved state back into `game` in place (objects that hold the game keep holding it)."""
-    attributes, market_state = _Loader(checkpoint.state, game).load()
+    attributes, market_state, map_attributes = _Loader(checkpoint.state, game).load()
     for key in [k for k in game.__dict__ if k not in NOT_SAVED]:
         del game.__dict__[key]
     game.__dict__.update(attributes)
     if market_state is not None:
-        game.market.set_state(market_state)
+        cells, own = market_state
+        game.market.set_state(cells)
+        game.market.__dict__.update(own)
     if checkpoint.map_state is not None:
         game.hexmap.set_state(checkpoint.map_state)
+        game.hexmap.__dict__.update(map_attributes)
 
 
 class Checkpoints:

@@ -88,6 +88,50 @@ def _tracks_match(p: Path, q: Path) -> bool:
     return p.track == q.track or "dual" in (p.track, q.track)
 
 
+def _saved_fields(cls) -> tuple[str, ...]:
+    """The fields of a slotted map piece that change in play: all but HexMap.FIXED_FIELDS."""
+    fields = _SAVED_FIELDS.get(cls)
+    if fields is None:
+        fixed = next(HexMap.FIXED_FIELDS[k] for k in cls.__mro__ if k in HexMap.FIXED_FIELDS)
+        slots = [f for k in reversed(cls.__mro__) for f in getattr(k, "__slots__", ())]
+        fields = _SAVED_FIELDS[cls] = tuple(f for f in slots if f not in fixed)
+    return fields
+
+
+_SAVED_FIELDS: dict[type, tuple[str, ...]] = {}
+_TILE_FIELDS: list[tuple[frozenset, tuple[str, ...]]] = []  # (attributes, saved ones) of the usual tile
+
+
+def _tile_fields(attributes: dict) -> tuple[str, ...]:
+    """The attributes of a tile that change in play (tiles share one set of attributes, so it is worked out
+    once; a tile with attributes of its own gets its own list)."""
+    if _TILE_FIELDS and attributes.keys() == _TILE_FIELDS[0][0]:
+        return _TILE_FIELDS[0][1]
+    names = tuple(k for k in attributes if k not in HexMap.FIXED_FIELDS[Tile])
+    if not _TILE_FIELDS:
+        _TILE_FIELDS.append((frozenset(attributes), names))
+    return names
+
+
+def _saved_values(piece) -> tuple:
+    return tuple([_copied(getattr(piece, f)) for f in _saved_fields(type(piece))])
+
+
+def _set_saved_values(piece, values: tuple) -> None:
+    for field, value in zip(_saved_fields(type(piece)), values, strict=True):
+        setattr(piece, field, _copied(value))
+
+
+def _copied(value):
+    """A saved field's value, with lists and dicts copied (the pieces change them in place)."""
+    kind = type(value)
+    if kind is list:
+        return list(value)
+    if kind is dict:
+        return dict(value)
+    return value
+
+
 class HexMap:
     """Map state of one game.
 
@@ -797,42 +841,60 @@ class HexMap:
         return route_revenue(self, corp, routes, phase_colors)
 
     # -- saving and restoring -------------------------------------------------------------------
+    # Checkpoints of a game leave the map in place: it saves the fields of its pieces that change in play,
+    # and the checkpoint pickles the map's own attributes but FIXED and CACHES. Every field of a piece that
+    # is not named in FIXED_FIELDS is saved, so a new field is saved unless it is declared fixed there.
+    FIXED = frozenset({"hexes", "_tiles_by_id", "_copies", "_manifest"})
+    CACHES = frozenset({"_graphs", "_segment_cache"})
+    _NODE_FIXED = frozenset({"kind", "index", "part_index", "revenue", "groups", "hide", "tile", "paths", "halt",
+                             "visit_cost"})
+    FIXED_FIELDS: dict[type, frozenset[str]] = {
+        Hex: frozenset({"coord", "x", "y", "color", "printed", "neighbors", "all_neighbors", "location_name",
+                        "record"}),
+        # paths_at_edge and the paths' exits, ends and edge lanes follow from the rotation; _shapes is a cache
+        Tile: frozenset({"name", "index", "id", "color", "code", "preprinted", "record", "upgrades_to", "cities",
+                         "towns", "offboards", "junction", "nodes", "paths", "paths_at_edge", "_shapes"}),
+        Node: _NODE_FIXED,
+        City: _NODE_FIXED | {"slots"},
+        Path: frozenset({"tile", "a", "b", "lanes", "terminal", "track", "nodes", "junction", "index", "exits",
+                         "edge_lanes", "ends"}),
+    }
 
     def state(self) -> tuple:
-        """Everything lays and tokens change, to give back to `set_state` (for checkpoints of a game: far
-        cheaper than copying the map). Map state that can change must be added here."""
-        return (
-            [(h, h.tile, list(h.borders), list(h.reservations)) for h in self.hexes.values()],
-            [(t, t.hex, t.rotation, [(list(c.tokens), list(c.reservations)) for c in t.cities])
-             for t in self._tiles_by_id.values()],
-            list(self.pending_tokens),
-            {corp: list(coords) for corp, coords in self._token_order.items()},
-        )
+        """The changing fields of every hex, tile, city and path, to give back to `set_state`."""
+        paths_change = bool(_saved_fields(Path))
+        hexes = [(h, _saved_values(h)) for h in self.hexes.values()]
+        tiles = []
+        for t in self._tiles_by_id.values():
+            fields = t.__dict__
+            names = _tile_fields(fields)
+            parts = [(n, _saved_values(n)) for n in t.nodes if _saved_fields(type(n))]
+            if paths_change:
+                parts += [(p, _saved_values(p)) for p in t.paths]
+            tiles.append((t, names, tuple([_copied(fields[k]) for k in names]), parts))
+        return hexes, tiles
 
     def set_state(self, state: tuple) -> None:
-        """Put the map back as it was when `state` was taken (the state stays usable again)."""
-        hexes, tiles, pending, token_order = state
-        for h, tile, borders, reservations in hexes:
-            h.tile = tile
-            h.borders = list(borders)
-            h.reservations = list(reservations)
+        """Put the pieces back as they were when `state` was taken (the state stays usable again) and drop
+        what was worked out from them."""
+        hexes, tiles = state
+        for h, values in hexes:
+            _set_saved_values(h, values)
         saved = set()
-        for t, h, rotation, cities in tiles:
+        for t, names, values, parts in tiles:
             saved.add(t.id)
-            t.hex = h
+            rotation = t.rotation
+            for field, value in zip(names, values, strict=True):
+                setattr(t, field, _copied(value))
             if t.rotation != rotation:
-                t.rotate(rotation)
-            for city, (tokens, reservations) in zip(t.cities, cities, strict=True):
-                city.tokens = list(tokens)
-                city.reservations = list(reservations)
+                t.rotate(t.rotation)
+            for part, values in parts:
+                _set_saved_values(part, values)
         for t in self._tiles_by_id.values():
             if t.id not in saved:  # a copy made since: back to the supply
                 t.reset()
-        self.pending_tokens = list(pending)
-        self._token_order = {corp: list(coords) for corp, coords in token_order.items()}
-        self._version += 1
-        self._graphs = {}
-        self._segment_cache = {}
+        for cache in self.CACHES:
+            setattr(self, cache, {})
 
     # -- view ----------------------------------------------------------------------------------
 

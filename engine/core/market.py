@@ -34,6 +34,10 @@ class Cell:
         return f"Cell({self.id})"
 
 
+def _cell_fields() -> tuple[str, ...]:
+    return tuple(f for f in Cell.__slots__ if f not in StockMarket.CELL_FIXED)
+
+
 class Movement:
     """Where one step in each direction leads from a cell (the coordinates may name no cell)."""
 
@@ -154,14 +158,22 @@ class StockMarket:
                                  key=lambda c: (c.price, c.column, c.row), reverse=True)
         self.max_reached = False  # a marker has entered an end-of-game cell
 
-    def state(self) -> dict[str, list]:
-        """Which markers stand on which cells, in stack order: all that changes on a market (to give back to
-        `set_state`; checkpoints of a game use it rather than copying the grid)."""
-        return {c.id: list(c.corporations) for c in self.cells.values() if c.corporations}
+    # Checkpoints of a game leave the market in place: its cells save the fields that change in play (all
+    # but CELL_FIXED), and the checkpoint pickles the market's own attributes but FIXED.
+    FIXED = frozenset({"grid", "movement", "cells", "par_prices"})
+    CELL_FIXED = frozenset({"price", "row", "column", "types", "id"})
 
-    def set_state(self, state: dict[str, list]) -> None:
-        for cell in self.cells.values():
-            cell.corporations = list(state.get(cell.id, ()))
+    def state(self) -> list[tuple]:
+        """The changing fields of every cell (the markers on it, in stack order), for `set_state`."""
+        fields = _cell_fields()
+        return [tuple(list(getattr(c, f)) if isinstance(getattr(c, f), list) else getattr(c, f) for f in fields)
+                for c in self.cells.values()]
+
+    def set_state(self, state: list[tuple]) -> None:
+        fields = _cell_fields()
+        for cell, values in zip(self.cells.values(), state, strict=True):
+            for field, value in zip(fields, values, strict=True):
+                setattr(cell, field, list(value) if isinstance(value, list) else value)
 
     def cell(self, row: int, column: int) -> Cell | None:
         if 0 <= row < len(self.grid) and 0 <= column < len(self.grid[row]):
