@@ -209,7 +209,7 @@ def test_shipped_maps_load():
     ea = load_board("eastern_us_and_canada")
     assert (len(rb.hexes), len(rb.cities), len(rb.towns)) == (189, 12, 14)
     assert (len(ea.hexes), len(ea.cities), len(ea.towns)) == (355, 24, 32)
-    assert rb.reserve_hexes == 10 and ea.reserve_hexes == 6
+    assert rb.reserve_hexes == 10 and ea.reserve_hexes == 8
 
 
 def test_basic_growth_pass_is_free_and_commit_costs_2():

@@ -177,7 +177,7 @@ def parse_board(data: dict, source: str = "map") -> Board:
     if not 3 <= lo <= hi <= 6:
         raise _fail(source, f"player range {lo}-{hi} must lie within Steam's 3-6")
     city_cubes = sum(i.city.start_cubes for i in hexes.values() if i.city)
-    default_reserve = max(0, min(10, (sum(BAG.values()) - city_cubes - 6) // 3))
+    default_reserve = max(0, min(10, (sum(BAG.values()) - city_cubes) // 3))
     reserve = steam.get("reserve_hexes", default_reserve)
     if not isinstance(reserve, int) or reserve < 0:
         raise _fail(source, "meta.steam.reserve_hexes must be an integer >= 0")
