@@ -65,6 +65,7 @@ class ShareTrade(Action):
     shares: list[str]
     percent: int | None = None
     share_price: int | None = None
+    swap: str | None = None  # a certificate given in change (18MEX NdM 5%)
 
 
 class BuyShares(ShareTrade):

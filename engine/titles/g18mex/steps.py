@@ -10,10 +10,110 @@ KCMO = "KCMO"
 
 
 class BuySellParShares(stock.BuySellParShares):
-    """NdM certificates are traded only from phase 3½; a 5% NdM certificate may be bought at the limit."""
+    """NdM certificates are traded only from phase 3½. Change is made with 5% certificates: a player
+    with a 5% may buy a 10% from the market handing the 5% in (paying half), and one may sell a 10% taking a
+    5% back from the market (receiving half)."""
 
     def may_trade(self, corp: Corporation) -> bool:
         return not (corp.sym == "NdM" and "ndm_unavailable" in self.game.phase.status)
+
+    # --- buying with change ------------------------------------------------------------------
+    def swap_for_buy(self, player: Player, share: Share) -> Share | None:
+        """The player's 5% certificate to hand in for this market 10% one, if such a buy is allowed: the
+        buy as a 5% one would be."""
+        game = self.game
+        corp = share.corporation
+        if corp.sym != "NdM" or share.percent != 10 or share.owner is not game.pool or \
+                game.num_certs(player) >= game.cert_limit:
+            return None
+        half = next((s for s in player.shares_of(corp) if s.percent == 5), None)
+        if half is None or self.sold_this_round(player, corp) or (self.bought and not self.can_buy_multiple(corp)):
+            return None
+        price = self.swap_price(share, half)
+        if price > player.cash or not self.may_trade(corp) or not game.holding_ok(player, corp, 5):
+            return None
+        return half
+
+    def can_buy_any(self, player: Player) -> bool:
+        if super().can_buy_any(player):
+            return True
+        ndm = self.game.corporation_by_sym["NdM"]
+        tens = [s for s in self.game.pool.shares_of(ndm) if s.percent == 10]
+        return bool(tens) and self.swap_for_buy(player, tens[0]) is not None
+
+    def swap_price(self, bought: Share, given: Share) -> int:
+        per = bought.corporation.share_price.price
+        return self.game.certificate_price(bought, per) - self.game.certificate_price(given, per)
+
+    def process_buy_shares(self, action, player) -> None:
+        if not action.swap:
+            super().process_buy_shares(action, player)
+            return
+        game = self.game
+        share = game.share(action.shares[0]) if len(action.shares) == 1 else None
+        half = self.swap_for_buy(player, share) if share is not None else None
+        if half is None or half.id != action.swap:
+            raise GameError(f"{player.name} can't buy {', '.join(action.shares)} handing in {action.swap}")
+        price = self.swap_price(share, half)
+        game.give_share(half, game.pool)
+        game.buy_shares(player, [share], price)
+        player.passed = False
+        self.current_actions.append(("buy", share.corporation))
+
+    # --- selling with change -----------------------------------------------------------------
+    def swap_for_sale(self, player: Player, shares: list[Share], percent: int) -> Share | None:
+        """A market 5% certificate to take back for these NdM certificates, if selling 5% less is allowed."""
+        game = self.game
+        corp = shares[0].corporation
+        if corp.sym != "NdM" or percent == 5:
+            return None
+        half = next((s for s in game.pool.shares_of(corp) if s.percent == 5), None)
+        if half is None or not self.sale_allowed_now() or not self.may_trade(corp):
+            return None
+        if percent - 5 not in [p - 5 for p in game.sale_percents(corp, shares)] or \
+                not game.fits_in_pool(corp, percent - 5) or not game.can_dump(player, corp, shares):
+            return None
+        return half
+
+    def process_sell_shares(self, action, player) -> None:
+        if not action.swap:
+            super().process_sell_shares(action, player)
+            return
+        game = self.game
+        shares, corp, percent = self.parse_sale(action, player)
+        half = self.swap_for_sale(player, shares, percent)
+        if half is None or half.id != action.swap:
+            raise GameError(f"{player.name} can't sell {', '.join(action.shares)} taking {action.swap} in change")
+        was_president = corp.owner is player
+        price = -(-corp.share_price.price * percent // corp.share_percent) - \
+            game.certificate_price(half, corp.share_price.price)
+        game.give_share(half, player)
+        game.transfer_shares(shares, game.pool, percent)
+        game.transfer(game.bank, player, price)
+        game.move_after_sale(corp, percent - half.percent, was_president)
+        game.programs.sales += 1
+        self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
+        player.passed = False
+        self.current_actions.append(("sell", corp))
+
+    def legal(self, player) -> list[dict]:
+        out = super().legal(player)
+        game = self.game
+        ndm = game.corporation_by_sym["NdM"]
+        acts = self.actions(player)
+        if "buy_shares" in acts:
+            for share in stock.first_of_each_size(game.pool, ndm):
+                half = self.swap_for_buy(player, share)
+                if half is not None:
+                    out.append(self.action(player, "buy_shares", shares=[share.id], percent=share.percent,
+                                           swap=half.id))
+        if "sell_shares" in acts:
+            for shares, percent in self.sellable_bundles(player, ndm):
+                half = self.swap_for_sale(player, shares, percent)
+                if half is not None:
+                    out.append(self.action(player, "sell_shares", shares=stock.action_ids(shares), percent=percent,
+                                           swap=half.id))
+        return out
 
 
 class BuyCompany(operating.BuyCompany):

@@ -1,0 +1,70 @@
+"""18MEX rules beyond what the fixtures show, each checked against 18xx.games' engine when written."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.core.actions import resolve_undo
+from engine.core.errors import GameError
+from engine.titles import create_game, load_18xx
+
+FIXTURE = Path(__file__).parent / "fixtures" / "18MEX" / "13315.json"
+
+
+def fixture_upto(action_id: int, extra: list[dict] = ()):
+    log = json.loads(FIXTURE.read_text())
+    log["actions"] = [a for a in resolve_undo(log["actions"]) if a["id"] <= action_id] + list(extra)
+    return load_18xx(log)
+
+
+def test_selling_a_10_percent_ndm_certificate_taking_a_5_percent_in_change():
+    # 18xx.games: player 109 ends with NdM_7, NdM_5, NdM_8 and $1005; the market with NdM_2; price unmoved
+    game = fixture_upto(437, [{"type": "sell_shares", "entity": 109, "entity_type": "player", "shares": ["NdM_2"],
+                               "percent": 10, "swap": "NdM_8", "id": 438}])
+    player = game.player(109)
+    assert player.cash == 1005
+    assert [s.id for s in player.shares_of(game.ndm)] == ["NdM_7", "NdM_5", "NdM_8"]
+    assert [s.id for s in game.pool.shares_of(game.ndm)] == ["NdM_2"]
+    assert game.ndm.share_price.price == 100
+
+
+def test_buying_a_10_percent_ndm_certificate_handing_in_a_5_percent_one():
+    game = fixture_upto(437)
+    player = game.player(109)
+    ten = next(s for s in player.shares_of(game.ndm) if s.percent == 10)
+    game.give_share(ten, game.pool)  # set-up: a 10% certificate in the market
+    half = next(s for s in player.shares_of(game.ndm) if s.percent == 5)
+    buy = {"type": "buy_shares", "entity": 109, "entity_type": "player", "shares": [ten.id], "percent": 10,
+           "swap": half.id}
+    assert buy in game.legal_actions()
+    cash, price = player.cash, game.ndm.share_price.price
+    game.apply(buy)
+    assert player.cash == cash - (price - (price + 1) // 2)
+    assert ten.owner is player and half.owner is game.pool
+
+
+def test_a_swap_must_be_one_the_rules_allow():
+    game = fixture_upto(437)
+    with pytest.raises(GameError, match="taking NdM_7 in change"):
+        game.apply({"type": "sell_shares", "entity": 109, "entity_type": "player", "shares": ["NdM_2"],
+                    "percent": 10, "swap": "NdM_7"})
+
+
+def test_minors_start_with_their_train_and_station_and_pay_half_to_their_owner():
+    game = create_game("18MEX", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)])
+    a = game.minor("A")
+    assert [t.id for t in a.trains] == ["2-0"] and game.hexmap.tokened_hexes("A") == ["M12"]
+    assert not a.trains[0].buyable
+    a.owner = game.player(1)
+    cash = game.player(1).cash
+    game.pay_minor(a, 35)
+    assert (a.cash, game.player(1).cash - cash) == (17, 18)
+
+
+def test_ndm_five_percent_certificates_are_reserved_and_free_of_the_certificate_limit():
+    game = create_game("18MEX", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)])
+    half = game.share("NdM_7")
+    assert (half.percent, half.buyable, game.cert_count(half)) == (5, False, 0)
+    assert game.share("NdM_9").buyable is False and game.share("UdY_8").buyable is False
+    assert game.train_limit(game.ndm) == game.phase.train_limit + 1
