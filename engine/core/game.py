@@ -128,11 +128,15 @@ class BaseGame(OperatingMixin):
         "upgrade": replace a tile, "cost"}; "not_if_upgraded" allows it only if no upgrade came before."""
         return self.rules.tile_lays
 
-    def purchasable_companies(self, buyer: Operator) -> list[Company]:
-        """Privates a corporation may buy from their owners now (the phase allows it)."""
-        if "can_buy_companies" not in self.phase.status or not isinstance(buyer, Corporation):
-            return []
-        return [c for c in self.companies if not c.closed and isinstance(c.owner, Player) and not c.ability("no_buy")]
+    def purchasable_companies(self, buyer) -> list[Company]:
+        """Privates a buyer (a corporation in its turn, a player in a stock round) may buy from the players
+        who own them, when the phase allows such sales (the steps ask the phase)."""
+        return [c for c in self.companies if not c.closed and isinstance(c.owner, Player) and c.owner is not buyer
+                and not self.abilities(c, "no_buy")]
+
+    def corporations_buy_companies(self) -> bool:
+        """Whether corporations may buy privates from players now."""
+        return "can_buy_companies" in self.phase.status
 
     def after_buy_company(self, player: Player, company: Company, price: int) -> None:
         """A private bought from the bank may come with a certificate (1830 CA, 18MEX MIR); a president's
@@ -376,6 +380,16 @@ class BaseGame(OperatingMixin):
         return shares
 
     @staticmethod
+    def bundle_price(corp: Corporation, percent: int) -> int:
+        """Certificates worth `percent` of a corporation at its market price (part shares rounded up)."""
+        return -(-corp.share_price.price * percent // corp.share_percent)
+
+    def liquidation_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        """The bundles counted when judging what a player could raise (18MEX: 10% and 5% certificates
+        together, though they are sold apart)."""
+        return self.sellable_bundles(player, corp)
+
+    @staticmethod
     def certificate_price(share: Share, per_share: int) -> int:
         """A certificate at a price per share (an 18MEX 5% certificate: half, rounded up)."""
         return -(-per_share * share.percent // share.corporation.share_percent)
@@ -423,7 +437,7 @@ class BaseGame(OperatingMixin):
         """Sell to the market at the current price; the marker drops per certificate sold."""
         corp = shares[0].corporation
         was_president = corp.owner is player
-        price = -(-corp.share_price.price * percent // corp.share_percent)
+        price = self.bundle_price(corp, percent)
         self.transfer_shares(shares, self.pool, percent)
         self.transfer(self.bank, player, price)
         self.move_after_sale(corp, percent, was_president)

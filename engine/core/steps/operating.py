@@ -620,8 +620,8 @@ class BuyTrain(Step):
             return False
         needed = self.cheapest_depot_price() - corp.cash - player.cash
         per_share = other.share_price.price
-        smallest = min(s.num_shares for s in shares) * per_share
-        return per_share * (pct // other.share_percent) - smallest < needed
+        smallest = min(game.certificate_price(s, per_share) for s in shares)
+        return game.bundle_price(other, pct) - smallest < needed
 
     def sale_bundles(self, corp: Corporation) -> list:
         player = corp.owner
@@ -629,13 +629,12 @@ class BuyTrain(Step):
                 for shares, pct in self.game.sellable_bundles(player, other) if self.sale_ok(corp, shares, pct)]
 
     def raisable(self, corp: Corporation) -> int:
-        """The most the president can raise by selling shares now: the largest sale allowed in each
-        corporation."""
+        """What the president could raise, as 18xx.games reckons it: per corporation, the dearest bundle
+        that may be sold now (18MEX: 10% and 5% certificates together)."""
         game = self.game
         player = corp.owner
-        return sum(max((other.share_price.price * (pct // other.share_percent)
-                        for shares, pct in game.sellable_bundles(player, other) if self.sale_ok(corp, shares, pct)),
-                       default=0)
+        return sum(max((game.bundle_price(other, pct) for shares, pct in game.liquidation_bundles(player, other)
+                        if self.sale_ok(corp, shares, pct)), default=0)
                    for other in game.corporations if player.shares_of(other))
 
     def would_change_president(self, player: Player, corp: Corporation, pct: int) -> bool:
@@ -807,7 +806,8 @@ class BuyCompany(Step):
         self.blocks = blocks
 
     def purchasable(self, corp: Corporation) -> list[Company]:
-        return self.game.purchasable_companies(corp)
+        game = self.game
+        return game.purchasable_companies(corp) if game.corporations_buy_companies() else []
 
     @staticmethod
     def price_range(company: Company) -> tuple[int, int]:

@@ -154,10 +154,16 @@ class BuySellParShares(Step):
         if game.num_certs(player) + 1 > game.cert_limit:
             return False
         low = min(c.price for c in game.market.par_prices)
-        # a closed corporation counts as one that could start, as on 18xx.games (whose turn order this
-        # keeps), though none is ever offered or accepted
-        return any(not c.ipoed and c.presidents_share.owner is c for c in game.corporations) and \
-            2 * low <= player.cash
+        # the first certificate in the IPO at the lowest par price, as 18xx.games reckons it; a closed
+        # corporation counts as one that could start (which keeps its turn order), though none is ever
+        # offered or accepted
+        for corp in game.corporations:
+            ipo = corp.shares_of(corp)
+            if corp.ipoed or not ipo or not ipo[0].buyable or self.sold_this_round(player, corp):
+                continue
+            if game.certificate_price(ipo[0], low) <= player.cash and game.holding_ok(player, corp, ipo[0].percent):
+                return True
+        return False
 
     def process_par(self, action, player: Player) -> None:
         corp, cell, price = self.check_par(action, player)
@@ -285,8 +291,7 @@ class BuySellParShares(Step):
         game = self.game
         if self.bought or player.cash <= 0 or not self.interplayer_sales_open():
             return []
-        return [c for c in game.companies if not c.closed and isinstance(c.owner, Player) and c.owner is not player
-                and not game.abilities(c, "no_buy")]
+        return game.purchasable_companies(player)
 
     def company_sale_refusal(self, company: Company) -> str | None:
         """A private whose certificate (1830 CA, 18MEX MIR) is with a player can't change hands: buying it
@@ -302,7 +307,7 @@ class BuySellParShares(Step):
     def process_buy_company(self, action, player: Player) -> None:
         game = self.game
         company = game.company(action.company)
-        if company not in self.companies_for_sale(player):
+        if company not in self.companies_for_sale(player) or company.owner is player:
             raise GameError(f"{player.name} can't buy {company.sym} now")
         refusal = self.company_sale_refusal(company)
         if refusal:
@@ -352,7 +357,7 @@ class BuySellParShares(Step):
                         out.append(self.action(player, "par", corporation=corp.sym, share_price=cell.id))
         if "buy_company" in acts:
             for company in self.companies_for_sale(player):
-                if self.company_sale_refusal(company):
+                if company.owner is player or self.company_sale_refusal(company):
                     continue
                 for price in sorted({1, min(company.value, player.cash), player.cash}):
                     out.append(self.action(player, "buy_company", company=company.sym, price=price))

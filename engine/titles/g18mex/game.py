@@ -12,7 +12,7 @@ from engine.core.entities import Company, Corporation, Minor, Player, Share, Tra
 from engine.core.game import BaseGame
 from engine.core.rounds import AuctionRound, OperatingRound, StockRound
 from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
-from engine.core.steps.operating import Bankrupt, DiscardTrain, HomeToken, Route, Token
+from engine.core.steps.operating import Bankrupt, BuyCompany, DiscardTrain, HomeToken, Route, Token
 from engine.titles.g18mex import steps
 
 NDM = "NdM"
@@ -53,9 +53,7 @@ class Game18MEX(BaseGame):
             if share.percent == 5:
                 share.counts_for_limit = False
         self.share(NDM_MERGE_SHARE).buyable = False
-        for company in self.companies:  # corporations buy privates for half to one and a half face value
-            company.min_price = company.value // 2
-            company.max_price = company.value * 3 // 2
+        self.set_company_prices()
         if "early_buy_of_kcmo" in self.optional_rules:
             kcmo = self.company("KCMO")
             kcmo.min_price, kcmo.max_price = 1, kcmo.value
@@ -79,7 +77,7 @@ class Game18MEX(BaseGame):
         return StockRound(self, [DiscardTrain, steps.BuySellParShares])
 
     def operating_round(self, round_num: int):
-        return OperatingRound(self, [Bankrupt, steps.Assign, steps.BuyCompany, HomeToken, steps.Merge,
+        return OperatingRound(self, [Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
                                      steps.SpecialTrack, steps.Track, Token, Route, steps.Dividend,
                                      DiscardTrain, steps.SingleDepotTrainBuy, steps.BlockingBuyCompany],
                               round_num=round_num)
@@ -102,10 +100,18 @@ class Game18MEX(BaseGame):
                     self.transfer(self.bank, minor, 15)
 
     def purchasable_companies(self, buyer) -> list[Company]:
-        if self.phase.name == "2" and "early_buy_of_kcmo" in self.optional_rules and isinstance(buyer, Corporation):
-            kcmo = self.company("KCMO")  # optional rule: the KCM&O may be bought from phase 2
+        if isinstance(buyer, Minor):
+            return []
+        if self.early_kcmo_sale():  # optional rule: in phase 2 only the KCM&O, from whoever owns it
+            kcmo = self.company("KCMO")
             return [kcmo] if not kcmo.closed and isinstance(kcmo.owner, Player) else []
         return super().purchasable_companies(buyer)
+
+    def early_kcmo_sale(self) -> bool:
+        return self.phase.name == "2" and "early_buy_of_kcmo" in self.optional_rules
+
+    def corporations_buy_companies(self) -> bool:
+        return super().corporations_buy_companies() or self.early_kcmo_sale()
 
     def pay_minor(self, minor: Minor, revenue: int) -> None:
         """A minor keeps half its revenue (rounded down) and pays the rest to its owner."""
@@ -131,6 +137,9 @@ class Game18MEX(BaseGame):
         whole = [s for s in player.shares_of(corp) if s.percent > 5]
         halves = [s for s in player.shares_of(corp) if s.percent == 5][:1]
         return self.bundles_of(corp, whole) + self.bundles_of(corp, halves)
+
+    def liquidation_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        return super().sellable_bundles(player, corp)
 
     def presidency_swap_order(self, shares: list[Share]) -> list[Share]:
         """The new president hands over 10% certificates before 5% ones (as 18xx.games orders them: by size,
@@ -174,8 +183,15 @@ class Game18MEX(BaseGame):
                            "cert_limit_raised": self.cert_limit > self.data["meta"]["cert_limit"][str(len(self.players))]}}
 
     # --- events -------------------------------------------------------------------------------------
+    def set_company_prices(self) -> None:
+        for company in self.companies:  # corporations buy privates for half to one and a half face value
+            company.min_price = company.value // 2
+            company.max_price = company.value * 3 // 2
+
     def event_companies_buyable(self, event: dict) -> None:
-        """From phase 3 corporations may buy privates (the phase status says so)."""
+        """From phase 3 corporations may buy privates (the phase status says so), all at the usual prices
+        (also the KCM&O, bought earlier for less under an optional rule)."""
+        self.set_company_prices()
 
     def event_minors_closed(self, event: dict) -> None:
         """Phase 3½: the minors close into reserved certificates (delayed to the next stock round by an

@@ -116,12 +116,12 @@ class BuySellParShares(stock.BuySellParShares):
         return out
 
 
-class BuyCompany(operating.BuyCompany):
-    pass
-
-
 class BlockingBuyCompany(operating.BlockingBuyCompany):
-    pass
+    """The purchase of privates after buying trains opens only with phase 3, the optional early
+    KCM&O purchase aside (as on 18xx.games)."""
+
+    def purchasable(self, corp: Corporation) -> list[Company]:
+        return super().purchasable(corp) if "can_buy_companies" in self.game.phase.status else []
 
 
 class Track(operating.Track):
@@ -291,5 +291,5 @@ class Assign(Step):
                 for coord in self.game.merged_cities_to_select]
 
 
-__all__ = ["Assign", "BlockingBuyCompany", "BuyCompany", "BuySellParShares", "Dividend", "Merge",
-           "SingleDepotTrainBuy", "SpecialTrack", "Track", "Company", "Player", "Share"]
+__all__ = ["Assign", "BlockingBuyCompany", "BuySellParShares", "Dividend", "Merge", "SingleDepotTrainBuy",
+           "SpecialTrack", "Track"]
