@@ -281,7 +281,8 @@ class OperatingRound(Round):
         operator = self.current_operator()
         if operator is not None and (entity is operator or getattr(entity, "owner", None) is operator):
             self.operator_acted = True
-        if not self.done and self.active_step() is None:
+        # an operator that closed in its own turn (18MEX: merged into the NdM) ends it, whatever is left
+        if not self.done and (self.active_step() is None or self.current_entity.closed):
             self.next_entity()
 
     def next_entity(self) -> None:
