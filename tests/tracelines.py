@@ -1,11 +1,14 @@
 """Per-action state lines (the trace format of shared/fixtures/TRACES.md) reduced to what our engine and
 18xx.games must agree on, and a short digest of one, so that a long reference trace can be kept as a
-few bytes per line."""
+few bytes per line; and the checks the per-title fixture replay tests share."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
+
+from engine.replay import replay
 
 
 def norm_line(d: dict) -> dict:
@@ -31,3 +34,23 @@ def digest(d: dict) -> str:
     """A short fingerprint of a line's agreed fields."""
     text = json.dumps(norm_line(d), sort_keys=True, separators=(",", ":"))
     return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def assert_result(path: Path) -> None:
+    """The fixture's game ends as it ended on 18xx.games: same scores, same reason."""
+    log = json.loads(path.read_text())
+    game, _ = replay(log)
+    assert game.finished
+    assert game.result() == log["result"]
+    assert game.end_reason == log["game_end_reason"]
+
+
+def assert_trace(path: Path, norm=norm_line) -> None:
+    """Every line of the fixture's trace equal to ours, as `norm` reads a line."""
+    log = json.loads(path.read_text())
+    reference = [json.loads(line) for line in path.with_suffix(".trace.jsonl").read_text().splitlines() if line]
+    ours: list = []
+    replay(log, ours)
+    assert len(ours) == len(reference)
+    for ref, mine in zip(reference, ours, strict=True):
+        assert norm(mine) == norm(ref), f"first difference after action {ref.get('id')}"

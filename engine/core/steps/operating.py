@@ -852,11 +852,7 @@ class BuyCompany(Step):
             raise GameError(f"{company.sym} sells to a corporation for {game.fmt(low)} to {game.fmt(high)}")
         if action.price > corp.cash:
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(action.price)}")
-        seller = company.owner
-        game.transfer(corp, seller, action.price)
-        seller.companies.remove(company)
-        company.owner = corp
-        corp.companies.append(company)
+        game.sell_company(company, corp, action.price)
 
     def process_pass(self, action, corp) -> None:
         self.passed = True

@@ -314,11 +314,7 @@ class BuySellParShares(Step):
             raise GameError(refusal)
         if action.price < 1 or action.price > player.cash:
             raise GameError(f"{player.name} may pay {game.fmt(1)} to {game.fmt(player.cash)} for {company.sym}")
-        seller = company.owner
-        game.transfer(player, seller, action.price)
-        seller.companies.remove(company)
-        company.owner = player
-        player.companies.append(company)
+        game.sell_company(company, player, action.price)
         game.after_buy_company(player, company, action.price)
         player.passed = False
         self.current_actions.append(("company", None))

@@ -65,7 +65,7 @@ class BuySellParShares(stock.BuySellParShares):
         """A market 5% certificate to take back for these NdM certificates, if selling 5% less is allowed."""
         game = self.game
         corp = shares[0].corporation
-        if corp.sym != "NdM" or percent == 5:
+        if corp.sym != "NdM" or percent == 5 or any(s.president for s in shares):
             return None
         half = next((s for s in game.pool.shares_of(corp) if s.percent == 5), None)
         if half is None or not self.sale_allowed_now() or not self.may_trade(corp):
