@@ -39,12 +39,14 @@ from engine.core.rules import Rules
 class BaseGame(OperatingMixin):
     TITLE = ""
     RULES: dict = {}  # rule knobs that differ from the title data (engine.core.rules.Rules fields)
+    UNSUPPORTED_OPTIONAL_RULES: frozenset[str] = frozenset()  # the title's optional rules not played yet
 
     def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
                  game_id: int | str | None = None) -> None:
         if not players:
             raise GameError("a game needs players")
         self.optional_rules = tuple(optional_rules)
+        self.check_optional_rules()
         self.data = title_data.load(self.TITLE, self.optional_rules)
         self.rules = Rules.from_data(self.data, self.RULES)
         self.seed = seed
@@ -105,6 +107,14 @@ class BaseGame(OperatingMixin):
         self.round = self.initial_round()
         self.round.start()
         self._advance_rounds()
+
+    def check_optional_rules(self) -> None:
+        known = [r["sym"] for r in title_data.load(self.TITLE)["meta"].get("optional_rules", ())]
+        for rule in self.optional_rules:
+            if rule not in known:
+                raise GameError(f"{self.TITLE} has no optional rule {rule!r}; its optional rules: {', '.join(known)}")
+            if rule in self.UNSUPPORTED_OPTIONAL_RULES:
+                raise GameError(f"the {self.TITLE} optional rule {rule!r} isn't played here yet")
 
     # --- hooks -----------------------------------------------------------------------------
     def setup(self) -> None:

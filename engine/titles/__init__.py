@@ -30,6 +30,13 @@ class Title:
     def playable(self) -> bool:
         return self.game_class is not None
 
+    @property
+    def playable_rules(self) -> tuple[tuple[str, str], ...]:
+        """The optional rules a game of this title may be created with."""
+        if self.game_class is None:
+            return ()
+        return tuple(r for r in self.optional_rules if r[0] not in self.game_class.UNSUPPORTED_OPTIONAL_RULES)
+
 
 def _discover() -> dict[str, Title]:
     out = {}

@@ -28,6 +28,7 @@ MEXICO_CITY_HEXES = ("O10", "P11")  # one double hex: a tile laid on one is laid
 
 class Game18MEX(BaseGame):
     TITLE = "18MEX"
+    UNSUPPORTED_OPTIONAL_RULES = frozenset({"baja_variant"})  # its Compagnie du Boleo token isn't played yet
 
     def __init__(self, players, seed=0, optional_rules=(), game_id=None) -> None:
         self.stock_round_started = False  # minors of an unfinished opening auction are paid a fixed sum
