@@ -58,7 +58,7 @@ class BuySellParShares(stock.BuySellParShares):
         game.give_share(half, game.pool)
         game.buy_shares(player, [share], price)
         player.passed = False
-        self.current_actions.append(("buy", share.corporation))
+        self.track(player, share.corporation, "buy")
 
     # --- selling with change -----------------------------------------------------------------
     def swap_for_sale(self, player: Player, shares: list[Share], percent: int) -> Share | None:
@@ -91,10 +91,9 @@ class BuySellParShares(stock.BuySellParShares):
         game.transfer_shares(shares, game.pool, percent)
         game.transfer(game.bank, player, price)
         game.move_after_sale(corp, percent - half.percent, was_president)
-        game.programs.sales += 1
         self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
         player.passed = False
-        self.current_actions.append(("sell", corp))
+        self.track(player, corp, "sell")
 
     def legal(self, player) -> list[dict]:
         out = super().legal(player)
