@@ -18,9 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from engine.core import data as title_data
 from engine.core.errors import GameError
-from engine.titles import create_game
+from engine.titles import REGISTRY, create_game
 
 
 def check_invariants(game, total_money: int | None) -> str | None:
@@ -146,10 +145,12 @@ def run(title: str, games: int, seed: int, players: int | None = None, max_actio
     failures = []
     finished = 0
     rng = random.Random(seed)
-    rule_names = [r["sym"] for r in title_data.load(title)["meta"].get("optional_rules", [])]
+    entry = REGISTRY[title]
+    rule_names = [sym for sym, _ in entry.playable_rules]
+    low, high = entry.player_range
     for i in range(games):
         game_seed = rng.randrange(1 << 30)
-        n = players or (2 + i % 5)
+        n = players or (low + i % (high - low + 1))
         rules = optional_rules or ()
         if list(rules) == ["random"]:
             rules = tuple(r for r in rule_names if rng.random() < 0.4)

@@ -248,9 +248,10 @@ class BaseGame(OperatingMixin):
         return None
 
     # --- abilities ----------------------------------------------------------------------------
-    def abilities(self, entity, kind: str) -> list[dict]:
+    def abilities(self, entity, kind: str, any_owner: bool = False) -> list[dict]:
         """The abilities of a kind an entity (private, corporation) has now: not removed, not used up, and
-        for a private, only those for its kind of owner ("owner_type": player or corporation)."""
+        for a private, only those for its kind of owner ("owner_type": player or corporation) unless
+        `any_owner`."""
         if isinstance(entity, Company):
             if entity.closed:
                 return []
@@ -264,7 +265,7 @@ class BaseGame(OperatingMixin):
             if ability["type"] != kind or (entity.sym, kind) in self._removed_abilities:
                 continue
             owner_type = ability.get("owner_type")
-            if owner_type is not None and getattr(entity.owner, "kind", None) != owner_type:
+            if not any_owner and owner_type is not None and getattr(entity.owner, "kind", None) != owner_type:
                 continue
             if isinstance(entity, Company) and self.ability_used(entity, ability):
                 continue

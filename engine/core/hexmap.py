@@ -382,8 +382,26 @@ class HexMap:
                     continue
                 connected[i] = grew = True
                 reached_nodes.update(end[0] for end in ends if end[0] != "e")
-        return any(connected[i] and not any(path_contained(key, old) for old in old_keys)
-                   for i, key in enumerate(keys))
+        if not any(connected[i] and not any(path_contained(key, old) for old in old_keys)
+                   for i, key in enumerate(keys)):
+            return False
+        return bool(new.cities) or self._walks_new_track(corp, h, new, rotation)
+
+    def _walks_new_track(self, corp: str, h: Hex, new: Tile, rotation: int) -> bool:
+        """The exact answer for a tile without cities: lay it for a moment and walk from the stations as
+        18xx.games does once it is laid (its walk order decides which way a path is entered)."""
+        old, rotation_before = h.tile, new.rotation
+        old_keys = old.shape().path_keys
+        new.rotate(rotation)
+        new.hex, h.tile = h, new
+        try:
+            walked = self._compute(corp).paths
+        finally:
+            h.tile, new.hex = old, None
+            new.rotate(rotation_before)
+        keys = new.shape(rotation).path_keys
+        return any(p in walked and not any(path_contained(keys[i], o) for o in old_keys)
+                   for i, p in enumerate(new.paths))
 
     @staticmethod
     def _keeps_track(old: Tile, new: Tile, r: int) -> bool:

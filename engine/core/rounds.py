@@ -151,7 +151,8 @@ class Round:
         """The step takes this kind of action from its entity now (what `process` will look for)."""
         game = self.game
         kind = action["entity_type"]
-        lookup = {"player": game.player, "corporation": game.corporation, "company": game.company}.get(kind)
+        lookup = {"player": game.player, "corporation": game.corporation, "minor": game.minor,
+                  "company": game.company}.get(kind)
         return lookup is not None and action["type"] in self.cached_actions(step, lookup(action["entity"]))
 
     def company_actions(self) -> list[dict]:

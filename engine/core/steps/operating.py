@@ -124,7 +124,8 @@ class Track(Step):
         game = self.game
         if "can_buy_companies" not in game.phase.status:
             return False
-        return any(c.min_price <= operator.cash and any(a["type"] == "tile_lay" and a.get("when") == "track" for a in c.abilities)
+        return any(c.min_price <= operator.cash and
+                   any(a.get("when") == "track" for a in game.abilities(c, "tile_lay", any_owner=True))
                    for c in game.purchasable_companies(operator))
 
     def actions(self, entity) -> tuple[str, ...]:
@@ -628,15 +629,6 @@ class BuyTrain(Step):
         return [(shares, pct) for other in self.game.corporations if player.shares_of(other)
                 for shares, pct in self.game.sellable_bundles(player, other) if self.sale_ok(corp, shares, pct)]
 
-    def raisable(self, corp: Corporation) -> int:
-        """What the president could raise, as 18xx.games reckons it: per corporation, the dearest bundle
-        that may be sold now (18MEX: 10% and 5% certificates together)."""
-        game = self.game
-        player = corp.owner
-        return sum(max((game.bundle_price(other, pct) for shares, pct in game.liquidation_bundles(player, other)
-                        if self.sale_ok(corp, shares, pct)), default=0)
-                   for other in game.corporations if player.shares_of(other))
-
     def would_change_president(self, player: Player, corp: Corporation, pct: int) -> bool:
         percents = self.game.player_percents(corp)
         remaining = percents.get(player, 0) - pct
@@ -666,14 +658,15 @@ class BuyTrain(Step):
         only, where the title says so), or when it can't pay face value, up to face value with the
         president's money (unless the title forbids), and once the president has sold, enough that the
         last sale was needed."""
-        if self.face_value_only(corp, train):
-            return train.price, train.price
         if corp.cash >= train.price or self.game.rules.ebuy_from_others == "never" or corp.owner is None:
-            return 1, corp.cash
-        most = corp.cash + corp.owner.cash
-        least = most - self.last_sale_price + 1 if self.last_sale_price else 1
-        high = most if self.game.rules.ebuy_from_others == "always" else min(train.price, most)
-        return least, high
+            low, high = 1, corp.cash
+        else:
+            most = corp.cash + corp.owner.cash
+            low = most - self.last_sale_price + 1 if self.last_sale_price else 1
+            high = most if self.game.rules.ebuy_from_others == "always" else min(train.price, most)
+        if self.face_value_only(corp, train):  # 18MEX NdM: face value, if that is within the range
+            return (train.price, train.price) if low <= train.price <= high else (train.price, high)
+        return low, high
 
     def offered_other_trains(self, corp: Corporation) -> list:
         trains = self.other_trains(corp)
@@ -897,8 +890,8 @@ class Bankrupt(Step):
                 if enough is not None and value >= enough:
                     break
                 if player.shares_of(other):
-                    value += max((other.share_price.price * (pct // other.share_percent)
-                                  for shares, pct in game.sellable_bundles(player, other)
+                    value += max((game.bundle_price(other, pct)
+                                  for shares, pct in game.liquidation_bundles(player, other)
                                   if sale_ok(corp, shares, pct)), default=0)
         return value
 
@@ -909,7 +902,7 @@ class Bankrupt(Step):
         return self.liquidity(corp, enough=price) < price
 
     def actions(self, entity) -> tuple[str, ...]:
-        if corp_turn(self, entity) and self.can_go_bankrupt(entity):
+        if corp_turn(self, entity) and isinstance(entity, Corporation) and self.can_go_bankrupt(entity):
             return ("bankrupt",)
         return ()
 

@@ -12,7 +12,7 @@ from engine.core.entities import Company, Corporation, Minor, Player, Share, Tra
 from engine.core.game import BaseGame
 from engine.core.rounds import AuctionRound, OperatingRound, StockRound
 from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
-from engine.core.steps.operating import Bankrupt, BuyCompany, DiscardTrain, HomeToken, Route, Token
+from engine.core.steps.operating import BuyCompany, DiscardTrain, HomeToken, Route, Token
 from engine.titles.g18mex import steps
 
 NDM = "NdM"
@@ -78,7 +78,7 @@ class Game18MEX(BaseGame):
         return StockRound(self, [DiscardTrain, steps.BuySellParShares])
 
     def operating_round(self, round_num: int):
-        return OperatingRound(self, [Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
+        return OperatingRound(self, [steps.Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
                                      steps.SpecialTrack, steps.Track, Token, Route, steps.Dividend,
                                      DiscardTrain, steps.SingleDepotTrainBuy, steps.BlockingBuyCompany],
                               round_num=round_num)

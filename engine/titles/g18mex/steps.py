@@ -27,7 +27,7 @@ class BuySellParShares(stock.BuySellParShares):
                 game.num_certs(player) >= game.cert_limit:
             return None
         half = next((s for s in player.shares_of(corp) if s.percent == 5), None)
-        if half is None or self.sold_this_round(player, corp) or (self.bought and not self.can_buy_multiple(corp)):
+        if half is None or self.sold_this_round(player, corp) or (self.bought and not self.can_buy_multiple(corp, share.owner)):
             return None
         price = self.swap_price(share, half)
         if price > player.cash or not self.may_trade(corp) or not game.holding_ok(player, corp, 5):
@@ -217,8 +217,20 @@ class SingleDepotTrainBuy(operating.BuyTrain):
         super().process_buy_train(action, corp)
         if from_depot:
             self.bought_from_depot = True
-            if not self.depot_offer() and not self.other_trains(corp):
+            # the step ends when nothing more can be bought (18xx.games' "buyable trains")
+            if not self.depot_offer() and not any(low <= high for low, high in
+                                                  (self.price_range(corp, t) for t in self.offered_other_trains(corp))):
                 self.passed = True
+
+
+class Bankrupt(operating.Bankrupt):
+    """Bankruptcy only where 18xx.games can weigh the president's shares: while buying trains (it fails
+    on any other step of the turn when the president holds shares)."""
+
+    def can_go_bankrupt(self, corp: Corporation) -> bool:
+        if self.sale_rule() is None and any(corp.owner.shares_of(c) for c in self.game.corporations):
+            return False
+        return super().can_go_bankrupt(corp)
 
 
 class Merge(Step):
@@ -290,5 +302,5 @@ class Assign(Step):
                 for coord in self.game.merged_cities_to_select]
 
 
-__all__ = ["Assign", "BlockingBuyCompany", "BuySellParShares", "Dividend", "Merge", "SingleDepotTrainBuy",
+__all__ = ["Assign", "Bankrupt", "BlockingBuyCompany", "BuySellParShares", "Dividend", "Merge", "SingleDepotTrainBuy",
            "SpecialTrack", "Track"]
