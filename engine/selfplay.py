@@ -105,6 +105,11 @@ def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
         weights[kinds.index("bankrupt")] = 0.001
     kind = rng.choices(kinds, weights=weights)[0]
     options = by_type[kind]
+    if kind == "run_routes" and options[0]["routes"] and rng.random() < 0.15:
+        # now and then a train doesn't run (a run need not be the best one)
+        routes = list(options[0]["routes"])
+        routes.pop(rng.randrange(len(routes)))
+        return {**options[0], "routes": routes}
     if kind == "buy_train" and rng.random() < 0.85:
         # mostly from the bank, so that games move through the phases to the last trains
         from_bank = [a for a in options if game.train(a["train"]).owner is None]

@@ -555,6 +555,14 @@ class BaseGame(OperatingMixin):
         player.companies.append(company)
         self.after_buy_company(player, company, price)
 
+    def sell_company(self, company: Company, buyer, price: int) -> None:
+        """A private changes hands: the buyer pays its owner."""
+        seller = company.owner
+        self.transfer(buyer, seller, price)
+        seller.companies.remove(company)
+        company.owner = buyer
+        buyer.companies.append(company)
+
     def blocking_privates(self) -> set[str]:
         """Player-owned privates that forbid track on their hexes (the map knows which hexes)."""
         return {c.sym for c in self.companies
