@@ -137,3 +137,14 @@ def test_open_bids_are_part_of_the_state():
     assert game.summary()["auction"] == {"bids": {"CA": [[1, 165], [2, 170]]}, "auctioning": None}
     game.apply(act(3, "bid", company="SV", price=20))
     assert "auction" in game.summary()
+
+
+def test_home_station_goes_where_its_reservation_moved():
+    # NYNH's home is city 0 of G19 (its exit 3); tile 54 at rotation 0 joins exit 3 to its second city,
+    # and the reservation moves there: 18xx.games places NYNH's home station in that city
+    game = create_game("1830", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)])
+    game.hexmap.lay("G19", "54-0", 0)
+    cities = game.hexmap.hex("G19").tile.cities
+    assert "NYNH" in cities[1].reservations
+    game.place_home_token(game.corporation("NYNH"))
+    assert cities[1].tokened_by("NYNH") and not cities[0].tokened_by("NYNH")

@@ -649,9 +649,10 @@ class BaseGame(OperatingMixin):
         return False
 
     def over_train_limit(self) -> list[Operator]:
-        over = [c for c in self.corporations + self.minors
+        """Operators with more trains than the limit, minors first, then in the title's order of
+        corporations (the first is asked to discard first; any of them may)."""
+        return [c for c in self.minors + self.corporations
                 if c.trains and self.trains_counted_for_limit(c) > self.train_limit(c)]
-        return sorted(over, key=self.operator_order_key) if len(over) > 1 else over
 
     def discard_train(self, train: Train) -> None:
         train.owner.trains.remove(train)
@@ -761,9 +762,14 @@ class BaseGame(OperatingMixin):
             if reason and self.end_now(reason[1]):
                 self.end_game(reason[0])
                 return
+            if self.turn >= self.LAST_TURN:
+                self.end_game("dnf")  # 18xx.games stops a game that reaches its 100th turn: did not finish
+                return
             self.round = self.next_round()
             self.programs.round_started(self.round.stock)
             self.round.start()
+
+    LAST_TURN = 100
 
     END_TIMINGS = ("immediate", "current_round", "current_or", "full_or", "one_more_full_or_set")  # most urgent first
 

@@ -503,7 +503,7 @@ class DiscardTrain(Step):
         return self.game.over_train_limit()[:1]
 
     def actions(self, entity) -> tuple[str, ...]:
-        return ("discard_train",) if entity in self.active_entities() else ()
+        return ("discard_train",) if entity in self.game.over_train_limit() else ()
 
     def process_discard_train(self, action, corp: Corporation) -> None:
         train = self.game.train(action.train)
