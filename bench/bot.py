@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef  # noqa: E402
 from fakediscord.recorded import flatten  # noqa: E402
 
-from bot import actions as acts  # noqa: E402
+from bot.families.g18xx import G18xx  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -62,7 +62,7 @@ async def main(path: Path, limit: int | None, pictures: bool) -> None:
             for a in applied:
                 lv = await bot.service.live(gid)
                 pid = lv.game.active_players()[0] if a["entity_type"] != "player" else a["entity"]
-                kind, o = acts.command_for(a)
+                kind, o = G18xx.command_for(a)
                 if kind == "bankrupt":
                     r = await fake.command(member_of[int(pid)], thread, "bankrupt", {})
                     rec = await fake.click(member_of[int(pid)], r.final, f"rh:bankrupt:{gid}")

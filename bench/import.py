@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from bot.access import Caller  # noqa: E402
 from bot.db import Database  # noqa: E402
-from bot.engine_adapter import Engine  # noqa: E402
 from bot.service import MAX_IMPORT_ACTIONS, Service  # noqa: E402
+from bot.session import Engine  # noqa: E402
 
 
 def grown_log(fixture: Path, megabytes: float, undo_to: bool = False, churn: int = 1) -> bytes:

@@ -2,6 +2,7 @@
 
     python -m bot                      # without DISCORD_TOKEN; ROUNDHOUSE_DB overrides ./roundhouse.db
     echo "new 1830 Ann Bob Cid" | python -m bot
+    printf 'new steam Ann Bob Cid map=rust_belt mode=standard seed=5\nstart\nlegal\n' | python -m bot
 
 Pictures are written to ./out/ (ROUNDHOUSE_OUT) and their paths printed.
 """
@@ -15,31 +16,39 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
-from bot import actions as acts
 from bot.access import Caller
 from bot.config import Config
 from bot.db import Database
-from bot.engine_adapter import Engine
 from bot.errors import UserError
 from bot.service import Reply, Service, UndoRequest
+from bot.session import Engine, Session
 
 CONSOLE_MEMBER_BASE = 1000  # console seats are members 1001, 1002, ... (stable per name within a game)
 
 HELP = """\
 Roundhouse console. Commands (one per line; `#` starts a comment):
   help                                  this text
-  new TITLE NAME [NAME ...] [seed=N]    open a game (1830) with these players; the first one hosts
+  new TITLE NAME [NAME ...] [seed=N] [SETTING=VALUE ...]
+                                        open a game with these players (the first one hosts), e.g.
+                                        `new 1830 Ann Bob Cid`, `new 18MEX Ann Bob Cid rules=delay_minor_close`,
+                                        `new steam Ann Bob Cid map=rust_belt mode=standard seed=5`
   join NAME | leave NAME | kick NAME    lobby seats (current game)
   start                                 start the current game (seat order shuffled from the game's seed)
   games                                 list open games
   use ID                                switch to game ID
-  status | history [N] | legal          read-only views (legal: what the acting entity may do)
-  as SEAT ACTION ...                    act for a seat (number in seat order, or name), e.g.
-      as 1 bid CA 165        as 2 par PRR 67         as 3 buy PRR_2       as 1 sell PRR_1+PRR_2
-      as 2 pass              as 1 lay E19 57-0 1     as 1 token 57-1-0#0  as 1 run best
-      as 1 dividend payout   as 1 train 2-0 [PRICE] [VARIANT]             as 1 discard 2-0
-      as 1 private DH 140    as 1 bankrupt           as 1 lay E19 57-0 1 using=CS
-      (options may also be given as name=value; run routes: as 1 run "3-0: E19,F20 | F20,G19")
+  titles                                the games this bot hosts, with their settings
+  status | history [N]                  read-only views
+  legal                                 what the acting seat may do, each as the command to type
+  as SEAT ACTION ...                    act for a seat (number in seat order, or name), the game's commands:
+    18xx: as 1 bid CA 165        as 2 par PRR 67         as 3 buy PRR_2       as 1 sell PRR_1+PRR_2
+          as 2 pass              as 1 lay E19 57-0 1     as 1 token 57-1-0#0  as 1 run best
+          as 1 dividend payout   as 1 train 2-0 [PRICE] [VARIANT]             as 1 discard 2-0
+          as 1 private DH 140    as 1 bankrupt           as 1 lay E19 57-0 1 using=CS
+          as 1 merge MEX         as 1 assign I12         (run routes: as 1 run "3-0: E19,F20 | F20,G19")
+    Steam: as 1 shares 2         as 1 bid 3              as 1 tile 4          as 1 build 5,3 lay:22:0
+          as 1 urbanize 4,10 blue@E                     as 1 grow A 1,11     as 1 done
+          as 1 deliver 0,19:blue 0,17:1-3 [income|vp]   as 1 loco            as 2 score vp
+    (options may also be given as name=value; `legal` shows every move as its command)
   undo SEAT [N]                         take back actions (N>1 needs everyone: `agree SEAT` each)
   agree SEAT | refuse SEAT              vote on an undo request
   export [FILE]                         write the 18xx.games log (default: out/game<ID>.json)
@@ -148,15 +157,20 @@ class Console:
             if len(args) < 2:
                 raise UserError("new TITLE NAME [NAME ...]")
             seed = None
-            for w in [w for w in args if w.lower().startswith("seed=")]:
-                seed = int(w.split("=", 1)[1]) if w.split("=", 1)[1].isdigit() else None
-                if seed is None:
-                    raise UserError("seed=N takes a whole number.")
+            settings = {}
+            for w in [w for w in args if "=" in w]:
+                key, value = w.split("=", 1)
+                if key.lower() == "seed":
+                    if not value.isdigit():
+                        raise UserError("seed=N takes a whole number.")
+                    seed = int(value)
+                else:
+                    settings[key.lower()] = value
                 args.remove(w)
             if len(args) < 2:
-                raise UserError("new TITLE NAME [NAME ...] [seed=N]")
+                raise UserError("new TITLE NAME [NAME ...] [seed=N] [SETTING=VALUE ...]")
             title, names = args[0], args[1:]
-            row = await svc.new_game(Caller(0, names[0]), title=title, seed=seed)
+            row = await svc.new_game(Caller(0, names[0]), title=title, seed=seed, settings=settings)
             # seats are members game*1000+1, +2 ...; the host's seat goes to the first of them
             await svc.replace(row.id, Caller(0), 0, self._member_for(row.id, 1), names[0])
             for i, name in enumerate(names[1:], start=2):
@@ -176,6 +190,12 @@ class Console:
         elif cmd == "start":
             gid = await self._current()
             self.show(await svc.start(gid, await self._host(gid)))
+        elif cmd == "titles":
+            for t in svc.engine.titles.values():
+                extra = "; ".join(f"{st.name}: {', '.join(v for _, v in st.choices) or 'any'}"
+                                  + (f" (default {st.default})" if st.default else "") for st in t.settings)
+                self.say(f"  {t.name} — {t.display_name}, {t.player_range[0]}-{t.player_range[1]} players"
+                         + (f"; {extra}" if extra else ""))
         elif cmd in ("games", "list"):
             self.show(await svc.list_games(Caller(0)))
         elif cmd == "use":
@@ -193,16 +213,16 @@ class Console:
         elif cmd == "legal":
             gid = await self._current()
             lv = await svc.live(gid)
-            if lv.game is None:
+            if lv.session is None:
                 raise UserError("The game has not started.")
-            for a in await svc.legal(lv):
-                self.say(f"  {a.get('type')}: {acts.label(a)}")
+            for line in await asyncio.to_thread(self.legal_lines, lv.session):
+                self.say(f"  {line}")
         elif cmd == "as":
             if len(args) < 2:
                 raise UserError("as SEAT ACTION ...")
             who = await self._seat(args[0])
-            kind, opts = self.parse_action(args[1], args[2:])
             gid = await self._current()
+            kind, opts = self.parse_action(await self._family(gid), args[1], args[2:])
             await svc.act(gid, who, kind, opts, publish=self._publish)
         elif cmd == "undo":
             if not args:
@@ -258,13 +278,31 @@ class Console:
     async def _publish(self, reply: Reply) -> None:
         self.show(reply)
 
+    async def _family(self, game_id: int) -> type[Session]:
+        row = await self.svc.db.get_game(game_id)
+        assert row is not None
+        return self.svc.engine.title(row.title).family
+
     @staticmethod
-    def parse_action(kind: str, words: list[str]) -> tuple[str, dict[str, Any]]:
+    def legal_lines(session: Session) -> list[str]:
+        """Each legal action as the command that sends it, with its label."""
+        out = []
+        for a, label in session.legal_labels():
+            try:
+                kind, opts = session.command_for(a)
+            except ValueError:
+                continue
+            words = " ".join(shlex.quote(str(v)) for v in opts.values())
+            out.append(f"{kind} {words}".rstrip() + f"    # {label}")
+        return out
+
+    @staticmethod
+    def parse_action(family: type[Session], kind: str, words: list[str]) -> tuple[str, dict[str, Any]]:
         kind = kind.lower()
-        if kind not in acts.KINDS:
-            raise UserError(f"Unknown action `{kind}`; actions: {', '.join(acts.KINDS)}.")
-        names = [n for n, _, _ in acts.OPTIONS[kind]]
-        types = {n: t for n, t, _ in acts.OPTIONS[kind]}
+        if kind not in family.commands:
+            raise UserError(f"Unknown action `{kind}`; actions: {', '.join(family.commands)}.")
+        names = [o.name for o in family.commands[kind].options]
+        types = {o.name: o.kind for o in family.commands[kind].options}
         opts: dict[str, Any] = {}
         positional = []
         for w in words:
@@ -273,8 +311,8 @@ class Console:
                 opts[k] = v
             else:
                 positional.append(w)
-        if kind == "run" and positional:
-            opts.setdefault("routes", " ".join(positional))
+        if len(names) == 1 and positional:  # a single option takes the whole rest (e.g. routes as text)
+            opts.setdefault(names[0], " ".join(positional))
             positional = []
         free = [n for n in names if n not in opts]
         for n, v in zip(free, positional, strict=False):

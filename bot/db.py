@@ -112,6 +112,12 @@ class GameRow:
     turn_members: list[int] = field(default_factory=list)
     result: dict[str, int] | None = None
     end_reason: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # the family's own set-up (Steam: map, mode)
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """Everything the game is set up with besides its title, seed and players."""
+        return {**self.settings, "optional_rules": list(self.optional_rules)}
 
     @classmethod
     def from_row(cls, r: aiosqlite.Row) -> GameRow:
@@ -122,6 +128,7 @@ class GameRow:
             created_by=r["created_by"], created_at=r["created_at"], updated_at=r["updated_at"],
             last_action_at=r["last_action_at"], turn_members=json.loads(r["turn_members"] or "[]"),
             result=json.loads(r["result"]) if r["result"] else None, end_reason=r["end_reason"],
+            settings=json.loads(r["settings"] or "{}"),
         )
 
 
@@ -266,14 +273,15 @@ class Database:
     # ---------------------------------------------------------------- games
     async def create_game(self, *, title: str, seed: int, created_by: int, guild_id: int | None = None,
                           channel_id: int | None = None, thread_id: int | None = None,
-                          optional_rules: list[str] | None = None, status: str = "lobby") -> GameRow:
+                          optional_rules: list[str] | None = None, settings: dict[str, Any] | None = None,
+                          status: str = "lobby") -> GameRow:
         now = time.time()
         async with self.transaction():
             cur = await self._db.execute(
-                "INSERT INTO games(title, status, seed, optional_rules, guild_id, channel_id, thread_id, created_by,"
-                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (title, status, seed, json.dumps(optional_rules or []), guild_id, channel_id, thread_id, created_by,
-                 now, now),
+                "INSERT INTO games(title, status, seed, optional_rules, settings, guild_id, channel_id, thread_id,"
+                " created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (title, status, seed, json.dumps(optional_rules or []), json.dumps(settings or {}), guild_id,
+                 channel_id, thread_id, created_by, now, now),
             )
             game_id = cur.lastrowid
             await self._db.execute("INSERT INTO reminders(game_id) VALUES (?)", (game_id,))
@@ -309,7 +317,7 @@ class Database:
     @staticmethod
     def _game_columns(fields: dict[str, Any]) -> dict[str, Any]:
         out = dict(fields)
-        for key in ("optional_rules", "turn_members", "result"):
+        for key in ("optional_rules", "settings", "turn_members", "result"):
             if key in out and out[key] is not None:
                 out[key] = json.dumps(out[key])
         out["updated_at"] = time.time()

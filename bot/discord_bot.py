@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.db import Database
-from bot.engine_adapter import Engine
 from bot.service import Reply, Service
+from bot.session import Engine
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,9 @@ class RoundhouseBot(commands.Bot):
         resumed, broken = await self.service.resume_all()
         log.info("resumed %d active game(s)%s", len(resumed),
                  f"; {len(broken)} could not be loaded: {sorted(broken)}" if broken else "")
-        self._warm_task = asyncio.create_task(asyncio.to_thread(self.service.engine.warm_pictures, "1830"))
+        if self.config.pictures:  # the running games' first pictures (a new lobby warms its own)
+            titles = {lv.row.title for lv in self.service._live.values() if lv.session is not None}
+            self._spawn(asyncio.to_thread(lambda: [self.service.engine.warm_pictures(t) for t in sorted(titles)]))
         from bot.ui import GameButton
         self.add_dynamic_items(GameButton)
         for ext in EXTENSIONS:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.db import Database, migration_files
-from bot.engine_adapter import Engine
 from bot.service import Live, Service
+from bot.session import Engine
 
 
 async def check(db: Database, engine: Any | None = None) -> list[str]:
@@ -68,7 +68,7 @@ async def _problems(db: Database, conn: Any, engine: Any | None) -> list[str]:
         seats = await db.seats(row.id)
         try:
             game = await asyncio.to_thread(svc.engine.replay, row.title, svc._players(seats), row.seed,
-                                           row.optional_rules, await db.actions(row.id), row.id)
+                                           row.setup, await db.actions(row.id), row.id)
         except Exception as exc:
             problems.append(f"{where}: the log does not replay: {exc}")
             continue

@@ -22,17 +22,14 @@ from typing import Any
 import pydantic
 
 from bot import access
-from bot import actions as acts
 from bot.access import Caller
+from bot.commands import Command, fit
 from bot.db import Database, GameRow, LogConflict, Seat, UndoRequest
-from bot.describe import describe, entity_name, next_hint
-from bot.engine_adapter import Engine, GameLike
 from bot.errors import UserError, clip, quote
+from bot.session import Change, Engine, Session, Title
 
 log = logging.getLogger(__name__)
 
-MAX_PLAYERS = {"1830": 6}
-MIN_PLAYERS = {"1830": 2}
 DEFAULT_FIRST_REMINDER = 12 * 3600.0
 DEFAULT_REMINDER_EVERY = 24 * 3600.0
 MIN_REMINDER_HOURS = 1.0
@@ -42,6 +39,8 @@ NAME_LIMIT = 40
 # an imported log: a long real 1830 game is ~2,000 actions and well under 2 MB
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
+
+ANY_GROUP = object()  # a command sent by a button or the console: no slash-command group to check
 
 ENGINE_FAILED = ("The rules engine failed on this action, so nothing was stored: the game is as it was "
                  "before your command. The error was logged for the developers.")
@@ -74,8 +73,12 @@ class Reply:
 class Live:
     row: GameRow
     seats: list[Seat]
-    game: GameLike | None
-    legal_cache: tuple[int, list[dict]] | None = None
+    session: Session | None
+
+    @property
+    def game(self) -> Any:
+        """The engine's own game object (None in the lobby)."""
+        return self.session.game if self.session is not None else None
 
     @property
     def names(self) -> dict[int, str]:
@@ -101,7 +104,8 @@ class LogPlayer(pydantic.BaseModel):
 
 
 class ImportedLog(pydantic.BaseModel):
-    """The parts of an 18xx.games game log the bot reads; the engine checks the actions themselves."""
+    """The parts of a game log (18xx.games' format; Steam's is laid out alike) the bot reads; the engine
+    checks the actions themselves."""
 
     model_config = pydantic.ConfigDict(extra="allow")
     title: str
@@ -127,6 +131,7 @@ class Service:
         self._locks: dict[int, asyncio.Lock] = {}
         self.broken: dict[int, str] = {}   # game id -> why its stored log could not be replayed
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
+        self._tasks: set[asyncio.Future] = set()
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -158,12 +163,12 @@ class Service:
             raise UserError(f"Game #{game_id} cannot be loaded ({self.broken[game_id]}); its log is kept as it "
                             "was. The bot's operator has been told.")
         seats = await self.db.seats(game_id)
-        game = None
+        session = None
         if row.status in ("active", "finished"):
             stored = await self.db.actions(game_id)
             try:
-                game = await asyncio.to_thread(self.engine.replay, row.title, self._players(seats), row.seed,
-                                               row.optional_rules, stored, game_id)
+                session = await asyncio.to_thread(self.engine.replay, row.title, self._players(seats), row.seed,
+                                                  row.setup, stored, game_id)
             except Exception as exc:
                 self._live.pop(game_id, None)
                 self.broken[game_id] = clip(str(exc) or type(exc).__name__, 200)
@@ -171,7 +176,7 @@ class Service:
                 raise UserError(f"Game #{game_id} cannot be loaded ({self.broken[game_id]}); its log is kept as "
                                 "it was. The bot's operator has been told.") from None
         self.broken.pop(game_id, None)
-        lv = Live(row, seats, game)
+        lv = Live(row, seats, session)
         self._live[game_id] = lv
         return lv
 
@@ -214,28 +219,35 @@ class Service:
         return lv
 
     async def legal(self, lv: Live) -> list[dict]:
-        assert lv.game is not None
-        n = len(lv.game.actions)
-        if lv.legal_cache and lv.legal_cache[0] == n:
-            return lv.legal_cache[1]
-        legal = await asyncio.to_thread(lv.game.legal_actions)
-        lv.legal_cache = (n, legal)
-        return legal
+        assert lv.session is not None
+        return await asyncio.to_thread(lv.session.legal)
+
+    def _title(self, lv: Live) -> Title:
+        return self.engine.title(lv.row.title)
 
     # ------------------------------------------------------------------ lobby
     async def new_game(self, caller: Caller, *, title: str, channel_id: int | None = None,
                        thread_id: int | None = None, seed: int | None = None,
-                       optional_rules: list[str] | None = None) -> GameRow:
-        if title not in self.engine.titles:
-            raise UserError(f"Unknown title {quote(title)}. Available: {', '.join(self.engine.titles)}.")
+                       settings: dict[str, Any] | None = None) -> GameRow:
+        """A lobby for `title`, set up with the title's `settings` as given (`{"map": "rust_belt"}`, `{"rules":
+        "delay_minor_close"}`): checked by the title's family."""
+        t = self.engine.title(title)
+        setup = t.family.check_setup(t, settings or {})
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31 - 1)
         async with self.db.transaction():
-            row = await self.db.create_game(title=title, seed=seed, created_by=caller.member_id,
+            row = await self.db.create_game(title=t.name, seed=seed, created_by=caller.member_id,
                                             guild_id=caller.guild_id, channel_id=channel_id, thread_id=thread_id,
-                                            optional_rules=optional_rules)
+                                            optional_rules=setup.pop("optional_rules", []), settings=setup)
             await self.db.add_seat(row.id, 1, caller.member_id, _short(caller.name))
         await self.live(row.id, reload=True)
+        if self.pictures:  # draw the title's first pictures ahead, while players join
+            self._background(asyncio.to_thread(self.engine.warm_pictures, t.name))
         return row
+
+    def _background(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def set_thread(self, game_id: int, thread_id: int, lobby_message_id: int | None = None) -> None:
         fields: dict[str, Any] = {"thread_id": thread_id}
@@ -247,8 +259,10 @@ class Service:
     async def lobby_text(self, game_id: int) -> str:
         lv = await self._refresh(game_id)
         names = ", ".join(s.name for s in lv.seats) or "nobody yet"
-        mx = MAX_PLAYERS.get(lv.row.title, 6)
-        return (f"**{lv.row.title}** game #{lv.row.id} — lobby ({len(lv.seats)}/{mx}): {names}.\n"
+        t = self._title(lv)
+        setup = ", ".join(f"{k} {', '.join(v) if isinstance(v, list) else v}" for k, v in lv.row.setup.items() if v)
+        return (f"**{t.display_name}** game #{lv.row.id}{f' ({setup})' if setup else ''} — lobby "
+                f"({len(lv.seats)}/{t.player_range[1]}): {names}.\n"
                 f"Press **Join** or use `/game join`; the host starts with `/game start`.")
 
     async def lobby_reply(self, game_id: int, note: str = "") -> Reply:
@@ -292,7 +306,7 @@ class Service:
                 raise UserError("This game has already started.")
             if lv.seat_of_member(caller.member_id):
                 raise UserError("You are already in this game.")
-            if len(lv.seats) >= MAX_PLAYERS.get(lv.row.title, 6):
+            if len(lv.seats) >= self._title(lv).player_range[1]:
                 raise UserError("This game is full.")
             pid = max((s.player_id for s in lv.seats), default=0) + 1
             await self.db.add_seat(game_id, pid, caller.member_id, _short(caller.name))
@@ -317,7 +331,7 @@ class Service:
         lv = await self._refresh(game_id)
         if lv.row.status == "aborted":
             return lv.reply(f"Game #{game_id} was closed: nobody is left in its lobby.",
-                            also=self._lobby_closed(lv, f"**{lv.row.title}** game #{game_id} — closed: {note}"))
+                            also=self._lobby_closed(lv, f"**{self._title(lv).display_name}** game #{game_id} — closed: {note}"))
         return await self.lobby_reply(game_id, note)
 
     async def replace(self, game_id: int, caller: Caller, old_member: int, new_member: int,
@@ -363,16 +377,22 @@ class Service:
             if lv.row.status != "lobby":
                 raise UserError("This game has already started.")
             access.require_host(caller, lv.row, lv.seats, "start the game")
-            if len(lv.seats) < MIN_PLAYERS.get(lv.row.title, 2):
-                raise UserError(f"{lv.row.title} needs at least {MIN_PLAYERS.get(lv.row.title, 2)} players.")
+            t = self._title(lv)
+            if len(lv.seats) < t.player_range[0]:
+                raise UserError(f"{t.display_name} needs at least {t.player_range[0]} players.")
             order = [s.player_id for s in sorted(lv.seats, key=lambda s: s.player_id)]
             random.Random(lv.row.seed).shuffle(order)
             position = {pid: i for i, pid in enumerate(order)}
             seats = sorted(lv.seats, key=lambda s: position[s.player_id])
             players = [{"id": s.player_id, "name": s.name} for s in seats]
-            game = await asyncio.to_thread(self.engine.create, lv.row.title, players, lv.row.seed,
-                                           lv.row.optional_rules, game_id)
-            lv.game = game
+            try:
+                session = await asyncio.to_thread(self.engine.create, lv.row.title, players, lv.row.seed,
+                                                  lv.row.setup, game_id)
+            except Exception as exc:
+                if self.engine.is_game_error(exc):  # e.g. a map for more players
+                    raise UserError(f"The game cannot start: {clip(str(exc))}") from None
+                raise
+            lv.session = session
             lv.seats = [Seat(s.game_id, s.player_id, s.member_id, s.name, position[s.player_id], s.joined_at)
                         for s in seats]
             turn = self._turn_members(lv)
@@ -382,9 +402,9 @@ class Service:
                 await self._schedule_reminder(game_id)
             lv = await self._refresh(game_id)
             seating = ", ".join(f"{i + 1}. {p['name']}" for i, p in enumerate(players))
-            reply = lv.reply(f"**{lv.row.title}** game #{game_id} starts. Seats: {seating}.")
-            await self._finish_reply(lv, reply, None, game.summary(), set(), turn, kinds={"map", "companies"})
-            reply.also = self._lobby_closed(lv, f"**{lv.row.title}** game #{game_id} — started. Seats: {seating}.")
+            reply = lv.reply(f"**{t.display_name}** game #{game_id} starts. Seats: {seating}.")
+            await self._finish_reply(lv, reply, None, set(), turn, set(session.start_pictures))
+            reply.also = self._lobby_closed(lv, f"**{t.display_name}** game #{game_id} — started. Seats: {seating}.")
             return reply
 
     async def abort(self, game_id: int, caller: Caller) -> Reply:
@@ -400,7 +420,7 @@ class Service:
             await self._refresh(game_id)
             reply = lv.reply(f"Game #{game_id} was aborted.")
             if was_lobby:
-                reply.also = self._lobby_closed(lv, f"**{lv.row.title}** game #{game_id} — aborted in the lobby.")
+                reply.also = self._lobby_closed(lv, f"**{self._title(lv).display_name}** game #{game_id} — aborted in the lobby.")
             return reply
 
     async def list_games(self, caller: Caller, mine: bool = False) -> Reply:
@@ -416,150 +436,125 @@ class Service:
 
     # ------------------------------------------------------------------ turn
     def _turn_members(self, lv: Live) -> list[int]:
-        if lv.game is None or lv.game.finished:
+        if lv.session is None or lv.session.finished:
             return []
         out = []
-        for pid in lv.game.active_players():
+        for pid in lv.session.active_players():
             m = lv.member_of_player(pid)
             if m is not None and m not in out:
                 out.append(m)
         return out
 
     def turn_text(self, lv: Live, mention: bool) -> str:
-        g = lv.game
-        if g is None:
+        s = lv.session
+        if s is None:
             return ""
-        if g.finished:
-            res = g.result()
-            ranking = sorted(res.items(), key=lambda kv: -kv[1])
-            names = lv.names
-            score = ", ".join(f"{entity_name(int(k), 'player', names)} ${v}" for k, v in ranking)
-            return f"**Game over**{f' ({g.end_reason})' if g.end_reason else ''}: {score}."
-        acting = g.acting_entity() or {}
+        if s.finished:
+            return f"**Game over**{f' ({s.end_reason})' if s.end_reason else ''}: {s.result_text(lv.names)}."
         whom = []
-        for pid in g.active_players():
+        for pid in s.active_players():
             m = lv.member_of_player(pid)
             name = lv.names.get(int(pid), str(pid))
             whom.append(f"<@{m}>" if (mention and m is not None and m > 0) else f"**{name}**")
-        corp = str(acting.get("entity")) if acting.get("entity_type") not in (None, "player") else None
-        what = f" for {corp}" if corp else ""
-        turn_info = getattr(self.engine, "turn_info", None)
-        hint = next_hint(turn_info(g), lv.names, corp) if turn_info else ""
-        return f"Next: {', '.join(whom)}{what}" + (f" — {hint}." if hint else ".")
+        hint = self._words(lambda: s.hint(lv.names), "hint", lv)
+        return f"Next: {', '.join(whom)}{s.acting_for()}" + (f" — {hint}." if hint else ".")
 
-    def _buttons(self, lv: Live, last: dict | None) -> list[str]:
-        g = lv.game
-        if g is None or g.finished:
-            return []
-        if last and last.get("type") == "run_routes":
-            return ["payout", "withhold"]
-        if (g.acting_entity() or {}).get("entity_type") == "corporation":
-            return ["run_best", "pass"]
-        return ["pass"]
+    @staticmethod
+    def _words(make: Callable[[], str], what: str, lv: Live) -> str:
+        """Words for a message, best effort: never let them block a move."""
+        try:
+            return make()
+        except Exception:
+            log.exception("game %s: the %s failed", lv.row.id, what)
+            return ""
 
     async def _schedule_reminder(self, game_id: int) -> None:
         rem = await self.db.reminder(game_id)
         await self.db.set_reminder(game_id, next_at=(time.time() + rem.first_after) if rem.enabled else None)
 
     # ------------------------------------------------------------------ pictures
-    @staticmethod
-    def _picture_kinds(action: dict | None, before: dict, after: dict) -> set[str]:
-        kinds: set[str] = set()
-        t = (action or {}).get("type")
-        if t in ("lay_tile", "place_token", "run_routes"):
-            kinds.add("map")
-        bc, ac = before.get("corporations") or {}, after.get("corporations") or {}
-        for sym, c in ac.items():
-            b = bc.get(sym) or {}
-            if c.get("price") != b.get("price") or c.get("par") != b.get("par"):
-                kinds.add("market")
-            if c.get("trains") != b.get("trains") or c.get("companies") != b.get("companies") or \
-                    c.get("ipo") != b.get("ipo") or c.get("pool") != b.get("pool"):
-                kinds.add("companies")
-        if (before.get("companies") or {}) != (after.get("companies") or {}) or \
-                before.get("closed_companies") != after.get("closed_companies"):
-            kinds.add("companies")
-        if t in ("bid", "buy_company", "bankrupt"):
-            kinds.add("companies")
-        if t in ("par", "sell_shares", "dividend"):
-            kinds.add("market")
-        if after.get("finished"):
-            kinds |= {"market", "companies"}
-        return kinds
-
-    def _render(self, lv: Live, kinds: set[str], ran: str | None, stem: str) -> list[Picture]:
-        if not self.pictures or lv.game is None:
+    def _render(self, lv: Live, kinds: set[str], change: Change | None, stem: str) -> list[Picture]:
+        if not self.pictures or lv.session is None:
             return []
         out = []
-        if "map" in kinds:
-            data = self.engine.draw_map(lv.game, ran=ran)
-            if data:
-                out.append(Picture(f"{stem}-map.png", data))
-        if "market" in kinds:
-            data = self.engine.draw_market(lv.game, lv.row.title)
-            if data:
-                out.append(Picture(f"{stem}-market.png", data))
-        if "companies" in kinds:
-            data = self.engine.draw_companies(lv.game, lv.row.title)
-            if data:
-                out.append(Picture(f"{stem}-companies.png", data))
+        for kind in lv.session.picture_kinds:
+            if kind in kinds:
+                data = self.engine.picture(lv.session, kind, change, lv.names)
+                if data:
+                    out.append(Picture(f"{stem}-{kind}.png", data))
         return out
 
-    async def _finish_reply(self, lv: Live, reply: Reply, action: dict | None, after: dict,
-                            previous_turn: set[int], turn: list[int], kinds: set[str]) -> None:
+    async def _finish_reply(self, lv: Live, reply: Reply, change: Change | None, previous_turn: set[int],
+                            turn: list[int], kinds: set[str]) -> None:
         changed = set(turn) != previous_turn
         reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
-        ran = str(action["entity"]) if action and action.get("type") == "run_routes" else None
-        stem = f"game{lv.row.id}-{len(lv.game.actions) if lv.game else 0}"
-        reply.pictures = await asyncio.to_thread(self._render, lv, kinds, ran, stem)
-        reply.buttons = self._buttons(lv, action)
+        stem = f"game{lv.row.id}-{len(lv.session.actions) if lv.session else 0}"
+        reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, stem)
+        reply.buttons = lv.session.buttons_for(change) if lv.session is not None else []
         if changed and turn:
             reply.dm = [m for m in turn if await self.db.dm_optin(m)]
 
     # ------------------------------------------------------------------ actions
     async def act(self, game_id: int, caller: Caller, kind: str, options: dict[str, Any],
-                  publish: Publish | None = None) -> Reply:
-        """Apply one action for the caller. The reply is published (under the game's lock) after the
-        action is committed. Raises UserError (nothing changed) when it cannot be done."""
+                  publish: Publish | None = None, *, group: str | None | object = ANY_GROUP) -> Reply:
+        """Apply one action for the caller: `kind` is a command of the game's family (`group`: the slash
+        command group it was typed in, checked against the family's). The reply is published (under the
+        game's lock) after the action is committed. Raises UserError (nothing changed) when it cannot be
+        done."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            if lv.row.status != "active" or lv.game is None:
+            if lv.row.status != "active" or lv.session is None:
                 raise UserError("This game is not running." if lv.row.status != "lobby"
                                 else "This game has not started yet.")
             seat = lv.seat_of_member(caller.member_id)
             if seat is None:
                 raise UserError("You have no seat in this game.")
-            game = lv.game
+            session = lv.session
+            cmd = self._command(lv, kind, group)
             # whose turn first: a member out of turn hears that, not why the move would be illegal for them
-            standing_order = kind == "auto"  # a member sets their own standing orders at any time
-            out_of_turn = seat.player_id not in [int(p) for p in game.active_players()] and not standing_order
-            if out_of_turn and not options.get("using"):
+            out_of_turn = seat.player_id not in session.active_players() and not cmd.any_time
+            if out_of_turn and not cmd.out_of_turn(options):
                 raise UserError(self._not_your_turn(lv))
-            legal = await self.legal(lv) if acts.needs_legal(kind, options) else None
-            corporations = set(game.summary().get("corporations") or {}) if standing_order else None
-            action = acts.build(kind, options, game.acting_entity() or {}, legal, corporations)
-            if out_of_turn and not self._owns(lv, seat.player_id, action):
+            opts = cmd.given(options)
+            legal = await self.legal(lv) if cmd.needs_legal(opts) else None
+            action = cmd.build(session, opts, seat.player_id, legal)
+            if out_of_turn and not session.may_act_out_of_turn(seat.player_id, action):
                 raise UserError(self._not_your_turn(lv))
-            if action.get("entity_type") == "player":
+            if action.get("entity_type") == "player" and action.get("entity") is None:
                 action["entity"] = seat.player_id
             return await self._apply(lv, caller, action, publish)
 
+    def _command(self, lv: Live, name: str, group: str | None | object = ANY_GROUP) -> Command:
+        """The game's command `name`; typed as a slash command of another family's group, a pointer to the
+        right one."""
+        session = type(lv.session) if lv.session is not None else self._title(lv).family
+        if group is not ANY_GROUP and group != session.group:
+            where = f"`/{session.group} …`" if session.group else "the game commands (`/pass`, `/buy`, …)"
+            raise UserError(f"Game #{lv.row.id} is {self._title(lv).display_name}: use {where}.")
+        return session.command(name)
+
+    async def press(self, game_id: int, caller: Caller, key: str, publish: Publish | None = None) -> Reply:
+        """A game button (Pass, Pay out, Done building...) pressed: its family's command for the presser."""
+        lv = await self._scoped(caller, game_id)
+        if lv.session is None:
+            raise UserError("This game has not started yet.")
+        command, options = lv.session.button_action(key)
+        return await self.act(game_id, caller, command, options, publish)
+
     def _not_your_turn(self, lv: Live) -> str:
-        active = [int(p) for p in lv.game.active_players()] if lv.game else []
+        active = lv.session.active_players() if lv.session else []
         waiting = ", ".join(lv.names.get(p, str(p)) for p in active) or "nobody"
         return f"It is not your turn: waiting for {waiting}."
 
     async def _apply(self, lv: Live, caller: Caller, action: dict, publish: Publish | None) -> Reply:
         """Apply, store, then describe. Until the action is stored, any failure drops the game in memory
         (the engine may have changed it half-way) and nothing is reported as done."""
-        game_id, game = lv.row.id, lv.game
-        assert game is not None
-        before = game.summary()
-        cheapest_before = self._turn_info(game).get("cheapest")
-        seq = len(game.actions) + 1
+        game_id, session = lv.row.id, lv.session
+        assert session is not None
+        seq = len(session.actions) + 1
         try:
-            stored = await asyncio.to_thread(game.apply, action)
+            change = await asyncio.to_thread(session.apply, action)
         except Exception as exc:
             if self.engine.is_game_error(exc):  # refused: the engine left the game as it was
                 raise UserError(f"Not allowed: {clip(str(exc))}") from None
@@ -569,16 +564,16 @@ class Service:
         except BaseException:  # cancelled while the engine ran
             self._forget(game_id)
             raise
+        stored = change.action
         try:
-            after = game.summary()
             turn = self._turn_members(lv)
             fields: dict[str, Any] = {"turn_members": turn}
-            if game.finished:
-                fields.update(status="finished", result=game.result(), end_reason=game.end_reason)
+            if session.finished:
+                fields.update(status="finished", result=session.result(), end_reason=session.end_reason)
             vote = await self.db.undo_request(game_id)  # an open undo vote ends with this action
             async with self.db.transaction():
                 await self.db.append_action(game_id, stored, caller.member_id, seq, fields)
-                if game.finished:
+                if session.finished:
                     await self.db.set_reminder(game_id, next_at=None)
                 else:
                     await self._schedule_reminder(game_id)
@@ -598,80 +593,50 @@ class Service:
                  stored.get("type"), caller.member_id, seq)
         previous = set(lv.row.turn_members)
         lv.row.turn_members = turn
-        if game.finished:
+        if session.finished:
             lv.row.status = "finished"
-        reply = lv.reply(self._describe(lv, stored, before, after, cheapest_before) + ".")
-        await self._finish_reply(lv, reply, stored, after, previous, turn, self._picture_kinds(stored, before, after))
+        reply = lv.reply(self._describe(lv, change) + ".")
+        kinds = self._words_set(lambda: session.pictures_for(change), lv)
+        await self._finish_reply(lv, reply, change, previous, turn, kinds)
         reply.also = self._vote_closed(lv, vote, "the game went on")
         await self._publish(publish, reply)
         return reply
 
-    def _describe(self, lv: Live, action: dict, before: dict, after: dict, cheapest_before: Any) -> str:
+    def _describe(self, lv: Live, change: Change) -> str:
         """The sentence for a stored action; a plain one if describing fails (the action happened)."""
+        assert lv.session is not None
         try:
-            return describe(action, before, after, lv.names, self._facts(lv, action, cheapest_before))
+            return lv.session.describe(change, lv.names)
         except Exception:
-            log.exception("game %s: describing %s failed", lv.row.id, action.get("type"))
-            who = entity_name(action.get("entity"), action.get("entity_type"), lv.names)
-            return f"{who}: {action.get('type')} {acts.label(action)}".rstrip()
+            log.exception("game %s: describing %s failed", lv.row.id, change.action.get("type"))
+            return self._line(lv, change.action)
 
-    def _turn_info(self, game: GameLike) -> dict:
-        fn = getattr(self.engine, "turn_info", None)
-        return fn(game) if fn else {}
+    def _line(self, lv: Live, action: dict) -> str:
+        """`Ann: bid CA: $175 or more` — an action in a few words (history, fallbacks)."""
+        s = lv.session
+        if s is None:
+            return str(action.get("type"))
+        label = self._words(lambda: s.label(action), "label", lv) if action.get("type") != "pass" else ""
+        return f"{s.actor_name(action, lv.names)}: {action.get('type')} {label}".rstrip()
 
-    def _facts(self, lv: Live, action: dict, cheapest_before: Any) -> dict:
-        """What describe() needs beyond the summaries: place names, phases, a laid tile's exits, the revenue
-        a dividend is for, the auction's cheapest private before and after."""
-        game = lv.game
-        if game is None:
-            return {}
-        facts_fn = getattr(self.engine, "map_facts", None)
-        facts: dict[str, Any] = dict(facts_fn(game)) if facts_fn else {}
-        t = action.get("type")
-        if t == "lay_tile" and hasattr(self.engine, "tile_exits"):
-            facts["exits"] = self.engine.tile_exits(game, str(action.get("tile")), int(action.get("rotation") or 0))
-        if t == "dividend":
-            for a in reversed(game.actions[:-1]):
-                if a.get("type") == "run_routes" and a.get("entity") == action.get("entity"):
-                    facts["revenue"] = acts.route_revenue(a.get("routes") or [])
-                    break
-        if t == "pass":
-            facts["cheapest_before"] = cheapest_before
-            facts["cheapest_after"] = self._turn_info(game).get("cheapest")
-        return facts
-
-    def _owns(self, lv: Live, player_id: int, action: dict) -> bool:
-        """A private company's ability may be used by its owner out of turn (the engine still checks)."""
-        if action.get("entity_type") != "company" or lv.game is None:
-            return False
-        summary = lv.game.summary()
-        owner = (summary.get("companies") or {}).get(action.get("entity"))
-        if owner == player_id:
-            return True
-        corp = (summary.get("corporations") or {}).get(owner) if isinstance(owner, str) else None
-        return bool(corp and corp.get("pres") == player_id)
+    @staticmethod
+    def _words_set(make: Callable[[], set[str]], lv: Live) -> set[str]:
+        try:
+            return make()
+        except Exception:
+            log.exception("game %s: choosing pictures failed", lv.row.id)
+            return set()
 
     async def autocomplete(self, game_id: int, caller: Caller, kind: str, option: str, current: str,
-                           filled: dict[str, Any]) -> list[tuple[str, Any]]:
+                           filled: dict[str, Any], *, group: str | None | object = ANY_GROUP
+                           ) -> list[tuple[str, Any]]:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            if lv.game is None or lv.game.finished:
+            if lv.session is None or lv.session.finished:
                 return []
+            cmd = self._command(lv, kind, group)
             legal = await self.legal(lv)
-            return acts.autocomplete(kind, option, current, filled, legal, self._choice_facts(lv))
-
-    def _choice_facts(self, lv: Live) -> dict:
-        """Place names, tile directions and the auction's cheapest private for autocomplete labels."""
-        game = lv.game
-        facts_fn = getattr(self.engine, "map_facts", None)
-        facts: dict[str, Any] = dict(facts_fn(game)) if facts_fn and game is not None else {}
-        if game is not None and hasattr(self.engine, "tile_exits"):
-            facts["exits"] = lambda tile, rotation: self.engine.tile_exits(game, tile, rotation)
-        if game is not None and hasattr(self.engine, "city_hex"):
-            facts["city_hex"] = lambda city: self.engine.city_hex(game, city)
-        if game is not None:
-            facts["cheapest"] = self._turn_info(game).get("cheapest")
-        return facts
+            return fit(cmd.choices(lv.session, option, filled, legal), str(current) if current is not None else "")
 
     # ------------------------------------------------------------------ undo
     async def undo(self, game_id: int, caller: Caller, steps: Any = 1, publish: Publish | None = None
@@ -703,7 +668,7 @@ class Service:
                 return reply
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id})
             mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
-            reply = lv.reply(f"{seat.name} asks to undo the last {steps} action(s): {self._labels(rows)}. "
+            reply = lv.reply(f"{seat.name} asks to undo the last {steps} action(s): {self._labels(lv, rows)}. "
                              f"Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}",
                              mention=mentions, buttons=[f"undo_yes:{count}", f"undo_no:{count}"],
                              also=self._vote_closed(lv, previous, "replaced by a new request"))
@@ -732,9 +697,10 @@ class Service:
             return []
         return [lv.reply(f"Undo vote on {req.steps} action(s) closed: {why}.", edit=req.message_id)]
 
-    @staticmethod
-    def _labels(rows: list[tuple[int, dict, int | None, float]]) -> str:
-        return "; ".join(acts.label(a) if a.get("type") != "pass" else "pass" for _, a, _, _ in rows)
+    def _labels(self, lv: Live, rows: list[tuple[int, dict, int | None, float]]) -> str:
+        s = lv.session
+        return "; ".join(self._words(lambda a=a: s.label(a), "label", lv) if s and a.get("type") != "pass" else "pass"
+                         for _, a, _, _ in rows)
 
     async def vote_undo(self, game_id: int, caller: Caller, agree: bool, at_count: int,
                         publish: Publish | None = None) -> Reply:
@@ -773,10 +739,10 @@ class Service:
         rows = await self.db.action_rows(game_id, limit=steps)
         stored = await self.db.actions(game_id)
         keep = len(stored) - steps
-        before = lv.game.summary() if lv.game else {}
-        game = await asyncio.to_thread(self.engine.replay, lv.row.title, self._players(lv.seats), lv.row.seed,
-                                       lv.row.optional_rules, stored[:keep], game_id)
-        shorter = Live(lv.row, lv.seats, game)
+        before = lv.session.summary() if lv.session else {}
+        session = await asyncio.to_thread(self.engine.replay, lv.row.title, self._players(lv.seats), lv.row.seed,
+                                          lv.row.setup, stored[:keep], game_id)
+        shorter = Live(lv.row, lv.seats, session)
         turn = self._turn_members(shorter)
         try:
             async with self.db.transaction():
@@ -787,46 +753,30 @@ class Service:
             self._forget(game_id)
             raise
         previous = set(lv.row.turn_members)
-        lv.game, lv.legal_cache = game, None
+        labels = self._labels(lv, rows)
+        lv.session = session
         self._live[game_id] = lv
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-        reply = lv2.reply(f"{who} undid {steps} action(s): {self._labels(rows)}.")
-        after = game.summary()
-        kinds = self._picture_kinds(None, before, after) | {"map"}
-        await self._finish_reply(lv2, reply, None, after, previous, turn, kinds)
+        reply = lv2.reply(f"{who} undid {steps} action(s): {labels}.")
+        undone = Change({}, before, session.summary())
+        kinds = self._words_set(lambda: session.pictures_for(undone), lv2) | {session.picture_kinds[0]}
+        await self._finish_reply(lv2, reply, None, previous, turn, kinds)
         return reply
 
     # ------------------------------------------------------------------ read-only
-    async def status(self, game_id: int, caller: Caller,
-                     pictures: tuple[str, ...] = ("map", "market", "companies")) -> Reply:
+    async def status(self, game_id: int, caller: Caller, pictures: tuple[str, ...] | None = None) -> Reply:
+        """Where the game stands, with its pictures (all of them, or the kinds named)."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            if lv.game is None:
+            if lv.session is None:
                 return lv.reply(await self.lobby_text(game_id))
-            s = lv.game.summary()
-            lines = [f"**{lv.row.title}** game #{game_id} — {s.get('round_desc') or s.get('round', '')}, "
-                     f"phase {s.get('phase', '?')}, bank ${s.get('bank', '?')}."]
-            names = lv.names
-            for p in s.get("players", []) or []:
-                shares = ", ".join(f"{k} {v}%" for k, v in (p.get("shares") or {}).items())
-                priv = ", ".join(p.get("privates") or [])
-                extra = "; ".join(x for x in (shares, priv) if x)
-                lines.append(f"• {names.get(p.get('id'), p.get('id'))}: ${p.get('cash')}"
-                             f"{' — ' + extra if extra else ''}")
-            for sym, c in (s.get("corporations") or {}).items():
-                if not c.get("ipoed"):
-                    continue
-                price = c.get("price")
-                price = price[0] if isinstance(price, list) else price
-                trains = ", ".join(c.get("trains") or []) or "no trains"
-                lines.append(f"• {sym}: ${c.get('cash')} — share ${price}, {trains}")
-            for sym, bids in ((s.get("auction") or {}).get("bids") or {}).items():
-                offers = ", ".join(f"{names.get(pid, pid)} ${price}" for pid, price in bids)
-                lines.append(f"• bids on {sym}: {offers}")
+            lines = self._words(lambda: "\n".join(lv.session.status_lines(lv.names)), "status", lv).split("\n")
+            lines[0] = f"**{self._title(lv).display_name}** game #{game_id} — {lines[0]}"
             lines.append(self.turn_text(lv, mention=False))
             reply = lv.reply("\n".join(lines))
-            reply.pictures = await asyncio.to_thread(self._render, lv, set(pictures), None, f"game{game_id}-status")
+            kinds = set(pictures) if pictures is not None else set(lv.session.picture_kinds)
+            reply.pictures = await asyncio.to_thread(self._render, lv, kinds, None, f"game{game_id}-status")
             return reply
 
     async def history(self, game_id: int, caller: Caller, n: Any = 10) -> Reply:
@@ -839,22 +789,17 @@ class Service:
             rows = await self.db.action_rows(game_id, limit=n)
         if not rows:
             return lv.reply("No actions yet.")
-        names = lv.names
-        lines = []
-        for seq, a, _, _ in rows:
-            who = entity_name(a.get("entity"), a.get("entity_type"), names)
-            lines.append(f"{seq}. {who}: {a.get('type')} {acts.label(a) if a.get('type') != 'pass' else ''}".rstrip())
-        return lv.reply("\n".join(lines))
+        return lv.reply("\n".join(f"{seq}. {self._line(lv, a)}" for seq, a, _, _ in rows))
 
     async def export(self, game_id: int, caller: Caller) -> tuple[str, bytes]:
-        """The game as an 18xx.games log whose `id` is this game's number."""
+        """The game's log (18xx.games' format for 18xx titles) whose `id` is this game's number."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            if lv.game is not None:
-                exported = await asyncio.to_thread(lv.game.to_18xx)
+            if lv.session is not None:
+                exported = await asyncio.to_thread(lv.session.export)
             else:
                 exported = self.engine.log_dict(lv.row.title, self._players(lv.seats), lv.row.seed,
-                                                lv.row.optional_rules, [], game_id)
+                                                lv.row.setup, [], game_id)
         exported = {**exported, "id": game_id}
         return f"roundhouse-{lv.row.title}-{game_id}.json", json.dumps(exported, indent=1).encode()
 
@@ -865,8 +810,8 @@ class Service:
             raise UserError(f"The log is {size / 2**20:.1f} MB; the limit is {MAX_IMPORT_BYTES // 2**20} MB.")
 
     def parse_log(self, data: bytes | str | dict) -> tuple[ImportedLog, dict]:
-        """An 18xx.games log, checked for size and shape (the engine checks the actions): the parts the
-        bot reads, and the whole log."""
+        """A game log (18xx.games' format, or Steam's laid out alike), checked for size and shape (the engine
+        checks the actions): the parts the bot reads, and the whole log."""
         if isinstance(data, (bytes, str)):
             self.check_import_size(len(data))
             try:
@@ -882,16 +827,17 @@ class Service:
             err = exc.errors()[0]
             where = ".".join(str(x) for x in err["loc"]) or "the log"
             raise UserError(f"The file is not an 18xx.games game log: {quote(where)}: {err['msg']}.") from None
-        if parsed.title not in self.engine.titles:
+        title = next((t for t in self.engine.titles.values() if t.name.lower() == parsed.title.lower()), None)
+        if title is None:
             raise UserError(f"Cannot import a {quote(parsed.title)} game; playable: {', '.join(self.engine.titles)}.")
         if len(parsed.actions) > MAX_IMPORT_ACTIONS:
             raise UserError(f"The log has {len(parsed.actions)} actions; the limit is {MAX_IMPORT_ACTIONS}.")
         ids = [p.id for p in parsed.players]
         if len(set(ids)) != len(ids):
             raise UserError("The log names one player id twice.")
-        if len(ids) > MAX_PLAYERS.get(parsed.title, 6):
-            raise UserError(f"The log has {len(ids)} players; {parsed.title} is for at most "
-                            f"{MAX_PLAYERS.get(parsed.title, 6)}.")
+        if len(ids) > title.player_range[1]:
+            raise UserError(f"The log has {len(ids)} players; {title.display_name} is for at most "
+                            f"{title.player_range[1]}.")
         return parsed, data
 
     async def import_game(self, caller: Caller, data: bytes | str | dict, members: list[tuple[int, str] | None],
@@ -908,7 +854,7 @@ class Service:
                    for i, (p, m) in enumerate(seated)]
         try:
             async with self._importing:
-                game = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
+                session = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
         except Exception as exc:
             if self.engine.is_game_error(exc):
                 raise UserError(f"The log does not replay: {clip(str(exc))}") from None
@@ -917,28 +863,29 @@ class Service:
                             "The error was logged for the developers.") from None
         host = caller.member_id if caller.member_id in taken else (taken[0] if taken else caller.member_id)
         turn_names = {p["id"]: p["name"] for p in players}
+        setup = session.setup()
         async with self.db.transaction():
-            row = await self.db.create_game(title=parsed.title, seed=int(getattr(game, "seed", 0)), created_by=host,
+            row = await self.db.create_game(title=session.title, seed=session.seed, created_by=host,
                                             guild_id=caller.guild_id, channel_id=channel_id, thread_id=thread_id,
-                                            optional_rules=list(getattr(game, "optional_rules", ()) or ()),
+                                            optional_rules=setup.pop("optional_rules", []), settings=setup,
                                             status="active")
             for pos, (p, m) in enumerate(seated):
                 member = m[0] if m else -(row.id * 100 + pos + 1)  # unclaimed: `/game claim` takes it
                 await self.db.add_seat(row.id, p.id, member, turn_names[p.id], pos)
-            await self.db.replace_actions(row.id, list(game.actions))
+            await self.db.replace_actions(row.id, list(session.actions))
             seats = await self.db.seats(row.id)
-            lv = Live(row, seats, game)
+            lv = Live(row, seats, session)
             turn = self._turn_members(lv)
             fields: dict[str, Any] = {"turn_members": turn, "last_action_at": time.time()}
-            if game.finished:
-                fields.update(status="finished", result=game.result(), end_reason=game.end_reason)
+            if session.finished:
+                fields.update(status="finished", result=session.result(), end_reason=session.end_reason)
             await self.db.update_game(row.id, **fields)
             await self._schedule_reminder(row.id)
         self._live[row.id] = lv
         lv = await self._refresh(row.id)
-        log.info("game %s: imported %d actions", row.id, len(game.actions))
-        reply = lv.reply(f"Imported a {parsed.title} game with {len(game.actions)} actions as game #{row.id}.")
-        await self._finish_reply(lv, reply, None, game.summary(), set(), turn, {"map", "market", "companies"})
+        log.info("game %s: imported %d actions", row.id, len(session.actions))
+        reply = lv.reply(f"Imported a {self._title(lv).display_name} game with {len(session.actions)} actions as game #{row.id}.")
+        await self._finish_reply(lv, reply, None, set(), turn, set(session.picture_kinds))
         return lv.row, reply
 
     # ------------------------------------------------------------------ reminders & DMs
@@ -979,7 +926,7 @@ class Service:
                 except UserError:  # a broken game: reported at start-up
                     continue
                 turn = self._turn_members(lv)
-                if not turn or lv.game is None:
+                if not turn or lv.session is None:
                     continue
                 idle = now - (lv.row.last_action_at or now)
                 text = f"Reminder ({idle / 3600:.0f} h idle). " + self.turn_text(lv, mention=True)

@@ -10,22 +10,30 @@ import discord
 
 from bot.cogs.common import caller
 from bot.errors import UserError
+from bot.families import FAMILIES
 from bot.service import Reply
 
 log = logging.getLogger(__name__)
 
+STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
+          "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
+LOBBY = {"join": ("Join", "success"), "leave": ("Leave", "secondary"), "start": ("Start", "primary")}
+VOTES = {"undo_yes": ("Agree to undo", "danger"), "undo_no": ("Refuse", "secondary")}
+
+
+def _game_buttons() -> dict[str, tuple[str, str]]:
+    """The families' buttons (a key means one thing in every family that has it)."""
+    out: dict[str, tuple[str, str]] = {}
+    for fam in FAMILIES:
+        for key, b in fam.buttons.items():
+            if out.setdefault(key, (b.label, b.style)) != (b.label, b.style):
+                raise ValueError(f"button {key!r} is labelled differently by two families")
+    return out
+
+
+GAME = _game_buttons()
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "pass": ("Pass", discord.ButtonStyle.secondary),
-    "payout": ("Pay out", discord.ButtonStyle.success),
-    "withhold": ("Withhold", discord.ButtonStyle.secondary),
-    "run_best": ("Run best routes", discord.ButtonStyle.primary),
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "undo_yes": ("Agree to undo", discord.ButtonStyle.danger),
-    "undo_no": ("Refuse", discord.ButtonStyle.secondary),
-    "bankrupt": ("Yes, go bankrupt", discord.ButtonStyle.danger),
-}
+    key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES}.items()}
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<what>[a-z_]+):(?P<game>\d+)(?::(?P<arg>\d+))?"):
@@ -50,20 +58,15 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         svc = bot.service
         who = caller(interaction)
         try:
-            if self.what in ("pass", "payout", "withhold", "run_best", "bankrupt"):
-                kind, opts = {
-                    "pass": ("pass", {}), "payout": ("dividend", {"kind": "payout"}),
-                    "withhold": ("dividend", {"kind": "withhold"}), "run_best": ("run", {"routes": "best"}),
-                    "bankrupt": ("bankrupt", {}),
-                }[self.what]
-                reply = await svc.act(self.game_id, who, kind, opts, publish=bot.publish)
+            if self.what in GAME:
+                reply = await svc.press(self.game_id, who, self.what, publish=bot.publish)
                 await interaction.followup.send(f"Done: {reply.text.splitlines()[0]}", ephemeral=True)
-            elif self.what in ("join", "leave", "start"):
+            elif self.what in LOBBY:
                 lobby = {"join": svc.join, "leave": svc.leave, "start": svc.start}[self.what]
                 reply = await lobby(self.game_id, who)
                 await bot.publish(reply)
                 await interaction.followup.send("Done.", ephemeral=True)
-            elif self.what in ("undo_yes", "undo_no"):
+            elif self.what in VOTES:
                 await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,
                                     publish=bot.publish)
                 await interaction.followup.send("Vote counted.", ephemeral=True)
@@ -82,7 +85,8 @@ def buttons_view(reply: Reply) -> discord.ui.View | None:
     return view
 
 
-def bankrupt_view(game_id: int) -> discord.ui.View:
+def confirm_view(game_id: int, button: str) -> discord.ui.View:
+    """The button that confirms a command asked about first (e.g. bankruptcy)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton("bankrupt", game_id))
+    view.add_item(GameButton(button, game_id))
     return view

@@ -21,13 +21,13 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from bot import actions as acts
 from bot.access import Caller
 from bot.db import Database
-from bot.engine_adapter import Engine
 from bot.errors import UserError
+from bot.families.g18xx import G18xx
 from bot.integrity import check
 from bot.service import ENGINE_FAILED, Service
+from bot.session import Engine
 
 FIGURES = {"cases": 0, "commands": 0, "refused": 0, "engine_failures_contained": 0}
 THREAD = 9001
@@ -97,22 +97,22 @@ class BotFuzz(RuleBasedStateMachine):
         game = self.game()
         if game is None or game.finished:
             return
-        legal = [a for a in game.legal_actions() if a["type"] in acts.TYPE_TO_KIND and a["type"] != "bankrupt"]
+        legal = [a for a in game.legal_actions() if G18xx.command_of(a) is not None and a["type"] != "bankrupt"]
         if not legal:
             return
-        kind, options = acts.command_for(data.draw(st.sampled_from(legal)))
+        kind, options = G18xx.command_for(data.draw(st.sampled_from(legal)))
         self.call(self.svc.act(self.gid, self.acting(game), kind, options))
 
-    @rule(data=st.data(), kind=st.sampled_from(sorted(acts.KINDS)))
+    @rule(data=st.data(), kind=st.sampled_from(sorted(G18xx.commands)))
     def command(self, data, kind: str) -> None:
         """Any action command with options drawn from a legal move's, mutated, or garbage."""
         game = self.game()
         options = {}
         legal = [a for a in (game.legal_actions() if game and not game.finished else [])
-                 if acts.TYPE_TO_KIND.get(a["type"]) == kind]
+                 if getattr(G18xx.command_of(a), "name", None) == kind]
         if legal and data.draw(st.booleans()):
-            options = dict(acts.command_for(data.draw(st.sampled_from(legal)))[1])
-        for name, _, _ in acts.OPTIONS[kind]:
+            options = dict(G18xx.command_for(data.draw(st.sampled_from(legal)))[1])
+        for name in [o.name for o in G18xx.commands[kind].options]:
             if data.draw(st.integers(0, 3)) == 0:
                 options[name] = data.draw(garbage)
         self.call(self.svc.act(self.gid, self.anyone(data), kind, options))
@@ -151,7 +151,7 @@ class BotFuzz(RuleBasedStateMachine):
             "remind": lambda: svc.set_remind(gid, who, data.draw(garbage), data.draw(garbage)),
             "undo": lambda: svc.undo(gid, who, data.draw(st.one_of(st.integers(-5, 8), garbage))),
             "vote": lambda: svc.vote_undo(gid, who, data.draw(st.booleans()), data.draw(st.integers(-1, 60))),
-            "autocomplete": lambda: svc.autocomplete(gid, who, data.draw(st.sampled_from(sorted(acts.KINDS))),
+            "autocomplete": lambda: svc.autocomplete(gid, who, data.draw(st.sampled_from(sorted(G18xx.commands))),
                                                      data.draw(st.sampled_from(["company", "price", "share",
                                                                                 "hex", "tile", "train", "x"])),
                                                      data.draw(st.text(max_size=10)), {}),

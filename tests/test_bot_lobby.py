@@ -9,7 +9,7 @@ import json
 import pytest
 from fakediscord import BotRunner, FakeDiscord, UserRef
 
-from bot.engine_adapter import engine_available
+from bot.session import engine_available
 
 pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
 

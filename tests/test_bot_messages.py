@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from bot.access import Caller
 from bot.db import Database
-from bot.describe import exits_text, next_hint, phase_text
-from bot.engine_adapter import Engine
 from bot.errors import UserError
+from bot.families.g18xx.words import Words, exits_text, next_hint, phase_text
 from bot.service import Service
+from bot.session import Engine
 
 MEMBERS = {"Ann": 11, "Bob": 12, "Cid": 13}
 
@@ -100,9 +100,10 @@ def test_phrases():
     assert phase_text("3", {"3": {"train_limit": 4, "tiles": ["yellow", "green"],
                                   "status": ["can_buy_companies"]}}) == \
         "Phase 3: green tiles, train limit 4, privates may be sold to corporations"
-    assert next_hint({"types": ["buy_train", "pass"], "must_buy": True}, {}, "PRR") == "must buy a train"
-    assert next_hint({"types": ["discard_train"]}, {}, "PRR") == "discard a train: PRR is over its train limit"
-    assert next_hint({"types": ["buy_train", "sell_shares"], "emergency": True}, {}, "PRR") == \
+    w = Words({}, {})
+    assert next_hint({"types": ["buy_train", "pass"], "must_buy": True}, w, "PRR") == "must buy a train"
+    assert next_hint({"types": ["discard_train"]}, w, "PRR") == "discard a train: PRR is over its train limit"
+    assert next_hint({"types": ["buy_train", "sell_shares"], "emergency": True}, w, "PRR") == \
         "must buy a train: PRR is short, so its president pays the rest, selling shares if needed"
-    assert next_hint({"types": ["buy_shares", "lay_tile", "pass"]}, {}, "PRR") == "lay track or pass"
-    assert next_hint({}, {}, None) == ""
+    assert next_hint({"types": ["buy_shares", "lay_tile", "pass"]}, w, "PRR") == "lay track or pass"
+    assert next_hint({}, w, None) == ""

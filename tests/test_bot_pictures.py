@@ -6,7 +6,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.engine_adapter import Engine
+from bot.families.g18xx import G18xx
+from bot.session import Change
 from engine.titles import load_18xx
 
 LOG = json.loads((Path(__file__).parent / "fixtures" / "1830" / "26855.json").read_text())
@@ -15,8 +16,9 @@ LOG = json.loads((Path(__file__).parent / "fixtures" / "1830" / "26855.json").re
 def test_map_after_a_run_carries_its_routes():
     game = load_18xx(LOG, upto=92)  # NYNH has just run three 2-trains
     assert game.last_routes.get("NYNH")
-    engine = Engine()
-    plain = Image.open(io.BytesIO(engine.draw_map(game)))
-    ran = Image.open(io.BytesIO(engine.draw_map(game, ran="NYNH")))
+    session = G18xx("1830", game)
+    run = next(a for a in reversed(game.actions) if a["type"] == "run_routes")
+    plain = Image.open(io.BytesIO(session.draw("map")))
+    ran = Image.open(io.BytesIO(session.draw("map", Change(run, {}, {}))))
     assert ran.height > plain.height  # the legend band under the map
     assert ran.width == plain.width

@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot import actions as acts
+from fakediscord.play import session_1830
+
 from bot.access import Caller
 from bot.db import Database
-from bot.engine_adapter import Engine
+from bot.families.g18xx import G18xx
+from bot.families.g18xx.commands import AUTO_MODES
 from bot.service import Service
+from bot.session import Engine
 from engine.core.actions import resolve_undo
 
 LOG = json.loads((Path(__file__).parent / "fixtures" / "1830" / "1830_game_end_bank.json").read_text())
@@ -38,7 +41,7 @@ async def test_standing_orders_play_a_recorded_game(tmp_path):
         for action in resolve_undo(LOG["actions"]):
             game = (await service.live(row.id)).game
             member = members[controller(game, action)]
-            kind, options = acts.command_for({k: v for k, v in action.items() if k != "auto_actions"})
+            kind, options = G18xx.command_for({k: v for k, v in action.items() if k != "auto_actions"})
             reply = await service.act(row.id, Caller(member), kind, options)
             automatic += "automatically" in reply.text
         game = (await service.live(row.id)).game
@@ -47,7 +50,11 @@ async def test_standing_orders_play_a_recorded_game(tmp_path):
 
 
 def test_auto_command_builds_each_program():
-    build = acts.build_program
+    session, auto = session_1830(), G18xx.commands["auto"]
+
+    def build(options):
+        return auto.build(session, options, 1, None)
+
     assert build({"mode": "pass"})["type"] == "program_share_pass"
     assert build({"mode": "pass-always"})["indefinite"] is True
     order = build({"mode": "buy", "corporation": "nyc", "until": "3", "then_pass": "yes"})
@@ -57,7 +64,8 @@ def test_auto_command_builds_each_program():
 
 
 def test_auto_command_autocomplete():
+    session, auto = session_1830(), G18xx.commands["auto"]
     legal = [{"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["NYC_3"], "percent": 10},
              {"type": "par", "entity": 1, "entity_type": "player", "corporation": "PRR", "share_price": "67,5,6"}]
-    assert [v for _, v in acts.autocomplete("auto", "mode", "", {}, legal)] == list(acts.AUTO_MODES)
-    assert [v for _, v in acts.autocomplete("auto", "corporation", "", {"mode": "buy"}, legal)] == ["NYC", "PRR"]
+    assert [v for _, v in auto.choices(session, "mode", {}, legal)] == list(AUTO_MODES)
+    assert [v for _, v in auto.choices(session, "corporation", {"mode": "buy"}, legal)] == ["NYC", "PRR"]

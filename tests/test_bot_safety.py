@@ -15,6 +15,7 @@ from fakediscord.play import (
     fixture_log,
     imported_game,
     resolved_actions,
+    session_1830,
     started_game,
     state,
 )
@@ -22,12 +23,11 @@ from fakediscord.play import (
 from bot.access import Caller
 from bot.config import Config
 from bot.db import Database, DatabaseInUse, LogConflict, UndoRequest
-from bot.describe import describe
 from bot.discord_bot import thread_link
-from bot.engine_adapter import Engine
 from bot.errors import UserError
 from bot.integrity import check
 from bot.service import MAX_IMPORT_ACTIONS, MAX_IMPORT_BYTES, Reply, Service
+from bot.session import Change, Engine
 
 
 @pytest.fixture
@@ -171,7 +171,7 @@ async def test_migration_keeps_a_log_damaged_by_two_writers_and_start_up_reports
     raw.commit()
     raw.close()
     async with Database(path) as db:
-        assert [v for v, _ in await db.applied_migrations()][-2:] == [3, 4]
+        assert [v for v, _ in await db.applied_migrations()][2:] == [3, 4, 5]
         assert await db.action_count(1) == 2  # nothing deleted
         _, broken = await service(db).resume_all()
         assert list(broken) == [1]
@@ -426,7 +426,7 @@ def test_a_buy_is_described_with_its_price_not_the_cash_change():
                                       "floated": True}},
              "round_desc": "Operating Round 1.1"}
     buy = {"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["PRR_5"], "percent": 10}
-    text = describe(buy, before, after, {1: "Ann"}, {"share_percent": {"PRR": 10}})
+    text = session_1830().describe(Change(buy, before, after), {1: "Ann"})
     assert text.startswith("Ann buys 10% of PRR from the IPO for $67;"), text
 
 

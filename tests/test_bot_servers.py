@@ -10,7 +10,7 @@ import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
 from fakediscord.play import fixture_log
 
-from bot.engine_adapter import engine_available
+from bot.session import engine_available
 
 pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
 

@@ -10,14 +10,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from fakediscord.play import session_1830
 
-from bot import actions as acts
+from bot.commands import fit
 from bot.config import Config
 from bot.console import Console, run_console
 from bot.db import Database, migration_files
-from bot.describe import describe
-from bot.engine_adapter import engine_available
+from bot.families.g18xx import G18xx
+from bot.families.g18xx.commands import format_routes, parse_routes
 from bot.service import Service
+from bot.session import Change, engine_available
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_engine = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
@@ -60,21 +62,22 @@ async def test_repository_round_trip(tmp_path):
 def test_routes_text_round_trip():
     routes = [{"train": "3-0", "connections": [["G19", "F20"], ["F20", "E19", "D18"]]},
               {"train": "4-1", "connections": [["F2 1.2"]]}]
-    assert acts.parse_routes(acts.format_routes(routes)) == routes
+    assert parse_routes(format_routes(routes)) == routes
 
 
 def test_describe_sentences():
+    session = session_1830()
     before = {"players": [{"id": 1, "cash": 600}], "corporations": {"PRR": {"cash": 0, "price": [67, 5, 6]}},
               "companies": {"CA": None}, "round_desc": "Stock Round 1", "phase": "2"}
     after = {"players": [{"id": 1, "cash": 466}], "corporations": {"PRR": {"cash": 0, "price": [67, 5, 6]}},
              "companies": {"CA": None}, "round_desc": "Stock Round 1", "phase": "2"}
     par = {"type": "par", "entity": 1, "entity_type": "player", "corporation": "PRR", "share_price": "67,5,6"}
-    assert describe(par, before, after, {1: "Ann"}) == \
+    assert session.describe(Change(par, before, after), {1: "Ann"}) == \
         "Ann pars PRR at $67 and buys the president's certificate (20%) for $134"
     after2 = dict(after, phase="3", round_desc="Operating Round 1.1")
     lay = {"type": "lay_tile", "entity": "PRR", "entity_type": "corporation", "hex": "H12", "tile": "57-0",
            "rotation": 1}
-    text = describe(lay, before, after2, {})
+    text = session.describe(Change(lay, before, after2), {})
     assert text.startswith("PRR lays tile 57 on H12") and "Phase 3" in text
     assert "Operating Round 1.1 begins" in text
 
@@ -90,7 +93,7 @@ async def test_console_plays_and_survives_restart(tmp_path):
         return out.getvalue()
 
     text = await run("help\nnew 1830 Ann Bob Cid\nstart\nlegal\n")
-    assert "as SEAT ACTION" in text and "starts. Seats:" in text and "bid: CA" in text
+    assert "as SEAT ACTION" in text and "starts. Seats:" in text and "bid CA 165    # CA: $165 or more" in text
     assert "picture:" in text and Path(text.split("picture: ")[1].split()[0]).exists()
     text = await run("as 1 bid SV 20\nas 1 bid SV 20\nas 9 pass\nhistory\n")
     assert "buys SV for $20" in text
@@ -113,9 +116,9 @@ def test_python_m_bot_without_token_runs_the_console(tmp_path):
 
 
 async def test_console_parse_action():
-    assert Console.parse_action("lay", ["E19", "57-0", "1", "using=CS"]) == (
+    assert Console.parse_action(G18xx, "lay", ["E19", "57-0", "1", "using=CS"]) == (
         "lay", {"hex": "E19", "tile": "57-0", "rotation": 1, "using": "CS"})
-    assert Console.parse_action("run", ["3-0:", "E19,F20"]) == ("run", {"routes": "3-0: E19,F20"})
+    assert Console.parse_action(G18xx, "run", ["3-0:", "E19,F20"]) == ("run", {"routes": "3-0: E19,F20"})
     assert Service  # imported for type checks
 
 
@@ -132,13 +135,13 @@ async def test_sharded_by_configuration(tmp_path):
 
 
 def test_sell_offers_both_percents_of_a_presidents_certificate():
-    legal = [{"type": "sell_shares", "entity": 82, "entity_type": "player", "shares": ["B&O_3", "B&O_0"],
+    session, sell = session_1830(), G18xx.commands["sell"]
+    legal = [{"type": "sell_shares", "entity": 1, "entity_type": "player", "shares": ["B&O_3", "B&O_0"],
               "percent": p} for p in (20, 30)]
-    legal.append({"type": "sell_shares", "entity": 82, "entity_type": "player", "shares": ["B&O_3"], "percent": 10})
-    choices = acts.autocomplete("sell", "shares", "", {}, legal)
+    legal.append({"type": "sell_shares", "entity": 1, "entity_type": "player", "shares": ["B&O_3"], "percent": 10})
+    choices = fit(sell.choices(session, "shares", {}, legal), "")
     assert choices == [("sell 20% of B&O: B&O_3+B&O_0 (president's certificate swapped)", "B&O_3+B&O_0@20"),
                        ("sell 30% of B&O: B&O_3+B&O_0 (president's certificate sold)", "B&O_3+B&O_0@30"),
                        ("sell 10% of B&O: B&O_3", "B&O_3@10")]
-    player = {"entity": 82, "entity_type": "player"}
     for value, pct in (("B&O_3+B&O_0@20", 20), ("B&O_0+B&O_3@30", 30), ("B&O_3+B&O_0", 30)):
-        assert acts.build("sell", {"shares": value}, player, legal)["percent"] == pct
+        assert sell.build(session, {"shares": value}, 1, legal)["percent"] == pct

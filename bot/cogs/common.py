@@ -46,20 +46,20 @@ async def send_private(interaction: discord.Interaction, reply: Reply | str) -> 
     await interaction.followup.send(reply.text[:2000] or "Done.", **kwargs)
 
 
-def autocompleter(kind: str, option: str):
-    """Autocomplete callback for one option of an action command, from the game's legal actions."""
+def autocompleter(group: str | None, kind: str, option: str):
+    """Autocomplete callback for one option of a game command, from the legal moves of the thread's game."""
 
     async def complete(interaction: discord.Interaction, current: Any) -> list[app_commands.Choice]:
         ns = {k: v for k, v in interaction.namespace.__dict__.items()}
         try:
             gid = await resolve_game(interaction, ns.get("game"))
             choices = await service(interaction).autocomplete(gid, caller(interaction), kind, option,
-                                                              str(current or ""), ns)
+                                                              str(current or ""), ns, group=group)
         except UserError:
             return []
         return [app_commands.Choice(name=str(n), value=v) for n, v in choices]
 
-    complete.__name__ = f"complete_{kind}_{option}"
+    complete.__name__ = f"complete_{group or 'play'}_{kind}_{option}"
     return complete
 
 

@@ -8,19 +8,52 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import caller, handle_error, resolve_game, send_private
+from bot.cogs.common import caller, handle_error, resolve_game, send_private, service
+from bot.commands import fit
 from bot.errors import UserError
+from bot.families import FAMILIES
 from bot.service import MAX_UNDO_STEPS, Reply, UndoRequest
+from bot.session import Title
 from bot.ui import GameButton
 
 log = logging.getLogger(__name__)
 
 GAME_HELP = "game number (default: this thread's game)"
-TITLE_CHOICES = [app_commands.Choice(name="1830", value="1830")]
+TITLES: list[Title] = [t for fam in FAMILIES for t in fam.titles()]
+TITLE_CHOICES = [app_commands.Choice(name=t.display_name, value=t.name) for t in TITLES]
+SETTINGS = {s.name: s.help for t in TITLES for s in t.settings}  # every title's settings, as options of /game new
+
+
+async def complete_setting(interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+    """The values of a setting for the title chosen (or of every title that has it)."""
+    focused = next((o["name"] for o in _options(interaction.data) if o.get("focused")), None)
+    title = getattr(interaction.namespace, "title", None)
+    values = [(name, value) for t in TITLES if title in (None, t.name) for s in t.settings if s.name == focused
+              for name, value in s.choices]
+    return [app_commands.Choice(name=n, value=str(v)) for n, v in fit(values, current)]
+
+
+def _options(data: object) -> list[dict]:
+    opts = (data or {}).get("options", []) if isinstance(data, dict) else []
+    while opts and opts[0].get("type") in (1, 2):  # subcommand (group)
+        opts = opts[0].get("options", [])
+    return opts
+
+
+def _settings_params(fn):
+    """`/game new`'s options for the titles' settings (`map`, `mode`, `rules`), each autocompleted."""
+    import inspect
+
+    P = inspect.Parameter
+    sig = inspect.signature(fn)
+    params = [p for p in sig.parameters.values() if p.kind is not P.VAR_KEYWORD]
+    params += [P(name, P.KEYWORD_ONLY, annotation=str | None, default=None) for name in SETTINGS]
+    fn.__signature__ = sig.replace(parameters=params)
+    return fn
 
 
 @app_commands.guild_only()
-class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 18xx games"):
+class Games(commands.GroupCog, group_name="game", group_description="Roundhouse games: 18xx titles and Steam"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         super().__init__()
@@ -48,15 +81,19 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
 
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name="new", description="Open a new game in a new thread")
-    @app_commands.describe(title="game")
+    @app_commands.describe(title="game", **SETTINGS)
     @app_commands.choices(title=TITLE_CHOICES)
-    async def new(self, interaction: discord.Interaction, title: str = "1830"):
+    @app_commands.autocomplete(**{name: complete_setting for name in SETTINGS})
+    @_settings_params
+    async def new(self, interaction: discord.Interaction, title: str, **settings: str | None):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             if interaction.guild_id is None:
                 raise UserError("Start games in a server text channel.")
-            row = await self.svc.new_game(caller(interaction), title=title, channel_id=interaction.channel_id)
-            thread_id = await self._new_thread(interaction, f"{title} #{row.id}")
+            row = await self.svc.new_game(caller(interaction), title=title, channel_id=interaction.channel_id,
+                                          settings={k: v for k, v in settings.items() if v})
+            display = service(interaction).engine.title(row.title).display_name
+            thread_id = await self._new_thread(interaction, f"{display} #{row.id}")
             await self.svc.set_thread(row.id, thread_id)
             msg = await self.bot.publish(await self.svc.lobby_reply(row.id))
             await self.svc.set_thread(row.id, thread_id, msg.id if msg else None)
@@ -152,16 +189,16 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
                            else "Undone.")
 
     # ------------------------------------------------------------------ export / import
-    @app_commands.command(name="export", description="Download the game as an 18xx.games log")
+    @app_commands.command(name="export", description="Download the game's log (18xx.games' format for 18xx titles)")
     @app_commands.describe(game=GAME_HELP)
     async def export(self, interaction: discord.Interaction, game: int | None = None):
         async def go(gid, who):
             name, data = await self.svc.export(gid, who)
-            return Reply(f"Game #{gid} as an 18xx.games log.", gid, file=(name, data))
+            return Reply(f"Game #{gid}'s log.", gid, file=(name, data))
         await self._on_game(interaction, game, go, public=False)
 
-    @app_commands.command(name="import", description="Continue an 18xx.games game here (attach its log)")
-    @app_commands.describe(file="the 18xx.games game JSON", player1="member for the log's first player",
+    @app_commands.command(name="import", description="Continue a game here from its log (18xx.games or exported)")
+    @app_commands.describe(file="the game's JSON log", player1="member for the log's first player",
                            player2="second player", player3="third player", player4="fourth player",
                            player5="fifth player", player6="sixth player")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
@@ -181,7 +218,8 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
                        for m in (player1, player2, player3, player4, player5, player6)]
             row, reply = await self.svc.import_game(caller(interaction), data, members,
                                                     channel_id=interaction.channel_id)
-            thread_id = await self._new_thread(interaction, f"{row.title} #{row.id} (imported)")
+            display = service(interaction).engine.title(row.title).display_name
+            thread_id = await self._new_thread(interaction, f"{display} #{row.id} (imported)")
             await self.svc.set_thread(row.id, thread_id)
             reply.thread_id = thread_id
             await self.bot.publish(reply)

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.access import Caller
-from bot.engine_adapter import Engine
 from bot.service import Service
+from bot.session import Engine
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "1830"
 GUILD = 501          # the server the test games live in
@@ -48,6 +48,13 @@ async def imported_game(svc: Service, log: dict, upto: int | None = None, *, gui
     return row.id, callers
 
 
+def session_1830(seed: int = 5) -> Any:
+    """A fresh 1830 game as the bot plays it (Ann, Bob, Cid are players 1, 2, 3), for unit tests of the 18xx
+    commands and words."""
+    return Engine().create("1830", [{"id": i, "name": n} for i, n in enumerate(("Ann", "Bob", "Cid"), 1)],
+                           seed, {"optional_rules": []})
+
+
 def acting_caller(svc: Service, game_id: int, callers: dict[int, Caller]) -> Caller:
     lv = svc._live[game_id]
     return callers[int(lv.game.active_players()[0])]
@@ -61,8 +68,9 @@ class FaultyEngine(Engine):
         super().__init__()
         self.fail_on = fail_on
 
-    def _live(self, game: Any) -> Any:
-        game = super()._live(game)
+    def _live(self, session: Any) -> Any:
+        session = super()._live(session)
+        game = session.game
         real = game.apply
 
         def apply(action: dict) -> dict:
@@ -72,7 +80,7 @@ class FaultyEngine(Engine):
             return out
 
         game.apply = apply
-        return game
+        return session
 
 
 def state(game: Any) -> str:

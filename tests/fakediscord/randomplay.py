@@ -11,21 +11,21 @@ import shlex
 import sqlite3
 from typing import Any
 
-from bot import actions as acts
-from bot.engine_adapter import Engine
+from bot.families.g18xx import G18xx
 from bot.service import Service
+from bot.session import Engine
 
 
 def next_command(game: Any, rng: random.Random) -> tuple[int, str, dict[str, Any]] | None:
     """(player id who must send it, command, options) for a random legal action; None when over."""
     if game.finished:
         return None
-    legal = [a for a in game.legal_actions() if a["type"] in acts.TYPE_TO_KIND and a["type"] != "bankrupt"]
+    legal = [a for a in game.legal_actions() if G18xx.command_of(a) is not None and a["type"] != "bankrupt"]
     if not legal:
         return None
     doing = [a for a in legal if a["type"] != "pass"]
     action = rng.choice(doing) if doing and rng.random() < 0.8 else rng.choice(legal)
-    kind, options = acts.command_for(action)
+    kind, options = G18xx.command_for(action)
     return int(game.active_players()[0]), kind, options
 
 
@@ -59,10 +59,11 @@ def replay(db_path: str, game_id: int, engine: Engine | None = None) -> Any:
     """The game the stored log gives (the way the bot rebuilds it)."""
     conn = sqlite3.connect(db_path, timeout=10)
     try:
-        title, seed, rules = conn.execute("SELECT title, seed, optional_rules FROM games WHERE id = ?",
-                                          (game_id,)).fetchone()
+        title, seed, rules, settings = conn.execute(
+            "SELECT title, seed, optional_rules, settings FROM games WHERE id = ?", (game_id,)).fetchone()
     finally:
         conn.close()
     from bot.db import Seat
     players = Service._players([Seat(game_id, p, m, n, pos, 0) for p, m, n, pos in seats(db_path, game_id)])
-    return (engine or Engine()).replay(title, players, seed, json.loads(rules), stored_log(db_path, game_id), game_id)
+    setup = {**json.loads(settings), "optional_rules": json.loads(rules)}
+    return (engine or Engine()).replay(title, players, seed, setup, stored_log(db_path, game_id), game_id).game

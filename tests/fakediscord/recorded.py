@@ -1,10 +1,12 @@
-"""Recorded 18xx.games games as the commands members would send (e2e test and bench)."""
+"""Recorded games as the commands members would send (e2e tests and bench), and a quick renderer."""
 
 from __future__ import annotations
 
 import struct
 import zlib
 from collections.abc import Iterator
+
+from bot.session import Engine
 
 SKIPPED = ("program_",)  # programs only shape the server's auto actions; those are submitted by hand here
 
@@ -31,8 +33,22 @@ def controller(action: dict, state: dict) -> int:
         return int(action["entity"])
     if action["entity_type"] == "corporation":
         return int(state["corporations"][action["entity"]]["pres"])
+    if action["entity_type"] == "minor":
+        return int(state["minors"][action["entity"]]["owner"])
     owner = state["companies"][action["entity"]]
     return int(owner) if isinstance(owner, int) else int(state["corporations"][owner]["pres"])
+
+
+class QuickPictures(Engine):
+    """The real rules engines; every picture a tiny PNG, so a whole game through Discord stays fast."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: list[str] = []
+
+    def picture(self, session, kind, change=None, names=None):
+        self.drawn.append(kind)
+        return tiny_png(kind)
 
 
 def tiny_png(text: str = "x") -> bytes:

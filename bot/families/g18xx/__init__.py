@@ -1,0 +1,314 @@
+"""The 18xx family: every title of engine.titles (1830, 18MEX, ...) through one session and one command set.
+
+The titles, their player ranges and optional rules come from the engine's registry (`engine.titles`).
+What a player must do now and the facts about places, phases, operators and certificates come from the
+engine (`game.turn_info()`, `game.facts()`), so a title's own steps and entities (18MEX's minors, merger
+offer and 5% certificates) reach the messages without code here knowing them. Commands: `commands.py`;
+shared phrases: `words.py`. Pictures: the map, the stock market and the companies (render/).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.commands import Button
+from bot.families.g18xx.commands import COMMANDS, Dividend, describe_auto
+from bot.families.g18xx.words import (
+    Words,
+    aftermath,
+    cash_of,
+    corps_of,
+    next_hint,
+    operators_of,
+    won_privates,
+)
+from bot.session import Change, Session, Setting, Title
+
+log = logging.getLogger(__name__)
+
+
+class G18xx(Session):
+    family = "18xx"
+    group = None
+    commands = {c.name: c for c in COMMANDS}
+    buttons = {
+        "pass": Button("Pass", "secondary", "pass"),
+        "payout": Button("Pay out", "success", "dividend", (("kind", "payout"),)),
+        "withhold": Button("Withhold", "secondary", "dividend", (("kind", "withhold"),)),
+        "run_best": Button("Run best routes", "primary", "run", (("routes", "best"),)),
+        "bankrupt": Button("Yes, go bankrupt", "danger", "bankrupt"),
+    }
+    picture_kinds = ("map", "market", "companies")
+    start_pictures = ("map", "companies")
+
+    def __init__(self, title: str, game: Any):
+        super().__init__(title, game)
+        game.generate_auto_actions = True  # standing orders act after each new action
+        self._facts: tuple[int, dict] | None = None
+        self._turn: tuple[int, dict] | None = None
+
+    # ---------------------------------------------------------------- making games
+    @classmethod
+    def titles(cls) -> list[Title]:
+        from engine.titles import REGISTRY
+
+        out = []
+        for t in REGISTRY.values():
+            if not t.playable:
+                continue
+            rules = tuple((f"{sym}: {short}", sym) for sym, short in t.optional_rules)
+            settings = (Setting("rules", "optional rules (comma-separated)", rules),) if rules else ()
+            out.append(Title(t.name, t.display_name, cls, t.player_range, settings, multiple=("rules",)))
+        return out
+
+    @classmethod
+    def check_setup(cls, title: Title, given: dict[str, str]) -> dict:
+        setup = super().check_setup(title, given)
+        setup["optional_rules"] = list(setup.pop("rules", []) or [])
+        return setup
+
+    @classmethod
+    def new_game(cls, title, players, seed, setup, game_id=None):
+        from engine.titles import create_game
+
+        return create_game(title, players=players, seed=seed, optional_rules=list(setup.get("optional_rules") or ()),
+                           game_id=game_id)
+
+    @classmethod
+    def load_game(cls, log_dict):
+        from engine.titles import load_18xx
+
+        return load_18xx(log_dict)
+
+    @classmethod
+    def log(cls, title, players, seed, setup, actions, game_id=None):
+        return {"id": game_id if game_id is not None else seed, "title": title, "players": players,
+                "settings": {"seed": seed, "optional_rules": list(setup.get("optional_rules") or ())},
+                "actions": actions}
+
+    def setup(self) -> dict:
+        return {"optional_rules": list(getattr(self.game, "optional_rules", ()) or ())}
+
+    @classmethod
+    def warm(cls, title: str) -> None:
+        import render
+
+        render.warm(title)
+
+    # ---------------------------------------------------------------- what the engine tells
+    def facts(self) -> dict:
+        """Places, phases, operators with their certificates and trains... (`game.facts()`, per state)."""
+        n = len(self.actions)
+        if self._facts is None or self._facts[0] != n:
+            try:
+                self._facts = (n, self.game.facts())
+            except Exception:  # messages are best effort: never let them block a move
+                log.exception("facts failed")
+                self._facts = (n, {})
+        return self._facts[1]
+
+    def turn_info(self) -> dict:
+        """What the acting entity may do now (`game.turn_info()`): types, step and the step's facts."""
+        n = len(self.actions)
+        if self._turn is None or self._turn[0] != n:
+            try:
+                self._turn = (n, self.game.turn_info() or {})
+            except Exception:
+                log.exception("turn_info failed")
+                self._turn = (n, {})
+        return self._turn[1]
+
+    def words(self, names: dict[int, str] | None = None) -> Words:
+        return Words(self.facts(), names if names is not None else self.player_names())
+
+    def player_names(self) -> dict[int, str]:
+        return {p.id: p.name for p in self.game.players}
+
+    def corporations(self) -> set[str]:
+        return set(self.summary().get("corporations") or {})
+
+    def tile_exits(self, tile: str, rotation: int) -> list[int] | None:
+        """The edges a tile (a copy id like `57-0` or a name) leaves by at a rotation; None if unknown."""
+        try:
+            manifest = self.game.hexmap._manifest
+            name = tile if tile in manifest else tile.rsplit("-", 1)[0]
+            rec = manifest.get(name)
+            if rec is None:
+                return None
+            return sorted({(e + rotation) % 6 for p in rec.get("paths", ()) for e in (p.get("a"), p.get("b"))
+                           if isinstance(e, int)})
+        except Exception:
+            log.exception("tile_exits failed")
+            return None
+
+    def city_hex(self, city: str) -> str | None:
+        """The hex of a city id (`57-0-0`), None if unknown."""
+        try:
+            h = self.game.hexmap.city(city).hex
+            return h.coord if h is not None else None
+        except Exception:
+            return None
+
+    # ---------------------------------------------------------------- applying
+    def notes_before(self, action: dict) -> dict:
+        info = self.turn_info()
+        return {"cheapest_before": info.get("cheapest"), "merge_before": info.get("merge"),
+                "facts_before": self.facts()}
+
+    def notes_after(self, change: Change) -> None:
+        a = change.action
+        change.notes["cheapest_after"] = self.turn_info().get("cheapest")
+        if a.get("type") in ("run_routes", "dividend"):  # the run's revenue per train, as the engine reckoned it
+            ran = (getattr(self.game, "last_routes", None) or {}).get(a.get("entity")) or []
+            change.notes["run"] = [(train, revenue) for train, revenue, _ in ran]
+            change.notes["revenue"] = sum(revenue for _, revenue, _ in ran) if ran else None
+
+    def trade_amount(self, change: Change, percent: int, price: int | None, sale: bool = False) -> int | None:
+        """What a player paid or got for certificates: the change in their cash when nothing else moved it
+        (no standing order acted and no new round paid the privates), else `percent` at `price`."""
+        a, before, after = change.action, change.before, change.after
+        same_round = (before.get("round_desc") or before.get("round")) == (after.get("round_desc") or after.get("round"))
+        if a.get("entity_type") == "player" and not a.get("auto_actions") and same_round:
+            cb, ca = cash_of(before, a.get("entity"), "player"), cash_of(after, a.get("entity"), "player")
+            if cb is not None and ca is not None and cb != ca:
+                return abs(ca - cb)
+        if price is None:
+            return None
+        unit = self.words().unit(a.get("shares", ["?_0"])[0].rsplit("_", 1)[0])
+        return -(-price * percent // unit) if sale else price * percent // unit
+
+    def may_act_out_of_turn(self, player: int, action: dict) -> bool:
+        """A private company's ability may be used by its owner out of turn (the engine still checks)."""
+        if action.get("entity_type") != "company":
+            return False
+        summary = self.summary()
+        owner = (summary.get("companies") or {}).get(action.get("entity"))
+        if owner == player:
+            return True
+        corp = (summary.get("corporations") or {}).get(owner) if isinstance(owner, str) else None
+        return bool(corp and corp.get("pres") == player)
+
+    # ---------------------------------------------------------------- words
+    def describe(self, change: Change, names: dict[int, str]) -> str:
+        a = change.action
+        w = self.words(names)
+        text = super().describe(change, names)
+        won = won_privates(w, a, change.before, change.after)
+        if won:
+            text += "; " + "; ".join(won)
+        automatic = [describe_auto(w, x) for x in a.get("auto_actions") or []]
+        if automatic:
+            text += "; automatically: " + ", ".join(automatic)
+        skip = {str(a.get("entity"))} if a.get("type") == "dividend" else set()
+        if a.get("type") == "sell_shares":
+            skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
+        return text + aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip)
+
+    def acting_for(self) -> str:
+        acting = self.acting()
+        return f" for {acting['entity']}" if acting.get("entity_type") not in (None, "player") else ""
+
+    def hint(self, names: dict[int, str]) -> str:
+        acting = self.acting()
+        operator = str(acting.get("entity")) if acting.get("entity_type") not in (None, "player") else None
+        return next_hint(self.turn_info(), self.words(names), operator)
+
+    def status_lines(self, names: dict[int, str]) -> list[str]:
+        s = self.summary()
+        w = self.words(names)
+        lines = [f"{s.get('round_desc') or s.get('round', '')}, phase {s.get('phase', '?')}, "
+                 f"bank {w.money(s.get('bank', '?'))}."]
+        for p in s.get("players", []) or []:
+            shares = ", ".join(f"{k} {v}%" for k, v in (p.get("shares") or {}).items())
+            extra = "; ".join(x for x in (shares, ", ".join(p.get("privates") or [])) if x)
+            lines.append(f"• {w.who(p.get('id'), 'player')}: {w.money(p.get('cash'))}{' — ' + extra if extra else ''}")
+        for sym, m in (s.get("minors") or {}).items():
+            if m.get("closed"):
+                continue
+            owner = w.operator(sym).get("owner")
+            trains = ", ".join(m.get("trains") or []) or "no trains"
+            lines.append(f"• minor {sym}" + (f" ({w.who(owner, 'player')})" if owner is not None else "")
+                         + f": {w.money(m.get('cash'))} — {trains}")
+        for sym, c in (s.get("corporations") or {}).items():
+            if not c.get("ipoed"):
+                continue
+            price = c.get("price")
+            price = price[0] if isinstance(price, list) else price
+            obsolete = {t["id"] for t in w.operator(sym).get("trains") or [] if t.get("obsolete")}
+            trains = ", ".join(f"{t} (obsolete)" if t in obsolete else t for t in c.get("trains") or []) or "no trains"
+            lines.append(f"• {sym}: {w.money(c.get('cash'))} — share {w.money(price)}, {trains}")
+        for sym, bids in ((s.get("auction") or {}).get("bids") or {}).items():
+            offers = ", ".join(f"{w.who(pid, 'player')} {w.money(price)}" for pid, price in bids)
+            lines.append(f"• bids on {sym}: {offers}")
+        return lines
+
+    def result_text(self, names: dict[int, str]) -> str:
+        w = self.words(names)
+        ranking = sorted((self.result() or {}).items(), key=lambda kv: -kv[1])
+        return ", ".join(f"{w.who(int(k), 'player')} {w.money(v)}" for k, v in ranking)
+
+    # ---------------------------------------------------------------- pictures and buttons
+    def pictures_for(self, change: Change) -> set[str]:
+        kinds = super().pictures_for(change)
+        before, after = change.before, change.after
+        bc, ac = corps_of(before), corps_of(after)
+        for sym, c in ac.items():
+            b = bc.get(sym) or {}
+            if c.get("price") != b.get("price") or c.get("par") != b.get("par"):
+                kinds.add("market")
+            if c.get("ipo") != b.get("ipo") or c.get("pool") != b.get("pool") or c.get("companies") != b.get("companies"):
+                kinds.add("companies")
+        bo, ao = operators_of(before), operators_of(after)
+        if any((c.get("trains") != (bo.get(sym) or {}).get("trains")) or (c.get("closed") != (bo.get(sym) or {}).get("closed"))
+               for sym, c in ao.items()):
+            kinds.add("companies")
+        if (before.get("companies") or {}) != (after.get("companies") or {}) or \
+                before.get("closed_companies") != after.get("closed_companies"):
+            kinds.add("companies")
+        if after.get("finished"):
+            kinds |= {"market", "companies"}
+        return kinds
+
+    def named_summary(self, names: dict[int, str] | None) -> dict:
+        """The summary with the players' names, so pictures say "Ann" rather than "Player 1"."""
+        summary = self.summary()
+        names = names or self.player_names()
+        for p in summary.get("players", []) or []:
+            if p.get("id") in names and not p.get("name"):
+                p["name"] = names[p["id"]]
+        return summary
+
+    def draw(self, kind: str, change: Change | None = None, names: dict[int, str] | None = None) -> bytes | None:
+        import render
+
+        if kind == "map":
+            ran = change.action.get("entity") if change and change.action.get("type") == "run_routes" else None
+            routes = self.game.last_routes.get(ran) if ran else None
+            caption = None
+            if routes:
+                caption = f"{ran} ran {self.words().money(sum(revenue for _, revenue, _ in routes))}:"
+            elif change is not None and (cmd := self.command_of(change.action)) is not None:
+                caption = cmd.caption(self, change)
+            return render.draw_map(self.game.map_view(), routes=routes, caption=caption)
+        if kind == "market":
+            return render.draw_market(self.title, self.named_summary(names))
+        if kind == "companies":
+            return render.draw_companies(self.title, self.named_summary(names), self.facts())
+        return None
+
+    def buttons_for(self, change: Change | None) -> list[str]:
+        if self.finished:
+            return []
+        types = self.turn_info().get("types") or []
+        out = []
+        if Dividend.types[0] in types:
+            out += ["payout", "withhold"]
+        if "run_routes" in types:
+            out.append("run_best")
+        if "pass" in types:
+            out.append("pass")
+        return out
+
+
+__all__ = ["G18xx"]

@@ -1,0 +1,900 @@
+"""The 18xx family's commands, one class per kind of action (see bot/commands.py): the same verbs for every
+18xx title, whose options and autocomplete come from the game's legal moves, so a title's own actions
+(18MEX's merger offer, the NdM's station choice) are one more class here and the others serve it as they
+are. Actions are 18xx.games action dicts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from bot.commands import Command, Option, clean, number
+from bot.errors import UserError, quote
+from bot.families.g18xx.words import (
+    Words,
+    cash_of,
+    corp_of,
+    corps_of,
+    floats,
+    market_price,
+    owner_of,
+    players_of,
+    president_change,
+    price_move,
+    price_of,
+    route_revenue,
+    share_moves,
+    tile_name,
+    train_owner,
+)
+
+if TYPE_CHECKING:
+    from bot.families.g18xx import G18xx
+    from bot.session import Change
+
+PLAYER = {"entity": None, "entity_type": "player"}  # the member's own seat (the service's player id)
+
+
+def of_type(legal: list[dict], *types: str) -> list[dict]:
+    return [a for a in legal if a.get("type") in types]
+
+
+def matching(acts: list[dict], key: str, filled: dict[str, Any]) -> list[dict]:
+    """The actions agreeing with the option `key` if it is filled in already."""
+    return [a for a in acts if not filled.get(key) or a.get(key) == filled[key]]
+
+
+def same_entity(a: dict, base: dict) -> bool:
+    if base.get("entity") is None:
+        return a.get("entity_type") == base.get("entity_type")
+    return a.get("entity") == base["entity"] and a.get("entity_type") == base.get("entity_type")
+
+
+def prices(w: Words, acts: list[dict], key: str) -> list[tuple[str, Any]]:
+    return [(f"{w.money(a['price'])} ({a.get(key)})", int(a["price"])) for a in acts]
+
+
+def actor(s: G18xx, using: str | None = None, own: bool = False) -> dict:
+    """The entity an action is for: a private company used for its ability, the member's own seat (`own`:
+    a player's action even while a corporation operates, e.g. selling to raise train cash), or the acting
+    entity."""
+    if using:
+        return {"entity": using.strip().upper(), "entity_type": "company"}
+    acting = s.acting()
+    if own and acting.get("entity_type") != "player":
+        return dict(PLAYER)
+    return {"entity": acting.get("entity"), "entity_type": acting.get("entity_type")}
+
+
+def using_option(help_text: str) -> Option:
+    return Option("using", help_text)
+
+
+class G18xxCommand(Command):
+    """A command whose action may be a private company's ability (`using`): its owner may send it out of
+    turn."""
+
+    def out_of_turn(self, options: dict[str, Any]) -> bool:
+        return self.any_time or bool(options.get("using"))
+
+    def company_choices(self, legal: list[dict]) -> list[tuple[str, Any]]:
+        return [(a["entity"], a["entity"]) for a in of_type(legal, *self.types) if a.get("entity_type") == "company"]
+
+    def paid(self, change: Change) -> int | None:
+        a = change.action
+        cb = cash_of(change.before, a.get("entity"), a.get("entity_type"))
+        ca = cash_of(change.after, a.get("entity"), a.get("entity_type"))
+        return (cb - ca) if (cb is not None and ca is not None) else None
+
+
+# ---------------------------------------------------------------------------- auctions and privates
+class Bid(G18xxCommand):
+    name, help, types = "bid", "Bid on (or buy) a private company", ("bid",)
+    options = (Option("company", "private company", required=True), Option("price", "your bid", int, True))
+    pictures = frozenset({"companies"})
+
+    def needs_legal(self, options):
+        return False
+
+    def build(self, s, opts, player, legal):
+        return {"type": "bid", **actor(s), "company": str(opts["company"]).strip().upper(),
+                "price": number(opts["price"], "price")}
+
+    def choices(self, s, option, filled, legal):
+        w = s.words()
+        acts = of_type(legal, "bid")
+        if option == "company":
+            cheapest = (s.turn_info().get("cheapest") or (None,))[0]
+            return [(f"{a.get('company')}: buy it for {w.money(a.get('price'))}" if a.get("company") == cheapest
+                     else self.label(s, a), a.get("company") or a.get("corporation")) for a in acts]
+        return prices(w, [a for a in acts if a.get("company") == filled.get("company")] or acts, "company")
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        target = a.get("company") or a.get("corporation")
+        owner = owner_of(change.after, target)
+        if owner is not None and owner != owner_of(change.before, target):
+            return f"{w.who(owner)} buys {w.company(target)} for {w.money(a.get('price'))}"
+        return f"{w.who(a.get('entity'), a.get('entity_type'))} bids {w.money(a.get('price'))} on {w.company(target)}"
+
+    def label(self, s, a):
+        return f"{a.get('company') or a.get('corporation')}: {s.words().money(a.get('price'))} or more"
+
+    def options_for(self, a):
+        return {"company": a.get("company"), "price": a["price"]}
+
+
+class Private(G18xxCommand):
+    name, help, types = "private", "Buy a private company (a corporation from a player, or from the bank)", \
+        ("buy_company",)
+    options = (Option("company", "private company", required=True), Option("price", "price", int))
+    pictures = frozenset({"companies"})
+
+    def needs_legal(self, options):
+        return options.get("price") is None
+
+    def build(self, s, opts, player, legal):
+        company = str(opts["company"]).strip().upper()
+        if opts.get("price") is None:
+            match = [a for a in of_type(legal or [], "buy_company") if a.get("company") == company]
+            if not match:
+                raise UserError(f"{quote(company)} cannot be bought now.")
+            return clean(match[0])
+        return {"type": "buy_company", **actor(s), "company": company, "price": number(opts["price"], "price")}
+
+    def choices(self, s, option, filled, legal):
+        acts = of_type(legal, "buy_company")
+        if option == "company":
+            return [(self.label(s, a), a["company"]) for a in acts]
+        return prices(s.words(), matching(acts, "company", filled), "company")
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        owner = owner_of(change.before, a.get("company"))
+        frm = f" from {w.who(owner)}" if owner is not None else ""
+        return f"{w.who(a.get('entity'), a.get('entity_type'))} buys {a.get('company')}{frm} for {w.money(a.get('price'))}"
+
+    def label(self, s, a):
+        return f"{a.get('company')} for {s.words().money(a.get('price'))}"
+
+    def options_for(self, a):
+        return {"company": a["company"], "price": a["price"]}
+
+
+# ---------------------------------------------------------------------------- shares
+class Par(G18xxCommand):
+    name, help, types = "par", "Start a corporation at a par price", ("par",)
+    options = (Option("corporation", "corporation to start", required=True),
+               Option("price", "par price", required=True))
+    pictures = frozenset({"market"})
+
+    def needs_legal(self, options):
+        return "," not in str(options.get("price", ""))
+
+    def build(self, s, opts, player, legal):
+        corp = str(opts["corporation"]).strip()
+        corp = next((a["corporation"] for a in of_type(legal or [], "par") if a["corporation"].upper() == corp.upper()),
+                    corp.upper() if corp.upper() in s.corporations() else corp)
+        price = str(opts["price"]).strip().lstrip("$")
+        if "," not in price:
+            match = [a for a in of_type(legal or [], "par")
+                     if a.get("corporation") == corp and price_of(str(a["share_price"])) == price]
+            if not match:
+                raise UserError(f"{quote(corp)} cannot be parred at {quote('$' + price)} now.")
+            price = str(match[0]["share_price"])
+        return {"type": "par", **actor(s, own=True), "corporation": corp, "share_price": price}
+
+    def choices(self, s, option, filled, legal):
+        w = s.words()
+        acts = of_type(legal, "par")
+        if option == "corporation":
+            return [(a["corporation"], a["corporation"]) for a in acts]
+        sel = [a for a in acts if a.get("corporation") == filled.get("corporation")] or acts
+        return [(w.money(price_of(str(a["share_price"]))) + ("" if filled.get("corporation") else f" ({a['corporation']})"),
+                 str(a["share_price"])) for a in sel]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        sp = price_of(str(a.get("share_price", "")))
+        corp = str(a.get("corporation"))
+        text = f"{w.who(a.get('entity'), 'player')} pars {corp} at {w.money(sp)}"
+        privates = (players_of(change.before).get(a.get("entity")) or {}).get("privates") or []
+        came_with = [sym for sym, c in (w.facts.get("presidency_with") or {}).items() if c == corp and sym in privates]
+        if came_with:
+            text += " and takes the president's certificate that came with " + ", ".join(came_with)
+        else:
+            pres = next((c for c in w.operator(corp).get("certificates") or [] if c.get("president")), {})
+            pct = pres.get("percent") or 20
+            cost = int(sp) * pct // w.unit(corp) if sp.isdigit() else self.paid(change)
+            text += f" and buys the president's certificate ({pct}%) for {w.money(cost)}"
+        return text + floats(w, change.before, change.after, corp)
+
+    def label(self, s, a):
+        return f"{a.get('corporation')} at {s.words().money(price_of(str(a.get('share_price', ''))))}"
+
+    def options_for(self, a):
+        return {"corporation": a["corporation"], "price": a["share_price"]}
+
+
+def shares_key(action: dict) -> str:
+    """`PRR_1+PRR_2@20`: certificate ids and the percent (selling a president's certificate swaps)."""
+    key = "+".join(action.get("shares", []))
+    if action.get("percent") is not None:
+        key += f"@{action['percent']}"
+    if action.get("entity_type") == "company":
+        key = f"{action['entity']}>{key}"
+    return key
+
+
+class ShareCommand(G18xxCommand):
+    """Buying or selling certificates, given as ids joined by `+` (`PRR_1+PRR_2`), optionally `@percent`, or a
+    corporation alone (its first offer). Without a percent the certificates' face value is meant."""
+
+    option_name = "share"
+    verb = "buy"
+    pictures = frozenset({"companies"})
+
+    def build(self, s, opts, player, legal):
+        w = s.words()
+        acts = of_type(legal or [], *self.types)
+        base = {"type": self.types[0], **actor(s, opts.get("using"), own=not opts.get("using"))}
+        raw = str(opts[self.option_name]).strip()
+        if ">" in raw:
+            company, raw = raw.split(">", 1)
+            base = {**base, "entity": company.strip().upper(), "entity_type": "company"}
+        pct: int | None = None
+        if "@" in raw:
+            raw, _, p = raw.rpartition("@")
+            pct = number(p.rstrip("%"), "percent")
+        shares = [x.strip() for x in re.split(r"[+\s]+", raw) if x.strip()]
+        if not shares:
+            raise UserError(f"/{self.name}: name the certificate(s), e.g. `PRR_1` or `PRR_1+PRR_2` "
+                            "(autocomplete lists them).")
+        face = pct if pct is not None else w.percent(shares)
+        same = [a for a in acts if sorted(a.get("shares", [])) == sorted(shares) and same_entity(a, base)
+                and (pct is None or a.get("percent") in (None, pct))]
+        if same:  # without a percent: the certificates' face value (no president's certificate swap)
+            return clean(next((a for a in same if a.get("percent") == face), same[0]))
+        if len(shares) == 1 and "_" not in shares[0]:  # just a corporation: the first offer of it
+            corp = shares[0].upper()
+            for a in acts:
+                if same_entity(a, base) and all(corp_of(x).upper() == corp for x in a.get("shares", [])):
+                    return clean(a)
+            offered = sorted({corp_of(x) for a in acts if same_entity(a, base) for x in a.get("shares", [])})
+            verb = "bought" if self.verb == "buy" else "sold"
+            raise UserError(f"No {quote(corp)} share can be {verb} by you now (certificate limit, holding limit, "
+                            f"a sale this round, or none left). "
+                            + (f"You can {self.verb}: {', '.join(offered)}." if offered
+                               else f"You can't {self.verb} any."))
+        return {**base, "shares": shares, "percent": face}
+
+    def choices(self, s, option, filled, legal):
+        acts = of_type(legal, *self.types)
+        if option == "using":
+            return self.company_choices(legal)
+        using = filled.get("using")
+        if using:
+            acts = [a for a in acts if a.get("entity") == using]
+        return [(self.label(s, a), shares_key(a)) for a in acts]
+
+    def options_for(self, a):
+        o = {self.option_name: shares_key({k: v for k, v in a.items() if k != "entity_type"})}
+        if a.get("entity_type") == "company":
+            o["using"] = a["entity"]
+        return o
+
+
+class Buy(ShareCommand):
+    name, help, types = "buy", "Buy a share", ("buy_shares",)
+    options = (Option("share", "certificate(s) to buy", required=True),
+               using_option("private company exchanged (e.g. MH)"))
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        shares = a.get("shares", [])
+        corp = corp_of(shares[0]) if shares else "?"
+        what = w.certificates_text(shares)
+        bc, ac = corps_of(change.before).get(corp, {}), corps_of(change.after).get(corp, {})
+        from_market = (bc.get("pool", 0) or 0) > (ac.get("pool", 0) or 0)
+        if a.get("entity_type") == "company":
+            text = f"{w.who(owner_of(change.before, a['entity']))} exchanges {a['entity']} for {what}"
+        else:
+            cost = s.trade_amount(change, w.percent(shares),
+                                  market_price(change.before, corp) if from_market else bc.get("par"))
+            text = f"{w.who(a.get('entity'), 'player')} buys {what} from {'the market' if from_market else 'the IPO'}" \
+                + (f" for {w.money(cost)}" if cost else "")
+        return text + president_change(w, change.before, change.after, corp) + \
+            floats(w, change.before, change.after, corp)
+
+    def label(self, s, a):
+        w = s.words()
+        txt = "+".join(a.get("shares", []))
+        if a.get("entity_type") == "company":
+            txt = f"{a['entity']} for {txt}"
+        pct = a.get("percent") or w.percent(a.get("shares", []))
+        if pct:
+            txt += f" ({pct}%)"
+        if a.get("share_price"):
+            txt += f" at {w.money(a['share_price'])}"
+        return txt
+
+
+class Sell(ShareCommand):
+    name, help, types = "sell", "Sell shares", ("sell_shares",)
+    options = (Option("shares", "certificates to sell", required=True),)
+    option_name, verb = "shares", "sell"
+    pictures = frozenset({"companies", "market"})
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        shares = a.get("shares", [])
+        corp = corp_of(shares[0]) if shares else "?"
+        pct = a.get("percent") or w.percent(shares)
+        got = s.trade_amount(change, pct, market_price(change.before, corp), sale=True)
+        what = w.certificates_text(shares) if a.get("percent") in (None, w.percent(shares)) else f"{pct}% of {corp}"
+        return (f"{w.who(a.get('entity'), 'player')} sells {what} for {w.money(got)}"
+                + price_move(w, change.before, change.after, corp, "; ")
+                + president_change(w, change.before, change.after, corp))
+
+    def label(self, s, a):
+        """`sell 20% of B&O: B&O_3+B&O_0 (president's certificate swapped)`. The same certificates may be
+        offered at two percents: the president's certificate sold whole, or swapped for shares."""
+        w = s.words()
+        shares = a.get("shares", [])
+        corps = sorted({corp_of(x) for x in shares})
+        pct = a.get("percent")
+        face = w.percent(shares)
+        txt = f"sell {pct if pct is not None else face}% of {'/'.join(corps)}: {'+'.join(shares)}"
+        if any(w.is_president(x) for x in shares):
+            txt += " (president's certificate swapped)" if pct is not None and pct < face else \
+                " (president's certificate sold)"
+        return txt
+
+
+# ---------------------------------------------------------------------------- track, stations, trains
+class Lay(G18xxCommand):
+    name, help, types = "lay", "Lay or upgrade a tile", ("lay_tile",)
+    options = (Option("hex", "hex, e.g. E19", required=True), Option("tile", "tile", required=True),
+               Option("rotation", "rotation 0-5", int, True), using_option("private company whose ability lays the tile"))
+    pictures = frozenset({"map"})
+
+    def needs_legal(self, options):
+        return False
+
+    def build(self, s, opts, player, legal):
+        return {"type": "lay_tile", **actor(s, opts.get("using")), "hex": str(opts["hex"]).strip().upper(),
+                "tile": str(opts["tile"]).strip(), "rotation": number(opts["rotation"], "rotation")}
+
+    def way(self, s, a: dict) -> str:
+        """`W–E`: the directions a tile's track leaves by at the action's rotation."""
+        return s.words().exits(s.tile_exits(str(a["tile"]), int(a["rotation"])))
+
+    def choices(self, s, option, filled, legal):
+        if option == "using":
+            return self.company_choices(legal)
+        w = s.words()
+        acts = of_type(legal, "lay_tile")
+        if filled.get("using"):
+            acts = [a for a in acts if a.get("entity") == filled["using"]]
+        if option == "hex":
+            tiles: dict[str, list[str]] = {}
+            for a in acts:
+                names = tiles.setdefault(a["hex"], [])
+                if tile_name(str(a["tile"])) not in names:
+                    names.append(tile_name(str(a["tile"])))
+            return [(f"{w.place(h)}: tile {', '.join(n)}", h) for h, n in tiles.items()]
+        sel = matching(acts, "hex", {"hex": str(filled.get("hex") or "").upper()})
+        if option == "tile":
+            ways: dict[tuple[str, str], list[str]] = {}
+            for a in sel:
+                found = ways.setdefault((str(a["tile"]), a["hex"]), [])
+                if self.way(s, a) not in found:
+                    found.append(self.way(s, a))
+            return [(f"{tile_name(t)} on {w.place(h)}: {'; '.join(x for x in found if x) or 'any way'}", t)
+                    for (t, h), found in ways.items()]
+        sel = matching(sel, "tile", filled)
+        same: set[tuple[str, str, str]] = set()  # a straight track at rotations 1 and 4 is one lay
+        out = []
+        for a in sel:
+            key = (a["hex"], str(a["tile"]), self.way(s, a))
+            if key[2] and key in same:
+                continue
+            same.add(key)
+            way = f" ({key[2]})" if key[2] else ""
+            out.append((f"{a['rotation']}{way} — tile {tile_name(str(a['tile']))} on {w.place(a['hex'])}",
+                        int(a["rotation"])))
+        return out
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        paid = self.paid(change)
+        way = self.way(s, a)
+        return (f"{w.who(a.get('entity'), a.get('entity_type'))} lays tile {tile_name(str(a.get('tile')))} on "
+                f"{w.place(a.get('hex'))}, rotation {a.get('rotation')}{f' ({way})' if way else ''}"
+                f"{f' for {w.money(paid)}' if paid else ''}")
+
+    def label(self, s, a):
+        who = f" [{a['entity']}]" if a.get("entity_type") == "company" else ""
+        return f"{a.get('hex')}: tile {tile_name(str(a.get('tile')))} rotation {a.get('rotation')}{who}"
+
+    def options_for(self, a):
+        o = {"hex": a["hex"], "tile": a["tile"], "rotation": a["rotation"]}
+        if a.get("entity_type") == "company":
+            o["using"] = a["entity"]
+        return o
+
+
+def city_key(action: dict) -> str:
+    return f"{action['city']}#{action.get('slot', 0)}"
+
+
+class Token(G18xxCommand):
+    name, help, types = "token", "Place a station token", ("place_token",)
+    options = (Option("city", "city and slot", required=True),
+               using_option("private company whose ability places it"))
+    pictures = frozenset({"map"})
+
+    def build(self, s, opts, player, legal):
+        base = {"type": "place_token", **actor(s, opts.get("using"))}
+        raw = str(opts["city"]).strip()
+        city, _, slot = raw.partition("#")
+        for a in of_type(legal or [], "place_token"):
+            if a.get("city") == city and (not slot or int(a.get("slot", 0)) == number(slot, "slot")) and \
+                    same_entity(a, base):
+                return clean(a)
+        return {**base, "city": city, "slot": number(slot or 0, "slot")}
+
+    def choices(self, s, option, filled, legal):
+        if option == "using":
+            return self.company_choices(legal)
+        w = s.words()
+        acts = of_type(legal, "place_token")
+        if filled.get("using"):
+            acts = [a for a in acts if a.get("entity") == filled["using"]]
+        out = []
+        for a in acts:
+            where = s.city_hex(a["city"])
+            out.append((f"{w.place(where)} ({self.label(s, a)})" if where else self.label(s, a), city_key(a)))
+        return out
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        corp = a.get("tokener") or a.get("entity")
+        hexes_b = set((corps_of(change.before).get(corp) or {}).get("tokens", []) or [])
+        new = [h for h in (corps_of(change.after).get(corp) or {}).get("tokens", []) or [] if h not in hexes_b]
+        where = w.place(new[0]) if new else f"city {a.get('city')}"
+        paid = self.paid(change)
+        return f"{corp} places a station in {where}" + (f" for {w.money(paid)}" if paid else "")
+
+    def label(self, s, a):
+        who = f" [{a['entity']}]" if a.get("entity_type") == "company" else ""
+        cost = f" {s.words().money(a['cost'])}" if a.get("cost") else ""
+        return f"city {a.get('city')} slot {a.get('slot', 0)}{cost}{who}"
+
+    def options_for(self, a):
+        o = {"city": city_key(a)}
+        if a.get("entity_type") == "company":
+            o["using"] = a["entity"]
+        return o
+
+
+def format_routes(routes: list[dict]) -> str:
+    """`3-0: G19,F20 | F20,E19; 4-1: ...` (train: segments separated by |, hexes of a segment by ,)."""
+    return "; ".join(f"{r['train']}: {' | '.join(','.join(seg) for seg in r.get('connections', []))}" for r in routes)
+
+
+def parse_routes(text: str) -> list[dict]:
+    routes = []
+    for chunk in text.split(";"):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        if ":" not in chunk:
+            raise UserError(f"Route {quote(chunk)}: write it as `TRAIN: HEX,HEX | HEX,HEX`.")
+        train, body = chunk.split(":", 1)
+        segs = [hexes for seg in body.split("|") if (hexes := [h.strip() for h in seg.split(",") if h.strip()])]
+        if not segs:
+            raise UserError(f"Route for train {quote(train.strip())} has no track.")
+        routes.append({"train": train.strip(), "connections": segs})
+    return routes
+
+
+class Run(G18xxCommand):
+    name, help, types = "run", "Run trains: 'best' or routes as text", ("run_routes",)
+    options = (Option("routes", "'best' or routes as text: 3-0: E19,F20 | F20,G19; 4-1: ...", default="best"),)
+    pictures = frozenset({"map"})
+
+    def needs_legal(self, options):
+        return not options.get("routes") or str(options["routes"]).strip().lower() == "best"
+
+    def build(self, s, opts, player, legal):
+        text = str(opts.get("routes") or "best").strip()
+        if text.lower() == "best":
+            acts = of_type(legal or [], "run_routes")
+            if not acts:
+                raise UserError("There is nothing to run now.")
+            return clean(acts[0])
+        return {"type": "run_routes", **actor(s), "routes": parse_routes(text)}
+
+    def choices(self, s, option, filled, legal):
+        return [(self.label(s, a), "best") for a in of_type(legal, "run_routes")[:1]]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        routes = a.get("routes", []) or []
+        run = change.notes.get("run") or [(r["train"], r.get("revenue")) for r in routes]
+        rev = change.notes.get("revenue") if change.notes.get("run") else route_revenue(routes)
+        n = len(routes)
+        if not routes:
+            return f"{who} runs no train"
+        trains = f"{n} train{'s' if n > 1 else ''}"
+        if rev is None:
+            return f"{who} runs {trains}"
+        per = ", ".join(f"{train}: {w.money(revenue)}" for train, revenue in run)
+        text = f"{who} runs {trains} for {w.money(rev)} ({per})"
+        op = ((change.notes.get("facts_before") or {}).get("operators") or {}).get(a.get("entity")) or \
+            w.operator(a.get("entity"))
+        if op.get("revenue_split") and rev:  # a minor's revenue is shared between the minor and its owner
+            kept = self.paid(change)
+            if kept is not None and kept <= 0:
+                text += f": {w.money(-kept)} to {who}, {w.money(rev + kept)} to {w.who(op.get('owner'), 'player')}"
+        return text
+
+    def label(self, s, a):
+        rev = route_revenue(a.get("routes", []))
+        trains = ", ".join(r["train"] for r in a.get("routes", []))
+        return f"best routes: {trains or 'no train'}" + (f" for {s.words().money(rev)}" if rev is not None else "")
+
+    def options_for(self, a):
+        return {"routes": format_routes(a["routes"])}
+
+
+class Dividend(G18xxCommand):
+    name, help, types = "dividend", "Pay out or withhold the revenue", ("dividend",)
+    options = (Option("kind", "payout or withhold", required=True),)
+    pictures = frozenset({"market"})
+
+    def needs_legal(self, options):
+        return False
+
+    def build(self, s, opts, player, legal):
+        return {"type": "dividend", **actor(s), "kind": str(opts["kind"]).strip().lower()}
+
+    def choices(self, s, option, filled, legal):
+        return [(a["kind"], a["kind"]) for a in of_type(legal, "dividend")]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        who, kind, rev = w.who(a.get("entity"), a.get("entity_type")), a.get("kind"), change.notes.get("revenue")
+        if kind == "payout":
+            text = f"{who} pays out" + (f" {w.money(rev)}: {w.money(rev * w.unit(str(a.get('entity'))) // 100)} a share"
+                                         if rev else "")
+        elif kind == "withhold":
+            paid = self.paid(change)
+            kept = -paid if paid and paid < 0 else rev
+            text = f"{who} withholds" + (f" {w.money(kept)} (into its treasury)" if kept else "")
+        else:
+            text = f"{who} pays {kind}"
+        return text + price_move(w, change.before, change.after, str(a.get("entity")), ", ")
+
+    def label(self, s, a):
+        return str(a.get("kind"))
+
+    def options_for(self, a):
+        return {"kind": a["kind"]}
+
+
+class Train(G18xxCommand):
+    name, help, types = "train", "Buy a train", ("buy_train",)
+    options = (Option("train", "train id, e.g. 3-0", required=True),
+               Option("price", "price (trains from other corporations)", int),
+               Option("variant", "variant (e.g. D)"), Option("exchange", "train traded in (e.g. a 4 for a D)"))
+    pictures = frozenset({"companies"})
+
+    def build(self, s, opts, player, legal):
+        train = str(opts["train"]).strip()
+        sel = [a for a in of_type(legal or [], "buy_train") if a.get("train") == train]
+        variant = str(opts.get("variant") or "").strip()
+        if variant and sel:
+            named = [a for a in sel if a.get("variant") == variant]
+            if not named and variant != tile_name(train):  # naming the train's own kind is no variant
+                offered = sorted({a["variant"] for a in sel if a.get("variant")})
+                raise UserError(f"Train {quote(train)} has no variant {quote(variant)}"
+                                + (f": choose {', '.join(offered)}." if offered else "."))
+            sel = named or sel
+        if opts.get("exchange"):
+            sel = [a for a in sel if a.get("exchange") == opts["exchange"]]
+        else:
+            sel = [a for a in sel if not a.get("exchange")] or sel
+        if sel:
+            a = clean(sel[0])
+        elif opts.get("price") is None:
+            raise UserError(f"Train {quote(train)} cannot be bought now.")
+        else:
+            a = {"type": "buy_train", **actor(s), "train": train}
+            if opts.get("variant"):
+                a["variant"] = opts["variant"]
+        if opts.get("price") is not None:
+            a["price"] = number(opts["price"], "price")
+        if opts.get("exchange"):
+            a["exchange"] = opts["exchange"]
+        return a
+
+    def choices(self, s, option, filled, legal):
+        acts = of_type(legal, "buy_train")
+        if option == "train":
+            return [(self.label(s, a), a["train"]) for a in acts]
+        if option == "price":
+            return prices(s.words(), matching(acts, "train", filled), "train")
+        if option == "variant":
+            return [(a["variant"], a["variant"]) for a in matching(acts, "train", filled) if a.get("variant")]
+        return [(a["exchange"], a["exchange"]) for a in acts if a.get("exchange")]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        train = str(a.get("train"))
+        seller = train_owner(change.before, train)
+        text = (f"{w.who(a.get('entity'), a.get('entity_type'))} buys a {a.get('variant') or tile_name(train)} train"
+                f"{f' from {seller}' if seller else ''} for {w.money(a.get('price'))}")
+        return text + (f", trading in {a['exchange']}" if a.get("exchange") else "")
+
+    def label(self, s, a):
+        txt = f"{a.get('train')}"
+        if a.get("variant") and a["variant"] != tile_name(str(a.get("train"))):
+            txt += f" ({a['variant']})"
+        if a.get("exchange"):
+            txt += f" trading in {a['exchange']}"
+        return txt + f" for {s.words().money(a.get('price'))}"
+
+    def options_for(self, a):
+        o = {"train": a["train"], "price": a["price"]}
+        for k in ("variant", "exchange"):
+            if a.get(k):
+                o[k] = a[k]
+        return o
+
+
+class Discard(G18xxCommand):
+    name, help, types = "discard", "Discard a train over the limit", ("discard_train",)
+    options = (Option("train", "train to discard", required=True),)
+    pictures = frozenset({"companies"})
+
+    def needs_legal(self, options):
+        return False
+
+    def build(self, s, opts, player, legal):
+        return {"type": "discard_train", **actor(s), "train": str(opts["train"]).strip()}
+
+    def choices(self, s, option, filled, legal):
+        return [(a["train"], a["train"]) for a in of_type(legal, "discard_train")]
+
+    def describe(self, s, change, names):
+        a = change.action
+        return (f"{s.words(names).who(a.get('entity'), a.get('entity_type'))} discards train {a.get('train')} "
+                "(over its train limit) to the open market")
+
+    def label(self, s, a):
+        return str(a.get("train"))
+
+    def options_for(self, a):
+        return {"train": a["train"]}
+
+
+# ---------------------------------------------------------------------------- 18MEX: the NdM merger
+class Merge(G18xxCommand):
+    name, help, types = "merge", "Merge a corporation (18MEX: a major into the NdM)", ("merge",)
+    options = (Option("corporation", "corporation to merge", required=True),)
+    pictures = frozenset({"map", "market", "companies"})
+
+    def build(self, s, opts, player, legal):
+        corp = str(opts["corporation"]).strip()
+        acts = of_type(legal or [], "merge")
+        match = [a for a in acts if str(a.get("corporation")).upper() == corp.upper()]
+        if not match:
+            offered = ", ".join(str(a.get("corporation")) for a in acts)
+            raise UserError(f"{quote(corp)} cannot merge now" + (f"; offered: {offered}." if offered else "."))
+        return clean(match[0])
+
+    def choices(self, s, option, filled, legal):
+        into = (s.turn_info().get("merge") or {}).get("into", "the NdM")
+        return [(f"merge {a['corporation']} into {into}", a["corporation"]) for a in of_type(legal, "merge")]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        corp = str(a.get("corporation"))
+        merger = change.notes.get("merge_before") or {}
+        into = merger.get("into") or "the NdM"
+        text = f"{corp} merges into the {into}"
+        got = [f"{w.who(pid, 'player')} {'receives' if pct > 0 else 'gives'} {abs(pct)}%" for pid in players_of(change.after)
+               for c, pct in share_moves(change.before, change.after, pid).items() if c == into and pct]
+        if got:
+            text += f"; {', '.join(got)} of the {into} in exchange"
+        return text
+
+    def caption(self, s, change):
+        into = (change.notes.get("merge_before") or {}).get("into") or "NdM"
+        return f"{change.action.get('corporation')} merged into the {into}: its stations are the {into}'s"
+
+    def label(self, s, a):
+        return f"merge {a.get('corporation')}"
+
+    def options_for(self, a):
+        return {"corporation": a["corporation"]}
+
+
+class Assign(G18xxCommand):
+    name, help, types = "assign", "Choose where a token goes (18MEX: the station the NdM keeps)", ("assign",)
+    options = (Option("target", "where (autocomplete lists the choices)", required=True),)
+    pictures = frozenset({"map"})
+
+    def build(self, s, opts, player, legal):
+        target = str(opts["target"]).strip().upper()
+        acts = of_type(legal or [], "assign")
+        match = [a for a in acts if str(a.get("target")).upper() == target]
+        if not match:
+            offered = ", ".join(str(a.get("target")) for a in acts)
+            raise UserError(f"{quote(target)} cannot be chosen now" + (f"; choose {offered}." if offered else "."))
+        return clean(match[0])
+
+    def choices(self, s, option, filled, legal):
+        w = s.words()
+        return [(w.place(a["target"]), a["target"]) for a in of_type(legal, "assign")]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        return f"{w.who(a.get('entity'), a.get('entity_type'))} keeps its station in {w.place(a.get('target'))}"
+
+    def caption(self, s, change):
+        return self.describe(s, change, s.player_names())
+
+    def label(self, s, a):
+        return f"station in {a.get('target')}"
+
+    def options_for(self, a):
+        return {"target": a["target"]}
+
+
+# ---------------------------------------------------------------------------- turn and standing orders
+class Pass(G18xxCommand):
+    name, help, types = "pass", "Pass", ("pass",)
+
+    def needs_legal(self, options):
+        return False
+
+    def build(self, s, opts, player, legal):
+        return {"type": "pass", **actor(s)}
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        merger = change.notes.get("merge_before") or {}
+        if merger and merger.get("decider") == a.get("entity"):
+            if merger.get("decider") == merger.get("offered"):
+                return f"{who} declines to merge into the {merger.get('into')}"
+            return f"{who} merges none of {', '.join(merger.get('candidates') or [])}"
+        text = f"{who} passes"
+        cb, ca = change.notes.get("cheapest_before"), change.notes.get("cheapest_after")
+        if cb and ca and cb[0] == ca[0] and ca[1] < cb[1]:
+            text += f"; everyone passed, so {ca[0]} now costs {w.money(ca[1])}"
+        return text
+
+    def label(self, s, a):
+        return "pass"
+
+
+class Bankrupt(G18xxCommand):
+    name, help, types = "bankrupt", "Declare bankruptcy (asks to confirm)", ("bankrupt",)
+    confirm = ("Declare bankruptcy? This cannot be undone by you alone.", "bankrupt")
+    pictures = frozenset({"companies"})
+
+    def needs_legal(self, options):
+        return False
+
+    def build(self, s, opts, player, legal):
+        return {"type": "bankrupt", **actor(s)}
+
+    def describe(self, s, change, names):
+        a = change.action
+        return f"{s.words(names).who(a.get('entity'), a.get('entity_type'))} goes bankrupt"
+
+    def label(self, s, a):
+        return "bankrupt"
+
+
+AUTO_MODES = ("pass", "pass-always", "buy", "off")
+
+
+class Auto(G18xxCommand):
+    """Standing orders for stock rounds (18xx.games' programmed actions), for the member's own seat."""
+
+    name, help = "auto", "Standing orders for stock rounds: pass or buy for you at your turns"
+    types = ("program_share_pass", "program_buy_shares", "program_disable")
+    options = (Option("mode", "pass (this stock round, until shares are sold) | pass-always | buy | off", required=True),
+               Option("corporation", "mode buy: corporation to buy a share of each turn"),
+               Option("until", "mode buy: float, or how many shares to hold"),
+               Option("then_pass", "mode buy: yes to pass automatically once done"))
+    any_time = True
+
+    def needs_legal(self, options):
+        return False
+
+    def build(self, s, opts, player, legal):
+        mode = str(opts["mode"]).strip().lower()
+        base = {"entity_type": "player", "entity": None}
+        if mode in ("pass", "pass-always"):
+            always = mode == "pass-always"
+            return {**base, "type": "program_share_pass", "unconditional": always, "indefinite": always}
+        if mode == "off":
+            return {**base, "type": "program_disable", "reason": "user"}
+        if mode == "buy":
+            if not opts.get("corporation"):
+                raise UserError("/auto buy needs the corporation to buy.")
+            corp = str(opts["corporation"]).strip().upper()
+            corporations = {c.upper(): c for c in s.corporations()}
+            if corp not in corporations:
+                raise UserError(f"There is no corporation {quote(corp)}: "
+                                f"choose one of {', '.join(sorted(corporations.values()))}.")
+            until = str(opts.get("until") or "float").strip().lower()
+            if until != "float":
+                until = number(until, "until")
+                if until < 1:
+                    raise UserError("/auto until: a number of shares (1 or more), or `float`.")
+            return {**base, "type": "program_buy_shares", "corporation": corporations[corp],
+                    "until_condition": until, "from_market": False,
+                    "auto_pass_after": str(opts.get("then_pass") or "").strip().lower() in ("yes", "y", "true", "1")}
+        raise UserError(f"/auto mode is one of {', '.join(AUTO_MODES)}, not {quote(mode)}.")
+
+    def choices(self, s, option, filled, legal):
+        fixed = {"mode": AUTO_MODES, "until": ("float", "2", "3", "4", "5", "6"), "then_pass": ("yes", "no")}
+        if option in fixed:
+            return [(v, v) for v in fixed[option]]
+        corps = sorted({corp_of(a["shares"][0]) for a in of_type(legal, "buy_shares")} |
+                       {a["corporation"] for a in of_type(legal, "par")})
+        return [(c, c) for c in corps]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        t = a.get("type")
+        if t == "program_share_pass":
+            when = "in every stock round" if a.get("indefinite") else "for the rest of this stock round"
+            return f"{who} will pass automatically {when}"
+        if t == "program_buy_shares":
+            until = a.get("until_condition")
+            goal = "until it floats" if until == "float" else f"until holding {until} shares"
+            return f"{who} will buy a {a.get('corporation')} share each turn {goal}"
+        reason = a.get("reason")
+        return f"{who}'s automatic actions stop" + (f" ({reason})" if reason and reason != "user" else "")
+
+    def label(self, s, a):
+        return str(a.get("type"))
+
+    def options_for(self, a):
+        t = a["type"]
+        if t == "program_share_pass":
+            return {"mode": "pass-always" if a.get("indefinite") else "pass"}
+        if t == "program_buy_shares":
+            return {"mode": "buy", "corporation": a["corporation"], "until": str(a["until_condition"]),
+                    "then_pass": "yes" if a.get("auto_pass_after") else "no"}
+        return {"mode": "off"}
+
+
+def describe_auto(w: Words, action: dict) -> str:
+    """Short words for what a standing order did (no state before and after each auto action)."""
+    who = w.who(action.get("entity"), action.get("entity_type"))
+    t = action.get("type")
+    if t == "pass":
+        return f"{who} passes"
+    if t == "buy_shares":
+        return f"{who} buys {'+'.join(action.get('shares', []))}"
+    if t == "program_disable":
+        return f"{who}'s standing order stops ({action.get('reason')})"
+    if t == "program_share_pass":
+        return f"{who} will pass automatically"
+    return f"{who}: {t}"
+
+
+COMMANDS: tuple[Command, ...] = (Bid(), Par(), Buy(), Sell(), Pass(), Lay(), Token(), Run(), Dividend(), Train(),
+                                 Discard(), Private(), Merge(), Assign(), Bankrupt(), Auto())

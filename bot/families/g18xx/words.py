@@ -1,0 +1,371 @@
+"""Phrases the 18xx commands share: money in the title's currency, places, track directions, certificates
+and what else an action caused (phase changes, rusting and obsolete trains, closures, price moves, a new
+round, the end).
+
+`Words` reads the summaries (18xx.games trace format, shared/fixtures/TRACES.md) and the engine's facts
+(`game.facts()`: places, phases, operators with their certificates and trains). Everything is best
+effort: a missing field just makes the sentence shorter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.commands import or_list
+from bot.session import player_name
+
+DIRECTIONS = {"pointy": ("SW", "W", "NW", "NE", "E", "SE"), "flat": ("S", "SW", "NW", "N", "NE", "SE")}
+
+
+def tile_name(tile_id: str) -> str:
+    return tile_id.rsplit("-", 1)[0] if "-" in tile_id else tile_id
+
+
+def price_of(share_price: str) -> str:
+    return share_price.split(",", 1)[0]
+
+
+def exits_text(exits: list[int] | None, layout: str | None) -> str:
+    """`W–E` for a track between two edges, `SW, W, E` for more."""
+    if not exits:
+        return ""
+    names = DIRECTIONS.get(layout or "pointy", DIRECTIONS["pointy"])
+    words = [names[e % 6] for e in exits]
+    return "–".join(words) if len(words) == 2 else ", ".join(words)
+
+
+def phase_text(name: str, phases: dict | None) -> str:
+    """`Phase 3: green tiles, train limit 4, privates may be sold to corporations`."""
+    ph = (phases or {}).get(str(name)) or {}
+    bits = []
+    tiles = ph.get("tiles") or []
+    if tiles:
+        bits.append(f"{tiles[-1]} tiles")
+    if ph.get("train_limit"):
+        bits.append(f"train limit {ph['train_limit']}")
+    status = ph.get("status") or []
+    if "can_buy_companies" in status:
+        bits.append("privates may be sold to corporations")
+    return f"Phase {name}" + (": " + ", ".join(bits) if bits else "")
+
+
+def route_revenue(routes: list[dict]) -> int | None:
+    try:
+        return sum(int(r["revenue"]) for r in routes)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def corp_of(share_id: str) -> str:
+    return share_id.rsplit("_", 1)[0]
+
+
+class Words:
+    """Phrases for one game state: `facts` (the engine's, see the module docstring) and the seats' names."""
+
+    def __init__(self, facts: dict | None, names: dict[int, str]):
+        self.facts = facts or {}
+        self.names = names
+        self.currency = self.facts.get("currency") or "$%s"
+
+    # ---------------------------------------------------------------- plain words
+    def money(self, v: Any) -> str:
+        return self.currency.replace("%s", str(v)) if v is not None else "?"
+
+    def who(self, entity: Any, entity_type: str | None = None) -> str:
+        if entity_type == "player" or isinstance(entity, int):
+            return player_name(entity, self.names)
+        return str(entity)
+
+    def place(self, coord: Any) -> str:
+        """`H12 Altoona` (just `H12` where the map names no place)."""
+        name = (self.facts.get("locations") or {}).get(str(coord))
+        return f"{coord} {name}" if name else str(coord)
+
+    def exits(self, exits: list[int] | None) -> str:
+        return exits_text(exits, self.facts.get("layout"))
+
+    def operator(self, sym: Any) -> dict:
+        return (self.facts.get("operators") or {}).get(str(sym)) or {}
+
+    def is_minor(self, sym: Any) -> bool:
+        return self.operator(sym).get("kind") == "minor"
+
+    def company(self, sym: Any) -> str:
+        """A private company's name, `minor A` where it is a minor's charter."""
+        return f"minor {sym}" if self.is_minor(sym) else str(sym)
+
+    # ---------------------------------------------------------------- certificates
+    def certificate(self, share_id: str) -> dict:
+        for c in self.operator(corp_of(share_id)).get("certificates") or []:
+            if c.get("id") == share_id:
+                return c
+        return {}
+
+    def percent(self, shares: list[str]) -> int:
+        """What the certificates are worth in percent (a president's certificate 20%, an NdM 5% 5%...)."""
+        total = 0
+        for s in shares:
+            cert = self.certificate(s)
+            total += cert.get("percent") or (20 if s.endswith("_0") else 10)
+        return total
+
+    def is_president(self, share_id: str) -> bool:
+        cert = self.certificate(share_id)
+        return bool(cert.get("president")) if cert else share_id.endswith("_0")
+
+    def unit(self, corp: str) -> int:
+        """The percent of one share of `corp` (10 for a 10-share corporation)."""
+        return (self.facts.get("share_percent") or {}).get(corp) or 10
+
+    def certificates_text(self, shares: list[str]) -> str:
+        """`10% of PRR`, or `a 5% NdM certificate` where the size of the certificates is the news."""
+        corp = corp_of(shares[0]) if shares else "?"
+        sizes = {self.percent([s]) for s in shares}
+        pct = self.percent(shares)
+        if len(shares) == 1 and sizes and min(sizes) < self.unit(corp):
+            return f"a {pct}% {corp} certificate"
+        return f"{pct}% of {corp}"
+
+
+# ---------------------------------------------------------------- summaries
+def players_of(summary: dict) -> dict[Any, dict]:
+    return {p.get("id"): p for p in summary.get("players", []) or []}
+
+
+def corps_of(summary: dict) -> dict[str, dict]:
+    return summary.get("corporations", {}) or {}
+
+
+def minors_of(summary: dict) -> dict[str, dict]:
+    return summary.get("minors", {}) or {}
+
+
+def operators_of(summary: dict) -> dict[str, dict]:
+    return {**minors_of(summary), **corps_of(summary)}
+
+
+def cash_of(summary: dict, entity: Any, entity_type: str | None) -> int | None:
+    if entity_type == "player" or isinstance(entity, int):
+        p = players_of(summary).get(entity)
+        return p.get("cash") if p else None
+    c = operators_of(summary).get(entity)
+    return c.get("cash") if c else None
+
+
+def market_price(summary: dict, corp: str) -> int | None:
+    p = (corps_of(summary).get(corp) or {}).get("price")
+    if isinstance(p, list) and p:
+        return p[0]
+    return p if isinstance(p, int) else None
+
+
+def owner_of(summary: dict, company: Any) -> Any:
+    return (summary.get("companies") or {}).get(company)
+
+
+def price_move(w: Words, before: dict, after: dict, corp: str, sep: str = "; ") -> str:
+    """`; NYC price $67 → $71` (nothing when the price did not move)."""
+    b, a = market_price(before, corp), market_price(after, corp)
+    if b is not None and a is not None and a != b:
+        return f"{sep}{corp} price {w.money(b)} → {w.money(a)}"
+    return ""
+
+
+def floats(w: Words, before: dict, after: dict, corp: str) -> str:
+    b, a = corps_of(before).get(corp) or {}, corps_of(after).get(corp) or {}
+    if a.get("floated") and not b.get("floated"):
+        return f"; {corp} floats with {w.money(a.get('cash', 0))}"
+    return ""
+
+
+def president_change(w: Words, before: dict, after: dict, corp: str) -> str:
+    b = (corps_of(before).get(corp) or {}).get("pres")
+    a = (corps_of(after).get(corp) or {}).get("pres")
+    if a is not None and b is not None and a != b:
+        return f"; {w.who(a, 'player')} is now president of {corp}"
+    return ""
+
+
+def share_moves(before: dict, after: dict, pid: Any) -> dict[str, int]:
+    b = (players_of(before).get(pid) or {}).get("shares") or {}
+    a = (players_of(after).get(pid) or {}).get("shares") or {}
+    return {c: a.get(c, 0) - b.get(c, 0) for c in set(a) | set(b) if a.get(c, 0) != b.get(c, 0)}
+
+
+def won_privates(w: Words, action: dict, before: dict, after: dict) -> list[str]:
+    """Privates that changed hands as a side effect (an auction won when the others passed, or resolved
+    when a cheaper private sold), with their price and the shares that came with them."""
+    out = []
+    bc, ac = before.get("companies") or {}, after.get("companies") or {}
+    direct = action.get("company") if action.get("type") in ("bid", "buy_company") else None
+    winners: dict[Any, list[str]] = {}
+    for sym, owner in ac.items():
+        if owner is not None and bc.get(sym) is None and sym != direct and isinstance(owner, int):
+            winners.setdefault(owner, []).append(sym)
+    for owner, syms in winners.items():
+        paid = None
+        if owner != action.get("entity"):
+            cb, ca = cash_of(before, owner, "player"), cash_of(after, owner, "player")
+            paid = (cb - ca) if cb is not None and ca is not None and len(syms) == 1 else None
+        text = f"{w.who(owner, 'player')} wins {' and '.join(w.company(x) for x in syms)}" + \
+            (f" for {w.money(paid)}" if paid else "")
+        got = [f"{pct}% of {corp}" if not ((corps_of(after).get(corp) or {}).get("pres") == owner and pct >= 20)
+               else f"the {corp} president's certificate"
+               for corp, pct in share_moves(before, after, owner).items() if pct > 0]
+        if got and owner != action.get("entity"):
+            text += f" (with {' and '.join(got)})"
+        out.append(text)
+    return out
+
+
+def train_owner(summary: dict, train: str) -> str | None:
+    for sym, c in operators_of(summary).items():
+        if train in (c.get("trains") or []):
+            return sym
+    if train in (((summary.get("depot") or {}).get("pool")) or []):
+        return "the open market"
+    return None
+
+
+def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = None, skip: set[str] | None = None
+              ) -> str:
+    """` — Phase 3: …; 2 trains rust (…); privates … close; …` (nothing when the action caused nothing else)."""
+    facts = w.facts
+    notes = []
+    if after.get("phase") and after.get("phase") != before.get("phase"):
+        notes.append(phase_text(after["phase"], facts.get("phases")))
+    rusted: dict[str, list[str]] = {}
+    for sym, c in operators_of(before).items():
+        gone = set(c.get("trains") or []) - set((operators_of(after).get(sym) or {}).get("trains") or [])
+        for tr in sorted(gone):
+            if tr not in ((after.get("depot") or {}).get("pool") or []) and \
+                    not any(tr in (x.get("trains") or []) for x in operators_of(after).values()):
+                rusted.setdefault(tile_name(tr), []).append(f"{sym} loses {tr}")
+    for kind, losses in sorted(rusted.items()):
+        notes.append(f"{kind} trains {'rust' if not _were_obsolete(facts_before, losses) else 'are gone'} "
+                     f"({'; '.join(losses)})")
+    obsolete = _newly_obsolete(facts_before, facts)
+    if obsolete:
+        notes.append(f"{' and '.join(sorted(obsolete))} trains are obsolete: they run once more, then go "
+                     f"({', '.join(sorted({o for ops in obsolete.values() for o in ops}))})")
+    closed = set(after.get("closed_companies") or []) - set(before.get("closed_companies") or [])
+    minors = sorted(c for c in closed if w.is_minor(c))
+    for sym in minors:
+        notes.append(_minor_closes(w, sym, facts_before))
+    privates = sorted(closed - set(minors))
+    if privates:
+        notes.append(f"private{'s' if len(privates) > 1 else ''} {', '.join(privates)} "
+                     f"close{'' if len(privates) > 1 else 's'}")
+    moves = []
+    for sym in corps_of(after):
+        move = price_move(w, before, after, sym, "").strip()
+        if move and sym not in (skip or set()):
+            runs_nothing = not ((corps_of(before).get(sym) or {}).get("trains")) and \
+                (corps_of(after).get(sym) or {}).get("operated")
+            moves.append(f"{sym} has no train to run, so it withholds: {move}" if runs_nothing else move)
+    if moves:
+        notes.append(", ".join(moves))
+    rb, ra = before.get("round_desc") or before.get("round"), after.get("round_desc") or after.get("round")
+    if ra and ra != rb:
+        notes.append(f"{ra} begins")
+        if str(ra).startswith("Operating Round"):
+            income = facts.get("income") or {}
+            paid = [f"{sym} {w.money(income[sym])} to {w.who(owner)}"
+                    for sym, owner in (after.get("companies") or {}).items()
+                    if owner is not None and income.get(sym)]
+            if paid:
+                notes.append("privates pay " + ", ".join(paid))
+    if after.get("finished") and not before.get("finished"):
+        notes.append("the game is over" + (f" ({after['end_reason']})" if after.get("end_reason") else ""))
+    return "" if not notes else " — " + "; ".join(notes)
+
+
+def _trains(facts: dict | None) -> dict[str, dict]:
+    """Train id -> {name, obsolete, owner} of every operator's trains in `facts`."""
+    out = {}
+    for sym, op in ((facts or {}).get("operators") or {}).items():
+        for t in op.get("trains") or []:
+            out[t["id"]] = {**t, "owner": sym}
+    return out
+
+
+def _newly_obsolete(facts_before: dict | None, facts_after: dict) -> dict[str, set[str]]:
+    if facts_before is None:
+        return {}
+    before = _trains(facts_before)
+    out: dict[str, set[str]] = {}
+    for tid, t in _trains(facts_after).items():
+        if t.get("obsolete") and not (before.get(tid) or {}).get("obsolete"):
+            out.setdefault(str(t["name"]), set()).add(t["owner"])
+    return out
+
+
+def _were_obsolete(facts_before: dict | None, losses: list[str]) -> bool:
+    trains = _trains(facts_before)
+    return bool(losses) and all(trains.get(x.rsplit(" loses ", 1)[-1], {}).get("obsolete") for x in losses)
+
+
+def _minor_closes(w: Words, sym: str, facts_before: dict | None) -> str:
+    """`minor A closes: Ann receives a 5% NdM certificate`."""
+    op = ((facts_before or {}).get("operators") or {}).get(sym) or w.operator(sym)
+    into = op.get("closes_into") or {}
+    owner = op.get("owner")
+    text = f"minor {sym} closes"
+    if into and owner is not None:
+        text += f": {w.who(owner, 'player')} receives a {into.get('percent')}% {into.get('corporation')} certificate"
+    elif into:
+        text += f" into {into.get('corporation')}"
+    return text
+
+
+VERBS = {"bid": "bid", "par": "start a corporation", "buy_shares": "buy shares", "sell_shares": "sell shares",
+         "lay_tile": "lay track", "place_token": "place a station", "run_routes": "run its trains",
+         "dividend": "pay out or withhold", "buy_train": "buy a train", "discard_train": "discard a train",
+         "buy_company": "buy a private company", "bankrupt": "declare bankruptcy",
+         "merge": "merge into the NdM", "assign": "choose a station"}
+
+
+def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
+    """What the acting member can do now, from the engine's `turn_info`: `lay track or pass`,
+    `bid at least $180 on CA (high bid: Ann $175) or pass`. Empty when nothing is known."""
+    types = list(info.get("types") or [])
+    if not types:
+        return ""
+    auction = info.get("auction")
+    if auction:
+        bids = auction.get("bids") or []
+        high = max(bids, key=lambda b: b[1]) if bids else None
+        high_txt = f" (high bid: {w.who(high[0], 'player')} {w.money(high[1])})" if high else ""
+        return f"bid at least {w.money(auction.get('min'))} on {auction.get('company')}{high_txt} or pass"
+    if info.get("par"):
+        return f"choose {info['par']}'s par price (/par)"
+    if info.get("cheapest") and "bid" in types:
+        sym, price = info["cheapest"]
+        return f"buy {sym} for {w.money(price)}, bid on a dearer private, or pass"
+    merge = info.get("merge")
+    if merge:
+        offered = merge.get("offered")
+        if merge.get("decider") == offered:
+            return f"merge {offered} into the {merge.get('into')} (/merge) or decline (pass)"
+        return (f"choose a major to merge into the {merge.get('into')}: "
+                f"{', '.join(merge.get('candidates') or [])} (/merge), or pass")
+    assign = info.get("assign")
+    if assign:
+        hexes = ", ".join(w.place(h) for h in assign.get("hexes") or [])
+        return f"choose which of {assign.get('from')}'s stations the NdM keeps: {hexes} (/assign)"
+    if "discard_train" in types:
+        return f"discard a train: {operator or 'the corporation'} is over its train limit"
+    if info.get("emergency") and operator:
+        if "buy_train" not in types:
+            return f"sell shares to raise the money for {operator}'s train"
+        extra = ", selling shares if needed" if "sell_shares" in types else ""
+        return f"must buy a train: {operator} is short, so its president pays the rest{extra}"
+    if operator:
+        types = [t for t in types if t not in ("buy_shares", "par", "sell_shares")]  # private exchanges etc.
+    words = [VERBS[t] for t in types if t in VERBS]
+    if info.get("must_buy") and "buy_train" in types:
+        words = ["must buy a train" if x == "buy a train" else x for x in words]
+    if "pass" in types and not (info.get("must_buy") and "buy_train" in types):
+        words.append("pass")
+    return or_list(words) if words else ""

@@ -1,0 +1,363 @@
+"""The one interface through which the bot plays any game, and the bot's door to the rules engines.
+
+A *game family* (`bot/families/`: the 18xx titles, Steam) implements `Session` over its engine's game
+object and lists its commands (`bot.commands.Command`, one class per kind of action). The service, the
+cogs and the console only ever talk to a `Session`; nothing in bot/ outside a family knows a title's rules,
+and the titles come from the families' engines (their registries), never from a list in bot/.
+
+A session offers: the game's log and state (actions, whose turn, the legal moves, a summary, the result, the
+log as exported), `apply` returning what changed (`Change`), the words for it all (an action's sentence,
+what the next member may do, the status lines, the final score), the pictures it has, and its commands and
+buttons. `Engine` creates sessions (a new game, a log imported, a stored log replayed) and draws their
+pictures; tests hand the service an `Engine` subclass (quick pictures, a failing engine).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from bot.commands import Button, Command
+from bot.errors import UserError, quote
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Something `/game new` (or the console's `new`) may set for a title, e.g. Steam's map."""
+
+    name: str
+    help: str
+    choices: tuple[tuple[str, str], ...] = ()   # (name shown, value); empty: free text
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class Title:
+    name: str                              # as stored and in logs: "1830", "18MEX", "steam"
+    display_name: str
+    family: type[Session]
+    player_range: tuple[int, int]
+    settings: tuple[Setting, ...] = ()
+    multiple: tuple[str, ...] = ()         # settings that take several values (comma-separated)
+
+
+@dataclass
+class Change:
+    """What an applied action changed: the action as the engine stored it, the summaries before and after,
+    and what the family noted around it (e.g. the auction's cheapest private before a pass)."""
+
+    action: dict
+    before: dict
+    after: dict
+    notes: dict = field(default_factory=dict)
+
+
+def player_name(entity: Any, names: dict[int, str]) -> str:
+    try:
+        return names.get(int(entity), f"Player {entity}")
+    except (TypeError, ValueError):
+        return str(entity)
+
+
+class Session:
+    """One game in play, as the bot sees it (see the module docstring). A family subclasses it."""
+
+    family: ClassVar[str]                         # "18xx", "steam"
+    group: ClassVar[str | None] = None            # slash-command group of its commands (None: top level)
+    commands: ClassVar[dict[str, Command]] = {}   # by command name
+    buttons: ClassVar[dict[str, Button]] = {}     # by button key
+    picture_kinds: ClassVar[tuple[str, ...]] = ()  # every picture it draws, in posting order
+    start_pictures: ClassVar[tuple[str, ...]] = ()  # posted when the game starts
+
+    def __init__(self, title: str, game: Any):
+        self.title = title
+        self.game = game
+        self._legal: tuple[int, list[dict]] | None = None
+
+    # ---------------------------------------------------------------- making games (the family's engine)
+    @classmethod
+    def titles(cls) -> list[Title]:
+        """The titles this family's engine plays (its registry)."""
+        raise NotImplementedError
+
+    @classmethod
+    def new_game(cls, title: str, players: list[dict], seed: int, setup: dict, game_id: Any = None) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def load_game(cls, log_dict: dict) -> Any:
+        """The engine's game from an exported log (an 18xx.games log for 18xx titles)."""
+        raise NotImplementedError
+
+    @classmethod
+    def log(cls, title: str, players: list[dict], seed: int, setup: dict, actions: list[dict],
+            game_id: Any = None) -> dict:
+        """A log of this family's format with these players, settings and actions."""
+        raise NotImplementedError
+
+    @classmethod
+    def check_setup(cls, title: Title, given: dict[str, str]) -> dict:
+        """The set-up of a new game from what the host gave (`/game new map:...`), checked: `optional_rules`
+        (a list) and the family's own settings. UserError for anything this title does not take."""
+        setup: dict[str, Any] = {"optional_rules": []}
+        known = {s.name: s for s in title.settings}
+        for name, value in given.items():
+            if value in (None, ""):
+                continue
+            setting = known.get(name)
+            if setting is None:
+                takes = ", ".join(known) or "no settings"
+                raise UserError(f"{title.display_name} takes {takes}, not {quote(name)}.")
+            values = [v.strip() for v in str(value).replace(" ", ",").split(",") if v.strip()] \
+                if name in title.multiple else [str(value).strip()]
+            allowed = {v.lower(): v for _, v in setting.choices}
+            if allowed:
+                bad = [v for v in values if v.lower() not in allowed]
+                if bad:
+                    raise UserError(f"{setting.name} {quote(bad[0])} is not one of {', '.join(allowed.values())}.")
+                values = [allowed[v.lower()] for v in values]
+            setup[name] = values if name in title.multiple else values[0]
+        for setting in title.settings:
+            if setting.default is not None:
+                setup.setdefault(setting.name, setting.default)
+        return setup
+
+    def setup(self) -> dict:
+        """What this game was set up with (stored with it): `optional_rules` and the family's settings."""
+        return {"optional_rules": []}
+
+    @property
+    def seed(self) -> int:
+        return int(getattr(self.game, "seed", 0) or 0)
+
+    @classmethod
+    def warm(cls, title: str) -> None:
+        """Prepare a title's first pictures so the first move of the day isn't slow to show."""
+
+    # ---------------------------------------------------------------- the game
+    @property
+    def actions(self) -> list[dict]:
+        return self.game.actions
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.game.finished)
+
+    @property
+    def end_reason(self) -> str | None:
+        return self.game.end_reason
+
+    def active_players(self) -> list[int]:
+        """Player ids of the seats that must act now (empty when the game is over)."""
+        return [int(p) for p in self.game.active_players()]
+
+    def acting(self) -> dict:
+        """The entity to act: {"entity", "entity_type"}."""
+        return self.game.acting_entity() or {}
+
+    def legal(self) -> list[dict]:
+        """Every legal action now (cached until the log changes)."""
+        n = len(self.actions)
+        if self._legal is None or self._legal[0] != n:
+            self._legal = (n, self.game.legal_actions())
+        return self._legal[1]
+
+    def summary(self) -> dict:
+        return self.game.summary()
+
+    def result(self) -> dict[str, int]:
+        return self.game.result()
+
+    def export(self) -> dict:
+        return self.game.to_18xx()
+
+    def apply(self, action: dict) -> Change:
+        """Apply an action (all or nothing: the engine's GameError leaves the game as it was)."""
+        before = self.summary()
+        notes = self.notes_before(action)
+        stored = self.game.apply(action)
+        change = Change(stored, before, self.summary(), notes)
+        self.notes_after(change)
+        return change
+
+    def notes_before(self, action: dict) -> dict:
+        return {}
+
+    def notes_after(self, change: Change) -> None:
+        pass
+
+    # ---------------------------------------------------------------- commands
+    @classmethod
+    def command(cls, name: str) -> Command:
+        cmd = cls.commands.get(name)
+        if cmd is None:
+            raise UserError(f"Unknown action {quote(name)} for this game; actions: {', '.join(cls.commands)}.")
+        return cmd
+
+    @classmethod
+    def command_of(cls, action: dict) -> Command | None:
+        t = action.get("type")
+        return next((c for c in cls.commands.values() if t in c.types), None)
+
+    @classmethod
+    def command_for(cls, action: dict) -> tuple[str, dict[str, Any]]:
+        """The command and options that submit a given action (tests, bench, the console's `legal`)."""
+        cmd = cls.command_of(action)
+        if cmd is None:
+            raise ValueError(f"no command for action type {action.get('type')}")
+        return cmd.name, cmd.options_for(action)
+
+    def may_act_out_of_turn(self, player: int, action: dict) -> bool:
+        """Whether a member whose seat is not to act may still send this action (e.g. a private's ability)."""
+        return False
+
+    def button_action(self, key: str) -> tuple[str, dict[str, Any]]:
+        button = self.buttons.get(key)
+        if button is None:
+            raise UserError("That button does not belong to this game.")
+        return button.command, dict(button.options)
+
+    # ---------------------------------------------------------------- words
+    def actor_name(self, action: dict, names: dict[int, str]) -> str:
+        if action.get("entity_type", "player") == "player":
+            return player_name(action.get("entity"), names)
+        return str(action.get("entity"))
+
+    def label(self, action: dict) -> str:
+        cmd = self.command_of(action)
+        return cmd.label(self, action) if cmd else str(action.get("type"))
+
+    def legal_labels(self) -> list[tuple[dict, str]]:
+        """Every legal action now with words for it (the console's `legal`)."""
+        return [(a, self.label(a)) for a in self.legal()]
+
+    def describe(self, change: Change, names: dict[int, str]) -> str:
+        """The sentence for an applied action, with what else it caused."""
+        cmd = self.command_of(change.action)
+        if cmd is None:
+            return f"{self.actor_name(change.action, names)}: {change.action.get('type')}"
+        return cmd.describe(self, change, names)
+
+    def acting_for(self) -> str:
+        """Who the acting member acts for, if not themselves (` for NYC`)."""
+        return ""
+
+    def hint(self, names: dict[int, str]) -> str:
+        """What the acting member may do now, in a few words."""
+        return ""
+
+    def status_lines(self, names: dict[int, str]) -> list[str]:
+        """Where the game stands, a line per player and company (after a heading line)."""
+        return []
+
+    def result_text(self, names: dict[int, str]) -> str:
+        res = self.result() or {}
+        ranking = sorted(res.items(), key=lambda kv: -kv[1])
+        return ", ".join(f"{player_name(k, names)} {v}" for k, v in ranking)
+
+    # ---------------------------------------------------------------- pictures and buttons
+    def pictures_for(self, change: Change) -> set[str]:
+        """The pictures an applied action changed."""
+        cmd = self.command_of(change.action)
+        return set(cmd.pictures) if cmd else set()
+
+    def draw(self, kind: str, change: Change | None = None, names: dict[int, str] | None = None) -> bytes | None:
+        """A picture of the game now as PNG bytes (None if this family has no such picture)."""
+        return None
+
+    def buttons_for(self, change: Change | None) -> list[str]:
+        return []
+
+
+class Engine:
+    """The bot's door to the rules engines: the titles it can host (from the families' engines), sessions
+    for games created, imported or rebuilt from a stored log, and their pictures. Methods are synchronous
+    and may be slow: call them off the event loop."""
+
+    def __init__(self, families: tuple[type[Session], ...] | None = None) -> None:
+        if families is None:
+            from bot.families import FAMILIES
+            families = FAMILIES
+        self.families = families
+        self._titles: dict[str, Title] | None = None
+        self.GameError: type[Exception] = _game_error_class()
+
+    @property
+    def titles(self) -> dict[str, Title]:
+        if self._titles is None:
+            self._titles = {t.name: t for fam in self.families for t in fam.titles()}
+        return self._titles
+
+    def title(self, name: str) -> Title:
+        found = self.titles.get(name) or next((t for t in self.titles.values() if t.name.lower() == str(name).lower()),
+                                              None)
+        if found is None:
+            raise UserError(f"Unknown title {quote(name)}. Available: {', '.join(self.titles)}.")
+        return found
+
+    # ------------------------------------------------------------------ sessions
+    # Every session these return is ready for live play (its family decides what that means, e.g. 18xx
+    # standing orders acting after each new action), whether just created, rebuilt or imported.
+    def _live(self, session: Session) -> Session:
+        return session
+
+    def create(self, title: str, players: list[dict], seed: int, setup: dict, game_id: Any = None) -> Session:
+        t = self.title(title)
+        return self._live(t.family(t.name, t.family.new_game(t.name, players, seed, setup, game_id)))
+
+    def load(self, log_dict: dict) -> Session:
+        """A session from an exported log (undo/redo resolved by the engine)."""
+        t = self.title(str(log_dict.get("title")))
+        return self._live(t.family(t.name, t.family.load_game(log_dict)))
+
+    def log_dict(self, title: str, players: list[dict], seed: int, setup: dict, actions: list[dict],
+                 game_id: Any = None) -> dict:
+        t = self.title(title)
+        return t.family.log(t.name, players, seed, setup, actions, game_id)
+
+    def replay(self, title: str, players: list[dict], seed: int, setup: dict, actions: list[dict],
+               game_id: Any = None) -> Session:
+        if not actions:
+            return self.create(title, players, seed, setup, game_id)
+        return self.load(self.log_dict(title, players, seed, setup, actions, game_id))
+
+    def is_game_error(self, exc: BaseException) -> bool:
+        return isinstance(exc, self.GameError)
+
+    # ------------------------------------------------------------------ pictures
+    def picture(self, session: Session, kind: str, change: Change | None = None,
+                names: dict[int, str] | None = None) -> bytes | None:
+        """A picture as PNG bytes; None when the renderer is missing or drawing fails (a picture must never
+        block a move)."""
+        try:
+            return session.draw(kind, change, names)
+        except Exception:
+            log.exception("drawing the %s of a %s game failed", kind, session.title)
+            return None
+
+    def warm_pictures(self, title: str) -> None:
+        try:
+            t = self.title(title)
+            t.family.warm(t.name)
+        except Exception:
+            log.exception("warming the pictures of %s failed", title)
+
+
+def _game_error_class() -> type[Exception]:
+    try:
+        from engine import GameError
+        return GameError
+    except ImportError:  # pragma: no cover
+        return type("MissingGameError", (Exception,), {})
+
+
+def engine_available() -> bool:
+    try:
+        import engine.titles  # noqa: F401
+        from engine.titles import create_game, load_18xx  # noqa: F401
+    except Exception:
+        return False
+    return True

@@ -1,0 +1,124 @@
+"""The command set: every title's every legal move is a command, and all of it fits Discord's limits.
+
+Shape (docs/bot.md): the 18xx family's verbs are top-level commands shared by every 18xx title (their
+options and autocomplete come from the thread's game), Steam's are the `/steam` group, and `/game` holds
+the lobby and the rest. Discord allows 100 global chat-input commands, 25 subcommands per group and 25
+options per command; the count leaves room for 1817's action kinds (about ten more top-level verbs).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.cogs.play import COMMAND_LIMIT, SUBCOMMAND_LIMIT
+from bot.config import Config
+from bot.discord_bot import EXTENSIONS, make_bot
+from bot.families import FAMILIES, G18xx, Steam
+from bot.session import Engine
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROOM_FOR_1817 = 10  # loans, repay, short, convert, offer, acquisition bid, liquidation, size, home...
+
+
+async def synced_commands(tmp_path) -> list[dict]:
+    """The commands as the bot would sync them to Discord (the JSON of `tree.sync`)."""
+    bot = make_bot(Config(db_path=str(tmp_path / "c.db")))
+    for ext in EXTENSIONS:
+        await bot.load_extension(ext)
+    return [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+
+
+async def test_the_command_set_fits_discord_with_every_game(tmp_path):
+    payload = await synced_commands(tmp_path)
+    names = [c["name"] for c in payload]
+    assert len(names) == len(set(names))
+    top = len(payload)
+    print(f"\n{top} top-level commands: {', '.join(sorted(names))}")
+    assert top + ROOM_FOR_1817 <= COMMAND_LIMIT
+    for c in payload:
+        subs = [o for o in c.get("options", []) if o["type"] in (1, 2)]
+        assert len(subs) <= SUBCOMMAND_LIMIT and len(c.get("options", [])) <= SUBCOMMAND_LIMIT, c["name"]
+        for sub in subs:
+            assert len(sub.get("options", [])) <= SUBCOMMAND_LIMIT
+    # every family's commands are there: the 18xx verbs at the top level, Steam's in its group
+    assert set(G18xx.commands) <= set(names)
+    steam = next(c for c in payload if c["name"] == Steam.group)
+    assert {o["name"] for o in steam["options"]} == set(Steam.commands)
+    new = next(o for o in next(c for c in payload if c["name"] == "game")["options"] if o["name"] == "new")
+    titles = {ch["value"] for o in new["options"] if o["name"] == "title" for ch in o["choices"]}
+    assert {"1830", "18MEX", "steam"} <= titles == set(Engine().titles)
+    assert {"map", "mode", "rules"} <= {o["name"] for o in new["options"]}
+
+
+def round_trip(session, action: dict, player: int) -> None:
+    """The command for a legal action builds that action again (the fields the command sets)."""
+    kind, options = session.command_for(action)
+    cmd = session.command(kind)
+    built = cmd.build(session, cmd.given(options), player, session.legal())
+    for key, value in built.items():
+        if key == "entity" and value is None:
+            continue
+        if key == "routes":
+            assert [r["connections"] for r in value] == [r["connections"] for r in action[key]]
+        else:
+            assert action.get(key) == value, (kind, options, key, built, action)
+
+
+def controller(session, action: dict) -> int:
+    if action["entity_type"] == "player":
+        return int(action["entity"])
+    return int(session.active_players()[0])
+
+
+@pytest.mark.parametrize("title, fixture", [("1830", "26855"), ("18MEX", "13315")])
+def test_every_legal_18xx_move_is_a_command(title, fixture):
+    from engine.core.actions import resolve_undo
+    from engine.titles import load_18xx
+
+    log = json.loads((FIXTURES / title / f"{fixture}.json").read_text())
+    session = G18xx(title, load_18xx(dict(log, actions=[])))
+    seen: set[str] = set()
+    for k, action in enumerate(resolve_undo(log["actions"])):
+        if k % 9 == 0:
+            for a in session.legal():
+                if a["type"].startswith("program_"):
+                    continue
+                assert session.command_of(a) is not None, a
+                seen.add(a["type"])
+                round_trip(session, a, controller(session, a))
+        session.game.apply(action)
+    assert {"bid", "par", "buy_shares", "sell_shares", "lay_tile", "run_routes", "buy_train"} <= seen
+
+
+def test_every_legal_steam_move_is_a_command():
+    from engine.steam.agent import choose
+    from engine.steam.actions import to_dict
+
+    session = Engine().create("steam", [{"id": i, "name": n} for i, n in enumerate(("Ann", "Bob", "Cid"), 1)], 5,
+                              {"map": "rust_belt", "mode": "standard"})
+    rng = random.Random(5)
+    seen: set[str] = set()
+    while not session.finished:
+        legal = session.legal() if len(session.actions) % 2 == 0 else []
+        for a in legal[:: max(1, len(legal) // 6)]:
+            assert session.command_of(a) is not None, a
+            seen.add(a["type"])
+            round_trip(session, a, int(a["entity"]))
+        game = session.game
+        model = choose(game, rng)
+        session.apply(to_dict(model, game.pid(model.player)))
+    assert {"capital", "bid", "pass", "take_tile", "lay", "end_build", "move"} <= seen
+
+
+def test_each_family_owns_its_buttons_and_commands():
+    for fam in FAMILIES:
+        for key, button in fam.buttons.items():
+            assert button.command in fam.commands, (fam.family, key)
+        for cmd in fam.commands.values():
+            assert cmd.name == cmd.name.lower() and len(cmd.help) <= 100 and cmd.types
+            assert discord.app_commands  # the specs are plain data; discord.py checks the names when built

@@ -1,0 +1,142 @@
+"""End to end: a whole Steam game through the real bot (discord.py) against the fake Discord.
+
+Three members open a standard Rust Belt game with `/game new title:steam`, join and start it, then play
+it to the end with the `/steam` commands and the game buttons: each move is what the engine's self-play
+agent would do, sent by the member whose seat must act, with the options its autocomplete offers.
+Along the way: pictures after each action that changes them, a ping only when the member to act
+changes, refusals out of turn and of another family's commands, and a restart in the middle.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fakediscord import BotRunner, FakeDiscord
+from fakediscord.recorded import QuickPictures
+
+from bot.db import Database
+from bot.families import Steam
+from bot.session import engine_available
+
+pytestmark = pytest.mark.skipif(not engine_available(), reason="engines not importable")
+
+BUTTONS = {"pass": "pass", "end_build": "done"}
+
+
+async def test_a_whole_steam_game_through_discord(tmp_path):
+    from engine.steam import Game
+    from engine.steam.actions import to_dict
+    from engine.steam.agent import choose
+
+    fake = await FakeDiscord().start()
+    db_path = str(tmp_path / "rh.db")
+    engine = QuickPictures()
+    runner = BotRunner(fake, db_path, engine=engine)
+    await runner.start()
+    try:
+        ann, bob, cid = (fake.add_user(n) for n in ("Ann", "Bob", "Cid"))
+        rec = await fake.command(ann, fake.channel_id, "game",
+                                 {"title": "steam", "map": "rust_belt", "mode": "standard"}, sub="new")
+        assert rec.final.ephemeral and "is open in" in rec.final.content, rec.final.content
+        thread = max(cid_ for cid_, ch in fake.channels.items() if ch.get("type") == 11)
+        game_id = int(rec.final.content.split("#")[1].split()[0])
+        lobby = fake.channel_messages(thread)[-1]
+        assert "**Steam** game" in lobby.content and "map rust_belt" in lobby.content
+        await fake.click(bob, lobby, f"rh:join:{game_id}")
+        await fake.command(cid, thread, "game", {}, sub="join")
+        rec = await fake.command(ann, thread, "game", {}, sub="start")
+        started = fake.channel_messages(thread)[-1]
+        assert "starts. Seats:" in started.content
+        assert {n.split("-")[-1] for n, _ in started.attachments} == {"map.png", "players.png"}
+
+        # a shadow of the game (the same settings and seats) chooses the moves
+        shadow = Game.from_18xx((await runner.bot.service.live(game_id)).session.export())
+        member_of = {p["id"]: {"Ann": ann, "Bob": bob, "Cid": cid}[p["name"]] for p in shadow.to_18xx()["players"]}
+        rng = random.Random(7)
+        announced = member_of[shadow.active_players()[0]]
+        assert f"<@{announced}>" in started.content
+        kinds: set[str] = set()
+        checked = {"refusal": 0, "autocomplete": 0, "buttons": 0}
+        i = 0
+        while not shadow.finished:
+            model = choose(shadow, rng)
+            action = to_dict(model, shadow.pid(model.player))
+            kind, opts = Steam.command_for(action)
+            who = member_of[action["entity"]]
+
+            if i % 40 == 3:  # out of turn: refused; an 18xx command in a Steam thread: pointed to /steam
+                other = next(m for m in member_of.values() if m != who)
+                before = len(fake.channel_messages(thread))
+                rec = await fake.command(other, thread, "steam", opts, sub=kind)
+                assert "not your turn" in rec.final.content.lower(), rec.final.content
+                rec = await fake.command(who, thread, "pass", {})
+                assert "is Steam: use `/steam …`" in rec.final.content, rec.final.content
+                assert len(fake.channel_messages(thread)) == before
+                checked["refusal"] += 1
+
+            spec = Steam.commands[kind]
+            for o in spec.options:  # the value sent is among the choices autocomplete offers
+                if o.name not in opts or checked["autocomplete"] > 60:
+                    continue
+                filled = {k: v for k, v in opts.items() if k != o.name}
+                choices = await fake.autocomplete(who, thread, "steam", {**filled, o.name: ""}, o.name, sub=kind)
+                values = [str(c["value"]) for c in choices]
+                if len(values) < 25:
+                    assert str(opts[o.name]) in values, (kind, o.name, opts, values)
+                    checked["autocomplete"] += 1
+
+            if i == 120:
+                await runner.stop()
+                await runner.start()
+
+            before = len(fake.channel_messages(thread))
+            last = fake.channel_messages(thread)[-1]
+            button = BUTTONS.get(action["type"]) or ({"income": "income", "vp": "vp"}.get(action.get("to"))
+                                                       if action["type"] == "score" else None)
+            if button and f"rh:{button}:{game_id}" in last.custom_ids and i % 2 == 0:
+                rec = await fake.click(who, last, f"rh:{button}:{game_id}")
+                checked["buttons"] += 1
+            else:
+                rec = await fake.command(who, thread, "steam", opts, sub=kind)
+            assert rec.final is not None and rec.final.ephemeral, (i, action)
+            assert rec.final.content.startswith("Done"), (i, action, rec.final.content)
+            shadow.apply(action)
+            kinds.add(action["type"])
+            posted = fake.channel_messages(thread)[before:]
+            assert len(posted) == 1, (i, action, [m.content for m in posted])
+            msg = posted[0]
+            names = {n.split("-")[-1] for n, _ in msg.attachments}
+            if action["type"] in ("lay", "upgrade", "redirect", "urbanize", "grow", "move"):
+                assert "map.png" in names, (i, action, names)
+            if action["type"] in ("take_tile", "move", "upgrade_loco", "score") or action.get("loans"):
+                assert "players.png" in names, (i, action, names)
+            if not names:  # nothing to see changed: nothing drawn (no shares issued, a bid, a pass)
+                assert action["type"] in ("capital", "bid", "pass", "end_build"), (i, action)
+            # pings: only when the member to act changes, and only that member
+            am = msg.allowed_mentions or {}
+            assert am.get("parse", []) == [], am
+            nxt = member_of[shadow.active_players()[0]] if not shadow.finished else None
+            if nxt is not None and nxt != announced:
+                assert [str(u) for u in am.get("users", [])] == [str(nxt)], (i, action, am, msg.content)
+                announced = nxt
+            else:
+                assert not am.get("users") and "<@" not in msg.content, (i, action, msg.content)
+            i += 1
+
+        final = fake.channel_messages(thread)[-1]
+        assert "**Game over**" in final.content and "VP" in final.content, final.content
+        assert {"capital", "bid", "take_tile", "lay", "end_build", "move", "pass"} <= kinds, kinds
+        assert checked["refusal"] >= 3 and checked["autocomplete"] > 20 and checked["buttons"] > 5, checked
+        rec = await fake.command(bob, thread, "game", {}, sub="status")
+        assert "Rust Belt, standard game" in rec.final.content and "**Game over**" in rec.final.content
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+    async with Database(db_path) as db:
+        row = await db.get_game(game_id)
+        assert row.status == "finished" and row.settings == {"map": "rust_belt", "mode": "standard",
+                                                             "turn_order": "auction"} or row.settings
+        assert {str(k): v for k, v in row.result.items()} == shadow.result()
+        assert await db.action_count(game_id) == len(shadow.actions)
