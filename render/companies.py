@@ -1,4 +1,10 @@
-"""Companies picture: corporations, players, privates, bank, phase and the train depot, as tables."""
+"""Companies picture: corporations and minors, players, privates, bank, phase and the train depot, as tables.
+
+With the engine's facts (`game.facts()`: operators with their certificates and trains, certificate limits,
+a title's merger state) it also shows what the trace summary cannot: obsolete trains (marked `*`),
+certificates smaller than a share (18MEX's NdM 5%: `NdM 20+5`), reserved certificates, each player's
+certificates against the limit, what a closed minor became, and the NdM merger.
+"""
 
 from __future__ import annotations
 
@@ -31,8 +37,41 @@ def _money(v) -> str:
     return "" if v is None else f"${v}"
 
 
-def _trains_text(ids: list[str]) -> str:
-    return " ".join(t.rsplit("-", 1)[0] for t in ids)
+def _trains_text(ids: list[str], obsolete: set[str] = frozenset()) -> str:
+    return " ".join(t.rsplit("-", 1)[0] + ("*" if t in obsolete else "") for t in ids)
+
+
+def _obsolete(facts: dict) -> set[str]:
+    return {t["id"] for op in (facts.get("operators") or {}).values() for t in op.get("trains") or []
+            if t.get("obsolete")}
+
+
+def _holdings(facts: dict, sym: str, pid, pct: int) -> str:
+    """`NdM 20+5` where a player holds a certificate smaller than one share, else `NdM 25`."""
+    op = (facts.get("operators") or {}).get(sym) or {}
+    unit = op.get("share_percent") or 10
+    held = sorted((c["percent"] for c in op.get("certificates") or [] if c.get("owner") == pid), reverse=True)
+    if held and min(held) < unit and len(held) > 1:
+        return f"{sym} {'+'.join(str(p) for p in held)}"
+    return f"{sym} {pct}"
+
+
+def _reserved(facts: dict, sym: str) -> int:
+    op = (facts.get("operators") or {}).get(sym) or {}
+    return sum(c["percent"] for c in op.get("certificates") or [] if c.get("reserved") and c.get("owner") == "ipo")
+
+
+def _merger_text(facts: dict) -> str:
+    merger = facts.get("merger")
+    if not merger:
+        return ""
+    if merger.get("candidates"):
+        return f"NdM merger: {', '.join(merger['candidates'])} may merge"
+    if merger.get("merged"):
+        return f"{merger['merged']} merged into the NdM"
+    if merger.get("cert_limit_raised"):
+        return "No NdM merger: certificate limit +1"
+    return ""
 
 
 def _train_price(t: dict) -> str:
@@ -115,14 +154,19 @@ class _Table:
             d.text((x + PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="lm")
 
 
-def draw_companies(title: str, summary: dict) -> bytes:
+def draw_companies(title: str, summary: dict, facts: dict | None = None) -> bytes:
     d_ = data.load(title)
+    facts = facts or {}
     names = _player_names(summary)
     corps = summary.get("corporations", {})
+    obsolete = _obsolete(facts)
+    reserved = {sym: _reserved(facts, sym) for sym in corps}
+    ipo_w = 150 if any(reserved.values()) else 70
     show_rev = any("revenue" in c or "last_revenue" in c for c in corps.values())
 
-    cols = [("Corp", 90, "c"), ("President", 150, "l"), ("Price", 80, "r"), ("Par", 70, "r"),
-            ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens", 80, "r"), ("IPO", 70, "r"), ("Pool", 70, "r"),
+    cols = [("Corp", 90, "c"), ("President", 180 if summary.get("minors") else 150, "l"), ("Price", 80, "r"),
+            ("Par", 70, "r"),
+            ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens", 80, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
             ("Privates", 130, "l")]
     if show_rev:
         cols.append(("Last run", 100, "r"))
@@ -132,8 +176,9 @@ def draw_companies(title: str, summary: dict) -> bytes:
         started = c.get("ipoed") or c.get("floated") or price
         row = [sym, _owner_name(c.get("pres"), names) if c.get("pres") is not None else "",
                _money(price[0]) if price else "", _money(c.get("par")), _money(c.get("cash")),
-               _trains_text(c.get("trains", [])), c.get("tokens_left", 0),
-               f"{c.get('ipo', 0)}%", f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
+               _trains_text(c.get("trains", []), obsolete), c.get("tokens_left", 0),
+               f"{c.get('ipo', 0)}%" + (f" ({reserved[sym]} res.)" if reserved.get(sym) else ""),
+               f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
         if c.get("closed"):
             row[1] = "closed"
         if show_rev:
@@ -141,15 +186,25 @@ def draw_companies(title: str, summary: dict) -> bytes:
             row.append(_money(rev) if rev is not None else "")
         corp_t.add(row, {"entity": sym, "dim": not started or c.get("closed")})
     for sym, m in summary.get("minors", {}).items():
-        row = [sym, _owner_name(m.get("owner"), names), "", "", _money(m.get("cash")),
-               _trains_text(m.get("trains", [])), "", "", "", ""]
+        op = (facts.get("operators") or {}).get(sym) or {}
+        owner = m.get("owner", op.get("owner"))
+        into = op.get("closes_into") or {}
+        if m.get("closed"):
+            who = f"closed → {into['percent']}% {into['corporation']}" if into else "closed"
+        else:
+            who = _owner_name(owner, names) + (" (minor)" if op else "")
+        row = [sym, who, "", "", _money(m.get("cash")), _trains_text(m.get("trains", []), obsolete), "", "", "",
+               f"→ {into['percent']}% {into['corporation']}" if into and not m.get("closed") else ""]
         corp_t.add(row + ([""] if show_rev else []), {"entity": sym, "dim": m.get("closed")})
 
-    player_t = _Table("Players", [("Player", 150, "l"), ("Turn", 110, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
-                                  ("Certificates", 560, "l"), ("Privates", 150, "l")])
-    cert_limit = None
+    certs = {int(k): v for k, v in (facts.get("players") or {}).items()}
+    cols = [("Player", 150, "l"), ("Turn", 110, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
+            ("Certificates", 560, "l"), ("Privates", 150, "l")]
+    if certs:
+        cols.insert(4, ("Certs", 80, "r"))
+    player_t = _Table("Players", cols)
     for p in summary.get("players", []):
-        shares = "  ".join(f"{sym} {pct}" for sym, pct in p.get("shares", {}).items())
+        shares = "  ".join(_holdings(facts, sym, p["id"], pct) for sym, pct in p.get("shares", {}).items())
         marks = []
         if p["id"] == summary.get("priority"):
             marks.append("priority")
@@ -157,10 +212,12 @@ def draw_companies(title: str, summary: dict) -> bytes:
             marks.append("bankrupt")
         if p["id"] == summary.get("next"):
             marks.append("to act")
-        player_t.add([names[p["id"]], ", ".join(marks), _money(p.get("cash")), _money(p.get("value")), shares,
-                      " ".join(p.get("privates", []))],
-                     {"bold": p["id"] == summary.get("next")})
-    del cert_limit
+        row = [names[p["id"]], ", ".join(marks), _money(p.get("cash")), _money(p.get("value")), shares,
+               " ".join(p.get("privates", []))]
+        if certs:
+            c = certs.get(p["id"]) or {}
+            row.insert(4, f"{c.get('certificates', '')}/{c.get('cert_limit', '')}" if c else "")
+        player_t.add(row, {"bold": p["id"] == summary.get("next")})
 
     companies = {c["sym"]: c for c in d_.get("companies", [])}
     private_t = _Table("Private companies", [("Sym", 80, "l"), ("Name", 380, "l"), ("Owner", 160, "l"),
@@ -181,11 +238,15 @@ def draw_companies(title: str, summary: dict) -> bytes:
     prices = {name: _train_price(trains.get(name, {})) for name in upcoming}
     price_w = max([90] + [int(font(17).getlength(p)) + 2 * PAD + 8 for p in prices.values()])
     train_t = _Table("Train depot", [("Train", 130, "l"), ("Left", 60, "r"), ("Price", price_w, "r"),
-                                     ("Rusts on", 90, "l")])
+                                     ("Rusts on", 130, "l")])
+
+    def ends(t: dict) -> str:
+        return t.get("rusts_on") or (f"{t['obsolete_on']} (obsolete)" if t.get("obsolete_on") else "")
+
     first = True
     for name, count in upcoming.items():
         t = trains.get(name, {})
-        train_t.add([name, count, prices[name], t.get("rusts_on") or ""], {"bold": first})
+        train_t.add([name, count, prices[name], ends(t)], {"bold": first})
         first = False
     # trains discarded to the open market: bought at their price from the pool
     pool: dict[str, int] = {}
@@ -194,7 +255,7 @@ def draw_companies(title: str, summary: dict) -> bytes:
         pool[name] = pool.get(name, 0) + 1
     for name, count in pool.items():
         t = trains.get(name, {})
-        train_t.add([f"pool: {name}-train", count, _money(t.get("price")), t.get("rusts_on") or ""])
+        train_t.add([f"pool: {name}-train", count, _money(t.get("price")), ends(t)])
 
     # header line: round, phase, bank
     phases = {p["name"]: p for p in d_.get("phases", [])}
@@ -208,9 +269,11 @@ def draw_companies(title: str, summary: dict) -> bytes:
         head.append(f"Next: {names.get(nxt, nxt)}")
     if summary.get("finished"):
         head.append(f"Game over ({summary.get('end_reason', '')})")
+    head.append(_merger_text(facts))
+    notes = ["* obsolete: runs once more, then goes"] if obsolete else []
 
     width = max(corp_t.width, player_t.width, private_t.width + train_t.width + 40) + 2 * 20
-    height = 20 + 70 + corp_t.height + player_t.height + max(private_t.height, train_t.height) + 10
+    height = 20 + 70 + corp_t.height + player_t.height + max(private_t.height, train_t.height) + 10 + 26 * len(notes)
     img = Image.new("RGB", (width, height), C.WHITE)
     d = ImageDraw.Draw(img)
     d.text((20, 14), f"{title} — {head[0]}", font=font(22, "bold"), fill=C.BLACK)
@@ -219,6 +282,9 @@ def draw_companies(title: str, summary: dict) -> bytes:
     ent = lambda sym: C.entity(title, sym)  # noqa: E731
     corp_t.draw(d, 20, y, ent)
     y += corp_t.height
+    for note in notes:
+        d.text((20, y - 10), note, font=font(16), fill=GREY)
+        y += 26
     player_t.draw(d, 20, y, ent)
     y += player_t.height
     if private_t.rows:

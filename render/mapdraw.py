@@ -204,7 +204,8 @@ class MapPainter:
             img.paste(edges, box, edges)
         if routes:
             self.paint_routes(img, routes)
-            img = self.route_legend(img, routes, caption)
+        if routes or caption:
+            img = self.route_legend(img, routes or [], caption)
         return img
 
     def hex_picture(self, coord: str, hv: dict):
@@ -1021,6 +1022,7 @@ def overlay_routes(routes) -> list[dict]:
 
 def draw_map(view: dict, *, routes=None, caption: str | None = None) -> bytes:
     """PNG bytes of a map view. `routes` overlays a run (see overlay_routes for the accepted forms), with a
-    legend band below the map starting with `caption` (e.g. "NYNH ran $340:")."""
+    legend band below the map starting with `caption` (e.g. "NYNH ran $340:"); a caption alone is the band
+    (e.g. "MEX merged into the NdM: its stations are the NdM's")."""
     img = MapPainter(view).paint(overlay_routes(routes), caption)
     return to_png(img)

@@ -1,8 +1,9 @@
-"""End to end: the real bot (discord.py) against a fake Discord on loopback, with the real 1830 engine.
+"""End to end: the real bot (discord.py) against a fake Discord on loopback, with the real 18xx engine.
 
-Whole recorded 1830 games are played through slash commands and buttons; pings, pictures, refusals,
-autocomplete and a restart mid-game are checked along the way. The second fixture's log has programmed
-actions: their recorded auto actions are sent as commands by the members they belong to.
+Whole recorded games (1830, and 18MEX with its minors, NdM 5% certificates and merger) are played through
+slash commands and buttons; pings, pictures, refusals, autocomplete and a restart mid-game are checked
+along the way. The second 1830 fixture's log has programmed actions: their recorded auto actions are
+sent as commands by the members they belong to.
 """
 
 from __future__ import annotations
@@ -12,35 +13,15 @@ from pathlib import Path
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
-from fakediscord.recorded import controller, flatten, tiny_png
+from fakediscord.recorded import QuickPictures, controller, flatten
 
-from bot import actions as acts
 from bot.db import Database
-from bot.engine_adapter import Engine, engine_available
+from bot.families.g18xx import G18xx
+from bot.session import engine_available
 
 pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
 
-FIXTURES = Path(__file__).parent / "fixtures" / "1830"
-
-
-class QuickPictures(Engine):
-    """The real rules engine; pictures replaced by a tiny PNG so a 500-action game stays fast."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.drawn: list[str] = []
-
-    def draw_map(self, game, ran=None):
-        self.drawn.append("map")
-        return tiny_png("map")
-
-    def draw_market(self, game, title):
-        self.drawn.append("market")
-        return tiny_png("market")
-
-    def draw_companies(self, game, title):
-        self.drawn.append("companies")
-        return tiny_png("companies")
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> tuple[int, int]:
@@ -54,12 +35,12 @@ async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> 
     return int(rec.final.content.split("#")[1].split()[0]), thread
 
 
-@pytest.mark.parametrize("fixture", ["26855", "1830_game_end_bank"])
-async def test_whole_recorded_game_through_discord(tmp_path, fixture):
+@pytest.mark.parametrize("title, fixture", [("1830", "26855"), ("1830", "1830_game_end_bank"), ("18MEX", "13315")])
+async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
     from engine.titles import load_18xx
 
-    log = json.loads((FIXTURES / f"{fixture}.json").read_text())
-    trace = [json.loads(x) for x in (FIXTURES / f"{fixture}.trace.jsonl").read_text().splitlines()]
+    log = json.loads((FIXTURES / title / f"{fixture}.json").read_text())
+    trace = [json.loads(x) for x in (FIXTURES / title / f"{fixture}.trace.jsonl").read_text().splitlines()]
     recorded = load_18xx(log).actions
     assert len(recorded) + sum(len(a.get("auto_actions", ())) for a in recorded) == len(trace) - 1
     steps = list(flatten(recorded))
@@ -82,7 +63,7 @@ async def test_whole_recorded_game_through_discord(tmp_path, fixture):
         for i, action in enumerate(applied):
             state = states[i]
             who = member_of[controller(action, state)]
-            kind, opts = acts.command_for(action)
+            kind, opts = G18xx.command_for(action)
 
             if i in (3, 120, 300) and checked_refusals < 3:
                 # out of turn: someone else sends the very same command -> refused, nothing changes
