@@ -40,6 +40,7 @@ class Button:
     style: str                # primary | secondary | success | danger
     command: str
     options: tuple[tuple[str, Any], ...] = ()
+    when: str | None = None   # shown under a message while this kind of action is open (None: on request)
 
 
 class Command:

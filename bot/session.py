@@ -268,8 +268,16 @@ class Session:
         """A picture of the game now as PNG bytes (None if this family has no such picture)."""
         return None
 
+    def action_types(self) -> list[str]:
+        """The kinds of action the member to act may take now."""
+        return list(self.game.action_types())
+
     def buttons_for(self, change: Change | None) -> list[str]:
-        return []
+        """The buttons for what may be done now, in the family's order."""
+        if self.finished:
+            return []
+        types = self.action_types()
+        return [key for key, b in self.buttons.items() if b.when is not None and b.when in types]
 
 
 class Engine:

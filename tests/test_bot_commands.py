@@ -96,8 +96,8 @@ def test_every_legal_18xx_move_is_a_command(title, fixture):
 
 
 def test_every_legal_steam_move_is_a_command():
-    from engine.steam.agent import choose
     from engine.steam.actions import to_dict
+    from engine.steam.agent import choose
 
     session = Engine().create("steam", [{"id": i, "name": n} for i, n in enumerate(("Ann", "Bob", "Cid"), 1)], 5,
                               {"map": "rust_belt", "mode": "standard"})

@@ -457,10 +457,10 @@ class Steam(Session):
     group = "steam"
     commands = {c.name: c for c in COMMANDS}
     buttons = {
-        "pass": Button("Pass", "secondary", "pass"),
-        "done": Button("Done building", "primary", "done"),
-        "income": Button("Points on income", "success", "score", (("to", "income"),)),
-        "vp": Button("Points on VP", "secondary", "score", (("to", "vp"),)),
+        "income": Button("Points on income", "success", "score", (("to", "income"),), when="score"),
+        "vp": Button("Points on VP", "secondary", "score", (("to", "vp"),), when="score"),
+        "done": Button("Done building", "primary", "done", when="end_build"),
+        "pass": Button("Pass", "secondary", "pass", when="pass"),
     }
     picture_kinds = ("map", "players")
     start_pictures = ("map", "players")
@@ -625,7 +625,7 @@ class Steam(Session):
         return "" if not notes else " — " + "; ".join(notes)
 
     def hint(self, names: dict[int, str]) -> str:
-        types = list(self.game.action_types())
+        types = self.action_types()
         s = self.summary()
         me = self.player(s, s.get("next"))
         if "score" in types:
@@ -714,16 +714,3 @@ class Steam(Session):
         if names:
             state["players"] = [{**p, "name": names.get(p.get("id"), p.get("name"))} for p in state.get("players") or []]
         return state
-
-    def buttons_for(self, change: Change | None) -> list[str]:
-        if self.finished:
-            return []
-        types = self.game.action_types()
-        out = []
-        if "score" in types:
-            out += ["income", "vp"]
-        if "end_build" in types:
-            out.append("done")
-        if "pass" in types:
-            out.append("pass")
-        return out

@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from bot.commands import Button
-from bot.families.g18xx.commands import COMMANDS, Dividend, describe_auto
+from bot.families.g18xx.commands import COMMANDS, describe_auto
 from bot.families.g18xx.words import (
     Words,
     aftermath,
@@ -33,10 +33,10 @@ class G18xx(Session):
     group = None
     commands = {c.name: c for c in COMMANDS}
     buttons = {
-        "pass": Button("Pass", "secondary", "pass"),
-        "payout": Button("Pay out", "success", "dividend", (("kind", "payout"),)),
-        "withhold": Button("Withhold", "secondary", "dividend", (("kind", "withhold"),)),
-        "run_best": Button("Run best routes", "primary", "run", (("routes", "best"),)),
+        "payout": Button("Pay out", "success", "dividend", (("kind", "payout"),), when="dividend"),
+        "withhold": Button("Withhold", "secondary", "dividend", (("kind", "withhold"),), when="dividend"),
+        "run_best": Button("Run best routes", "primary", "run", (("routes", "best"),), when="run_routes"),
+        "pass": Button("Pass", "secondary", "pass", when="pass"),
         "bankrupt": Button("Yes, go bankrupt", "danger", "bankrupt"),
     }
     picture_kinds = ("map", "market", "companies")
@@ -297,18 +297,8 @@ class G18xx(Session):
             return render.draw_companies(self.title, self.named_summary(names), self.facts())
         return None
 
-    def buttons_for(self, change: Change | None) -> list[str]:
-        if self.finished:
-            return []
-        types = self.turn_info().get("types") or []
-        out = []
-        if Dividend.types[0] in types:
-            out += ["payout", "withhold"]
-        if "run_routes" in types:
-            out.append("run_best")
-        if "pass" in types:
-            out.append("pass")
-        return out
+    def action_types(self) -> list[str]:
+        return list(self.turn_info().get("types") or [])
 
 
 __all__ = ["G18xx"]
