@@ -162,7 +162,7 @@ def from_dict(data, seat_of) -> BaseModel:
     if not isinstance(data, dict):
         raise GameError(f"a Steam action is a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    if kind not in MODELS:
+    if not isinstance(kind, str) or kind not in MODELS:
         raise GameError(f"unknown Steam action type {kind!r}; types: {', '.join(MODELS)}")
     if data.get("entity_type", "player") != "player":
         raise GameError(f"{kind}: Steam actions are taken by players (entity_type \"player\"), not "
