@@ -616,8 +616,7 @@ class Service:
         s = lv.session
         if s is None:
             return str(action.get("type"))
-        label = self._words(lambda: s.label(action), "label", lv) if action.get("type") != "pass" else ""
-        return f"{s.actor_name(action, lv.names)}: {action.get('type')} {label}".rstrip()
+        return self._words(lambda: s.line(action, lv.names), "history line", lv) or str(action.get("type"))
 
     @staticmethod
     def _words_set(make: Callable[[], set[str]], lv: Live) -> set[str]:
@@ -884,7 +883,9 @@ class Service:
         self._live[row.id] = lv
         lv = await self._refresh(row.id)
         log.info("game %s: imported %d actions", row.id, len(session.actions))
-        reply = lv.reply(f"Imported a {self._title(lv).display_name} game with {len(session.actions)} actions as game #{row.id}.")
+        name = self._title(lv).display_name
+        article = "an" if name[:1].lower() in "aeiou8" or name.startswith(("11", "18")) else "a"
+        reply = lv.reply(f"Imported {article} {name} game with {len(session.actions)} actions as game #{row.id}.")
         await self._finish_reply(lv, reply, None, set(), turn, set(session.picture_kinds))
         return lv.row, reply
 

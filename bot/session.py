@@ -113,11 +113,12 @@ class Session:
                 raise UserError(f"{title.display_name} takes {takes}, not {quote(name)}.")
             values = [v.strip() for v in str(value).replace(" ", ",").split(",") if v.strip()] \
                 if name in title.multiple else [str(value).strip()]
-            allowed = {v.lower(): v for _, v in setting.choices}
+            allowed = {k.lower(): v for name, v in setting.choices for k in (name, v)}
             if allowed:
                 bad = [v for v in values if v.lower() not in allowed]
                 if bad:
-                    raise UserError(f"{setting.name} {quote(bad[0])} is not one of {', '.join(allowed.values())}.")
+                    raise UserError(f"{setting.name} {quote(bad[0])} is not one of "
+                                    f"{', '.join(v for _, v in setting.choices)}.")
                 values = [allowed[v.lower()] for v in values]
             setup[name] = values if name in title.multiple else values[0]
         for setting in title.settings:
@@ -229,6 +230,11 @@ class Session:
     def label(self, action: dict) -> str:
         cmd = self.command_of(action)
         return cmd.label(self, action) if cmd else str(action.get("type"))
+
+    def line(self, action: dict, names: dict[int, str]) -> str:
+        """`Ann: bid CA: $175 or more` — an action in a few words (history, fallbacks)."""
+        label = self.label(action) if action.get("type") != "pass" else ""
+        return f"{self.actor_name(action, names)}: {action.get('type')} {label}".rstrip()
 
     def legal_labels(self) -> list[tuple[dict, str]]:
         """Every legal action now with words for it (the console's `legal`)."""

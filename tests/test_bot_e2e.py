@@ -24,6 +24,17 @@ pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles no
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+# what players of a title read in its own terms along the recorded game
+TITLE_WORDS = {"18MEX": (
+    "Player1 bids $55 on minor C.", "Player3 wins minor A for $55",
+    "A runs 1 train for $30 (2-0: $30): $15 to A, $15 to Player3.",
+    "minor A closes: Player3 receives a 5% NdM certificate", "minor C closes: Player1 receives a 10% UdY certificate",
+    "for MEX — merge MEX into the NdM (/merge) or decline (pass).", "MEX merges into the NdM",
+    "sells a 5% NdM certificate for $", "buys a 5% NdM certificate from the market for $",
+    "4 trains are obsolete: they run once more, then go", "4 trains are gone (NdM loses 4-0)",
+)}
+
+
 async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> tuple[int, int]:
     empty = dict(log, actions=[])
     opts = {"file": AttachmentRef("game.json", json.dumps(empty).encode())}
@@ -134,6 +145,9 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
         final = fake.channel_messages(thread)[-1]
         assert "Game over" in final.content
         assert restarted and checked_refusals == 3 and checked_ac == 6
+        said = "\n".join(m.content for m in fake.channel_messages(thread))
+        for words in TITLE_WORDS.get(title, ()):
+            assert words in said, words
     finally:
         await runner.stop()
         await fake.stop()

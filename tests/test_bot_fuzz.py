@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from fakediscord.play import GUILD, OTHER_GUILD, state
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
@@ -24,10 +25,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from bot.access import Caller
 from bot.db import Database
 from bot.errors import UserError
-from bot.families.g18xx import G18xx
+from bot.families import G18xx, Steam
 from bot.integrity import check
 from bot.service import ENGINE_FAILED, Service
-from bot.session import Engine
+from bot.session import Engine, Session
 
 FIGURES = {"cases": 0, "commands": 0, "refused": 0, "engine_failures_contained": 0}
 THREAD = 9001
@@ -36,12 +37,19 @@ garbage = st.one_of(
     st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True),
     st.text(max_size=30), st.text(alphabet="+@$,;:|#-_ 0123456789ABCDEFPRNYCO&", max_size=12),
     st.sampled_from(["", "+", "@", "best", "PRR", "PRR_1", "B&O_0@20", "57-0", "E19", "2-0", "D", "payout",
-                     "9" * 400, "x" * 2000, "pass-always", "buy", "float", "-3"]),
+                     "9" * 400, "x" * 2000, "pass-always", "buy", "float", "-3", "NdM_7", "MEX",
+                     "lay:22:0", "upgrade:x:9@1,1", "0,11", "-1,-1", "Chicago", "0,19:blue", "0,17:1-3+x", "A",
+                     "red@Z", "5-skip", "vp", "income"]),
     st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
 )
 
 
 class BotFuzz(RuleBasedStateMachine):
+    """An 1830 game; SteamFuzz below plays Steam the same way."""
+
+    FAMILY: type[Session] = G18xx
+    TITLE, SETTINGS, MIN_PLAYERS = "1830", {}, 2
+
     def __init__(self) -> None:
         super().__init__()
         self.loop = asyncio.new_event_loop()
@@ -66,13 +74,14 @@ class BotFuzz(RuleBasedStateMachine):
     def start(self, seed: int, players: int) -> None:
         self.db = self.run(Database(self.dir / "fuzz.db").open())
         self.svc = Service(self.db, Engine(), pictures=False)
-        names = ["Ann", "Bob", "Cid", "Dan"][:players]
+        names = ["Ann", "Bob", "Cid", "Dan"][:max(players, self.MIN_PLAYERS)]
         self.seated = [Caller(11 + i, n, GUILD, THREAD) for i, n in enumerate(names)]
         self.others = [Caller(70, "Eve", GUILD, THREAD),                                  # no seat
                        Caller(71, "Mod", GUILD, THREAD, manages_threads=True),            # moderator here
                        Caller(72, "Root", OTHER_GUILD, 7000, manages_threads=True),       # another server
                        Caller(11, "Ann", OTHER_GUILD, 7000)]                              # a player, elsewhere
-        row = self.run(self.svc.new_game(self.seated[0], title="1830", seed=seed, channel_id=8000, thread_id=THREAD))
+        row = self.run(self.svc.new_game(self.seated[0], title=self.TITLE, seed=seed, channel_id=8000, thread_id=THREAD,
+                                         settings=self.SETTINGS))
         self.gid = row.id
         for c in self.seated[1:]:
             self.run(self.svc.join(self.gid, c))
@@ -97,22 +106,23 @@ class BotFuzz(RuleBasedStateMachine):
         game = self.game()
         if game is None or game.finished:
             return
-        legal = [a for a in game.legal_actions() if G18xx.command_of(a) is not None and a["type"] != "bankrupt"]
+        legal = [a for a in game.legal_actions() if self.FAMILY.command_of(a) is not None and a["type"] != "bankrupt"]
         if not legal:
             return
-        kind, options = G18xx.command_for(data.draw(st.sampled_from(legal)))
+        kind, options = self.FAMILY.command_for(data.draw(st.sampled_from(legal)))
         self.call(self.svc.act(self.gid, self.acting(game), kind, options))
 
-    @rule(data=st.data(), kind=st.sampled_from(sorted(G18xx.commands)))
-    def command(self, data, kind: str) -> None:
+    @rule(data=st.data(), pick=st.integers(0, 99))
+    def command(self, data, pick: int) -> None:
         """Any action command with options drawn from a legal move's, mutated, or garbage."""
+        kind = sorted(self.FAMILY.commands)[pick % len(self.FAMILY.commands)]
         game = self.game()
         options = {}
         legal = [a for a in (game.legal_actions() if game and not game.finished else [])
-                 if getattr(G18xx.command_of(a), "name", None) == kind]
+                 if getattr(self.FAMILY.command_of(a), "name", None) == kind]
         if legal and data.draw(st.booleans()):
-            options = dict(G18xx.command_for(data.draw(st.sampled_from(legal)))[1])
-        for name in [o.name for o in G18xx.commands[kind].options]:
+            options = dict(self.FAMILY.command_for(data.draw(st.sampled_from(legal)))[1])
+        for name in [o.name for o in self.FAMILY.commands[kind].options]:
             if data.draw(st.integers(0, 3)) == 0:
                 options[name] = data.draw(garbage)
         self.call(self.svc.act(self.gid, self.anyone(data), kind, options))
@@ -151,9 +161,11 @@ class BotFuzz(RuleBasedStateMachine):
             "remind": lambda: svc.set_remind(gid, who, data.draw(garbage), data.draw(garbage)),
             "undo": lambda: svc.undo(gid, who, data.draw(st.one_of(st.integers(-5, 8), garbage))),
             "vote": lambda: svc.vote_undo(gid, who, data.draw(st.booleans()), data.draw(st.integers(-1, 60))),
-            "autocomplete": lambda: svc.autocomplete(gid, who, data.draw(st.sampled_from(sorted(G18xx.commands))),
+            "autocomplete": lambda: svc.autocomplete(gid, who, data.draw(st.sampled_from(sorted(self.FAMILY.commands))),
                                                      data.draw(st.sampled_from(["company", "price", "share",
-                                                                                "hex", "tile", "train", "x"])),
+                                                                                "hex", "tile", "train", "x", "track",
+                                                                                "cube", "path", "city", "town",
+                                                                                "reserve", "amount"])),
                                                      data.draw(st.text(max_size=10)), {}),
             "list": lambda: svc.list_games(who),
             "replace": lambda: svc.replace(gid, who, member, data.draw(st.integers(60, 65)), "New"),
@@ -194,15 +206,24 @@ class BotFuzz(RuleBasedStateMachine):
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class SteamFuzz(BotFuzz):
+    FAMILY = Steam
+    TITLE, SETTINGS, MIN_PLAYERS = "steam", {"map": "rust_belt", "mode": "standard"}, 3
+
+
 # no shrinking unless asked (ROUNDHOUSE_FUZZ_SHRINK=1): a failure is reported in seconds, not minutes
 PHASES = [p for p in Phase if p != Phase.shrink or os.environ.get("ROUNDHOUSE_FUZZ_SHRINK")]
-BotFuzz.TestCase.settings = settings(max_examples=int(os.environ.get("ROUNDHOUSE_FUZZ_EXAMPLES", "20")),
-                                     stateful_step_count=20, phases=PHASES, deadline=None, derandomize=True,
-                                     database=None, suppress_health_check=list(HealthCheck))
+EXAMPLES = int(os.environ.get("ROUNDHOUSE_FUZZ_EXAMPLES", "20"))
+for machine, examples in ((BotFuzz, EXAMPLES), (SteamFuzz, max(1, EXAMPLES // 2))):
+    machine.TestCase.settings = settings(max_examples=examples, stateful_step_count=20, phases=PHASES,
+                                         deadline=None, derandomize=True, database=None,
+                                         suppress_health_check=list(HealthCheck))
 
 
-def test_bot_fuzz(caplog):
+@pytest.mark.parametrize("machine", [BotFuzz, SteamFuzz], ids=["1830", "steam"])
+def test_bot_fuzz(caplog, machine):
     caplog.set_level(logging.CRITICAL, logger="bot.service")  # contained engine failures are logged
-    BotFuzz.TestCase("runTest").runTest()
+    start = FIGURES["commands"]
+    machine.TestCase("runTest").runTest()
     print(f"\nfuzz: {json.dumps(FIGURES)}")
-    assert FIGURES["commands"] > 100
+    assert FIGURES["commands"] - start > 50

@@ -100,8 +100,10 @@ class Shares(SteamCommand):
         return {"type": "capital", **self.me(player), "loans": count}
 
     def choices(self, s, option, filled, legal):
-        return [(c["label"].replace("take", "issue", 1) + f" — {c['action']['loans']} share(s)",
-                 c["action"]["loans"]) for c in self.labelled(s)]
+        summary = s.summary()
+        income = s.player(summary, summary.get("next")).get("income", 0)
+        return [(f"{self.label(s, a)}: +${5 * a['loans']}, income {income} → {income - a['loans']}", a["loans"])
+                for a in self.legal_of(legal)]
 
     def describe(self, s, change, names):
         n = int(change.action.get("loans") or 0)
@@ -112,7 +114,8 @@ class Shares(SteamCommand):
         return f"{who} issues {n} share{'s' if n > 1 else ''} for ${5 * n}: income {b.get('income')} → {a.get('income')}"
 
     def label(self, s, a):
-        return f"issue {a.get('loans')} share(s)"
+        n = a.get("loans")
+        return f"issue {n} share{'' if n == 1 else 's'}"
 
     def options_for(self, a):
         return {"count": a["loans"]}
@@ -534,6 +537,9 @@ class Steam(Session):
 
     def legal(self) -> list[dict]:
         return [c["action"] for c in self.choices()]
+
+    def line(self, action: dict, names: dict[int, str]) -> str:
+        return f"{self.actor_name(action, names)}: {self.label(action)}"
 
     def legal_labels(self) -> list[tuple[dict, str]]:
         return [(c["action"], c["label"]) for c in self.choices()]
