@@ -237,8 +237,9 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     upcoming = depot.get("upcoming", {})
     prices = {name: _train_price(trains.get(name, {})) for name in upcoming}
     price_w = max([90] + [int(font(17).getlength(p)) + 2 * PAD + 8 for p in prices.values()])
+    obsolescence = any(t.get("obsolete_on") for t in trains.values())
     train_t = _Table("Train depot", [("Train", 130, "l"), ("Left", 60, "r"), ("Price", price_w, "r"),
-                                     ("Rusts on", 130, "l")])
+                                     ("Rusts on", 130 if obsolescence else 90, "l")])
 
     def ends(t: dict) -> str:
         return t.get("rusts_on") or (f"{t['obsolete_on']} (obsolete)" if t.get("obsolete_on") else "")
