@@ -64,7 +64,7 @@ class BaseGame(OperatingMixin):
         for player in self.players:
             self.transfer(self.bank, player, start_cash)
         self.cert_limit = meta["cert_limit"][str(n)]
-        self.market = StockMarket(self.data["market"])
+        self.market = self.make_market()
         self.pool = SharePool()
         self.corporations = [Corporation(c) for c in self.data["corporations"]]
         self.corporation_by_sym = {c.sym: c for c in self.corporations}
@@ -119,6 +119,10 @@ class BaseGame(OperatingMixin):
     # --- hooks -----------------------------------------------------------------------------
     def setup(self) -> None:
         """Title set-up after the common one, before the first round (18MEX: the minors' trains)."""
+    def make_market(self) -> StockMarket:
+        """The stock market as the data draws it (a title may add a ledge to a zig-zag: 1860)."""
+        return StockMarket(self.data["market"])
+
     def make_map(self):
         from engine.core.hexmap import HexMap
 
@@ -823,20 +827,23 @@ class BaseGame(OperatingMixin):
         return last_of_set
 
     def next_round(self):
-        from engine.core.rounds import OperatingRound, StockRound
+        """The round after the one just finished, by its kind: `after_<kind>_round` (a title adds rounds,
+        e.g. 1817's mergers and acquisitions, by overriding these or adding kinds)."""
+        return getattr(self, f"after_{self.round.kind}_round")()
 
-        current = self.round
-        if isinstance(current, StockRound):
-            self.operating_rounds = self.phase.operating_rounds
-            self.reorder_players()
-            return self.operating_round(1)
-        if isinstance(current, OperatingRound):
-            if current.round_num < self.operating_rounds:
-                return self.operating_round(current.round_num + 1)
-            self.turn += 1
-            return self.stock_round()
-        # the initial round (private auction)
+    def after_auction_round(self):
         self.reorder_players()
+        return self.stock_round()
+
+    def after_stock_round(self):
+        self.operating_rounds = self.phase.operating_rounds
+        self.reorder_players()
+        return self.operating_round(1)
+
+    def after_operating_round(self):
+        if self.round.round_num < self.operating_rounds:
+            return self.operating_round(self.round.round_num + 1)
+        self.turn += 1
         return self.stock_round()
 
     def reorder_players(self) -> None:

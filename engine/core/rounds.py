@@ -12,6 +12,7 @@ from engine.core.errors import GameError
 
 class Round:
     name = "Round"
+    kind = "round"  # what the game's round flow goes by: after_<kind>_round picks the next round
     stock = False  # a stock round: players buy and sell, programs act
     operating = False  # an operating round: corporations take turns
 
@@ -183,6 +184,7 @@ class AuctionRound(Round):
     """The opening sale of private companies."""
 
     name = "Auction Round"
+    kind = "auction"
 
     def start(self) -> None:
         self.entities = list(self.game.players)
@@ -203,6 +205,7 @@ class AuctionRound(Round):
 
 class StockRound(Round):
     name = "Stock Round"
+    kind = "stock"
     stock = True
 
     def start(self) -> None:
@@ -244,6 +247,7 @@ class StockRound(Round):
 
 class OperatingRound(Round):
     name = "Operating Round"
+    kind = "operating"
     operating = True
 
     @property

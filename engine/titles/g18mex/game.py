@@ -401,7 +401,6 @@ class Game18MEX(BaseGame):
         other = self.hexmap.hex(MEXICO_CITY_HEXES[1 - MEXICO_CITY_HEXES.index(coord)])
         return sum(u.get("cost", 0) for u in other.tile.upgrades)
 
-    def next_round(self):
-        if isinstance(self.round, OperatingRound):
-            self.recently_floated = []
-        return super().next_round()
+    def after_operating_round(self):
+        self.recently_floated = []
+        return super().after_operating_round()
