@@ -54,3 +54,27 @@ def assert_trace(path: Path, norm=norm_line) -> None:
     assert len(ours) == len(reference)
     for ref, mine in zip(reference, ours, strict=True):
         assert norm(mine) == norm(ref), f"first difference after action {ref.get('id')}"
+
+
+def assert_matches_reference(path: Path) -> None:
+    """A self-play log that once parted from 18xx.games (see tests/test_random_1830.py) replays to the
+    reference's trace digests, and refuses its `refused` action as the reference does."""
+    from engine.core.errors import GameError
+
+    log = json.loads(path.read_text())
+    reference = path.with_suffix(".digests").read_text().split()
+    ours: list = []
+    game, _ = replay(log, ours)
+    for i, (line, expected) in enumerate(zip(ours, reference, strict=False)):
+        assert digest(line) == expected, f"first difference on trace line {i} (after action {line.get('id')}, " \
+                                          f"{line.get('type')} by {line.get('entity')})"
+    assert len(ours) == len(reference)
+    if "refused" in log:
+        before = game.summary()
+        try:
+            game.apply(log["refused"])
+        except GameError:
+            pass
+        else:
+            raise AssertionError("the action 18xx.games refuses was accepted")
+        assert game.summary() == before

@@ -445,6 +445,16 @@ class BaseGame(OperatingMixin):
         others = [v for p, v in self.player_percents(corp).items() if p is not player]
         return max(others, default=0) >= corp.presidents_share.percent
 
+    def keeps_presidency_without_certificate(self, player: Player, corp: Corporation, shares: list[Share],
+                                             percent: int) -> bool:
+        """A sale of the president's certificate after which its seller would still be president (nobody
+        holding more): 18xx.games takes it and leaves the certificate in the market; we refuse it."""
+        if not any(s.president for s in shares):
+            return False
+        percents = self.player_percents(corp)
+        others = [v for p, v in percents.items() if p is not player]
+        return max(others, default=0) <= percents.get(player, 0) - percent
+
     def fits_in_pool(self, corp: Corporation, percent: int) -> bool:
         return self.pool.percent_of(corp) + percent <= self.rules.market_share_limit
 
@@ -741,7 +751,12 @@ class BaseGame(OperatingMixin):
         step = self.round.step_for(action, entity)
         self.changing = True
         self.round.process(action, entity, step)
+        self.action_processed(action, entity)
         self._advance_rounds()
+
+    def action_processed(self, action: Action, entity) -> None:
+        """A title's follow-up to an action, after the round has moved on past steps with nothing to do
+        (18MEX: a tile on Copper Canyon by anyone but the KCM&O takes its right to lay there)."""
 
     def run_programs(self) -> list[dict]:
         """Let the programs of the players to act play their turns; the actions they took."""

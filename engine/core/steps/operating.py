@@ -624,6 +624,11 @@ class BuyTrain(Step):
         smallest = min(game.certificate_price(s, per_share) for s in shares)
         return game.bundle_price(other, pct) - smallest < needed
 
+    def offered_sales(self, corp: Corporation) -> list:
+        game = self.game
+        return [(shares, pct) for shares, pct in self.sale_bundles(corp)
+                if not game.keeps_presidency_without_certificate(corp.owner, shares[0].corporation, shares, pct)]
+
     def sale_bundles(self, corp: Corporation) -> list:
         player = corp.owner
         return [(shares, pct) for other in self.game.corporations if player.shares_of(other)
@@ -645,7 +650,8 @@ class BuyTrain(Step):
         if not shares or any(s.owner is not player or s.corporation is not shares[0].corporation for s in shares):
             raise GameError(f"{player.name} sells certificates of one corporation that {player.name} holds")
         percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
-        if not self.sale_ok(corp, shares, percent):
+        if not self.sale_ok(corp, shares, percent) or \
+                game.keeps_presidency_without_certificate(player, shares[0].corporation, shares, percent):
             raise GameError(f"{player.name} can't sell {percent}% of {shares[0].corporation.sym} now: "
                             "only as much as needed for the bank's cheapest train, within the market and "
                             "presidency rules")
@@ -759,7 +765,7 @@ class BuyTrain(Step):
         corp = self.round.current_entity
         out = []
         if isinstance(entity, Player):
-            for shares, pct in self.sale_bundles(corp):
+            for shares, pct in self.offered_sales(corp):
                 out.append(self.action(entity, "sell_shares", shares=[s.id for s in shares], percent=pct))
             return out
         must = self.must_buy(corp)
@@ -782,7 +788,7 @@ class BuyTrain(Step):
                 out.append(self.action(corp, "buy_train", train=train.id, price=price, variant=train.name,
                                        exchange=old.id))
         if must and corp.owner:
-            for shares, pct in self.sale_bundles(corp):
+            for shares, pct in self.offered_sales(corp):
                 out.append(self.action(corp.owner, "sell_shares", shares=[s.id for s in shares], percent=pct))
         if not must:
             out.append(self.action(corp, "pass"))

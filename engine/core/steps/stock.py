@@ -263,6 +263,9 @@ class BuySellParShares(Step):
         if not game.can_dump(player, corp, shares):
             raise GameError(f"{player.name} can't give up the presidency of {corp.sym}: "
                             f"no other player holds {corp.presidents_share.percent}%")
+        if game.keeps_presidency_without_certificate(player, corp, shares, percent):
+            raise GameError(f"{player.name} may sell the president's certificate of {corp.sym} only in a sale that "
+                            "hands over the presidency")
 
     def why_not(self, player, action) -> str | None:
         if player is not self.round.current_entity:
@@ -339,7 +342,8 @@ class BuySellParShares(Step):
             for corp in game.corporations:
                 if player.shares_of(corp):
                     for shares, pct in self.sellable_bundles(player, corp):
-                        out.append(self.action(player, "sell_shares", shares=action_ids(shares), percent=pct))
+                        if not game.keeps_presidency_without_certificate(player, corp, shares, pct):
+                            out.append(self.action(player, "sell_shares", shares=action_ids(shares), percent=pct))
         if "buy_shares" in acts:
             for corp in game.corporations:
                 for share, _price in self.buyable_shares(player, corp):

@@ -323,6 +323,7 @@ class Game18MEX(BaseGame):
             home.reservations.remove(major.sym)
         if placed is not None:
             hm.remove_token(major.sym, home.coord)
+            major.tokens_used -= 1  # the token goes back to the charter
         if city is not None and ndm.sym not in city.tokens:
             hm.place_free_token(ndm.sym, city)
             self.use_exchange_token()
@@ -330,12 +331,14 @@ class Game18MEX(BaseGame):
         for coord in hm.tokened_hexes(major.sym):
             if any(ndm.sym in c.tokens and major.sym in c.tokens for c in hm.hex(coord).tile.cities):
                 hm.remove_token(major.sym, coord)
+                major.tokens_used -= 1  # the token goes back to the charter
         remaining = hm.tokened_hexes(major.sym)
         self.merged_cities_to_select = []
         if len(remaining) <= exchange:
             for coord in remaining:
                 city = next(c for c in hm.hex(coord).tile.cities if major.sym in c.tokens)
                 hm.remove_token(major.sym, coord)
+                major.tokens_used -= 1  # the token goes back to the charter
                 hm.place_free_token(ndm.sym, city)
                 self.use_exchange_token()
         else:
@@ -354,6 +357,7 @@ class Game18MEX(BaseGame):
                 self.use_exchange_token()
             else:
                 self.hexmap.remove_token(major.sym, hex_coord)
+                major.tokens_used -= 1  # the token goes back to the charter
         self.merged_cities_to_select = []
         major.tokens_used = 0
 
@@ -371,8 +375,8 @@ class Game18MEX(BaseGame):
         self.recently_floated.append(corp)
 
     def after_lay(self, operator, coord: str, by: Company | None = None) -> None:
-        """A tile laid on one half of Mexico City is laid on the other too (its terrain paid); a tile on
-        Copper Canyon by anyone but the KCM&O takes the KCM&O's right to lay there."""
+        """A tile laid on one half of Mexico City is laid on the other too (its terrain paid); the KCM&O
+        closes once it has laid its Copper Canyon tile (18xx.games)."""
         if coord in MEXICO_CITY_HEXES and not self._laying_partner:
             other = MEXICO_CITY_HEXES[1 - MEXICO_CITY_HEXES.index(coord)]
             laid = self.hexmap.hex(coord).tile.name
@@ -385,12 +389,16 @@ class Game18MEX(BaseGame):
             finally:
                 self._laying_partner = False
         kcmo = self.company_by_sym.get("KCMO")
-        if coord == COPPER_CANYON_HEX and kcmo is not None and not kcmo.closed:
-            if by is kcmo:
-                if self.hexmap.hex(coord).tile.name == COPPER_CANYON_TILE:
-                    self.close_company(kcmo)  # 18xx.games closes the KCM&O when it lays its tile
-            else:
-                self.remove_ability(kcmo, "tile_lay")
+        if by is kcmo and kcmo is not None and self.hexmap.hex(coord).tile.name == COPPER_CANYON_TILE:
+            self.close_company(kcmo)
+
+    def action_processed(self, action, entity) -> None:
+        """A tile on Copper Canyon by anyone but the KCM&O takes its right to lay there; as on 18xx.games
+        this comes after the turn has moved past steps with nothing left to do."""
+        kcmo = self.company_by_sym.get("KCMO")
+        if action.type == "lay_tile" and action.hex == COPPER_CANYON_HEX and kcmo is not None \
+                and not kcmo.closed and entity is not kcmo:
+            self.remove_ability(kcmo, "tile_lay")
 
     _laying_partner = False
 
