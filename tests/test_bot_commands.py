@@ -122,3 +122,26 @@ def test_each_family_owns_its_buttons_and_commands():
         for cmd in fam.commands.values():
             assert cmd.name == cmd.name.lower() and len(cmd.help) <= 100 and cmd.types
             assert discord.app_commands  # the specs are plain data; discord.py checks the names when built
+
+
+def test_18mex_change_making_trades_are_their_own_choices():
+    """An NdM 10% sold taking a 5% back from the market is a choice of its own, and builds that trade."""
+    from bot.commands import fit
+    from bot.session import Change
+    from engine.core.actions import resolve_undo
+    from engine.titles import load_18xx
+
+    log = json.loads((FIXTURES / "18MEX" / "13315.json").read_text())
+    session = G18xx("18MEX", load_18xx(dict(log, actions=resolve_undo(log["actions"])[:437])))
+    sell, legal = G18xx.commands["sell"], session.legal()
+    choices = dict(fit(sell.choices(session, "shares", {}, legal), "NdM"))
+    assert choices["sell 10% of NdM: NdM_2, taking back NdM_8 (5%)"] == "NdM_2@10~NdM_8"
+    assert choices["sell 10% of NdM: NdM_2"] == "NdM_2@10"
+    for value in choices.values():
+        built = sell.build(session, {"shares": value}, 109, legal)
+        assert built in [{k: v for k, v in a.items() if k != "id"} for a in legal], built
+    trade = sell.build(session, {"shares": "NdM_2@10~NdM_8"}, 109, legal)
+    change = session.apply(trade)
+    text = session.describe(change, {109: "Cid"})
+    assert text.startswith("Cid sells 10% of NdM, taking back NdM_8 (5%) for $"), text
+    assert isinstance(change, Change)

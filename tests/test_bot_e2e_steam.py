@@ -36,6 +36,10 @@ async def test_a_whole_steam_game_through_discord(tmp_path):
     await runner.start()
     try:
         ann, bob, cid = (fake.add_user(n) for n in ("Ann", "Bob", "Cid"))
+        maps = await fake.autocomplete(ann, fake.channel_id, "game", {"title": "steam", "map": ""}, "map", sub="new")
+        assert ("Rust Belt", "rust_belt") in {(c["name"], c["value"]) for c in maps}
+        modes = await fake.autocomplete(ann, fake.channel_id, "game", {"title": "steam", "mode": "st"}, "mode", sub="new")
+        assert [c["value"] for c in modes] == ["standard"]
         rec = await fake.command(ann, fake.channel_id, "game",
                                  {"title": "steam", "map": "rust_belt", "mode": "standard"}, sub="new")
         assert rec.final.ephemeral and "is open in" in rec.final.content, rec.final.content

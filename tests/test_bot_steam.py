@@ -60,8 +60,12 @@ async def test_settings_come_from_the_engine_and_are_checked(db):
     await svc.join(row.id, Caller(22, "Bob", GUILD))
     await refused(svc.start(row.id, ann), "Steam needs at least 3 players")
     assert "**Steam** game" in await svc.lobby_text(row.id) and "(2/6)" in await svc.lobby_text(row.id)
-    mex = await svc.new_game(ann, title="18MEX", settings={"rules": "delay_minor_close"})
+    mex = await svc.new_game(ann, title="18MEX", seed=4, settings={"rules": "delay_minor_close"})
     assert mex.optional_rules == ["delay_minor_close"]
+    for i, name in enumerate(("Bob", "Cid"), start=22):
+        await svc.join(mex.id, Caller(i, name, GUILD))
+    started = await svc.start(mex.id, ann)
+    assert "**18MEX** game" in started.text and "buy MCAR for $20, bid on a dearer private, or pass" in started.text
 
 
 async def test_steam_turns_autocomplete_undo_spectators_and_restart(db):

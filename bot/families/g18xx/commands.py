@@ -218,10 +218,13 @@ class Par(G18xxCommand):
 
 
 def shares_key(action: dict) -> str:
-    """`PRR_1+PRR_2@20`: certificate ids and the percent (selling a president's certificate swaps)."""
+    """`PRR_1+PRR_2@20`: certificate ids and the percent (selling a president's certificate swaps); `~NdM_8`:
+    the certificate handed in or taken back to make change (18MEX's NdM 5%)."""
     key = "+".join(action.get("shares", []))
     if action.get("percent") is not None:
         key += f"@{action['percent']}"
+    if action.get("swap"):
+        key += f"~{action['swap']}"
     if action.get("entity_type") == "company":
         key = f"{action['entity']}>{key}"
     return key
@@ -243,6 +246,7 @@ class ShareCommand(G18xxCommand):
         if ">" in raw:
             company, raw = raw.split(">", 1)
             base = {**base, "entity": company.strip().upper(), "entity_type": "company"}
+        raw, _, swap = raw.partition("~")
         pct: int | None = None
         if "@" in raw:
             raw, _, p = raw.rpartition("@")
@@ -253,7 +257,7 @@ class ShareCommand(G18xxCommand):
                             "(autocomplete lists them).")
         face = pct if pct is not None else w.percent(shares)
         same = [a for a in acts if sorted(a.get("shares", [])) == sorted(shares) and same_entity(a, base)
-                and (pct is None or a.get("percent") in (None, pct))]
+                and (pct is None or a.get("percent") in (None, pct)) and (a.get("swap") or "") == swap.strip()]
         if same:  # without a percent: the certificates' face value (no president's certificate swap)
             return clean(next((a for a in same if a.get("percent") == face), same[0]))
         if len(shares) == 1 and "_" not in shares[0]:  # just a corporation: the first offer of it
@@ -267,7 +271,12 @@ class ShareCommand(G18xxCommand):
                             f"a sale this round, or none left). "
                             + (f"You can {self.verb}: {', '.join(offered)}." if offered
                                else f"You can't {self.verb} any."))
-        return {**base, "shares": shares, "percent": face}
+        return {**base, "shares": shares, "percent": face} | ({"swap": swap.strip()} if swap.strip() else {})
+
+    @staticmethod
+    def change_made(w: Words, a: dict, verb: str) -> str:
+        """`, handing in NdM_8 (5%)` for a trade that makes change with a smaller certificate."""
+        return f", {verb} {a['swap']} ({w.percent([a['swap']])}%)" if a.get("swap") else ""
 
     def choices(self, s, option, filled, legal):
         acts = of_type(legal, *self.types)
@@ -303,7 +312,7 @@ class Buy(ShareCommand):
             cost = s.trade_amount(change, w.percent(shares),
                                   market_price(change.before, corp) if from_market else bc.get("par"))
             text = f"{w.who(a.get('entity'), 'player')} buys {what} from {'the market' if from_market else 'the IPO'}" \
-                + (f" for {w.money(cost)}" if cost else "")
+                + self.change_made(w, a, "handing in") + (f" for {w.money(cost)}" if cost else "")
         return text + president_change(w, change.before, change.after, corp) + \
             floats(w, change.before, change.after, corp)
 
@@ -317,7 +326,7 @@ class Buy(ShareCommand):
             txt += f" ({pct}%)"
         if a.get("share_price"):
             txt += f" at {w.money(a['share_price'])}"
-        return txt
+        return txt + self.change_made(w, a, "handing in")
 
 
 class Sell(ShareCommand):
@@ -333,8 +342,8 @@ class Sell(ShareCommand):
         pct = a.get("percent") or w.percent(shares)
         got = s.trade_amount(change, pct, market_price(change.before, corp), sale=True)
         what = w.certificates_text(shares) if a.get("percent") in (None, w.percent(shares)) else f"{pct}% of {corp}"
-        return (f"{w.who(a.get('entity'), 'player')} sells {what} for {w.money(got)}"
-                + price_move(w, change.before, change.after, corp, "; ")
+        return (f"{w.who(a.get('entity'), 'player')} sells {what}{self.change_made(w, a, 'taking back')} "
+                f"for {w.money(got)}" + price_move(w, change.before, change.after, corp, "; ")
                 + president_change(w, change.before, change.after, corp))
 
     def label(self, s, a):
@@ -349,7 +358,7 @@ class Sell(ShareCommand):
         if any(w.is_president(x) for x in shares):
             txt += " (president's certificate swapped)" if pct is not None and pct < face else \
                 " (president's certificate sold)"
-        return txt
+        return txt + self.change_made(w, a, "taking back")
 
 
 # ---------------------------------------------------------------------------- track, stations, trains
