@@ -62,7 +62,7 @@ class ShareTrade(Action):
     """Certificates changing hands; `percent` may be less than their sum (a president's certificate
     sold for part of its value)."""
 
-    shares: list[str]
+    shares: list[str] = Field(min_length=1)
     percent: int | None = None
     share_price: int | None = None
     swap: str | None = None  # a certificate given in change (18MEX NdM 5%)
@@ -209,7 +209,12 @@ MAX_QUOTED = 40  # an error message quotes at most this much of a bad value
 
 def quoted(value: Any) -> str:
     """A value as an error message shows it: repr, cut short."""
-    text = repr(value)
+    return brief(repr(value))
+
+
+def brief(value: Any) -> str:
+    """A value as an error message shows it, as text cut short (ids typed by players are echoed this way)."""
+    text = str(value)
     return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 3] + "..."
 
 

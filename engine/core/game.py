@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 
 from engine.core import data as title_data
-from engine.core.actions import Action, as_action_id, parse_action, quoted, require_json, resolve_undo
+from engine.core.actions import Action, as_action_id, brief, parse_action, quoted, require_json, resolve_undo
 from engine.core.checkpoints import Checkpoints
 from engine.core.checkpoints import restore as restore_checkpoint
 from engine.core.depot import Depot
@@ -34,6 +34,8 @@ from engine.core.market import StockMarket
 from engine.core.operations import OperatingMixin
 from engine.core.programs import Programs
 from engine.core.rules import Rules
+
+MAX_REFUSAL = 300  # characters at most in a refusal's message
 
 
 class BaseGame(OperatingMixin):
@@ -175,13 +177,13 @@ class BaseGame(OperatingMixin):
         try:
             return self.corporation_by_sym[sym]
         except KeyError:
-            raise GameError(f"there is no corporation {sym}") from None
+            raise GameError(f"there is no corporation {brief(sym)}") from None
 
     def company(self, sym: str) -> Company:
         try:
             return self.company_by_sym[sym]
         except KeyError:
-            raise GameError(f"there is no private company {sym}") from None
+            raise GameError(f"there is no private company {brief(sym)}") from None
 
     def player(self, pid) -> Player:
         """A player by id; an id written as a string ("5560" for 5560) finds the player too."""
@@ -196,19 +198,19 @@ class BaseGame(OperatingMixin):
         try:
             return self.share_by_id[share_id]
         except KeyError:
-            raise GameError(f"there is no certificate {share_id}") from None
+            raise GameError(f"there is no certificate {brief(share_id)}") from None
 
     def train(self, train_id: str) -> Train:
         for t in self.depot.trains:
             if t.id == train_id:
                 return t
-        raise GameError(f"there is no train {train_id}")
+        raise GameError(f"there is no train {brief(train_id)}")
 
     def minor(self, sym: str) -> Minor:
         try:
             return self.minor_by_sym[sym]
         except KeyError:
-            raise GameError(f"there is no minor {sym}") from None
+            raise GameError(f"there is no minor {brief(sym)}") from None
 
     def operator(self, sym: str) -> Operator:
         """A corporation or a minor by its symbol."""
@@ -723,6 +725,8 @@ class BaseGame(OperatingMixin):
             # while a log loads in one go the caller drops the game instead
             if self.changing and self.checkpoints.enabled:
                 self._go_back(position)
+            if isinstance(e, GameError) and len(str(e)) > MAX_REFUSAL:  # a long value typed by a player, echoed
+                raise GameError(str(e)[: MAX_REFUSAL - 3] + "...") from None
             if isinstance(e, GameError) or not isinstance(e, Exception):
                 raise
             raise GameError(f"{parsed.type} could not be applied ({type(e).__name__}: {quoted(str(e))}); "
