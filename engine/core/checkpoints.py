@@ -141,12 +141,14 @@ def _pickle(game, map_apart: bool) -> bytes:
     return buffer.getvalue()
 
 
-def save(game, position: int) -> Checkpoint:
-    """The game's state now, as the state at `position` of its log."""
+def save(game, position: int, previous: Checkpoint | None = None) -> Checkpoint:
+    """The game's state now, as the state at `position` of its log (sharing with `previous` what has not
+    changed since)."""
     hexmap = getattr(game, "hexmap", None)
     if isinstance(hexmap, HexMap):
         try:
-            return Checkpoint(position, _pickle(game, map_apart=True), hexmap.state())
+            state = _pickle(game, map_apart=True)
+            return Checkpoint(position, state, hexmap.state(previous.map_state if previous else None))
         except _MapPieceOutsideMap:
             pass
     return Checkpoint(position, _pickle(game, map_apart=False), None)
@@ -171,7 +173,7 @@ class Checkpoints:
     """The latest few checkpoints of one game, one at most every `every` actions: going back costs
     restoring one and applying at most `every` actions again."""
 
-    def __init__(self, every: int = 16, keep: int = 4) -> None:
+    def __init__(self, every: int = 32, keep: int = 3) -> None:
         self.every = every
         self.keep = keep
         self.saved: list[Checkpoint] = []  # in log order
@@ -187,7 +189,7 @@ class Checkpoints:
         """Save the game's current state as the state at `position`."""
         self.forget_after(position - 1)
         try:
-            checkpoint = save(game, position)
+            checkpoint = save(game, position, self.saved[-1] if self.saved else None)
         except Exception:  # something in the state can't be pickled
             self.broken = True
             self.saved.clear()

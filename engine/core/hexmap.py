@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from operator import attrgetter
 
 from engine.core.errors import GameError
 from engine.core.tiles import COLOR_ORDER, City, Node, Path, Tile, path_contained
@@ -99,37 +100,36 @@ def _saved_fields(cls) -> tuple[str, ...]:
 
 
 _SAVED_FIELDS: dict[type, tuple[str, ...]] = {}
-_TILE_FIELDS: list[tuple[frozenset, tuple[str, ...]]] = []  # (attributes, saved ones) of the usual tile
+_READERS: dict[tuple[str, ...], Callable] = {}
+_USUAL_TILE: list[tuple[frozenset, tuple[str, ...]]] = []  # a tile's attributes and the saved ones
 
 
 def _tile_fields(attributes: dict) -> tuple[str, ...]:
-    """The attributes of a tile that change in play (tiles share one set of attributes, so it is worked out
+    """The attributes of a tile that change in play (tiles share one set of attributes, so this is worked out
     once; a tile with attributes of its own gets its own list)."""
-    if _TILE_FIELDS and attributes.keys() == _TILE_FIELDS[0][0]:
-        return _TILE_FIELDS[0][1]
+    if _USUAL_TILE and attributes.keys() == _USUAL_TILE[0][0]:
+        return _USUAL_TILE[0][1]
     names = tuple(k for k in attributes if k not in HexMap.FIXED_FIELDS[Tile])
-    if not _TILE_FIELDS:
-        _TILE_FIELDS.append((frozenset(attributes), names))
+    if not _USUAL_TILE:
+        _USUAL_TILE.append((frozenset(attributes), names))
     return names
 
 
-def _saved_values(piece) -> tuple:
-    return tuple([_copied(getattr(piece, f)) for f in _saved_fields(type(piece))])
+def _reader(names: tuple[str, ...]) -> Callable:
+    """piece -> the current values of these fields, as a tuple."""
+    read = _READERS.get(names)
+    if read is None:
+        if len(names) > 1:
+            read = attrgetter(*names)
+        else:
+            read = (lambda piece: (getattr(piece, names[0]),)) if names else (lambda piece: ())
+        _READERS[names] = read
+    return read
 
 
-def _set_saved_values(piece, values: tuple) -> None:
-    for field, value in zip(_saved_fields(type(piece)), values, strict=True):
-        setattr(piece, field, _copied(value))
-
-
-def _copied(value):
-    """A saved field's value, with lists and dicts copied (the pieces change them in place)."""
-    kind = type(value)
-    if kind is list:
-        return list(value)
-    if kind is dict:
-        return dict(value)
-    return value
+def _kept(values: tuple) -> tuple:
+    """Values to keep: lists and dicts copied (the pieces change them in place)."""
+    return tuple([v.copy() if type(v) is list or type(v) is dict else v for v in values])
 
 
 class HexMap:
@@ -878,36 +878,48 @@ class HexMap:
                          "edge_lanes", "ends"}),
     }
 
-    def state(self) -> tuple:
-        """The changing fields of every hex, tile, city and path, to give back to `set_state`."""
+    def pieces(self):
+        """(piece, its saved fields) for every hex, tile, city and path of the map, in a fixed order."""
+        for h in self.hexes.values():
+            yield h, _saved_fields(Hex)
         paths_change = bool(_saved_fields(Path))
-        hexes = [(h, _saved_values(h)) for h in self.hexes.values()]
-        tiles = []
         for t in self._tiles_by_id.values():
-            fields = t.__dict__
-            names = _tile_fields(fields)
-            parts = [(n, _saved_values(n)) for n in t.nodes if _saved_fields(type(n))]
+            yield t, _tile_fields(t.__dict__)
+            for n in t.nodes:
+                if _saved_fields(type(n)):
+                    yield n, _saved_fields(type(n))
             if paths_change:
-                parts += [(p, _saved_values(p)) for p in t.paths]
-            tiles.append((t, names, tuple([_copied(fields[k]) for k in names]), parts))
-        return hexes, tiles
+                for p in t.paths:
+                    yield p, _saved_fields(Path)
 
-    def set_state(self, state: tuple) -> None:
+    def state(self, previous: list | None = None) -> list:
+        """The changing fields of every piece, to give back to `set_state`. Pieces unchanged since `previous`
+        (an earlier state) share its entries."""
+        out = []
+        for i, (piece, names) in enumerate(self.pieces()):
+            values = _reader(names)(piece)
+            old = previous[i] if previous is not None and i < len(previous) else None
+            if old is not None and old[0] is piece and old[1] == names and old[2] == values:
+                out.append(old)
+            else:
+                out.append((piece, names, _kept(values)))
+        return out
+
+    def set_state(self, state: list) -> None:
         """Put the pieces back as they were when `state` was taken (the state stays usable again) and drop
         what was worked out from them."""
-        hexes, tiles = state
-        for h, values in hexes:
-            _set_saved_values(h, values)
         saved = set()
-        for t, names, values, parts in tiles:
-            saved.add(t.id)
-            rotation = t.rotation
-            for field, value in zip(names, values, strict=True):
-                setattr(t, field, _copied(value))
-            if t.rotation != rotation:
-                t.rotate(t.rotation)
-            for part, values in parts:
-                _set_saved_values(part, values)
+        for piece, names, values in state:
+            if type(piece) is Tile or isinstance(piece, Tile):
+                saved.add(piece.id)
+                rotation = piece.rotation
+                for field, value in zip(names, values, strict=True):
+                    setattr(piece, field, value.copy() if type(value) is list or type(value) is dict else value)
+                if piece.rotation != rotation:
+                    piece.rotate(piece.rotation)
+            else:
+                for field, value in zip(names, values, strict=True):
+                    setattr(piece, field, value.copy() if type(value) is list or type(value) is dict else value)
         for t in self._tiles_by_id.values():
             if t.id not in saved:  # a copy made since: back to the supply
                 t.reset()
