@@ -137,3 +137,29 @@ async def test_steam_export_and_import(db):
     assert svc._live[row.id].session.summary() == svc._live[gid].session.summary()
     await refused(svc.import_game(Caller(31, "Ann", GUILD), json.dumps({**log, "players": log["players"] * 3}),
                                   []), "player id twice")
+
+
+async def test_the_console_plays_steam(tmp_path):
+    import io
+    import re
+
+    from bot.config import Config
+    from bot.console import run_console
+
+    cfg = Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out"), pictures=False)
+
+    async def run(lines: str) -> str:
+        out = io.StringIO()
+        await run_console(cfg, stdin=io.StringIO(lines), stdout=out)
+        return out.getvalue()
+
+    text = await run("titles\nnew steam Ann Bob Cid map=rust_belt mode=standard seed=5\nstart\nlegal\n")
+    assert "steam — Steam, 3-6 players; map: eastern_us_and_canada, rust_belt" in text
+    assert "**Steam** game #1 (map rust_belt, mode standard)" in text and "starts. Seats:" in text
+    assert "  shares 2    # take $10 capital (income 0 -> -2)" in text
+    first = re.search(r"Next: @(\w+) — issue shares", text).group(1)
+    text = await run(f"as {first} shares 2\nas {first} shares 1\nhistory\n")
+    assert f"{first} issues 2 shares for $10: income 0 → -2." in text and "! It is not your turn" in text
+    assert f"1. {first}: issue 2 shares" in text
+    text = await run("status\nexport\n")  # a fresh process: the game was resumed
+    assert "Rust Belt, standard game — round 1 of 10, buy capital." in text and "Exported to" in text
