@@ -18,6 +18,7 @@ import pytest
 from bot.cogs.play import COMMAND_LIMIT, SUBCOMMAND_LIMIT
 from bot.config import Config
 from bot.discord_bot import EXTENSIONS, make_bot
+from bot.errors import UserError
 from bot.families import FAMILIES, G18xx, Steam
 from bot.session import Engine
 
@@ -145,3 +146,22 @@ def test_18mex_change_making_trades_are_their_own_choices():
     text = session.describe(change, {109: "Cid"})
     assert text.startswith("Cid sells 10% of NdM, taking back NdM_8 (5%) for $"), text
     assert isinstance(change, Change)
+
+
+def test_18mex_station_choice_after_a_merger():
+    """The NdM's president chooses which of a merged major's stations the NdM keeps: places by name."""
+    from engine.titles import create_game
+
+    session = G18xx("18MEX", create_game("18MEX", [{"id": i, "name": n} for i, n in enumerate("ABC", 1)], 1))
+    assign = G18xx.commands["assign"]
+    legal = [{"type": "assign", "entity": "NdM", "entity_type": "corporation", "target": h, "target_type": "hex"}
+             for h in ("I12", "P13")]
+    assert assign.choices(session, "target", {}, legal) == [("I12 Matamoros", "I12"), ("P13 Veracruz", "P13")]
+    assert assign.build(session, {"target": "p13"}, 1, legal) == legal[1]
+    with pytest.raises(UserError, match="choose I12, P13"):
+        assign.build(session, {"target": "O10"}, 1, legal)
+    from bot.families.g18xx.words import next_hint
+
+    info = {"types": ["assign"], "assign": {"hexes": ["I12", "P13"], "from": "MEX"}}
+    assert next_hint(info, session.words(), "NdM") == \
+        "choose which of MEX's stations the NdM keeps: I12 Matamoros, P13 Veracruz (/assign)"
