@@ -395,13 +395,16 @@ class HexMap:
         new.rotate(rotation)
         new.hex, h.tile = h, new
         try:
-            walked = self._compute(corp).paths
+            keys = new.shape(rotation).path_keys
+            added = {p for i, p in enumerate(new.paths) if not any(path_contained(keys[i], o) for o in old_keys)}
+            try:
+                self._compute(corp, added)
+            except _Reached:
+                return True
+            return False
         finally:
             h.tile, new.hex = old, None
             new.rotate(rotation_before)
-        keys = new.shape(rotation).path_keys
-        return any(p in walked and not any(path_contained(keys[i], o) for o in old_keys)
-                   for i, p in enumerate(new.paths))
 
     @staticmethod
     def _keeps_track(old: Tile, new: Tile, r: int) -> bool:
@@ -561,9 +564,10 @@ class HexMap:
 
     def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
                    need_connection: bool = True, tiles_allowed: set[str] | None = None, special: bool = False,
-                   hexes: Iterable[str] | None = None) -> list[tuple[str, str, int]]:
+                   hexes: Iterable[str] | None = None, priced: bool = False) -> list[tuple]:
         """(hex, tile copy, rotation) of every legal lay; `special`: a private's lay of its own tiles
-        (`tiles_allowed`) wherever they fit; `hexes`: only these hexes."""
+        (`tiles_allowed`) wherever they fit; `hexes`: only these hexes; `priced`: (hex, tile copy, rotation,
+        terrain cost)."""
         out = []
         coords = self._graph(corp).hexes.keys() if need_connection else self.hexes.keys()
         if hexes is not None:
@@ -581,10 +585,10 @@ class HexMap:
                 if new is None:
                     continue
                 for r in range(6):
-                    err, _ = self._lay_check(corp, h, new, r, colors, blocked, need_connection, tiles_allowed,
-                                             special)
+                    err, cost = self._lay_check(corp, h, new, r, colors, blocked, need_connection, tiles_allowed,
+                                                special)
                     if err is None:
-                        out.append((coord, new.id, r))
+                        out.append((coord, new.id, r, cost) if priced else (coord, new.id, r))
         return out
 
     def _upgrade_names(self, h: Hex) -> list[str]:
@@ -757,13 +761,14 @@ class HexMap:
             g = self._graphs[corp] = self._compute(corp)
         return g
 
-    def _compute(self, corp: str) -> _Graph:
+    def _compute(self, corp: str, targets: set | None = None) -> _Graph:
         """Graph#compute of 18xx.games: from each station in turn (in map order; the other stations
         count as visited), a depth-first walk over track. A path is walked once, except that paths
         reached through an exit several paths of a tile share may be walked again by another way; a walk
         never crosses an edge it is already on; a node full of other corporations' tokens (or an
         offboard) is reached but not passed, and a terminal path ends the walk. The order decides what
-        is reached where track loops, as it does there."""
+        is reached where track loops, as it does there. `targets`: paths whose reaching ends the walk at
+        once (raising _Reached)."""
         g = _Graph()
         hexes = g.hexes
         starts = [c for h in self.hexes.values() for c in h.tile.cities if corp in c.tokens]
@@ -780,7 +785,7 @@ class HexMap:
         g.nodes.update(starts)
         for start in starts:
             local: set[Node] = set()
-            _Walk(self, g, corp, local).node(start, {c for c in starts if c is not start}, defaultdict(int), set(),
+            _Walk(self, g, corp, local, targets).node(start, {c for c in starts if c is not start}, defaultdict(int), set(),
                                              False)
             mandatory = sum(1 for n in local if not n.halt and n.kind != "junction")
             if mandatory > 1:
@@ -950,13 +955,17 @@ class HexMap:
         return {"title": self.title, "layout": self.layout, "hexes": out}
 
 
+class _Reached(Exception):
+    """A walk reached one of the paths it was looking for."""
+
+
 class _Walk:
     """One station's depth-first walk of 18xx.games' Graph#compute (Node#walk and Path#walk)."""
 
-    __slots__ = ("hexmap", "g", "corp", "local")
+    __slots__ = ("hexmap", "g", "corp", "local", "targets")
 
-    def __init__(self, hexmap: HexMap, g: _Graph, corp: str, local: set[Node]):
-        self.hexmap, self.g, self.corp, self.local = hexmap, g, corp, local
+    def __init__(self, hexmap: HexMap, g: _Graph, corp: str, local: set[Node], targets: set | None = None):
+        self.hexmap, self.g, self.corp, self.local, self.targets = hexmap, g, corp, local, targets
 
     def node(self, node: Node, visited: set, counter, visited_paths: set, converging_path: bool) -> None:
         if node in visited:
@@ -971,6 +980,8 @@ class _Walk:
                 converging: bool, converging_path: bool) -> None:
         g = self.g
         if path not in g.paths:
+            if self.targets and path in self.targets:
+                raise _Reached
             g.paths[path] = None
             g.nodes.update(path.nodes)
             self.local.update(path.nodes)

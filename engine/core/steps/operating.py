@@ -17,14 +17,7 @@ def corp_turn(step: Step, entity) -> bool:
 def priced_lays(game, corp, **options) -> list[tuple[str, str, int, int]]:
     """Legal lays with their terrain cost: (hex, tile, rotation, cost)."""
     blocked = game.blocking_privates()
-    out = []
-    hexes = options.pop("hexes", None)
-    for coord, tile_id, rotation in game.hexmap.legal_lays(corp.sym, colors=game.phase.tiles, blocked=blocked,
-                                                          hexes=hexes, **options):
-        cost = game.hexmap.check_lay(corp.sym, coord, tile_id, rotation, colors=game.phase.tiles, blocked=blocked,
-                                     **options)
-        out.append((coord, tile_id, rotation, cost))
-    return out
+    return game.hexmap.legal_lays(corp.sym, colors=game.phase.tiles, blocked=blocked, priced=True, **options)
 
 
 def affordable_lays(game, corp: Corporation, **options) -> list[tuple[str, str, int]]:
