@@ -452,50 +452,155 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
                 order.append(k)
     order.sort(key=vals.__getitem__, reverse=True)
     masks = cands.masks
+    seen: set[int] = set()  # of candidates over the same track, the best is enough
+    order = [k for k in order if not (masks[k] in seen or seen.add(masks[k]))]
     return [vals[k] for k in order], [masks[k] for k in order], order
 
 
 def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
     """Branch and bound: pick for each train one candidate (or none), track masks pairwise disjoint,
-    maximising the total. Trains with equal keys take candidates in increasing position (symmetry)."""
+    maximising the total. Trains with equal keys take candidates in increasing position (symmetry).
+
+    Each train's candidates still clear of the track picked so far are kept as a bit set over its
+    (value-sorted) list, so its best remaining candidate is the lowest bit: the bound for the trains
+    still to pick is exact train by train, and the last train is picked without a scan."""
     n = len(options)
-    tops = [o[0][0] if o[0] else 0 for o in options]
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + tops[i]
+    if n == 1:
+        vals = options[0][0]
+        return (vals[0], [0]) if vals else (0, [None])
     nxt_kind = [n] * n  # first train after i with another key
     for i in range(n - 1, -1, -1):
         nxt_kind[i] = i + 1 if i + 1 == n or keys[i + 1] != keys[i] else nxt_kind[i + 1]
+    index: dict[int, list[int]] = {}  # id(options) -> for each track bit, the candidates using it
+    for o in options:
+        if id(o) not in index:
+            index[id(o)] = _bit_index(o[1])
+    rows = [index[id(o)] for o in options]
+    conflicts: list[dict] = [{} for _ in range(n)]  # per train i: j -> candidates of each later train clashing
+
+    def clash(i, j):
+        got = conflicts[i].get(j)
+        if got is None:
+            m = options[i][1][j]
+            bits = []
+            while m:
+                low = m & -m
+                bits.append(low.bit_length() - 1)
+                m ^= low
+            got = []
+            for k in range(i + 1, n):
+                row = rows[k]
+                c = 0
+                for b in bits:
+                    if b < len(row):
+                        c |= row[b]
+                got.append(c)
+            conflicts[i][j] = got
+        return got
+
+    # suffix[k]: the best total of trains k.. alone (no track used) bounds what they add anywhere; worked
+    # out from the last train up, each search bounded by the ones after it
+    suffix = [0] * (n + 1)
     best_total = 0
     best_pick: list[int | None] = [None] * n
     pick: list[int | None] = [None] * n
 
-    def rec(i, used, total, start):
+    def rec(i, comps, total):
+        # comps[k - i]: candidates of train k clear of the track picked so far
         nonlocal best_total, best_pick
         if total > best_total:
             best_total = total
             best_pick = pick[:i] + [None] * (n - i)
-        if i == n or total + suffix[i] <= best_total:
+        if i == n:
             return
-        vals, masks, _ = options[i]
-        rest = suffix[i + 1]
-        same_next = i + 1 < n and keys[i + 1] == keys[i]
-        for j in range(start, len(vals)):
+        bounds = [options[k][0][(c & -c).bit_length() - 1] if c else 0 for k, c in zip(range(i, n), comps, strict=True)]
+        if total + sum(bounds) <= best_total:
+            return
+        vals = options[i][0]
+        if i == n - 1:
+            j = (comps[0] & -comps[0]).bit_length() - 1
+            pick[i] = j
+            best_total = total + vals[j]
+            best_pick = pick[:]
+            pick[i] = None
+            return
+        rest = min(sum(bounds) - bounds[0], suffix[i + 1])
+        same_next = keys[i + 1] == keys[i]
+        c = comps[0]
+        if i == n - 2:  # the pair level: the last train's best candidate clear of each pick, directly
+            masks = options[i][1]
+            lvals, lmasks = options[n - 1][0], options[n - 1][1]
+            last = comps[1]
+            while c:
+                low = c & -c
+                c ^= low
+                j = low.bit_length() - 1
+                v = vals[j]
+                if total + v + rest <= best_total:
+                    break
+                m = masks[j]
+                free = last & ~((low << 1) - 1) if same_next else last
+                found = None
+                for _ in range(8):
+                    if not free:
+                        break
+                    lo = free & -free
+                    t = lo.bit_length() - 1
+                    if not lmasks[t] & m:
+                        found = t
+                        break
+                    free ^= lo
+                else:
+                    free &= ~clash(i, j)[0]
+                    if free:
+                        found = (free & -free).bit_length() - 1
+                got = total + v + (lvals[found] if found is not None else 0)
+                if got > best_total:
+                    best_total = got
+                    pick[i], pick[n - 1] = j, found
+                    best_pick = pick[:]
+                    pick[n - 1] = None
+            pick[i] = None
+            if not same_next and total + bounds[1] > best_total:
+                rec(n - 1, comps[1:], total)
+            return
+        while c:
+            low = c & -c
+            c ^= low
+            j = low.bit_length() - 1
             v = vals[j]
             if total + v + rest <= best_total:
                 break
-            m = masks[j]
-            if m & used:
-                continue
+            clashes = clash(i, j)
+            nxt = [cc & ~x for cc, x in zip(comps[1:], clashes, strict=True)]
+            if same_next:
+                nxt[0] &= ~((low << 1) - 1)
             pick[i] = j
-            rec(i + 1, used | m, total + v, j + 1 if same_next else 0)
+            rec(i + 1, nxt, total + v)
         pick[i] = None
         k = nxt_kind[i]  # no route for this train (nor for its identical successors)
-        if total + suffix[k] > best_total:
-            rec(k, used, total, 0)
+        if k < n and total + min(sum(bounds[k - i:]), suffix[k]) > best_total:
+            rec(k, comps[k - i:], total)
 
-    rec(0, 0, 0, 0)
+    full = [(1 << len(o[0])) - 1 for o in options]
+    for start in range(n - 1, -1, -1):
+        best_total, best_pick, pick = 0, [None] * n, [None] * n
+        rec(start, full[start:], 0)
+        suffix[start] = best_total
     return best_total, best_pick
+
+
+def _bit_index(masks: list[int]) -> list[int]:
+    """For each track bit, the set (as an int over positions) of the candidates whose mask has it (the
+    masks written as binary strings and transposed)."""
+    width = max((m.bit_length() for m in masks), default=0)
+    if not width:
+        return []
+    fmt = f"0{width}b"
+    columns = zip(*[format(m, fmt) for m in masks], strict=True)
+    out = [int("".join(col)[::-1], 2) for col in columns]
+    out.reverse()  # the strings start with the highest bit
+    return out
 
 
 def _segment(step) -> list[str]:

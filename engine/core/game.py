@@ -556,14 +556,6 @@ class BaseGame(OperatingMixin):
         corp.ipoed = corp.floated = False
         corp.owner = None
 
-    def sell_company(self, company: Company, buyer, price: int) -> None:
-        """A private changes hands between its owner and a buyer (a player, or a corporation in its turn)."""
-        seller = company.owner
-        self.transfer(buyer, seller, price)
-        seller.companies.remove(company)
-        company.owner = buyer
-        buyer.companies.append(company)
-
     def buy_company_from_bank(self, player: Player, company: Company, price: int) -> None:
         if price:
             self.transfer(player, self.bank, price)
