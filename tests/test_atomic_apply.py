@@ -277,3 +277,17 @@ def test_undo_through_checkpoints_matches_a_replay_in_real_games(path):
             for again in kept[n + 1 - back:n + 1]:
                 game.apply(again)
     assert game.result() == load_18xx(log).result()
+
+
+def test_a_standing_order_for_a_corporation_not_yet_parred_switches_itself_off():
+    """As on 18xx.games: accepted, and at the player's turn it can't buy, so it is disabled."""
+    game = game_at(next(n for n in range(20, 200) if game_at(n).round.name == "Stock Round"))
+    unparred = next(c.sym for c in game.corporations if not c.ipoed)
+    seats = [p.id for p in game.players]
+    first = game.active_players()[0]
+    second = seats[(seats.index(first) + 1) % len(seats)]
+    game.apply({"type": "program_buy_shares", "entity": second, "entity_type": "player", "corporation": unparred,
+                "until_condition": 2})
+    stored = game.apply({"type": "pass", "entity": first, "entity_type": "player"})
+    assert stored["auto_actions"][0] == {"type": "program_disable", "entity": second, "entity_type": "player",
+                                         "reason": f"Cannot buy {unparred} from IPO"}

@@ -73,7 +73,7 @@ class BuySellParShares(Step):
         more in the brown zone), certificate and holding limits."""
         game = self.game
         corp = share.corporation
-        if share.owner is not corp and share.owner is not game.pool:
+        if not corp.ipoed or (share.owner is not corp and share.owner is not game.pool):
             return False
         if not share.buyable or not self.may_trade(corp) or self.sold_this_round(player, corp):
             return False
