@@ -22,6 +22,8 @@ from bot.session import engine_available
 pytestmark = pytest.mark.skipif(not engine_available(), reason="engines not importable")
 
 BUTTONS = {"pass": "pass", "end_build": "done"}
+SEED = 1  # this game's seed (a lobby draws one at random): a game that plays every kind of move
+SPECIAL = {"grow", "urbanize", "upgrade", "redirect", "upgrade_loco", "score"}
 
 
 async def test_a_whole_steam_game_through_discord(tmp_path):
@@ -45,6 +47,7 @@ async def test_a_whole_steam_game_through_discord(tmp_path):
         assert rec.final.ephemeral and "is open in" in rec.final.content, rec.final.content
         thread = max(cid_ for cid_, ch in fake.channels.items() if ch.get("type") == 11)
         game_id = int(rec.final.content.split("#")[1].split()[0])
+        await runner.bot.service.db.update_game(game_id, seed=SEED)  # the same game every run
         lobby = fake.channel_messages(thread)[-1]
         assert "**Steam** game" in lobby.content and "map rust_belt" in lobby.content
         await fake.click(bob, lobby, f"rh:join:{game_id}")
@@ -131,6 +134,7 @@ async def test_a_whole_steam_game_through_discord(tmp_path):
         final = fake.channel_messages(thread)[-1]
         assert "**Game over**" in final.content and "VP" in final.content, final.content
         assert {"capital", "bid", "take_tile", "lay", "end_build", "move", "pass"} <= kinds, kinds
+        assert len(kinds & SPECIAL) >= 4 and shadow.end_reason == "rounds", (kinds, shadow.end_reason)
         assert checked["refusal"] >= 3 and checked["autocomplete"] > 20 and checked["buttons"] > 5, checked
         rec = await fake.command(bob, thread, "game", {}, sub="status")
         assert "Rust Belt, standard game" in rec.final.content and "**Game over**" in rec.final.content
