@@ -19,7 +19,7 @@ import time
 from engine.core.actions import parse_action, quoted, resolve_undo
 from engine.core.errors import GameError
 from engine.core.game import actions_of
-from engine.titles import game_class
+from engine.titles import rules_class
 
 
 def replay(log: dict, trace: list | None = None):
@@ -27,7 +27,7 @@ def replay(log: dict, trace: list | None = None):
     if str(log.get("title")).lower() == "steam":
         from engine.steam.game import replay_log
         return replay_log(log, trace)
-    game = game_class(str(log.get("title"))).from_18xx({**log, "actions": []})
+    game = rules_class(str(log.get("title"))).from_18xx({**log, "actions": []})
     if trace is not None:
         trace.append({"seq": 0, "id": 0, "type": "_setup", **game.summary()})
     applied = 0

@@ -21,11 +21,11 @@ import time
 from engine.core.actions import parse_action, resolve_undo
 from engine.core.autoroute import best_routes, check_routes
 from engine.core.errors import GameError
-from engine.titles import game_class
+from engine.titles import rules_class
 
 
 def new_game(log: dict):
-    return game_class(str(log.get("title"))).from_18xx({**log, "actions": []})
+    return rules_class(str(log.get("title"))).from_18xx({**log, "actions": []})
 
 
 def run_states(log: dict):

@@ -149,6 +149,38 @@ class Assign(Action):
     target_type: str | None = None
 
 
+class Choose(Action):
+    """A choice a step offers by name or number (1817: the number of shares of a corporation)."""
+
+    type: str = "choose"
+    choice: int | str
+
+
+class TakeLoan(Action):
+    """A corporation borrows from the bank; `loan` names the loan, as 18xx.games numbers them."""
+
+    type: str = "take_loan"
+    loan: int | None = None
+
+
+class PayoffLoan(Action):
+    type: str = "payoff_loan"
+    loan: int | None = None
+
+
+class Short(Action):
+    """A player sells a share of `corporation` short (1817)."""
+
+    type: str = "short"
+    corporation: str
+
+
+class Convert(Action):
+    """A corporation grows to its next size (1817: 2 to 5, 5 to 10 shares)."""
+
+    type: str = "convert"
+
+
 class Message(Action):
     type: str = "message"
     message: str = ""
@@ -190,7 +222,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "pass": Pass, "bid": Bid, "par": Par, "buy_shares": BuyShares, "sell_shares": SellShares,
     "buy_company": BuyCompany, "lay_tile": LayTile, "place_token": PlaceToken, "run_routes": RunRoutes,
     "dividend": Dividend, "buy_train": BuyTrain, "discard_train": DiscardTrain, "bankrupt": Bankrupt,
-    "merge": Merge, "assign": Assign,
+    "merge": Merge, "assign": Assign, "choose": Choose, "take_loan": TakeLoan, "payoff_loan": PayoffLoan,
+    "short": Short, "convert": Convert,
     "message": Message, "program_buy_shares": ProgramBuyShares, "program_share_pass": ProgramSharePass,
     "program_disable": ProgramDisable, "program_merger_pass": ProgramMergerPass, "end_game": EndGame,
 }

@@ -183,6 +183,7 @@ class Operator:
         self.trains: list[Train] = []
         self.companies: list[Company] = []
         self.last_revenue = 0
+        self.loans = 0  # loans from the bank outstanding (engine.core.loans)
 
     @property
     def key(self):
@@ -241,6 +242,8 @@ class Corporation(Operator, ShareHolder):
         self.float_percent: int = derived.get("float_percent", data.get("float_percent", 60))
         self.max_ownership_percent: int = derived.get("max_ownership_percent", 60)
         self.capitalization: str = derived.get("capitalization", "full")
+        # shares sold from the treasury at the market price (1817): the par price is the share price
+        self.always_market_price: bool = derived.get("always_market_price", data.get("always_market_price", False))
         self.par_price = None  # market Cell
         self.share_price = None  # market Cell
         self.ipoed = False
@@ -258,6 +261,28 @@ class Corporation(Operator, ShareHolder):
         # who holds how much, as the share transactions say: presidency, sell-outs and dumps go by this
         # ledger (as on 18xx.games, where certificates swapped for a president's are not entered in it)
         self.holdings: dict[object, int] = {self: sum(percents)}
+
+    @property
+    def par_price(self):
+        return self.share_price if self.always_market_price else self._par_price
+
+    @par_price.setter
+    def par_price(self, cell) -> None:
+        self._par_price = cell
+
+    def resize_shares(self, percents: list[int]) -> list[Share]:
+        """The certificates issued take the first of the new sizes in order; the rest are new, in the
+        treasury (returned). The holdings ledger is the game's to redo."""
+        for share, percent in zip(self.shares, percents, strict=False):
+            share.percent = percent
+        new = [Share(f"{self.sym}_{i}", self, percent, owner=self)
+               for i, percent in enumerate(percents) if i >= len(self.shares)]
+        self.shares.extend(new)
+        self.shares_by_corp.setdefault(self.sym, []).extend(new)
+        self.share_percents = list(percents)
+        self.share_percent = percents[1] if len(percents) > 1 else percents[0] // 2
+        self.total_shares = 100 // self.share_percent
+        return new
 
     @property
     def ipo_percent(self) -> int:

@@ -42,6 +42,7 @@ class BaseGame(OperatingMixin):
     TITLE = ""
     RULES: dict = {}  # rule knobs that differ from the title data (engine.core.rules.Rules fields)
     UNSUPPORTED_OPTIONAL_RULES: frozenset[str] = frozenset()  # the title's optional rules not played yet
+    PLAYABLE = True  # False: rules still being built; logs replay as far as they go, players can't start one
 
     def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
                  game_id: int | str | None = None) -> None:
@@ -392,6 +393,15 @@ class BaseGame(OperatingMixin):
             self.move_share(share, swap_to)
         self.move_share(pres_share, president)
 
+    def reissue_shares(self, corp: Corporation, percents: list[int]) -> list[Share]:
+        """A corporation's certificates take new sizes (1817 conversions): those issued keep their holders
+        and take the first sizes in order, the rest are new certificates in its treasury (returned)."""
+        new = corp.resize_shares(percents)
+        corp.holdings = {}
+        for share in corp.shares:
+            corp.holdings[share.owner] = corp.holdings.get(share.owner, 0) + share.percent
+        return new
+
     def presidency_swap_order(self, shares: list[Share]) -> list[Share]:
         """The new president's certificates in the order they are handed over for the president's."""
         return shares
@@ -468,6 +478,10 @@ class BaseGame(OperatingMixin):
         self.transfer_shares(shares, self.pool, percent)
         self.transfer(self.bank, player, price)
         self.move_after_sale(corp, percent, was_president)
+
+    def sold_out_moves(self, corp: Corporation) -> int:
+        """Steps up at the end of a stock round for a corporation the players hold all of."""
+        return 1 if self.rules.sold_out_increase and sum(self.player_percents(corp).values()) >= 100 else 0
 
     def move_after_sale(self, corp: Corporation, percent: int, was_president: bool) -> None:
         """The share price drops as the title's sell movement says (per share, per 10%, per sale, ...)."""
@@ -1022,6 +1036,14 @@ class BaseGame(OperatingMixin):
 
     def title_facts(self) -> dict:
         """A title's own facts about the game (18MEX: the NdM merger)."""
+        return {}
+
+    def trace_fields(self) -> dict:
+        """A title's own fields of a state line (engine.core.trace; 1817: the interest rate, loans left)."""
+        return {}
+
+    def corporation_trace_fields(self, corp: Corporation) -> dict:
+        """A title's own fields of a corporation in a state line (1817: its loans and number of shares)."""
         return {}
 
     def map_view(self) -> dict:

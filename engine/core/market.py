@@ -180,6 +180,10 @@ class StockMarket:
             return self.grid[row][column]
         return None
 
+    def price_at_most(self, price: int) -> Cell:
+        """The right-most cell of the first row priced at most `price` (1817's share price from a bid)."""
+        return next(c for c in reversed(self.grid[0]) if c is not None and c.price <= price)
+
     # placing and moving markers -------------------------------------------------------------
     def set_par(self, corp, cell: Cell) -> None:
         corp.par_price = cell

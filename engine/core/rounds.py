@@ -237,8 +237,7 @@ class StockRound(Round):
         game = self.game
         drops = {"down_share": "down", "down_block": "down", "left_block": "left"}
         for corp in sorted((c for c in game.corporations if c.floated and c.share_price), key=game.operating_sort_key):
-            if game.rules.sold_out_increase and sum(game.player_percents(corp).values()) >= 100:
-                game.market.move_up(corp)
+            game.market.move(corp, "up", game.sold_out_moves(corp))
             pooled = game.pool.percent_of(corp)
             if game.rules.pool_share_drop in drops and pooled:
                 times = pooled // corp.share_percent if game.rules.pool_share_drop == "down_share" else 1

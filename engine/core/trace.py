@@ -25,7 +25,7 @@ def summary(game) -> dict:
     rnd = game.round
     out = {
         "round": rnd.name, "turn": game.turn, "round_num": rnd.round_num, "round_desc": rnd.description,
-        "phase": game.phase.name, "bank": game.bank.cash,
+        "phase": game.phase.name, "bank": game.bank.cash, **game.trace_fields(),
     }
     if not game.finished:
         active = game.acting_entities()
@@ -58,6 +58,7 @@ def summary(game) -> dict:
             "ipoed": c.ipoed, "floated": c.floated, "operated": c.operated, "closed": c.closed,
             "ipo": c.ipo_percent, "pool": game.pool.percent_of(c),
             "companies": [x.sym for x in c.companies if not x.closed],
+            **game.corporation_trace_fields(c),
         })
     out["corporations"] = corps
     if game.minors:

@@ -1,8 +1,10 @@
 """The title registry: every 18xx title with its folder, facts from its data, and its rules engine.
 
 A title is a folder `engine/titles/g<title>/` with its data in `data/` (meta.json names it); its package
-exports `GAME`, the game class, once the title has a rules engine. Nothing else lists titles: the bot,
-the pictures and the command-line tools read `REGISTRY` (all titles) or `TITLES` (the playable ones).
+exports `GAME`, the game class, once the title has a rules engine. A rules engine still being built
+(`GAME.PLAYABLE` false) replays logs as far as its rules go but is not offered to players. Nothing else
+lists titles: the bot, the pictures and the command-line tools read `REGISTRY` (all titles) or `TITLES`
+(the playable ones).
 """
 
 from __future__ import annotations
@@ -28,12 +30,12 @@ class Title:
 
     @property
     def playable(self) -> bool:
-        return self.game_class is not None
+        return self.game_class is not None and self.game_class.PLAYABLE
 
     @property
     def playable_rules(self) -> tuple[tuple[str, str], ...]:
         """The optional rules a game of this title may be created with."""
-        if self.game_class is None:
+        if not self.playable:
             return ()
         return tuple(r for r in self.optional_rules if r[0] not in self.game_class.UNSUPPORTED_OPTIONAL_RULES)
 
@@ -57,7 +59,7 @@ def title_dirs_sorted() -> list[tuple[str, Path]]:
 
 
 REGISTRY: dict[str, Title] = _discover()
-TITLES: dict[str, type[BaseGame]] = {name: t.game_class for name, t in REGISTRY.items() if t.game_class}
+TITLES: dict[str, type[BaseGame]] = {name: t.game_class for name, t in REGISTRY.items() if t.playable}
 
 
 def game_class(title: str) -> type[BaseGame]:
@@ -65,6 +67,14 @@ def game_class(title: str) -> type[BaseGame]:
         return TITLES[title]
     except KeyError:
         raise GameError(f"no rules engine for {title!r} yet; playable: {', '.join(TITLES)}") from None
+
+
+def rules_class(title: str) -> type[BaseGame]:
+    """The rules engine of a title, also one still being built (replays and tools; players get `game_class`)."""
+    entry = REGISTRY.get(title)
+    if entry is None or entry.game_class is None:
+        return game_class(title)
+    return entry.game_class
 
 
 def create_game(title: str, players: list[dict], seed: int = 0, optional_rules=(), game_id=None) -> BaseGame:
@@ -78,4 +88,4 @@ def load_18xx(log: dict, upto: int | None = None) -> BaseGame:
     return game_class(str(log.get("title"))).from_18xx(log, upto=upto)
 
 
-__all__ = ["REGISTRY", "TITLES", "Title", "create_game", "load_18xx", "game_class"]
+__all__ = ["REGISTRY", "TITLES", "Title", "create_game", "load_18xx", "game_class", "rules_class"]

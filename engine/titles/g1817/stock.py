@@ -1,0 +1,296 @@
+"""1817's stock round: a player's turn is one of acting as a player (sell, short, then buy one share or
+start a corporation by auction) or acting for a corporation they preside (take loans, buy back shares).
+
+Starting a corporation: the player names a corporation and an opening bid of $100-$400 (a multiple of $5),
+and the corporation chooses its home city; the players then raise in turn or drop out. The winner pays the
+bid into the treasury (privates they own may pay part of it at face value, `assign`), chooses the size
+the phase allows (`choose`: 2, 5 or 10 shares), and the share price is the market price at or below half
+the bid. A 5- or 10-share corporation buys its extra stations for $50 each as soon as it can.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.core.entities import Company, Corporation, Player
+from engine.core.errors import GameError
+from engine.core.rounds import StockRound
+from engine.core.steps import Step
+from engine.core.steps.stock import BuySellParShares
+from engine.titles.g1817.auction import Auction
+
+MIN_IPO_BID = 100
+MAX_IPO_BID = 400
+STATION_PRICE = 50
+TRAIN_STATION = "TS"  # the private that brings one more station
+
+
+class HomeStation(Step):
+    """A corporation being auctioned places its home station in any city with room for it."""
+
+    description = "choose the home city"
+
+    def pending(self) -> Corporation | None:
+        return self.game.home_pending
+
+    def active_entities(self) -> list:
+        corp = self.pending()
+        return [corp] if corp else []
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("place_token",) if entity is not None and entity is self.pending() else ()
+
+    def skip(self) -> None:
+        """Waits for the next corporation auctioned."""
+
+    def process_place_token(self, action, corp: Corporation) -> None:
+        game = self.game
+        game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
+        game.place_token(corp, action.city, action.slot, price=0)
+        game.home_pending = None
+
+    def legal(self, corp) -> list[dict]:
+        out = []
+        for city_id, slot in self.game.home_cities(corp):
+            out.append(self.action(corp, "place_token", city=city_id, slot=slot))
+        return out
+
+
+class BuySellParShares1817(Auction, BuySellParShares):
+    description = "buy, sell, start a corporation, act for a corporation or pass"
+
+    def setup(self) -> None:
+        BuySellParShares.setup(self)
+        self.setup_auction()
+        self.winner: Player | None = None  # who won the auction of a corporation, still forming it
+        self.sized = False
+        self.forming: Corporation | None = None  # the corporation being auctioned or formed
+        self.corporate_action: Corporation | None = None  # the corporation the player acts for this turn
+
+    # --- who acts ---------------------------------------------------------------------------------
+    def active_entities(self) -> list:
+        if self.winner:
+            return [self.winner]
+        if self.auctioning:
+            return [self.next_bidder()]
+        return super().active_entities()
+
+    def actions(self, entity) -> tuple[str, ...]:
+        current = self.round.current_entity
+        if isinstance(entity, Corporation):
+            if entity.owner is current and not self.winner and not self.auctioning and \
+                    not self.must_sell(current):
+                return self.corporate_actions(entity)
+            return ()
+        if not isinstance(entity, Player):
+            return ()
+        if self.winner:
+            if entity is not self.winner:
+                return ()
+            if not self.sized:
+                return ("choose",)
+            return ("assign",) if entity.cash < 0 else ("assign", "pass")
+        if self.auctioning:
+            return ("bid", "pass") if entity in self.active_entities() else ()
+        if entity is not current:
+            return ()
+        if self.corporate_action:
+            return ("pass",) if self.corporate_actions(self.corporate_action) else ()
+        acts = list(super().actions(entity))
+        if "par" in acts:
+            acts.remove("par")
+        if not self.bought and self.max_bid(entity) >= MIN_IPO_BID and self.startable():
+            acts.insert(0, "bid")
+        if (acts or self.any_corporate_actions(entity)) and "pass" not in acts and not self.must_sell(entity):
+            acts.append("pass")
+        return tuple(acts)
+
+    def corporate_actions(self, corp: Corporation) -> tuple[str, ...]:
+        if self.corporate_action not in (None, corp) or self.current_actions:
+            return ()
+        if corp.share_price is None or corp.share_price.types & {"acquisition", "liquidation"}:
+            return ()
+        return ("take_loan",) if self.game.can_take_loan(corp) else ()
+
+    def any_corporate_actions(self, player: Player) -> bool:
+        return any(self.corporate_actions(c) for c in self.game.corporations if c.owner is player)
+
+    # --- starting a corporation -----------------------------------------------------------------
+    def startable(self) -> list[Corporation]:
+        return [c for c in self.game.corporations if not c.ipoed and not c.closed]
+
+    def max_bid(self, player: Player) -> int:
+        game = self.game
+        if game.num_certs(player) >= game.cert_limit:
+            return 0
+        return min(MAX_IPO_BID, player.cash + sum(c.value for c in player.companies))
+
+    @staticmethod
+    def private_sums(player: Player) -> set[int]:
+        values = [c.value for c in player.companies]
+        return {sum(combo) for n in range(len(values) + 1) for combo in combinations(values, n)}
+
+    def check_payable(self, player: Player, price: int) -> None:
+        """A bid is paid in cash and privates at face value: some set of the player's privates must come to
+        at most the bid, and within the player's cash of it."""
+        if not any(total <= price <= total + player.cash for total in self.private_sums(player)):
+            raise GameError(f"{player.name} can't pay {self.game.fmt(price)} with {self.game.fmt(player.cash)} "
+                            f"and privates worth {', '.join(self.game.fmt(v) for v in sorted(self.private_sums(player)))}")
+
+    def process_bid(self, action, player: Player) -> None:
+        game = self.game
+        corp = game.corporation(action.corporation) if action.corporation else self.auctioning
+        if corp is None:
+            raise GameError("name the corporation to start")
+        if self.auctioning:
+            if corp is not self.auctioning:
+                raise GameError(f"the auction for {self.auctioning.sym} must finish first")
+            self.check_payable(player, action.price)
+            self.raise_bid(player, action.price)
+            return
+        if corp not in self.startable():
+            raise GameError(f"{corp.sym} can't be started: it has " + ("closed" if corp.closed else "started"))
+        if not game.home_cities(corp):
+            raise GameError("no city has room for a home station")
+        self.check_price(player, corp, action.price, MIN_IPO_BID)
+        self.check_payable(player, action.price)
+        self.current_actions.clear()
+        game.home_pending = corp
+        self.open_auction(player, corp, action.price)
+
+    def check_price(self, player: Player, item, price: int, low: int) -> None:
+        if price > MAX_IPO_BID:
+            raise GameError(f"a bid on {item.sym} may not exceed {self.game.fmt(MAX_IPO_BID)}")
+        super().check_price(player, item, price, low)
+
+    def won(self, player: Player, corp: Corporation, price: int) -> None:
+        game = self.game
+        cell = game.market.price_at_most(price // 2)
+        game.set_par(corp, cell)
+        game.buy_shares(player, [corp.presidents_share], free=True)
+        # the whole bid goes into the treasury, privates contributed in place of cash pay the winner back
+        player.cash -= price
+        corp.cash += price
+        self.winner = player
+        self.sized = False
+        sizes = game.corporation_sizes()
+        if len(sizes) == 1:
+            self.size(corp, sizes[0])
+        if not self.contributable(player):
+            self.formed()
+
+    def size(self, corp: Corporation, shares: int) -> None:
+        self.sized = True
+        self.game.resize(corp, shares)
+
+    def contributable(self, player: Player) -> list[Company]:
+        """The winner's privates that can go into the corporation: some set of them that includes it covers
+        what the winner owes in cash and comes to at most the treasury."""
+        if player is not self.winner:
+            return []
+        corp = self.forming
+        low = max(0, -player.cash)
+        out = []
+        companies = list(player.companies)
+        for n in range(1, len(companies) + 1):
+            for combo in combinations(companies, n):
+                if low <= sum(c.value for c in combo) <= corp.cash:
+                    out.extend(c for c in combo if c not in out)
+        return out
+
+    def formed(self) -> None:
+        """The corporation is formed: it buys the stations its size calls for, and the turn is over."""
+        corp = self.forming
+        self.game.buy_missing_stations(corp)
+        self.winner = None
+        self.forming = None
+        self.track(self.round.current_entity, corp, "par")
+        self.passed = True
+
+    def open_auction(self, player: Player, item, price: int) -> None:
+        self.forming = item
+        super().open_auction(player, item, price)
+
+    def process_choose(self, action, player: Player) -> None:
+        sizes = self.game.corporation_sizes()
+        try:
+            shares = int(action.choice)
+        except (TypeError, ValueError):
+            shares = None
+        if shares not in sizes:
+            raise GameError(f"{self.forming.sym} may have {' or '.join(map(str, sizes))} shares now, not {action.choice}")
+        self.size(self.forming, shares)
+        if not self.contributable(player):
+            self.formed()
+
+    def process_assign(self, action, player: Player) -> None:
+        game = self.game
+        company = game.company(str(action.target))
+        if company not in self.contributable(player):
+            raise GameError(f"{company.sym} can't go into {self.forming.sym}")
+        game.contribute(company, self.forming)
+        if not self.contributable(player):
+            self.formed()
+
+    # --- acting for a corporation -----------------------------------------------------------------
+    def process_take_loan(self, action, corp: Corporation) -> None:
+        if not self.corporate_actions(corp):
+            raise GameError(f"{corp.sym} can't take a loan now")
+        self.corporate_action = corp
+        self.game.take_loan(corp)
+        self.game.buy_missing_stations(corp)
+
+    # --- passing ----------------------------------------------------------------------------------
+    def process_pass(self, action, player: Player) -> None:
+        if self.winner:
+            self.formed()
+            return
+        if self.auctioning:
+            self.drop_out(player)
+            return
+        if self.corporate_action:
+            self.current_actions.append(("loan", self.corporate_action))
+        super().process_pass(action, player)
+
+    # --- what can be done -------------------------------------------------------------------------
+    def legal(self, entity) -> list[dict]:
+        acts = self.actions(entity)
+        if isinstance(entity, Corporation):
+            return [self.action(entity, "take_loan", loan=self.game.loan_bank.taken)] if "take_loan" in acts else []
+        if self.winner:
+            out = []
+            if "choose" in acts:
+                out.extend(self.action(entity, "choose", choice=str(n)) for n in self.game.corporation_sizes())
+            if "assign" in acts:
+                out.extend(self.action(entity, "assign", target=c.sym, target_type="company")
+                           for c in self.contributable(entity))
+            if "pass" in acts:
+                out.append(self.action(entity, "pass"))
+            return out
+        if self.auctioning:
+            out = []
+            low = self.raise_min()
+            if low <= self.max_bid(entity):
+                out.append(self.action(entity, "bid", corporation=self.auctioning.sym, price=low))
+            return out + [self.action(entity, "pass")]
+        out = super().legal(entity)
+        if "bid" in acts:
+            for corp in self.startable():
+                out.append(self.action(entity, "bid", corporation=corp.sym, price=MIN_IPO_BID))
+        if "pass" in acts and not any(a["type"] == "pass" for a in out):
+            out.append(self.action(entity, "pass"))
+        return out
+
+
+class StockRound1817(StockRound):
+    def finish(self) -> None:
+        """Prices move as in the core; then a corporation that never bought the stations its size calls
+        for is liquidated, and a Train Station private owned by a corporation closes."""
+        super().finish()
+        game = self.game
+        for corp in game.corporations:
+            if corp.floated and not corp.operated and game.stations_missing(corp) > 0:
+                game.liquidate(corp)
+        for company in game.companies:
+            if company.sym == TRAIN_STATION and isinstance(company.owner, Corporation):
+                game.close_company(company)

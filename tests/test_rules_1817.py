@@ -1,0 +1,110 @@
+"""1817 rules beyond what the fixtures show: loans and interest, the private auction with seed money, and
+starting a corporation by auction."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.core.actions import resolve_undo
+from engine.core.errors import GameError
+from engine.core.loans import LoanBank
+from engine.titles import REGISTRY, TITLES, create_game, rules_class
+
+FIXTURE = Path(__file__).parent / "fixtures" / "1817" / "15528.json"
+PLAYERS = [{"id": i, "name": f"P{i}"} for i in (1, 2, 3, 4)]
+
+
+def new_game():
+    return rules_class("1817")(PLAYERS)
+
+
+def fixture_upto(action_id: int):
+    log = json.loads(FIXTURE.read_text())
+    log["actions"] = [a for a in resolve_undo(log["actions"]) if a["id"] <= action_id]
+    return rules_class("1817").from_18xx(log)
+
+
+def test_1817_is_not_offered_to_players_until_its_rules_are_built():
+    assert REGISTRY["1817"].game_class is not None and not REGISTRY["1817"].playable
+    assert "1817" not in TITLES
+    with pytest.raises(GameError, match="no rules engine for '1817'"):
+        create_game("1817", PLAYERS)
+
+
+def test_interest_rises_five_dollars_for_every_five_loans_out():
+    bank = LoanBank.from_constants({"MIN_LOAN": 5, "MAX_LOAN": 70, "LOAN_INTEREST_INCREMENTS": 5,
+                                    "LOANS_PER_INCREMENT": 5})
+    assert bank.total == 70
+    assert [bank.rate_for(n) for n in (0, 1, 5, 6, 10, 11, 65, 66, 70)] == [5, 5, 5, 10, 10, 15, 65, 70, 70]
+    bank.taken = 12
+    bank.fixed_rate = 10  # fixed at the start of an operating round
+    assert bank.rate == 10 and bank.interest(3) == 30
+    bank.fixed_rate = None
+    assert bank.rate == 15 and bank.left == 58
+
+
+def test_the_opening_bid_on_a_private_may_be_as_low_as_the_seed_money_allows():
+    game = new_game()
+    assert game.turn_info()["seed_money"] == 200
+    with pytest.raises(GameError, match="steps of \\$5"):
+        game.apply({"type": "bid", "entity": 1, "entity_type": "player", "company": "MAJM", "price": 3})
+    game.apply({"type": "bid", "entity": 1, "entity_type": "player", "company": "MAJM", "price": 0})
+    for pid in (2, 3, 4):
+        game.apply({"type": "pass", "entity": pid, "entity_type": "player"})
+    # the bank's seed money pays the $120 the bid fell short of face value
+    assert game.company("MAJM").owner is game.player(1) and game.player(1).cash == 315
+    assert game.round.steps[0].seed_money == 80
+    assert {"type": "bid", "entity": 2, "entity_type": "player", "company": "MAIL", "price": 10} \
+        in game.legal_actions()  # $90 less the $80 left
+    with pytest.raises(GameError, match="at least \\$10"):
+        game.apply({"type": "bid", "entity": 2, "entity_type": "player", "company": "MAIL", "price": 5})
+
+
+def test_bids_go_round_the_players_still_in_and_the_nominator_s_neighbour_nominates_next():
+    game = new_game()
+    game.apply({"type": "pass", "entity": 1, "entity_type": "player"})
+    game.apply({"type": "bid", "entity": 2, "entity_type": "player", "company": "TS", "price": 30})
+    assert game.active_players() == [3]
+    game.apply({"type": "pass", "entity": 3, "entity_type": "player"})
+    game.apply({"type": "bid", "entity": 4, "entity_type": "player", "company": "TS", "price": 40})
+    game.apply({"type": "pass", "entity": 1, "entity_type": "player"})
+    assert game.active_players() == [2]  # player 3 dropped out and is not asked again; 1 passed on the private
+    game.apply({"type": "pass", "entity": 2, "entity_type": "player"})
+    assert game.company("TS").owner is game.player(4) and game.player(4).cash == 275
+    assert game.active_players() == [3]
+
+
+def test_everyone_passing_in_a_row_ends_the_sale_and_removes_the_rest():
+    game = new_game()
+    for pid in (1, 2, 3, 4):
+        game.apply({"type": "pass", "entity": pid, "entity_type": "player"})
+    assert game.round.name == "Stock Round"
+    assert all(c.closed for c in game.companies)
+    assert game.active_players() == [1]
+
+
+def test_starting_a_corporation_by_auction():
+    game = fixture_upto(84)  # the first stock round, player 1594 to act
+    assert game.round.name == "Stock Round" and game.active_players() == [1594]
+    with pytest.raises(GameError, match="may not exceed \\$400"):
+        game.apply({"type": "bid", "entity": 1594, "entity_type": "player", "corporation": "H", "price": 405})
+    game.apply({"type": "bid", "entity": 1594, "entity_type": "player", "corporation": "H", "price": 160})
+    h = game.corporation("H")
+    assert game.acting_entity() == {"entity": "H", "entity_type": "corporation"}  # its home city first
+    game.apply({"type": "place_token", "entity": "H", "entity_type": "corporation", "city": "H9-2-0", "slot": 0})
+    for pid in (3370, 5159, 655):
+        game.apply({"type": "pass", "entity": pid, "entity_type": "player"})
+    player = game.player(1594)
+    # the whole bid is in the treasury; the share price is the market's at or below half of it
+    assert h.cash == 160 and h.share_price.price == 80 and h.owner is player
+    # privates worth at most the treasury may pay part of the bid
+    assert {a["target"] for a in game.legal_actions() if a["type"] == "assign"} == {"OBC", "CM", "TS", "MINM"}
+    cash = player.cash
+    game.apply({"type": "assign", "entity": 1594, "entity_type": "player", "target": "TS", "target_type": "company"})
+    game.apply({"type": "assign", "entity": 1594, "entity_type": "player", "target": "CM", "target_type": "company"})
+    assert game.company("CM").owner is h and h.cash == 20 and player.cash == cash + 140
+    assert len(h.token_prices) == 2  # the Train Station's extra station
+    # nothing more fits in the treasury: the corporation is formed, and the player after the one who started
+    # the auction acts next
+    assert game.active_players() == [3370]
