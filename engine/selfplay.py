@@ -39,7 +39,7 @@ def check_invariants(game, total_money: int | None) -> str | None:
         if game.pool.percent_of(c) > game.rules.market_share_limit:
             return f"the market holds {game.pool.percent_of(c)}% of {c.sym}"
         pres = c.presidents_share.owner
-        if c.ipoed and (c.owner is None or pres is not c.owner):
+        if c.ipoed and not c.receivership and (c.owner is None or pres is not c.owner):
             return f"{c.sym}'s president's certificate is not with its president"
         if c.tokens_left < 0:
             return f"{c.sym} placed more tokens than it has"
@@ -143,6 +143,17 @@ def play_one(title: str, players: int, seed: int, max_actions: int,
     return applied, None, game.actions, game
 
 
+def random_rules(title: str, players: int, rule_names: list[str], rng: random.Random) -> tuple[str, ...]:
+    """A random choice of optional rules that the title accepts together."""
+    while True:
+        rules = tuple(r for r in rule_names if rng.random() < 0.4)
+        try:
+            create_game(title, [{"id": i + 1} for i in range(players)], optional_rules=rules)
+        except GameError:
+            continue
+        return rules
+
+
 def run(title: str, games: int, seed: int, players: int | None = None, max_actions: int = 4000,
         optional_rules=None, export: str | None = None) -> dict:
     start = time.perf_counter()
@@ -158,7 +169,7 @@ def run(title: str, games: int, seed: int, players: int | None = None, max_actio
         n = players or (low + i % (high - low + 1))
         rules = optional_rules or ()
         if list(rules) == ["random"]:
-            rules = tuple(r for r in rule_names if rng.random() < 0.4)
+            rules = random_rules(title, n, rule_names, rng)
         applied, problem, log, game = play_one(title, n, game_seed, max_actions, rules)
         if export:
             path = Path(export) / f"{game_seed}.json"

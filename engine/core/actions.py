@@ -82,6 +82,14 @@ class BuyCompany(Action):
     price: int
 
 
+class SellCompany(Action):
+    """A player sells a private to the bank (1860: for its face value less a fee)."""
+
+    type: str = "sell_company"
+    company: str
+    price: int
+
+
 class LayTile(Action):
     type: str = "lay_tile"
     hex: str
@@ -104,12 +112,15 @@ class Route(BaseModel):
     hexes: list[str] | None = None
     nodes: list[str] | None = None
     revenue: int | None = None
+    halts: int | None = None  # 1860: how many of the route's halts are stops
+    subsidy: int | None = None  # 1860: what the halts visited pay the treasury
 
 
 class RunRoutes(Action):
     type: str = "run_routes"
     routes: list[Route]
     extra_revenue: int | None = None
+    subsidy: int | None = None
 
 
 class Dividend(Action):
@@ -220,7 +231,7 @@ class EndGame(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     "pass": Pass, "bid": Bid, "par": Par, "buy_shares": BuyShares, "sell_shares": SellShares,
-    "buy_company": BuyCompany, "lay_tile": LayTile, "place_token": PlaceToken, "run_routes": RunRoutes,
+    "buy_company": BuyCompany, "sell_company": SellCompany, "lay_tile": LayTile, "place_token": PlaceToken, "run_routes": RunRoutes,
     "dividend": Dividend, "buy_train": BuyTrain, "discard_train": DiscardTrain, "bankrupt": Bankrupt,
     "merge": Merge, "assign": Assign, "choose": Choose, "take_loan": TakeLoan, "payoff_loan": PayoffLoan,
     "short": Short, "convert": Convert,

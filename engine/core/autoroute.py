@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.errors import GameError
+from engine.core.routes import path_track_keys
 
 if TYPE_CHECKING:
     from engine.core.hexmap import HexMap
@@ -118,6 +119,26 @@ class RouteRules:
         """May a route pass through this stop (i.e. may it be an inner stop)?"""
         return not node.terminal and not node.blocks(self.sym)
 
+    def limited_pass(self, node: Node) -> bool:
+        """May a route pass through this stop only by using the run's limited passes (1860: a city full of
+        other companies' stations, once per route and by one route of the run)?"""
+        return False
+
+    def limited_passes(self) -> int:
+        """How many routes of a run may use a limited pass."""
+        return self.hexmap.pass_full_cities
+
+    # whether a route may enter a hex it has left (1860: not, unless an optional rule allows it)
+    reenter_hexes = True
+
+    def endpoint_ok(self, node: Node) -> bool:
+        """May a route begin or end at this stop (1860: not at a halt)?"""
+        return True
+
+    def trains(self) -> list:
+        """The trains that run now (1860: an insolvent company's leased train)."""
+        return [t for t in self.corp.trains if not t.operated and not getattr(t, "rusted", False)]
+
     # -- whole routes ---------------------------------------------------------------------------
 
     def route_ok(self, stops: list[Node], train) -> bool:
@@ -138,6 +159,17 @@ class RouteRules:
         values while it walks). Titles with route bonuses or N+M trains return False and get
         :meth:`route_value` called on every candidate."""
         return self.hexmap.route_hook is None
+
+    def run_ok(self, routes: list[list[Node]]) -> bool:
+        """Whether the routes of a run (each the stops it visits) may run together (1860: one visits the
+        home station, and they meet)."""
+        return True
+
+    def route_result(self, stops: list[Node], paths: list[Path], train) -> tuple[int, dict]:
+        """(what the search maximises, the route's run_routes fields besides train, connections, hexes and
+        nodes: revenue, and a title's own, e.g. 1860's halts and subsidy)."""
+        value = self.route_value(stops, paths, train)
+        return value, {"revenue": value}
 
     def route_value(self, stops: list[Node], paths: list[Path], train) -> int:
         d = train.distance
@@ -160,9 +192,10 @@ class RouteRules:
 class _Chain:
     """Track between two stops with no stop in between."""
 
-    __slots__ = ("a", "b", "mask", "paths", "hexes", "term_a", "term_b", "id")
+    __slots__ = ("a", "b", "mask", "paths", "hexes", "term_a", "term_b", "id", "hexes_from_a", "hexes_from_b",
+                 "reenters")
 
-    def __init__(self, a, b, mask, paths, hexes, cid):
+    def __init__(self, a, b, mask, paths, hexes, cid, hex_bit):
         self.a = a  # node index
         self.b = b
         self.mask = mask
@@ -171,6 +204,21 @@ class _Chain:
         self.term_a = paths[0].terminal
         self.term_b = paths[-1].terminal
         self.id = cid
+        # the hexes the chain enters, leaving its first stop's hex, as bits (routes that may not re-enter a
+        # hex), and whether it re-enters one itself
+        self.hexes_from_a = _hex_mask(hexes[1:], hex_bit)
+        self.hexes_from_b = _hex_mask(hexes[::-1][1:], hex_bit)
+        self.reenters = len(set(hexes)) != len(hexes)
+
+
+def _hex_mask(coords, hex_bit) -> int:
+    mask = 0
+    for coord in coords:
+        bit = hex_bit.get(coord)
+        if bit is None:
+            bit = hex_bit[coord] = 1 << len(hex_bit)
+        mask |= bit
+    return mask
 
 
 def _lanes_ok(lane, q_lane) -> bool:
@@ -182,11 +230,12 @@ def _lanes_ok(lane, q_lane) -> bool:
 class _Net:
     """Stops reachable from the corporation's stations and the chains between them."""
 
-    def __init__(self, hexmap: HexMap, sym: str, passable):
+    def __init__(self, hexmap: HexMap, sym: str, passable, limited=None):
         self.nodes: list = []
         self.index: dict = {}
         self.chains: list[_Chain] = []
         self.adj: list[list[tuple]] = []  # node -> [(other, mask, chain, start_terminal, end_terminal)]
+        self.hex_bit: dict[str, int] = {}
         key_bits: dict = {}
         starts = hexmap.token_cities(sym)
         todo = []
@@ -202,9 +251,7 @@ class _Net:
                 for other, paths, hexes in _walk_chains(node, p):
                     mask = 0
                     for q in paths:
-                        coord = q.tile.hex.coord
-                        for e in q.exits:
-                            k = (coord, e, q.edge_lanes[e][1])
+                        for k in path_track_keys(q):
                             bit = key_bits.get(k)
                             if bit is None:
                                 bit = key_bits[k] = 1 << len(key_bits)
@@ -217,13 +264,15 @@ class _Net:
                     if sig in seen_chain:
                         continue
                     seen_chain.add(sig)
-                    ch = _Chain(ni, oi, mask, paths, hexes, len(self.chains))
+                    ch = _Chain(ni, oi, mask, paths, hexes, len(self.chains), self.hex_bit)
                     self.chains.append(ch)
                     self.adj[ni].append((oi, mask, ch, ch.term_a, ch.term_b))
                     if oi != ni:
                         self.adj[oi].append((ni, mask, ch, ch.term_b, ch.term_a))
-        self.passable = [passable(n) for n in self.nodes]
+        # 0: a route can't pass the stop; 1: it can; 2: only with one of the run's limited passes
+        self.passable = [2 if limited is not None and limited(n) else int(bool(passable(n))) for n in self.nodes]
         self.stations = [self.index[c] for c in starts if c in self.index]
+        self.node_hex = [_hex_mask([n.tile.hex.coord], self.hex_bit) for n in self.nodes]
 
     def _add(self, node) -> int:
         i = len(self.nodes)
@@ -274,7 +323,8 @@ def _walk_chains(start, p0):
 
 class _Candidates:
     """Every legal route of the corporation up to `max_cost` stops, as flat lists:
-    value (summed with `vals`), track mask, stop cost, visited-stop mask, route reference."""
+    value (summed with `vals`), track mask, stop cost, visited-stop mask, route reference, and whether the
+    route used a limited pass."""
 
     def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int], train=None):
         self.net = net
@@ -283,11 +333,13 @@ class _Candidates:
         self.costs: list[int] = []
         self.stopmasks: list[int] = []
         self.refs: list[tuple] = []
+        self.limited: list[bool] = []
         n = len(net.nodes)
         if n < 2 or max_cost < 2:
             return
         nodes = net.nodes
         cost = [rules.stop_cost(x, train) for x in nodes]
+        endok = [rules.endpoint_ok(x) for x in nodes]
         grp_bits: dict = {}
         grp = []
         for x in nodes:
@@ -299,42 +351,72 @@ class _Candidates:
                 g |= b
             grp.append(g)
         passable = net.passable
+        passes = rules.limited_passes() > 0
+        check_hexes = not rules.reenter_hexes
+        node_hex = net.node_hex
         big = len(nodes) + 1
         rank = [big] * n
         for r, i in enumerate(net.stations):
             rank[i] = min(rank[i], r)
-        # directed adjacency: node -> [(other, mask, step, starts terminal, ends terminal, chain id)]
-        adj = [[(o, m, (ch, i, o), ts, te, ch.id) for (o, m, ch, ts, te) in net.adj[i]] for i in range(n)]
-        values, masks, costs, stopmasks, refs = self.values, self.masks, self.costs, self.stopmasks, self.refs
+        # directed adjacency: node -> [(other, mask, step, starts terminal, ends terminal, chain id, hexes
+        # entered, re-enters a hex)]
+        adj = [[(o, m, (ch, i, o), ts, te, ch.id, ch.hexes_from_a if ch.a == i else ch.hexes_from_b,
+                 ch.reenters and check_hexes)
+                for (o, m, ch, ts, te) in net.adj[i]] for i in range(n)]
+        values, masks, costs, stopmasks, refs, limited = (self.values, self.masks, self.costs, self.stopmasks,
+                                                          self.refs, self.limited)
         seq: list = []
         lseq: list = []
 
-        def left(node, vis, mask, c, v, gm, term, arank):
-            if passable[node] and not term:
-                for o, m, step, ts, te, _cid in adj[node]:
-                    if ts or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
-                        continue
-                    c2 = c + cost[o]
-                    if c2 > max_cost:
-                        continue
-                    v2 = v + vals[o]
-                    vis2 = vis | (1 << o)
-                    mask2 = mask | m
-                    lseq.append(step)
+        def through(node, lp):
+            """The limited-pass state once the route runs through `node`, or None if it can't."""
+            kind = passable[node]
+            if kind == 1:
+                return lp
+            if kind == 2 and passes and not lp:
+                return True
+            return None
+
+        def left(node, vis, mask, c, v, gm, term, arank, hm, lp, right_end):
+            if term:
+                return
+            lp = through(node, lp)
+            if lp is None:
+                return
+            for o, m, step, ts, te, _cid, hx, reenters in adj[node]:
+                if ts or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
+                    continue
+                if check_hexes and (reenters or hx & hm):
+                    continue
+                c2 = c + cost[o]
+                if c2 > max_cost:
+                    continue
+                v2 = v + vals[o]
+                vis2 = vis | (1 << o)
+                mask2 = mask | m
+                lseq.append(step)
+                if endok[o] and endok[right_end]:
                     values.append(v2)
                     masks.append(mask2)
                     costs.append(c2)
                     stopmasks.append(vis2)
                     refs.append((tuple(seq), tuple(lseq)))
-                    left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank)
-                    lseq.pop()
+                    limited.append(lp)
+                left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank, hm | hx, lp, right_end)
+                lseq.pop()
 
-        def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term):
-            if node != anchor and not (passable[node] and not term):
-                return
-            for o, m, step, ts, te, cid in adj[node]:
+        def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term, hm, lp):
+            if node != anchor:
+                if term:
+                    return
+                lp = through(node, lp)
+                if lp is None:
+                    return
+            for o, m, step, ts, te, cid, hx, reenters in adj[node]:
                 # a route may leave its first stop along a terminal path (18MEX Merida); an inner stop may not
                 if (ts and node != anchor) or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
+                    continue
+                if check_hexes and (reenters or hx & hm):
                     continue
                 c2 = c + cost[o]
                 if c2 > max_cost:
@@ -343,19 +425,25 @@ class _Candidates:
                 vis2 = vis | (1 << o)
                 mask2 = mask | m
                 gm2 = gm | grp[o]
+                hm2 = hm | hx
                 seq.append(step)
-                values.append(v2)
-                masks.append(mask2)
-                costs.append(c2)
-                stopmasks.append(vis2)
-                refs.append((tuple(seq), ()))
+                if endok[o] and endok[anchor]:
+                    values.append(v2)
+                    masks.append(mask2)
+                    costs.append(c2)
+                    stopmasks.append(vis2)
+                    refs.append((tuple(seq), ()))
+                    limited.append(lp)
                 if node == anchor:
                     first_id, anchor_term = cid, ts
                 # grow the other end from the anchor: mirror images skipped by chain id order
-                if passable[anchor] and not anchor_term:
-                    for o2, m2, step2, ts2, te2, cid2 in adj[anchor]:
+                alp = through(anchor, lp) if not anchor_term else None
+                if alp is not None:
+                    for o2, m2, step2, ts2, te2, cid2, hx2, reenters2 in adj[anchor]:
                         if cid2 <= first_id or ts2 or (vis2 >> o2) & 1 or m2 & mask2 or gm2 & grp[o2] \
                                 or rank[o2] < arank:
+                            continue
+                        if check_hexes and (reenters2 or hx2 & hm2):
                             continue
                         c3 = c2 + cost[o2]
                         if c3 > max_cost:
@@ -364,20 +452,22 @@ class _Candidates:
                         vis3 = vis2 | (1 << o2)
                         mask3 = mask2 | m2
                         lseq.append(step2)
-                        values.append(v3)
-                        masks.append(mask3)
-                        costs.append(c3)
-                        stopmasks.append(vis3)
-                        refs.append((tuple(seq), tuple(lseq)))
-                        left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank)
+                        if endok[o2] and endok[o]:
+                            values.append(v3)
+                            masks.append(mask3)
+                            costs.append(c3)
+                            stopmasks.append(vis3)
+                            refs.append((tuple(seq), tuple(lseq)))
+                            limited.append(alp)
+                        left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank, hm2 | hx2, alp, o)
                         lseq.pop()
-                right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term)
+                right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term, hm2, lp)
                 seq.pop()
 
         for r, a in enumerate(net.stations):
             if rank[a] != r or cost[a] > max_cost:
                 continue
-            right(a, 1 << a, 0, cost[a], vals[a], grp[a], False, a, r, -1, False)
+            right(a, 1 << a, 0, cost[a], vals[a], grp[a], False, a, r, -1, False, node_hex[a], False)
 
     def __len__(self):
         return len(self.values)
@@ -397,8 +487,8 @@ def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules 
     """All legal routes of `corp` up to `max_cost` stops (default: its longest unrun train), valued for
     its first unrun train: (rules, candidates)."""
     rules = rules or _rules(game, corp)
-    net = _Net(rules.hexmap, rules.sym, rules.passable)
-    trains = [t for t in corp.trains if not t.operated]
+    net = _net(rules)
+    trains = rules.trains()
     if max_cost is None:
         max_cost = max((rules.train_limit(t) for t in trains), default=0)
     if trains:
@@ -413,14 +503,20 @@ def _rules(game, corp) -> RouteRules:
     return cls(game, corp)
 
 
+def _net(rules: RouteRules) -> _Net:
+    return _Net(rules.hexmap, rules.sym, rules.passable, rules.limited_pass)
+
+
 # -- the best run -------------------------------------------------------------------------------
 
 
 def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list[int], same_values: bool):
-    """Candidates a train can run, best first: (values, masks, candidate indexes)."""
+    """Candidates a train can run, best first: (values, masks, candidate indexes, route fields by
+    candidate index when the title gives them)."""
     limit = rules.train_limit(train)
     costs = cands.costs
     nodes = cands.net.nodes
+    fields: dict[int, dict] = {}
     if rules.simple_values and rules.additive(train):
         if same_values:
             vals = cands.values
@@ -446,28 +542,34 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
             stops, steps = cands.route(k)
             if not rules.route_ok(stops, train):
                 continue
-            v = rules.route_value(stops, [p for st in steps for p in st[0].paths], train)
+            v, route_fields = rules.route_result(stops, [p for st in steps for p in st[0].paths], train)
             if v > 0:
                 vals[k] = v
+                fields[k] = route_fields
                 order.append(k)
     order.sort(key=vals.__getitem__, reverse=True)
     masks = cands.masks
-    seen: set[int] = set()  # of candidates over the same track, the best is enough
-    order = [k for k in order if not (masks[k] in seen or seen.add(masks[k]))]
-    return [vals[k] for k in order], [masks[k] for k in order], order
+    order = _one_per_track(order, masks)
+    return [vals[k] for k in order], [masks[k] for k in order], order, fields
 
 
-def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
+def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes: int = 0) -> tuple[int, list]:
     """Branch and bound: pick for each train one candidate (or none), track masks pairwise disjoint,
     maximising the total. Trains with equal keys take candidates in increasing position (symmetry).
+    `accept(pick)`: whether a run (candidate position per train, None for no route) may run together;
+    `limited[i][j]`: candidate j of train i uses a limited pass, of which the run has `passes`.
 
     Each train's candidates still clear of the track picked so far are kept as a bit set over its
     (value-sorted) list, so its best remaining candidate is the lowest bit: the bound for the trains
-    still to pick is exact train by train, and the last train is picked without a scan."""
+    still to pick is exact train by train, and the last train is picked without a scan (a run that must
+    pass `accept`: with a scan)."""
     n = len(options)
-    if n == 1:
-        vals = options[0][0]
-        return (vals[0], [0]) if vals else (0, [None])
+    # limited[i] as a bit set over train i's positions: once the run's passes are used up, these go
+    lim_bits = [sum(1 << j for j, f in enumerate(lim) if f) for lim in limited] if limited else [0] * n
+    full = [(1 << len(o[0])) - 1 if passes else ((1 << len(o[0])) - 1) & ~b for o, b in zip(options, lim_bits, strict=True)]
+    if n == 1 and accept is None:
+        j = (full[0] & -full[0]).bit_length() - 1
+        return (options[0][0][j], [j]) if full[0] else (0, [None])
     nxt_kind = [n] * n  # first train after i with another key
     for i in range(n - 1, -1, -1):
         nxt_kind[i] = i + 1 if i + 1 == n or keys[i + 1] != keys[i] else nxt_kind[i + 1]
@@ -505,19 +607,23 @@ def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
     best_pick: list[int | None] = [None] * n
     pick: list[int | None] = [None] * n
 
-    def rec(i, comps, total):
+    check = None  # accept, for the search of the whole run (the suffix bounds are searched without it)
+
+    def rec(i, comps, total, passes_left):
         # comps[k - i]: candidates of train k clear of the track picked so far
         nonlocal best_total, best_pick
         if total > best_total:
-            best_total = total
-            best_pick = pick[:i] + [None] * (n - i)
+            run = pick[:i] + [None] * (n - i)
+            if check is None or check(run):
+                best_total = total
+                best_pick = run
         if i == n:
             return
         bounds = [options[k][0][(c & -c).bit_length() - 1] if c else 0 for k, c in zip(range(i, n), comps, strict=True)]
         if total + sum(bounds) <= best_total:
             return
         vals = options[i][0]
-        if i == n - 1:
+        if i == n - 1 and check is None:
             j = (comps[0] & -comps[0]).bit_length() - 1
             pick[i] = j
             best_total = total + vals[j]
@@ -525,9 +631,10 @@ def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
             pick[i] = None
             return
         rest = min(sum(bounds) - bounds[0], suffix[i + 1])
-        same_next = keys[i + 1] == keys[i]
+        same_next = i + 1 < n and keys[i + 1] == keys[i]
+        lim = lim_bits[i]
         c = comps[0]
-        if i == n - 2:  # the pair level: the last train's best candidate clear of each pick, directly
+        if i == n - 2 and check is None:  # the pair level: the last train's best candidate clear of each pick
             masks = options[i][1]
             lvals, lmasks = options[n - 1][0], options[n - 1][1]
             last = comps[1]
@@ -540,6 +647,8 @@ def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
                     break
                 m = masks[j]
                 free = last & ~((low << 1) - 1) if same_next else last
+                if low & lim and passes_left == 1:
+                    free &= ~lim_bits[n - 1]
                 found = None
                 for _ in range(8):
                     if not free:
@@ -562,7 +671,7 @@ def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
                     pick[n - 1] = None
             pick[i] = None
             if not same_next and total + bounds[1] > best_total:
-                rec(n - 1, comps[1:], total)
+                rec(n - 1, comps[1:], total, passes_left)
             return
         while c:
             low = c & -c
@@ -575,19 +684,32 @@ def _combine(options: list[tuple], keys: list) -> tuple[int, list[int | None]]:
             nxt = [cc & ~x for cc, x in zip(comps[1:], clashes, strict=True)]
             if same_next:
                 nxt[0] &= ~((low << 1) - 1)
+            left = passes_left
+            if low & lim:
+                left -= 1
+                if not left:
+                    nxt = [cc & ~lim_bits[k] for k, cc in zip(range(i + 1, n), nxt, strict=True)]
             pick[i] = j
-            rec(i + 1, nxt, total + v)
+            rec(i + 1, nxt, total + v, left)
         pick[i] = None
         k = nxt_kind[i]  # no route for this train (nor for its identical successors)
         if k < n and total + min(sum(bounds[k - i:]), suffix[k]) > best_total:
-            rec(k, comps[k - i:], total)
+            rec(k, comps[k - i:], total, passes_left)
 
-    full = [(1 << len(o[0])) - 1 for o in options]
     for start in range(n - 1, -1, -1):
+        if start == 0:
+            check = accept
         best_total, best_pick, pick = 0, [None] * n, [None] * n
-        rec(start, full[start:], 0)
+        rec(start, full[start:], 0, passes)
         suffix[start] = best_total
     return best_total, best_pick
+
+
+def _one_per_track(order: list[int], masks: list[int]) -> list[int]:
+    """Of candidates (best first) over the same track, the best is enough: the same track is the same
+    route."""
+    seen: set[int] = set()
+    return [k for k in order if not (masks[k] in seen or seen.add(masks[k]))]
 
 
 def _bit_index(masks: list[int]) -> list[int]:
@@ -614,22 +736,21 @@ def _segment(step) -> list[str]:
     return list(hexes)
 
 
-def _route_dict(cands: _Candidates, k: int, train, revenue: int) -> dict:
+def _route_dict(cands: _Candidates, k: int, train, fields: dict) -> dict:
     stops, steps = cands.route(k)
     return {"train": train.id, "connections": [_segment(st) for st in steps],
-            "hexes": [s.tile.hex.coord for s in stops], "nodes": [s.signature for s in stops],
-            "revenue": revenue}
+            "hexes": [s.tile.hex.coord for s in stops], "nodes": [s.signature for s in stops], **fields}
 
 
 def best_routes(game, corp) -> list[dict]:
     """The highest-revenue run of `corp`'s trains that haven't run yet, in run_routes format
     ([] when no train can run a route)."""
     rules = _rules(game, corp)
-    trains = [t for t in corp.trains if not t.operated and not getattr(t, "rusted", False)]
+    trains = rules.trains()
     if not trains:
         return []
     trains.sort(key=lambda t: (-rules.train_limit(t), rules.train_key(t)))
-    net = _Net(rules.hexmap, rules.sym, rules.passable)
+    net = _net(rules)
     # one candidate set per way of counting stops, made for the longest train that counts that way
     candidate_sets: dict[tuple, tuple[_Candidates, list[int]]] = {}
     for t in trains:
@@ -648,11 +769,21 @@ def best_routes(game, corp) -> list[dict]:
             same = [rules.stop_value(x, t) for x in net.nodes] == base_vals
             cache[key] = _train_options(rules, cands, t, base_vals, same)
         options.append(cache[key])
-    _total, pick = _combine(options, keys)
+    cands_of = [candidate_sets[rules.cost_key(t)][0] for t in trains]
+    limited = [[cands.limited[k] for k in opt[2]] for cands, opt in zip(cands_of, options, strict=True)]
+
+    def accept(run: list) -> bool:
+        picked = [cands.route(opt[2][j])[0] for cands, opt, j in zip(cands_of, options, run, strict=True)
+                  if j is not None]
+        return rules.run_ok(picked)
+
+    checks_runs = type(rules).run_ok is not RouteRules.run_ok
+    _total, pick = _combine(options, keys, accept if checks_runs else None, limited, rules.limited_passes())
     out = []
-    for t, opt, j in zip(trains, options, pick, strict=True):
+    for t, opt, j, cands in zip(trains, options, pick, cands_of, strict=True):
         if j is not None:
-            out.append(_route_dict(candidate_sets[rules.cost_key(t)][0], opt[2][j], t, opt[0][j]))
+            k = opt[2][j]
+            out.append(_route_dict(cands, k, t, opt[3].get(k) or {"revenue": opt[0][j]}))
     order = {t.id: i for i, t in enumerate(corp.trains)}
     out.sort(key=lambda r: order.get(r["train"], 0))
     return out

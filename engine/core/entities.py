@@ -79,10 +79,13 @@ class Bank:
     kind = "bank"
     name = "the bank"
 
-    def __init__(self, cash: int | None) -> None:
+    def __init__(self, cash: int | None, checks_cash: bool = True) -> None:
         self.unlimited = cash is None
         self.cash = 0 if cash is None else cash
         self.broken = False
+        # whether paying out more than it has breaks the bank (1860: the bank also holds the companies'
+        # credits, and the title says when its pounds run out)
+        self.checks_cash = checks_cash
 
 
 @dataclass(eq=False)
@@ -247,6 +250,8 @@ class Corporation(Operator, ShareHolder):
         self.par_price = None  # market Cell
         self.share_price = None  # market Cell
         self.ipoed = False
+        # its president's certificate lies in the market: no president, it operates as the rules say
+        self.receivership = False
         self.set_shares(derived.get("share_percents") or data.get("shares") or [20] + [10] * 8)
 
     def set_shares(self, percents: list[int]) -> None:

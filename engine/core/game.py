@@ -287,7 +287,7 @@ class BaseGame(OperatingMixin):
         if amount == 0:
             return
         if payer is self.bank:
-            if not self.bank.unlimited and self.bank.cash - amount < 0:
+            if not self.bank.unlimited and self.bank.checks_cash and self.bank.cash - amount < 0:
                 self.bank.broken = True
         elif payer.cash < amount:
             raise GameError(f"{self.name_of(payer)} has {self.fmt(payer.cash)}, not {self.fmt(amount)}")
@@ -356,6 +356,8 @@ class BaseGame(OperatingMixin):
         for share in shares:
             self.move_share(share, to)
         change_due = (total - percent) // corp.share_percent
+        if self.rules.president_sales_to_market and self.receivership_change(corp, shares, owner, to, change_due):
+            return
         # the president's certificate sold for part of its value: the pool gives change, from its own
         # certificates if it has them, else from those the new president swaps in
         while change_due and any(not s.president for s in to.shares_of(corp)):
@@ -364,6 +366,27 @@ class BaseGame(OperatingMixin):
         self.check_presidency(corp, previous, to)
         for _ in range(change_due):
             self.move_share(next(s for s in to.shares_of(corp) if not s.president), owner)
+
+    def receivership_change(self, corp: Corporation, shares: list[Share], owner, to, change_due: int) -> bool:
+        """Where a president's certificate may be sold to the market (PRESIDENT_SALES_TO_MARKET): sold there
+        while no other player holds as much as it, the corporation goes into receivership (the market gives
+        change for a part sale); bought back from the market by a shareholder, it makes them president (they
+        hand one of their certificates to the market). Whether either happened."""
+        pres = corp.presidents_share
+        if pres in shares and to is self.pool and \
+                max(self.player_percents(corp).values(), default=0) < pres.percent:
+            corp.owner = None
+            corp.receivership = True
+            for _ in range(change_due):
+                self.move_share(next(s for s in self.pool.shares_of(corp) if not s.president), owner)
+            return True
+        if pres in shares and owner is self.pool:
+            corp.owner = to
+            corp.receivership = False
+            for _ in range(change_due):
+                self.move_share(next(s for s in to.shares_of(corp) if not s.president), self.pool)
+            return True
+        return False
 
     def check_presidency(self, corp: Corporation, previous: Player | None, sold_to: ShareHolder) -> None:
         percents = self.player_percents(corp)
@@ -376,7 +399,12 @@ class BaseGame(OperatingMixin):
         candidates = [p for p in leaders if p.percent_of(corp) >= corp.presidents_share.percent]
         if not candidates:
             return
-        if previous is None:
+        if corp.receivership:
+            # no president to count seats from: the first of them to have held the corporation
+            order = list(corp.holdings)
+            president = min(candidates, key=order.index)
+            corp.receivership = False
+        elif previous is None:
             president = candidates[0]
         else:
             president = min(candidates, key=lambda p: self.seat_distance(previous, p))
@@ -512,9 +540,13 @@ class BaseGame(OperatingMixin):
                 raise GameError(f"{player.name} has {self.fmt(player.cash)} and can't pay {self.fmt(price)}")
             self.transfer(player, receiver, price)
         self.transfer_shares(shares, player)
-        if not was_floated and corp.ipo_percent <= 100 - corp.float_percent:
+        if not was_floated and self.floats(corp):
             corp.floated = True
             self.float_corporation(corp)
+
+    def floats(self, corp: Corporation) -> bool:
+        """Whether enough of the corporation has left its IPO for it to float."""
+        return corp.ipo_percent <= 100 - corp.float_percent
 
     def float_corporation(self, corp: Corporation) -> None:
         if corp.capitalization == "full":

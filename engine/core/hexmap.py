@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from operator import attrgetter
 
 from engine.core.errors import GameError
@@ -130,6 +131,20 @@ def _reader(names: tuple[str, ...]) -> Callable:
 def _kept(values: tuple) -> tuple:
     """Values to keep: lists and dicts copied (the pieces change them in place)."""
     return tuple([v.copy() if type(v) is list or type(v) is dict else v for v in values])
+
+
+def _restore(state: list) -> None:
+    """Put pieces back to kept values ((piece, fields, values) entries), a tile turned back to its rotation."""
+    for piece, names, values in state:
+        if isinstance(piece, Tile):
+            rotation = piece.rotation
+            for field, value in zip(names, values, strict=True):
+                setattr(piece, field, value.copy() if type(value) is list or type(value) is dict else value)
+            if piece.rotation != rotation:
+                piece.rotate(piece.rotation)
+        else:
+            for field, value in zip(names, values, strict=True):
+                setattr(piece, field, value.copy() if type(value) is list or type(value) is dict else value)
 
 
 class HexMap:
@@ -562,6 +577,41 @@ class HexMap:
         self._after_lay(h)
         return displaced
 
+    @contextmanager
+    def trial_lay(self, coord: str, tile_id: str, rotation: int):
+        """The map as it would be with this tile laid (a title weighing a lay by what it makes reachable):
+        laid for the `with` block, then everything put back as it was."""
+        h = self.hex(coord)
+        new = self._resolve_tile(tile_id)
+        kept = [(piece, names, _kept(_reader(names)(piece))) for piece, names in self._pieces_of(h, new)]
+        saved = (list(self.pending_tokens), {k: list(v) for k, v in self._token_order.items()}, self._version,
+                 {cache: getattr(self, cache) for cache in self.CACHES})
+        for cache in self.CACHES:
+            setattr(self, cache, {})
+        try:
+            self.lay(coord, tile_id, rotation)
+            yield
+        finally:
+            _restore(kept)
+            self.pending_tokens, self._token_order, self._version, caches = saved
+            for cache, value in caches.items():
+                setattr(self, cache, value)
+
+    def _pieces_of(self, h: Hex, new: Tile):
+        """(piece, its saved fields) of what laying `new` on `h` can change: the hex, its neighbours, the
+        tile there and the new one, with their cities and paths."""
+        for piece in (h, *h.neighbors.values()):
+            yield piece, _saved_fields(type(piece))
+        paths_change = bool(_saved_fields(Path))
+        for t in (h.tile, new):
+            yield t, _tile_fields(t.__dict__)
+            for n in t.nodes:
+                if _saved_fields(type(n)):
+                    yield n, _saved_fields(type(n))
+            if paths_change:
+                for p in t.paths:
+                    yield p, _saved_fields(Path)
+
     def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
                    need_connection: bool = True, tiles_allowed: set[str] | None = None, special: bool = False,
                    hexes: Iterable[str] | None = None, priced: bool = False) -> list[tuple]:
@@ -837,6 +887,10 @@ class HexMap:
     def connected_hexes(self, corp: str) -> dict[str, set[int]]:
         return {k: set(v) for k, v in self._graph(corp).hexes.items() if v}
 
+    def connected_paths(self, corp: str) -> set[Path]:
+        """The track the corporation's stations reach (18xx.games' Graph#connected_paths)."""
+        return set(self._graph(corp).paths)
+
     def reachable_cities(self, corp: str) -> set[str]:
         return {n.id for n in self._graph(corp).nodes if isinstance(n, City)}
 
@@ -913,18 +967,8 @@ class HexMap:
     def set_state(self, state: list) -> None:
         """Put the pieces back as they were when `state` was taken (the state stays usable again) and drop
         what was worked out from them."""
-        saved = set()
-        for piece, names, values in state:
-            if type(piece) is Tile or isinstance(piece, Tile):
-                saved.add(piece.id)
-                rotation = piece.rotation
-                for field, value in zip(names, values, strict=True):
-                    setattr(piece, field, value.copy() if type(value) is list or type(value) is dict else value)
-                if piece.rotation != rotation:
-                    piece.rotate(piece.rotation)
-            else:
-                for field, value in zip(names, values, strict=True):
-                    setattr(piece, field, value.copy() if type(value) is list or type(value) is dict else value)
+        _restore(state)
+        saved = {piece.id for piece, _names, _values in state if isinstance(piece, Tile)}
         for t in self._tiles_by_id.values():
             if t.id not in saved:  # a copy made since: back to the supply
                 t.reset()

@@ -189,13 +189,18 @@ def _assemblies(chains: list[list[_Chain]]):
     yield from rec(0)
 
 
+def path_track_keys(p: Path) -> list[tuple]:
+    """The pieces of track a path uses, which no two routes of a run may share: its hex edges (with their
+    lanes), or the path itself when it joins two stops on one tile (18xx.games never gives a path to two
+    routes)."""
+    coord = p.tile.hex.coord
+    if not p.exits:
+        return [(coord, "path", p.index)]
+    return [(coord, e, p.edge_lanes[e][1]) for e in p.exits]
+
+
 def _track_keys(paths: list[Path]) -> list[tuple]:
-    keys = []
-    for p in paths:
-        coord = p.tile.hex.coord
-        for e in p.exits:
-            keys.append((coord, e, p.edge_lanes[e][1]))
-    return keys
+    return [k for p in paths for k in path_track_keys(p)]
 
 
 def _check_distance(stops: list[Node], distance, train: str) -> None:
@@ -266,14 +271,14 @@ def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]
         s = stops[k]
         if s.terminal:
             raise GameError(f"train {train}: the route can't run through {s.tile.hex.coord}: it's a terminus")
+        if s.blocks(corp) and not allow_full:
+            raise FullCityError(f"train {train}: the route can't pass through {s.tile.hex.coord}: "
+                                "the city is full of other companies' tokens")
     # terminal track only at the route's two ends
     for k, seg in enumerate(segs):
         for p in seg:
             if p.terminal and not ((k == 0 and stops[0] in p.nodes) or (k == len(segs) - 1 and stops[-1] in p.nodes)):
                 raise GameError(f"train {train}: the route can't run through {p.tile.hex.coord}: it's a terminus")
-        if s.blocks(corp) and not allow_full:
-            raise FullCityError(f"train {train}: the route can't pass through {s.tile.hex.coord}: "
-                            "the city is full of other companies' tokens")
     if not any(isinstance(s, City) and corp in s.tokens for s in stops):
         raise GameError(f"train {train}: the route must include a station of {corp}")
     groups: dict[str, str] = {}
@@ -289,6 +294,13 @@ def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]
 def build_route(hm: HexMap, corp: str, route: dict, allow_full: bool = False) -> tuple[list[Node], list[Path]]:
     """Rebuild one route: (stops in order, paths). Raises GameError if no valid reading exists.
     `allow_full`: the route may pass through cities full of other corporations' tokens."""
+    stops, segs = build_route_segments(hm, corp, route, allow_full)
+    return stops, [p for seg in segs for p in seg]
+
+
+def build_route_segments(hm: HexMap, corp: str, route: dict,
+                         allow_full: bool = False) -> tuple[list[Node], list[list[Path]]]:
+    """build_route, with the paths of each segment (from stop k to stop k + 1) apart."""
     train = route.get("train_id") or route.get("train_name") or route.get("train") or "?"
     distance = route.get("distance", 999)
     conns = route.get("connections") or []
@@ -311,9 +323,9 @@ def build_route(hm: HexMap, corp: str, route: dict, allow_full: bool = False) ->
                 if fallback is None:
                     fallback = (stops, segs)
                 continue
-        return stops, [p for seg in segs for p in seg]
+        return stops, segs
     if fallback is not None:
-        return fallback[0], [p for seg in fallback[1] for p in seg]
+        return fallback
     if first_err is not None:
         raise first_err
     raise GameError(f"train {train}: the segments of the route don't join up at shared stops")

@@ -17,7 +17,8 @@ class Rules:
     sell_after: str = "first"  # "first": no sales in the first stock round; "any_time", "after_sr_floated", ...
     sell_buy_order: str = "sell_buy_sell"  # "sell_buy", "sell_buy_or_buy_sell"
     sell_movement: str = "down_share"  # "down_per_10", "left_block", "none", ...
-    must_sell_in_blocks: bool = False
+    must_sell_in_blocks: bool = False  # one sale of a corporation per turn
+    president_sales_to_market: bool = False  # the president's certificate may be sold: receivership
     market_share_limit: int = 50
     pool_share_drop: str = "none"
     sold_out_increase: bool = True
@@ -40,6 +41,8 @@ class Rules:
     track_restriction: str = "semi_restrictive"
     must_buy_train: str = "route"  # "always", "never"
     allow_train_buy_from_others: bool = True
+    train_price_min: int = 1  # trains between corporations: at least this, in multiples of
+    train_price_multiple: int = 1
     always_buy_trains_at_face_value: bool = False
     discarded_trains: str = "discard"  # "remove"
     obsolete_trains_count_for_limit: bool = False

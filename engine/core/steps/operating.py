@@ -91,6 +91,7 @@ class Track(Step):
         # tile lays made this turn are counted by the round: a private's teleport uses one
         self.round.num_laid_track = 0
         self.upgraded = False
+        self.laid_city = False
         self.laid_hexes: list[str] = []
 
     def tile_lay(self, operator) -> dict | None:
@@ -102,6 +103,8 @@ class Track(Step):
         for key in ("lay", "upgrade"):
             if lay.get(key) == "not_if_upgraded":
                 lay[key] = not self.upgraded
+            elif lay.get(key) == "not_if_upgraded_or_city":
+                lay[key] = not self.upgraded and not self.laid_city
         lay.setdefault("cost", 0)
         lay.setdefault("upgrade_cost", lay["cost"])
         return lay
@@ -145,6 +148,11 @@ class Track(Step):
             return "it can't lay new track now"
         return None
 
+    def tile_refusal(self, corp, hex_, tile_id: str, rotation: int, cost: int) -> str | None:
+        """Why the title forbids this particular lay, if it does (1860: a city tile as a second lay, an
+        upgrade no train of the corporation would reach)."""
+        return None
+
     def lay_cost(self, lay: dict, hex_, terrain_cost: int) -> int:
         return terrain_cost + (lay["upgrade_cost"] if self.is_upgrade(hex_) else lay["cost"])
 
@@ -163,6 +171,9 @@ class Track(Step):
                                         blocked=game.blocking_privates(),
                                         need_connection=self.need_connection(corp, action.hex))
         cost = self.lay_cost(lay, hex_, terrain)
+        refusal = self.tile_refusal(corp, hex_, action.tile, action.rotation, cost)
+        if refusal:
+            raise GameError(f"{corp.sym} can't lay tile {action.tile} on {action.hex}: {refusal}")
         if cost + self.follow_up_cost(hex_) > corp.cash:
             total = game.fmt(cost + self.follow_up_cost(hex_))
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {total} to lay on {action.hex}")
@@ -170,6 +181,7 @@ class Track(Step):
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.round.num_laid_track += 1
         self.upgraded = self.upgraded or upgrade
+        self.laid_city = self.laid_city or bool(game.hexmap.hex(action.hex).tile.cities)
         self.laid_hexes.append(action.hex)
         self.after_lay(action, corp)
         if not self.can_lay(corp):
@@ -196,8 +208,9 @@ class Track(Step):
         lay = self.tile_lay(corp)
         for coord, tile_id, rotation, terrain in priced_lays(game, corp):
             hex_ = game.hexmap.hex(coord)
-            if self.lay_refusal(lay, hex_) is None and \
-                    self.lay_cost(lay, hex_, terrain) + self.follow_up_cost(hex_) <= corp.cash:
+            cost = self.lay_cost(lay, hex_, terrain)
+            if self.lay_refusal(lay, hex_) is None and cost + self.follow_up_cost(hex_) <= corp.cash and \
+                    self.tile_refusal(corp, hex_, tile_id, rotation, cost) is None:
                 out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
         out.append(self.action(corp, "pass"))
         return out
