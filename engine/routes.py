@@ -44,11 +44,17 @@ def run_states(log: dict):
 
 
 def recorded_revenue(game, corp, action: dict) -> int:
+    """What the players' run earned: revenue and (1860) halt subsidies."""
     routes = action.get("routes") or []
     stored = [r.get("revenue") for r in routes]
     if routes and all(v is not None for v in stored):
-        return sum(stored)
-    return sum(check_routes(game, corp, [{k: v for k, v in r.items() if k != "revenue"} for r in routes]))
+        return sum(stored) + sum(r.get("subsidy") or 0 for r in routes)
+    plain = [{k: v for k, v in r.items() if k not in ("revenue", "subsidy")} for r in routes]
+    return sum(revenue + subsidy for revenue, subsidy in game.run_results(corp, plain))
+
+
+def earned(routes: list[dict]) -> int:
+    return sum(r["revenue"] + (r.get("subsidy") or 0) for r in routes)
 
 
 def analyse(log: dict, check: bool = False, out=None):
@@ -59,7 +65,7 @@ def analyse(log: dict, check: bool = False, out=None):
         t0 = time.perf_counter()
         best = best_routes(game, corp)
         ms = (time.perf_counter() - t0) * 1000
-        total = sum(r["revenue"] for r in best)
+        total = earned(best)
         res = {"id": action.get("id"), "corporation": corp.sym,
                "recorded": recorded_revenue(game, corp, action), "best": total, "ms": round(ms, 2)}
         if check and best:
@@ -67,6 +73,8 @@ def analyse(log: dict, check: bool = False, out=None):
                 got = check_routes(game, corp, best)
                 if got != [r["revenue"] for r in best]:
                     res["error"] = f"engine revenues {got} != {[r['revenue'] for r in best]}"
+                if earned(best) < res["recorded"]:
+                    res["below"] = True
             except GameError as e:
                 res["error"] = str(e)
         if out is not None:

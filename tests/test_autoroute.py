@@ -14,6 +14,7 @@ from engine.core.autoroute import best_routes, check_routes
 from engine.core.entities import Train
 from engine.core.errors import GameError
 from engine.core.hexmap import HexMap
+from engine.core.operations import OperatingMixin
 from engine.routes import analyse, summary
 
 FIXTURES = Path(__file__).parent / "fixtures" / "1830"
@@ -186,11 +187,16 @@ def random_map(seed: int, lays: int):
     return hm, corps, colors
 
 
+class FakeGame(OperatingMixin):
+    """A map and a phase: what the route finder and the route check ask of a game."""
+
+    def __init__(self, hm, colors):
+        self.hexmap = hm
+        self.phase = SimpleNamespace(tiles=colors)
+
+
 def fake_game(hm, sym, trains, colors):
-    corp = SimpleNamespace(sym=sym, trains=trains)
-    game = SimpleNamespace(hexmap=hm, phase=SimpleNamespace(tiles=colors),
-                           route_revenues=lambda c, specs: hm.route_revenue(c.sym, specs, colors))
-    return game, corp
+    return FakeGame(hm, colors), SimpleNamespace(sym=sym, trains=trains)
 
 
 def make_trains(names):

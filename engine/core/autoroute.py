@@ -44,6 +44,7 @@ def _inv(e: int) -> int:
     return (e + 3) % 6
 
 
+COUNT_BITS = 6  # a route's count of stops of one class is kept in this many bits
 FREE_VISITS = 99  # an N+M rule visiting this many stops of its kinds: any number (18xx.games' convention)
 
 
@@ -160,10 +161,24 @@ class RouteRules:
         :meth:`route_value` called on every candidate."""
         return self.hexmap.route_hook is None
 
-    def run_ok(self, routes: list[list[Node]]) -> bool:
-        """Whether the routes of a run (each the stops it visits) may run together (1860: one visits the
-        home station, and they meet)."""
+    def run_ok(self, stopmasks: list[int], net) -> bool:
+        """Whether the routes of a run may run together, each given as the bits (net.index) of the stops it
+        visits (1860: one visits the home station, and they meet)."""
         return True
+
+    def stop_class(self, node: Node) -> int | None:
+        """A class of stop the search counts along each route (0 to 7), when a route's value is not the sum
+        of its stops' (1860: towns by value, and halts)."""
+        return None
+
+    @property
+    def counts_stops(self) -> bool:
+        return type(self).stop_class is not RouteRules.stop_class
+
+    def counted_result(self, cost: int, value: int, counts: list[int], train) -> tuple[int, dict]:
+        """(score, run_routes fields) of a route from its stop cost, the sum of its stop values and the
+        number of its stops of each class (score 0: the train can't run it)."""
+        raise NotImplementedError
 
     def route_result(self, stops: list[Node], paths: list[Path], train) -> tuple[int, dict]:
         """(what the search maximises, the route's run_routes fields besides train, connections, hexes and
@@ -334,12 +349,15 @@ class _Candidates:
         self.stopmasks: list[int] = []
         self.refs: list[tuple] = []
         self.limited: list[bool] = []
+        self.packs: list[int] = []  # stops of each class (rules.stop_class), 6 bits a class
         n = len(net.nodes)
         if n < 2 or max_cost < 2:
             return
         nodes = net.nodes
         cost = [rules.stop_cost(x, train) for x in nodes]
         endok = [rules.endpoint_ok(x) for x in nodes]
+        classes = [rules.stop_class(x) for x in nodes]
+        pk = [0 if k is None else 1 << (COUNT_BITS * k) for k in classes]
         grp_bits: dict = {}
         grp = []
         for x in nodes:
@@ -363,10 +381,8 @@ class _Candidates:
         adj = [[(o, m, (ch, i, o), ts, te, ch.id, ch.hexes_from_a if ch.a == i else ch.hexes_from_b,
                  ch.reenters and check_hexes)
                 for (o, m, ch, ts, te) in net.adj[i]] for i in range(n)]
-        values, masks, costs, stopmasks, refs, limited = (self.values, self.masks, self.costs, self.stopmasks,
-                                                          self.refs, self.limited)
-        seq: list = []
-        lseq: list = []
+        values, masks, costs, stopmasks, refs, limited, packs = (self.values, self.masks, self.costs,
+                                                                 self.stopmasks, self.refs, self.limited, self.packs)
 
         def through(node, lp):
             """The limited-pass state once the route runs through `node`, or None if it can't."""
@@ -377,12 +393,16 @@ class _Candidates:
                 return True
             return None
 
-        def left(node, vis, mask, c, v, gm, term, arank, hm, lp, right_end):
+        # the steps of a route are kept as linked lists (step, earlier steps), one growing from the anchor to
+        # the right end, one to the left end: a candidate refers to both as they were when it was made
+        def left(node, vis, mask, c, v, gm, term, arank, hm, lp, right_end, cn, rs, ls):
             if term:
                 return
-            lp = through(node, lp)
-            if lp is None:
-                return
+            kind = passable[node]
+            if kind != 1:
+                if kind == 0 or not passes or lp:
+                    return
+                lp = True
             for o, m, step, ts, te, _cid, hx, reenters in adj[node]:
                 if ts or (vis >> o) & 1 or m & mask or gm & grp[o] or rank[o] < arank:
                     continue
@@ -394,18 +414,19 @@ class _Candidates:
                 v2 = v + vals[o]
                 vis2 = vis | (1 << o)
                 mask2 = mask | m
-                lseq.append(step)
+                cn2 = cn + pk[o]
+                ls2 = (step, ls)
                 if endok[o] and endok[right_end]:
                     values.append(v2)
                     masks.append(mask2)
                     costs.append(c2)
                     stopmasks.append(vis2)
-                    refs.append((tuple(seq), tuple(lseq)))
+                    refs.append((rs, ls2))
                     limited.append(lp)
-                left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank, hm | hx, lp, right_end)
-                lseq.pop()
+                    packs.append(cn2)
+                left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank, hm | hx, lp, right_end, cn2, rs, ls2)
 
-        def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term, hm, lp):
+        def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term, hm, lp, cn, rs):
             if node != anchor:
                 if term:
                     return
@@ -426,14 +447,16 @@ class _Candidates:
                 mask2 = mask | m
                 gm2 = gm | grp[o]
                 hm2 = hm | hx
-                seq.append(step)
+                cn2 = cn + pk[o]
+                rs2 = (step, rs)
                 if endok[o] and endok[anchor]:
                     values.append(v2)
                     masks.append(mask2)
                     costs.append(c2)
                     stopmasks.append(vis2)
-                    refs.append((tuple(seq), ()))
+                    refs.append((rs2, None))
                     limited.append(lp)
+                    packs.append(cn2)
                 if node == anchor:
                     first_id, anchor_term = cid, ts
                 # grow the other end from the anchor: mirror images skipped by chain id order
@@ -451,36 +474,65 @@ class _Candidates:
                         v3 = v2 + vals[o2]
                         vis3 = vis2 | (1 << o2)
                         mask3 = mask2 | m2
-                        lseq.append(step2)
+                        cn3 = cn2 + pk[o2]
+                        ls2 = (step2, None)
                         if endok[o2] and endok[o]:
                             values.append(v3)
                             masks.append(mask3)
                             costs.append(c3)
                             stopmasks.append(vis3)
-                            refs.append((tuple(seq), tuple(lseq)))
+                            refs.append((rs2, ls2))
                             limited.append(alp)
-                        left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank, hm2 | hx2, alp, o)
-                        lseq.pop()
-                right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term, hm2, lp)
-                seq.pop()
+                            packs.append(cn3)
+                        left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank, hm2 | hx2, alp, o, cn3, rs2, ls2)
+                right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term, hm2, lp, cn2, rs2)
 
         for r, a in enumerate(net.stations):
             if rank[a] != r or cost[a] > max_cost:
                 continue
-            right(a, 1 << a, 0, cost[a], vals[a], grp[a], False, a, r, -1, False, node_hex[a], False)
+            right(a, 1 << a, 0, cost[a], vals[a], grp[a], False, a, r, -1, False, node_hex[a], False, pk[a], None)
 
     def __len__(self):
         return len(self.values)
 
+    def groups(self, values: list[int] | None = None) -> dict[tuple, list[int]]:
+        """Candidate indexes by (stop cost, value, stop counts), each group in candidate order (values: each
+        candidate's value, if not the one the set was made with)."""
+        if values is None and self._groups is not None:
+            return self._groups
+        out: dict[tuple, list[int]] = {}
+        for k, key in enumerate(zip(self.costs, values or self.values, self.packs)):
+            group = out.get(key)
+            if group is None:
+                out[key] = [k]
+            else:
+                group.append(k)
+        if values is None:
+            self._groups = out
+        return out
+
+    _groups = None
+
     def route(self, k: int) -> tuple[list, list]:
         """(stops, steps in route order) of candidate k; a step is (chain, from node, to node)."""
-        seq, lseq = self.refs[k]
+        rs, ls = self.refs[k]
+        seq, lseq = _unlinked(rs), _unlinked(ls)
         steps = [(ch, b, a) for ch, a, b in reversed(lseq)] + list(seq)
         nodes = self.net.nodes
         if not steps:
             return [], []
         stops = [nodes[steps[0][1]]] + [nodes[s[2]] for s in steps]
         return stops, steps
+
+
+def _unlinked(linked) -> list:
+    """The steps of a linked list (step, earlier steps), first step first."""
+    out = []
+    while linked is not None:
+        step, linked = linked
+        out.append(step)
+    out.reverse()
+    return out
 
 
 def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules | None = None):
@@ -517,7 +569,30 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
     costs = cands.costs
     nodes = cands.net.nodes
     fields: dict[int, dict] = {}
-    if rules.simple_values and rules.additive(train):
+    if rules.counts_stops:
+        # candidates alike in stop cost, value and counts score alike: each such group is scored once
+        if same_values or [rules.stop_value(x, train) for x in nodes] == base_vals:
+            groups = cands.groups()
+        else:
+            nv = [rules.stop_value(x, train) for x in nodes]
+            groups = cands.groups([sum(nv[i] for i in range(len(nodes)) if sm >> i & 1) for sm in cands.stopmasks])
+        nclasses = 1 + max((c for c in (rules.stop_class(x) for x in nodes) if c is not None), default=-1)
+        unit = (1 << COUNT_BITS) - 1
+        scored = []
+        for (cost, value, pack), ks in groups.items():
+            if cost > limit:
+                continue
+            counts = [(pack >> (COUNT_BITS * i)) & unit for i in range(nclasses)]
+            score, route_fields = rules.counted_result(cost, value, counts, train)
+            if score > 0:
+                scored.append((score, route_fields, ks))
+        scored.sort(key=lambda g: g[0], reverse=True)
+        order = [k for _, _, ks in scored for k in ks]
+        vals = [score for score, _, ks in scored for _ in ks]
+        masks = cands.masks
+        fields = _GroupFields(scored)
+        return vals, [masks[k] for k in order], order, fields
+    elif rules.simple_values and rules.additive(train):
         if same_values:
             vals = cands.values
         else:
@@ -551,6 +626,19 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
     masks = cands.masks
     order = _one_per_track(order, masks)
     return [vals[k] for k in order], [masks[k] for k in order], order, fields
+
+
+class _GroupFields:
+    """The run_routes fields of candidates scored by group (rules.counted_result), by candidate index."""
+
+    def __init__(self, scored: list[tuple]):
+        self.by_candidate = {}
+        self.scored = scored
+
+    def get(self, k: int) -> dict | None:
+        if not self.by_candidate:
+            self.by_candidate = {c: route_fields for _, route_fields, ks in self.scored for c in ks}
+        return self.by_candidate.get(k)
 
 
 def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes: int = 0) -> tuple[int, list]:
@@ -773,9 +861,9 @@ def best_routes(game, corp) -> list[dict]:
     limited = [[cands.limited[k] for k in opt[2]] for cands, opt in zip(cands_of, options, strict=True)]
 
     def accept(run: list) -> bool:
-        picked = [cands.route(opt[2][j])[0] for cands, opt, j in zip(cands_of, options, run, strict=True)
+        picked = [cands.stopmasks[opt[2][j]] for cands, opt, j in zip(cands_of, options, run, strict=True)
                   if j is not None]
-        return rules.run_ok(picked)
+        return rules.run_ok(picked, net)
 
     checks_runs = type(rules).run_ok is not RouteRules.run_ok
     _total, pick = _combine(options, keys, accept if checks_runs else None, limited, rules.limited_passes())
@@ -791,23 +879,14 @@ def best_routes(game, corp) -> list[dict]:
 
 def check_routes(game, corp, routes: list[dict]) -> list[int]:
     """Check routes entered by hand (run_routes format: "train" is a train id) and return their revenues;
-    raises GameError saying exactly why a route is illegal."""
-    specs = []
-    seen: set = set()
-    by_id = {t.id: t for t in corp.trains}
-    for route in routes:
-        tid = route.get("train")
-        train = by_id.get(tid)
-        if train is None:
-            raise GameError(f"{corp.sym} doesn't own train {tid}")
-        if train.operated or tid in seen:
-            raise GameError(f"train {tid} has already run this operating round")
-        seen.add(tid)
-        specs.append({"train_name": train.name, "distance": train.distance, "multiplier": train.multiplier,
-                      "connections": route.get("connections") or [], "nodes": route.get("nodes")})
-    revenues = game.route_revenues(corp, specs) if specs else []
-    for route, rev in zip(routes, revenues, strict=True):
+    raises GameError saying exactly why a route is illegal (and if a route's stated revenue or subsidy is
+    not what it earns)."""
+    results = game.run_results(corp, routes)
+    for route, (revenue, subsidy) in zip(routes, results, strict=True):
         want = route.get("revenue")
-        if want is not None and want != rev:
-            raise GameError(f"train {route.get('train')}'s route pays {rev}, not {want}")
-    return revenues
+        if want is not None and want != revenue:
+            raise GameError(f"train {route.get('train')}'s route pays {revenue}, not {want}")
+        want = route.get("subsidy")
+        if want is not None and want != subsidy:
+            raise GameError(f"train {route.get('train')}'s route earns a subsidy of {subsidy}, not {want}")
+    return [revenue for revenue, _ in results]

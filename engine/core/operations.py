@@ -73,6 +73,24 @@ class OperatingMixin:
     def route_revenues(self, corp: Corporation, specs: list[dict]) -> list[int]:
         return self.hexmap.route_revenue(corp.sym, specs, self.phase.tiles)
 
+    def run_results(self, corp: Corporation, routes: list[dict]) -> list[tuple[int, int]]:
+        """(revenue, subsidy) of each route of a run in run_routes form ("train" is a train id), checked:
+        GameError says why a route may not run (a title with subsidies, 1860, overrides this)."""
+        specs = []
+        seen: set = set()
+        by_id = {t.id: t for t in corp.trains}
+        for route in routes:
+            tid = route.get("train")
+            train = by_id.get(tid)
+            if train is None:
+                raise GameError(f"{corp.sym} doesn't own train {tid}")
+            if train.operated or tid in seen:
+                raise GameError(f"train {tid} has already run this operating round")
+            seen.add(tid)
+            specs.append({"train_name": train.name, "distance": train.distance, "multiplier": train.multiplier,
+                          "connections": route.get("connections") or [], "nodes": route.get("nodes")})
+        return [(revenue, 0) for revenue in (self.route_revenues(corp, specs) if specs else [])]
+
     def best_routes(self, corp: Corporation) -> list[dict] | None:
         """The best run for the corporation's trains, in run_routes format (None: not available)."""
         try:

@@ -453,11 +453,20 @@ class Game1860(BaseGame):
         self.check_bank_broken()
         self.check_bankruptcy(corp)
 
-    def check_run(self, corp: Corporation, routes: list[dict]) -> list[tuple[int, int]]:
+    def run_results(self, corp: Corporation, routes: list[dict]) -> list[tuple[int, int]]:
         """(revenue, subsidy) of each route of a run, checked under 1860's rules."""
         from engine.titles.g1860.routes import check_run
 
-        return check_run(self, corp, routes)
+        runnable = {t.id: t for t in self.runnable_trains(corp)}
+        seen: set = set()
+        for route in routes:
+            tid = route.get("train")
+            if tid not in runnable:
+                raise GameError(f"{corp.sym} can't run train {tid}")
+            if tid in seen or runnable[tid].operated:
+                raise GameError(f"train {tid} has already run this operating round")
+            seen.add(tid)
+        return check_run(self, corp, routes) if routes else []
 
     # --- nationalisation --------------------------------------------------------------------------
     def nationalization_due(self) -> bool:

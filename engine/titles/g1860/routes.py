@@ -10,8 +10,7 @@ hex twice (unless the optional rule allows); it may pass one city full of other 
 visits the home station, and every route meets another at a city, town or halt.
 
 Leased trains (an insolvent company's) count only N, earn 40 credits and 20 a stop, and no subsidy (first
-edition: half the normal revenue, subsidies in full; simplified: 40 + 20 x N). In the British Rail end game
-trains count only N. After the Southern Railway's stock round halts are never stops.
+edition: half the normal revenue, subsidies in full). In the British Rail end game trains count only N. After the Southern Railway's stock round halts are never stops.
 """
 
 from __future__ import annotations
@@ -42,18 +41,39 @@ def town_allowance(train) -> int:
     return int(train.distance[-1]["pay"])
 
 
+class Visit:
+    """What a route goes through, as the run rules count it: its cities (and offboards) with their value,
+    the values of its towns (best first), and its halts."""
+
+    __slots__ = ("cities", "city_value", "towns", "halts")
+
+    def __init__(self, cities: int, city_value: int, towns: list[int], halts: int):
+        self.cities = cities
+        self.city_value = city_value
+        self.towns = sorted(towns, reverse=True)
+        self.halts = halts
+
+    @classmethod
+    def of(cls, nodes: list[Node], phase_colors, train_name: str) -> Visit:
+        cities = [n for n in nodes if is_city(n)]
+        return cls(len(cities), sum(c.revenue_for(phase_colors, train_name) for c in cities),
+                   [n.revenue_for(phase_colors) for n in nodes if is_town(n)], sum(1 for n in nodes if is_halt(n)))
+
+
 class RunContext:
-    """What the run rules of one company's run depend on."""
+    """What the run rules of one company's train depend on."""
 
     def __init__(self, game, corp, train):
         self.game = game
         self.corp = corp
         self.train = train
         self.leased = train.owner is None
-        self.new_lease = self.leased and not game.option("original_insolvency")
+        self.new_lease = self.leased and ctx_new_lease(game)
         self.ignore_halts = game.sr_after_southern
+        self.no_skip_towns = game.option("no_skip_towns")
         # leased trains (second edition) and every train in the British Rail end game count N only
         self.n_only = self.new_lease or game.nationalization
+        self.halt_subsidy = game.halt_subsidy
 
     def allowance(self, cities: int) -> int:
         """Towns and halts the train may still stop at, its cities counted."""
@@ -61,56 +81,57 @@ class RunContext:
         extra = 0 if self.n_only else town_allowance(self.train)
         return n + extra - cities
 
-    def max_halts(self, visits: list[Node]) -> int:
-        if not visits or self.ignore_halts:
+    def max_halts(self, visit: Visit) -> int:
+        if self.ignore_halts:
             return 0
-        cities = sum(1 for v in visits if is_city(v))
-        towns = sum(1 for v in visits if is_town(v))
-        halts = sum(1 for v in visits if is_halt(v))
-        allowance = self.allowance(cities)
-        if self.game.nationalization or self.game.option("no_skip_towns"):
-            allowance = max(allowance - towns, 0)
-        return min(halts, allowance)
+        allowance = self.allowance(visit.cities)
+        if self.game.nationalization or self.no_skip_towns:  # towns come first
+            allowance = max(allowance - len(visit.towns), 0)
+        return min(visit.halts, allowance)
 
-    def stops(self, visits: list[Node], halts: int | None) -> tuple[list[Node], int | None]:
-        """The stops that count among the nodes visited, and the halts setting as the route keeps it."""
-        game = self.game
-        stops = [v for v in visits if is_city(v)]
-        allowance = self.allowance(len(stops))
-        all_halts = [v for v in visits if is_halt(v)]
-        if not all_halts or self.ignore_halts or self.new_lease or self.max_halts(visits) == 0:
+    def halts_settings(self, visit: Visit) -> list[int | None]:
+        """The halts settings a run may choose for this route (None: the rules' default)."""
+        if not visit.halts or self.ignore_halts or self.new_lease:
+            return [None]
+        return list(range(self.max_halts(visit) + 1))
+
+    def result(self, visit: Visit, halts: int | None) -> tuple[int, int, int | None]:
+        """(revenue, subsidy, halts setting as the route keeps it) of a route that counts `halts` of its
+        halts first (None: as many as the allowance leaves after its towns)."""
+        allowance = self.allowance(visit.cities)
+        most = self.max_halts(visit)
+        if not visit.halts or self.ignore_halts or self.new_lease or most == 0 or (halts is not None and halts > most):
             halts = None
-        if halts is not None and halts > self.max_halts(visits):
-            halts = None
-        wanted = min(len(all_halts), halts or 0)
-        if wanted > 0:
-            stops += all_halts[:wanted]
-            allowance -= wanted
-        towns = [v for v in visits if is_town(v)]
-        counted = len(towns) if game.option("no_skip_towns") else min(allowance, len(towns))
-        if counted > 0:
-            best = sorted(towns, key=lambda t: t.revenue_for(game.phase.tiles), reverse=True)
-            stops += best[:counted]
-            allowance -= counted
-        if halts is None and all_halts and allowance > 0 and not self.ignore_halts:
-            stops += all_halts[:min(len(all_halts), allowance)]
-        if (all_halts or halts is not None) and not self.new_lease and not self.ignore_halts:
-            halts = wanted
-        return stops, halts
-
-    def revenue(self, stops: list[Node]) -> int:
-        game = self.game
-        if self.leased and game.option("simplified_insolvency"):
-            return 40 + 20 * city_allowance(self.train)
+        wanted = min(visit.halts, halts or 0)
+        allowance -= wanted
+        counted = len(visit.towns) if self.no_skip_towns else max(min(allowance, len(visit.towns)), 0)
+        allowance -= counted
+        filled = min(visit.halts, allowance) if halts is None and visit.halts and allowance > 0 and \
+            not self.ignore_halts else 0
+        setting = wanted if visit.halts and not self.new_lease and not self.ignore_halts else None
         if self.new_lease:
-            return 40 + 20 * len(stops)
-        total = sum(s.revenue_for(game.phase.tiles, self.train.name) for s in stops)
-        return total // 2 if self.leased else total
+            return 40 + 20 * (visit.cities + wanted + counted + filled), 0, setting
+        revenue = visit.city_value + sum(visit.towns[:counted])
+        if self.leased:
+            revenue //= 2
+        return revenue, self.halt_subsidy * (wanted + filled), setting
 
-    def subsidy(self, stops: list[Node]) -> int:
-        if self.new_lease:
-            return 0
-        return self.game.halt_subsidy * sum(1 for s in stops if is_halt(s))
+    def best(self, visit: Visit) -> tuple[int, int, int | None]:
+        """The halts setting that earns most, revenue and subsidy together (more revenue when equal)."""
+        return max((self.result(visit, h) for h in self.halts_settings(visit)), key=lambda r: (r[0] + r[1], r[0]))
+
+    def legal(self, visit: Visit) -> str | None:
+        """Why the train can't run a route that goes through this, if it can't."""
+        if visit.cities > city_allowance(self.train):
+            return f"{visit.cities} cities are too many for a {self.train.name}"
+        if self.no_skip_towns and len(visit.towns) > max(self.allowance(visit.cities), 0):
+            return "the route has too many towns"
+        return None
+
+
+def ctx_new_lease(game) -> bool:
+    """Leased trains earn by the number of stops (second edition), not by their values."""
+    return not game.option("original_insolvency")
 
 
 def full_city(game, corp, node: Node) -> bool:
@@ -158,13 +179,10 @@ def check_run(game, corp, routes: list[dict]) -> list[tuple[int, int]]:
         ctx = RunContext(game, corp, train)
         if is_halt(visits[0]) or is_halt(visits[-1]):
             raise GameError(f"train {train.id}: a route can't begin or end at a halt")
-        cities = [v for v in visits if is_city(v)]
-        if len(cities) > city_allowance(train):
-            raise GameError(f"train {train.id}: {len(cities)} cities are too many for a {train.name}")
-        if game.option("no_skip_towns"):
-            towns = sum(1 for v in visits if is_town(v))
-            if towns > max(ctx.allowance(len(cities)), 0):
-                raise GameError(f"train {train.id}: the route has too many towns")
+        visit = Visit.of(visits, game.phase.tiles, train.name)
+        refusal = ctx.legal(visit)
+        if refusal:
+            raise GameError(f"train {train.id}: {refusal}")
         paths = ordered_paths(visits, segs)
         if not game.option("re_enter_hexes") and not check_hex_reentry(paths):
             raise GameError(f"train {train.id}: a route can't enter a hex twice")
@@ -177,8 +195,8 @@ def check_run(game, corp, routes: list[dict]) -> list[tuple[int, int]]:
                 raise GameError(f"train {train.id}: the track on {key[0]} is already used by train {used_track[key]}")
         for key in (k for p in paths for k in path_track_keys(p)):
             used_track[key] = train.id
-        stops, _ = ctx.stops(visits, route.get("halts"))
-        out.append((ctx.revenue(stops), ctx.subsidy(stops)))
+        revenue, subsidy, _ = ctx.result(visit, route.get("halts"))
+        out.append((revenue, subsidy))
     if sum(passing) > 1:
         raise GameError("only one train may pass a city full of other companies' stations")
     visited = [set(map(id, v)) for _, _, v, _ in built]
@@ -195,7 +213,9 @@ def home_city(game, corp) -> City | None:
     return next((c for c in home.tile.cities if corp.sym in c.tokens), None)
 
 
-def routes_meet(visited: list[set]) -> bool:
+def routes_meet(visited: list) -> bool:
+    """Every route meets another, through a chain of routes from the first (each route given as the set, or
+    bits, of the nodes it visits)."""
     reached = {0}
     todo = [0]
     while todo:
@@ -209,12 +229,16 @@ def routes_meet(visited: list[set]) -> bool:
 
 class RouteRules1860(RouteRules):
     """The search's view of 1860's run rules (see the module docstring). It maximises what a run earns the
-    company, revenue and subsidies together (more revenue first when equal)."""
+    company, revenue and subsidies together (more revenue first when equal). Cities are the stops a train
+    counts; towns (by value) and halts are counted along each route, and what a route earns is worked out
+    from those counts."""
 
     def __init__(self, game, corp):
         super().__init__(game, corp)
         self.reenter_hexes = game.option("re_enter_hexes")
         self.home = home_city(game, corp)
+        self.town_values: list[int] = []  # stop classes 1, 2, ...: towns of these values; class 0: halts
+        self.results: dict = {}
 
     def trains(self) -> list:
         return [t for t in self.game.runnable_trains(self.corp) if not t.operated and not t.rusted]
@@ -228,37 +252,46 @@ class RouteRules1860(RouteRules):
     def endpoint_ok(self, node: Node) -> bool:
         return not is_halt(node)
 
-    @property
-    def simple_values(self) -> bool:
-        return False
+    def stop_value(self, node: Node, train) -> int:
+        return node.revenue_for(self.phase_colors, train.name) if is_city(node) else 0
 
-    def route_ok(self, stops: list[Node], train) -> bool:
-        if not self.game.option("no_skip_towns"):
+    def stop_class(self, node: Node) -> int | None:
+        if is_halt(node):
+            return 0
+        if is_town(node):
+            value = node.revenue_for(self.phase_colors)
+            if value not in self.town_values:
+                self.town_values.append(value)
+            return 1 + self.town_values.index(value)
+        return None
+
+    def counted_result(self, cost: int, value: int, counts: list[int], train) -> tuple[int, dict]:
+        counts = list(counts) + [0] * (1 + len(self.town_values) - len(counts))
+        leased = train.owner is None
+        # what the cities pay only adds to the revenue (but for a first-edition leased train's half)
+        halved = leased and self.game.option("original_insolvency")
+        key = (train.name, leased, cost, value if halved else 0, tuple(counts))
+        found = self.results.get(key)
+        if found is None:
+            towns = [v for i, v in enumerate(self.town_values) for _ in range(counts[i + 1])]
+            visit = Visit(cost, value if halved else 0, towns, counts[0])
+            ctx = RunContext(self.game, self.corp, train)
+            found = None if ctx.legal(visit) else ctx.best(visit)
+            self.results[key] = found
+        if found is None:
+            return 0, {}
+        revenue, subsidy, setting = found
+        if not halved and not (leased and ctx_new_lease(self.game)):
+            revenue += value
+        fields = {"revenue": revenue, "subsidy": subsidy}
+        if setting is not None:
+            fields["halts"] = setting
+        return (revenue + subsidy) * 1000 + revenue, fields
+
+    def run_ok(self, stopmasks: list[int], net) -> bool:
+        if not stopmasks:
             return True
-        ctx = RunContext(self.game, self.corp, train)
-        cities = sum(1 for v in stops if is_city(v))
-        return sum(1 for v in stops if is_town(v)) <= max(ctx.allowance(cities), 0)
-
-    def route_result(self, stops: list[Node], paths: list[Path], train) -> tuple[int, dict]:
-        """The best number of halts to count: the most revenue and subsidy together, then revenue."""
-        ctx = RunContext(self.game, self.corp, train)
-        has_halts = any(is_halt(v) for v in stops)
-        best = None
-        for halts in range(ctx.max_halts(stops) + 1) if has_halts else [None]:
-            counted, setting = ctx.stops(stops, halts)
-            revenue, subsidy = ctx.revenue(counted), ctx.subsidy(counted)
-            key = (revenue + subsidy, revenue)
-            if best is None or key > best[0]:
-                fields = {"revenue": revenue, "subsidy": subsidy}
-                if setting is not None:
-                    fields["halts"] = setting
-                best = (key, fields)
-        (total, revenue), fields = best
-        return total * 1000 + revenue, fields
-
-    def run_ok(self, routes: list[list[Node]]) -> bool:
-        if not routes:
-            return True
-        if self.home is None or not any(self.home in r for r in routes):
+        home = net.index.get(self.home) if self.home is not None else None
+        if home is None or not any(m >> home & 1 for m in stopmasks):
             return False
-        return routes_meet([set(map(id, r)) for r in routes])
+        return routes_meet(stopmasks)

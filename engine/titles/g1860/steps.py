@@ -767,14 +767,8 @@ class Route(operating.Route):
                 (not corp.receivership or not game.nationalization):
             raise GameError(f"{corp.sym} must run a route")
         runnable = {t.id: t for t in game.runnable_trains(corp)}
-        seen = set()
-        for route in action.routes:
-            if route.train not in runnable:
-                raise GameError(f"{corp.sym} can't run train {route.train}")
-            if route.train in seen:
-                raise GameError(f"train {route.train} runs once")
-            seen.add(route.train)
-        results = game.check_run(corp, [r.model_dump() for r in action.routes]) if action.routes else []
+        seen = {route.train for route in action.routes}
+        results = game.run_results(corp, [r.model_dump() for r in action.routes])
         for route, (revenue, subsidy) in zip(action.routes, results, strict=True):
             if route.revenue is not None and route.revenue != revenue:
                 raise GameError(f"train {route.train}'s route pays {game.fmt(revenue)}, not {game.fmt(route.revenue)}")
