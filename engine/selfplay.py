@@ -43,7 +43,7 @@ def check_invariants(game, total_money: int | None) -> str | None:
             return f"{c.sym}'s president's certificate is not with its president"
         if c.tokens_left < 0:
             return f"{c.sym} placed more tokens than it has"
-    if not game.over_train_limit() or game.finished:
+    if not game.over_train_limit():  # a corporation still to discard (1860: in its next turn) is over
         for c in game.corporations:
             if game.trains_counted_for_limit(c) > game.train_limit(c):
                 return f"{c.sym} has {len(c.trains)} trains over the limit"

@@ -501,7 +501,7 @@ class _Candidates:
         if values is None and self._groups is not None:
             return self._groups
         out: dict[tuple, list[int]] = {}
-        for k, key in enumerate(zip(self.costs, values or self.values, self.packs)):
+        for k, key in enumerate(zip(self.costs, values or self.values, self.packs, strict=True)):
             group = out.get(key)
             if group is None:
                 out[key] = [k]

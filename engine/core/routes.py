@@ -189,18 +189,21 @@ def _assemblies(chains: list[list[_Chain]]):
     yield from rec(0)
 
 
-def path_track_keys(p: Path) -> list[tuple]:
+def path_track_keys(p: Path, inner: bool = True) -> list[tuple]:
     """The pieces of track a path uses, which no two routes of a run may share: its hex edges (with their
-    lanes), or the path itself when it joins two stops on one tile (18xx.games never gives a path to two
-    routes)."""
+    lanes), and with `inner` the path itself when it joins two stops on one tile (18xx.games never gives a
+    path to two routes, and its route finder takes care of such paths)."""
     coord = p.tile.hex.coord
     if not p.exits:
-        return [(coord, "path", p.index)]
+        return [(coord, "path", p.index)] if inner else []
     return [(coord, e, p.edge_lanes[e][1]) for e in p.exits]
 
 
 def _track_keys(paths: list[Path]) -> list[tuple]:
-    return [k for p in paths for k in path_track_keys(p)]
+    # runs of 1830 and 18MEX that share a tile's inner track are accepted here as 18xx.games accepts them
+    # with their revenue stored (random games of the reference loop have them); 1860's run check and every
+    # route finder keep that track to one route
+    return [k for p in paths for k in path_track_keys(p, inner=False)]
 
 
 def _check_distance(stops: list[Node], distance, train: str) -> None:

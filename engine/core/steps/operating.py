@@ -208,8 +208,10 @@ class Track(Step):
         lay = self.tile_lay(corp)
         for coord, tile_id, rotation, terrain in priced_lays(game, corp):
             hex_ = game.hexmap.hex(coord)
+            if self.lay_refusal(lay, hex_) is not None:
+                continue
             cost = self.lay_cost(lay, hex_, terrain)
-            if self.lay_refusal(lay, hex_) is None and cost + self.follow_up_cost(hex_) <= corp.cash and \
+            if cost + self.follow_up_cost(hex_) <= corp.cash and \
                     self.tile_refusal(corp, hex_, tile_id, rotation, cost) is None:
                 out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
         out.append(self.action(corp, "pass"))

@@ -147,24 +147,27 @@ class Game1860(BaseGame):
         return OperatingRound1860(self, [steps.DiscardTrain, steps.Track, steps.Token, steps.Route,
                                          steps.Dividend, steps.BuyTrain], round_num=round_num)
 
-    def next_round(self):
-        current = self.round
-        if isinstance(current, StockRound):
-            self.operating_rounds = self.phase.operating_rounds
-            self.reorder_players()
+    def after_auction_round(self):
+        self.priority_after_auction()
+        return self.stock_round()
+
+    def after_stock_round(self):
+        self.operating_rounds = self.phase.operating_rounds
+        self.reorder_players()
+        if self.nationalization_due():
+            self.nationalization = True
+        return self.operating_round(1)
+
+    def after_operating_round(self):
+        """Once every started company with a president has a train after the Southern Railway formed, only
+        operating rounds follow (the British Rail end game)."""
+        if self.round.round_num < self.operating_rounds or self.nationalization_due():
             if self.nationalization_due():
                 self.nationalization = True
-            return self.operating_round(1)
-        if isinstance(current, OperatingRound):
-            if current.round_num < self.operating_rounds or self.nationalization_due():
-                if self.nationalization_due():
-                    self.nationalization = True
-                return self.operating_round(current.round_num + 1)
-            self.turn += 1
-            if self.southern_formed:
-                self.sr_after_southern = True
-            return self.stock_round()
-        self.priority_after_auction()
+            return self.operating_round(self.round.round_num + 1)
+        self.turn += 1
+        if self.southern_formed:
+            self.sr_after_southern = True
         return self.stock_round()
 
     def priority_after_auction(self) -> None:
@@ -255,12 +258,12 @@ class Game1860(BaseGame):
 
     def float_corporation(self, corp: Corporation) -> None:
         """A (re)launched company: out of bankruptcy, its marker to the bottom of its stack, 10 x par
-        credits added to what its treasury holds."""
+        credits added to what its treasury holds, its home station placed and its home tile due."""
         if corp in self.bankrupt:
             self.bankrupt.remove(corp)
-        cell = corp.share_price
-        cell.corporations.remove(corp)
-        cell.corporations.append(corp)
+        # one step down and back up: the bottom of its stack (from the 0 cell this leaves it one step higher)
+        self.market.move(corp, "down")
+        self.market.move(corp, "up")
         super().float_corporation(corp)
         self.place_home_token(corp)
         home = self.hexmap.hex(self.home_hexes(corp)[0])
