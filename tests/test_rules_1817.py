@@ -108,3 +108,52 @@ def test_starting_a_corporation_by_auction():
     # nothing more fits in the treasury: the corporation is formed, and the player after the one who started
     # the auction acts next
     assert game.active_players() == [3370]
+
+
+def test_a_half_pay_keeps_half_and_the_price_moves_by_what_the_shareholders_receive():
+    game = fixture_upto(213)  # A&S ran for $60 at a share price of $100
+    corp, president = game.corporation("A&S"), game.player(5159)
+    assert {a["kind"] for a in game.legal_actions() if a["type"] == "dividend"} == {"payout", "half", "withhold"}
+    game.apply({"type": "dividend", "entity": "A&S", "entity_type": "corporation", "kind": "half"})
+    assert corp.cash == 20 + 30 and president.cash == 30
+    assert corp.share_price.price == 100  # $30 paid is less than the price: no move
+
+
+def test_withholding_moves_the_price_left():
+    game = fixture_upto(213)
+    game.apply({"type": "dividend", "entity": "A&S", "entity_type": "corporation", "kind": "withhold"})
+    assert game.corporation("A&S").cash == 80 and game.corporation("A&S").share_price.price == 90
+
+
+def test_after_its_trains_a_corporation_pays_interest_then_may_repay_or_take_loans():
+    game = fixture_upto(156)  # Belt, with one loan, has bought a train
+    belt = game.corporation("Belt")
+    assert belt.loans == 1 and belt.cash == 50
+    game.apply({"type": "pass", "entity": "Belt", "entity_type": "corporation"})  # done buying trains
+    assert belt.cash == 45  # $5 interest on its loan, the rate fixed for the round
+    # $45 can't repay a loan; it may still take one, or pass
+    assert {a["type"] for a in game.legal_actions()} == {"take_loan", "pass"}
+    game.apply({"type": "take_loan", "entity": "Belt", "entity_type": "corporation"})
+    assert belt.loans == 2 and belt.cash == 145
+    # a loan taken after the interest can't be repaid in the same turn; Belt owes all it may, so its turn ends
+    assert game.round.current_entity is game.corporation("H")
+
+
+def test_a_corporation_may_not_owe_more_loans_than_it_has_shares():
+    game = fixture_upto(150)  # Bess owes two loans, the most a 2-share corporation may owe
+    with pytest.raises(GameError, match="owes 2 loans"):
+        game.apply({"type": "take_loan", "entity": "Bess", "entity_type": "corporation"})
+
+
+def test_a_mine_adds_ten_dollars_to_routes_through_it():
+    from engine.titles.g1817.operating import route_bonus
+
+    game = fixture_upto(149)  # the Major Coal Mine has put a mine on C20
+    assert "mine" in game.hexmap.assignments["C20"]
+
+    class Path:
+        def __init__(self, coord):
+            self.tile = game.hexmap.hex(coord).tile
+
+    route = {"paths": [Path("C22"), Path("C20"), Path("C20"), Path("D19")], "hexes": ["C22", "D19"]}
+    assert route_bonus(game.hexmap, "Bess", route, 50) == 60

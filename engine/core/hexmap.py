@@ -225,6 +225,7 @@ class HexMap:
         self._version = 0  # bumped on every change of tiles or tokens
         self._segment_cache: dict[tuple, tuple] = {}  # routes: segment -> (tiles, rotations, chains)
         self.pending_tokens: list[tuple[str, str]] = []  # (corp, coord) tokens displaced by a lay
+        self.assignments: dict[str, set[str]] = {}  # coord -> markers a title puts on hexes (1817 mines, bridges)
         # tokens printed on the map (18MEX minors)
         for rec in mp["hexes"]:
             for i, c in enumerate(rec.get("cities", ())):

@@ -201,6 +201,13 @@ class StockMarket:
         if cell.ends_game:
             self.max_reached = True
 
+    def place(self, corp, cell: Cell) -> None:
+        """Put a marker on a cell whatever the movement rules (1817: into the liquidation zone)."""
+        if corp.share_price is not None:
+            corp.share_price.corporations.remove(corp)
+        cell.corporations.append(corp)
+        corp.share_price = cell
+
     def _step(self, corp, direction: str) -> None:
         self._move(corp, self.cell(*getattr(self.movement, direction)(corp.share_price.coord)))
 

@@ -114,7 +114,11 @@ class Track(Step):
             return True  # the step waits while a private that lays track here could still be bought
         lay = self.tile_lay(operator)
         return lay is not None and bool(lay["lay"] or lay["upgrade"]) and bool(operator.token_prices) \
-            and operator.cash >= lay["cost"]
+            and self.funds(operator) >= lay["cost"]
+
+    def funds(self, operator) -> int:
+        """What the operator could spend on a lay (1817: with the loans it may still take)."""
+        return operator.cash
 
     def can_buy_tile_laying_company(self, operator) -> bool:
         game = self.game

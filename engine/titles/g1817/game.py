@@ -12,8 +12,20 @@ from engine.core.errors import GameError
 from engine.core.game import BaseGame
 from engine.core.loans import LoanBank
 from engine.core.rounds import AuctionRound
-from engine.core.steps.operating import DiscardTrain
+from engine.core.steps.operating import DiscardTrain, Route, Token
 from engine.titles.g1817.auction import SelectionAuction
+from engine.titles.g1817.mergers import Acquire, AcquisitionRound1817, Conversion, MergerRound1817
+from engine.titles.g1817.operating import (
+    Bridge,
+    BuyTrain1817,
+    Dividend1817,
+    Loan,
+    OperatingRound1817,
+    SpecialTrack1817,
+    Track1817,
+    route_bonus,
+    terrains,
+)
 from engine.titles.g1817.stock import (
     STATION_PRICE,
     TRAIN_STATION,
@@ -35,14 +47,56 @@ class Game1817(BaseGame):
     def setup(self) -> None:
         self.loan_bank = LoanBank.from_constants(self.data["constants"])
         self.home_pending: Corporation | None = None  # a corporation being auctioned, to choose its home
+        self.owner_when_liquidated: dict[str, object] = {}  # corporation -> its president when it was liquidated
+        self.zones_at_merger_start: dict[str, str] = {}  # corporation -> its market zone when the merger round began
 
     # --- rounds -------------------------------------------------------------------------------------
+    def make_map(self):
+        from engine.core.hexmap import HexMap
+
+        return HexMap(self.data, route_hook=route_bonus)
+
     def initial_round(self):
         return AuctionRound(self, [SelectionAuction])
 
     def stock_round(self):
         self.loan_bank.fixed_rate = None
         return StockRound1817(self, [DiscardTrain, HomeStation, BuySellParShares1817])
+
+    def operating_round(self, round_num: int):
+        self.loan_bank.fixed_rate = self.loan_bank.rate_for(self.loan_bank.taken)
+        for company in self.companies:  # mail contracts pay only a corporation that owns a train
+            for ability in company.abilities:
+                if ability["type"] == "revenue_change" and isinstance(company.owner, Corporation):
+                    company.revenue = ability["revenue"] if company.owner.trains else 0
+        return OperatingRound1817(self, [Loan, SpecialTrack1817, Bridge, Track1817, Token, Route, Dividend1817,
+                                         DiscardTrain, BuyTrain1817], round_num=round_num)
+
+    def after_operating_round(self):
+        self.export_train()
+        self.zones_at_merger_start = {c.sym: self.zone(c) for c in self.corporations}
+        return MergerRound1817(self, [Conversion], round_num=self.round.round_num)
+
+    def after_merger_round(self):
+        return AcquisitionRound1817(self, [Acquire], round_num=self.round.round_num)
+
+    def after_acquisition_round(self):
+        if self.round.round_num < self.operating_rounds:
+            return self.operating_round(self.round.round_num + 1)
+        self.turn += 1
+        return self.stock_round()
+
+    def export_train(self) -> None:
+        """At the end of an operating round the bank's next train leaves the game as if bought (all the
+        2-trains after the first one)."""
+        upcoming = self.depot.upcoming
+        if not upcoming:
+            return
+        name = upcoming[0].name
+        for train in [t for t in upcoming if t.name == name] if name == "2" else [upcoming[0]]:
+            self.depot.remove(train)
+            train.rusted = True
+            self.on_train_bought_from_depot(train)
 
     def sold_out_moves(self, corp: Corporation) -> int:
         """A 5- or 10-share corporation all of whose shares players hold rises at the end of a stock round
@@ -104,8 +158,97 @@ class Game1817(BaseGame):
         self.transfer(corp, self.bank, missing * STATION_PRICE)
         corp.add_tokens([0] * missing)
 
+    # --- the market's zones -------------------------------------------------------------------------
+    @staticmethod
+    def zone(corp: Corporation) -> str:
+        types = corp.share_price.types if corp.share_price else frozenset()
+        return "liquidation" if "liquidation" in types else "acquisition" if "acquisition" in types else "normal"
+
+    def in_liquidation(self, corp) -> bool:
+        return isinstance(corp, Corporation) and self.zone(corp) == "liquidation"
+
+    def in_normal_zone(self, corp: Corporation) -> bool:
+        return self.zone(corp) == "normal"
+
+    def entered_zone_this_round(self, corp: Corporation) -> bool:
+        """It moved into the acquisition or liquidation zone during this merger round."""
+        zone = self.zone(corp)
+        return zone != "normal" and zone != self.zones_at_merger_start.get(corp.sym)
+
     def liquidate(self, corp: Corporation) -> None:
-        raise GameError(f"{corp.sym} would be liquidated, which is not built yet")
+        """The marker goes to the liquidation zone; the corporation is liquidated in the acquisition round."""
+        self.owner_when_liquidated[corp.sym] = corp.owner
+        self.market.place(corp, self.market.cell(0, 0))
+
+    def operating_order(self):
+        return [c for c in super().operating_order() if not self.in_liquidation(c)]
+
+    # --- track ----------------------------------------------------------------------------------------
+    def terrain_discount(self, corp: Corporation, hex_, cost: int) -> int:
+        """The bridge companies build over water for free."""
+        built_on = terrains(hex_)
+        for company in corp.companies:
+            for ability in self.abilities(company, "tile_discount"):
+                if ability.get("terrain") in built_on:
+                    return min(ability["discount"], cost)
+        return 0
+
+    def after_lay_1817(self, corp: Corporation, coord: str, built_on: list[str]) -> None:
+        """The Mountain Engineers earn their corporation $20 for each mountain it builds on."""
+        for company in corp.companies:
+            for ability in self.abilities(company, "tile_income"):
+                count = built_on.count(ability["terrain"])
+                if count:
+                    self.transfer(self.bank, corp, ability["income"] * count)
+
+    # --- dividends ------------------------------------------------------------------------------------
+    def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
+        corp.last_revenue = revenue
+        corp.operated = True
+        self.rust_obsolete(corp)
+        if kind == "withhold":
+            kept = revenue
+        elif kind == "half":
+            kept = revenue // 2 if corp.total_shares == 2 else revenue // 2 // corp.total_shares * corp.total_shares
+        else:
+            kept = 0
+        if kept:
+            self.transfer(self.bank, corp, kept)
+        paid = revenue - kept
+        if paid:
+            self.payout(corp, paid)
+        price = 40 if self.zone(corp) == "acquisition" else corp.share_price.price
+        if paid <= 0:
+            self.market.move_left(corp)
+        else:
+            self.market.move(corp, "right", 2 if paid >= 2 * price else 1 if paid >= price else 0)
+
+    def payout(self, corp: Corporation, revenue: int) -> None:
+        """Each share pays its part, rounded up: players' to them (a short costs its holder), the treasury's
+        to the corporation, the market's to nobody."""
+        for holder in (*self.players, corp):
+            amount = self.dividend_part(corp, holder.percent_of(corp), revenue)
+            if amount > 0:
+                self.transfer(self.bank, holder, amount)
+            elif amount < 0:
+                raise GameError("shorts paying dividends are not built yet")
+
+    # --- interest -------------------------------------------------------------------------------------
+    def pay_interest(self, corp: Corporation) -> int:
+        """Interest on the corporation's loans, taking more loans while it can't pay; what it still owes."""
+        owed = self.loan_bank.interest(corp.loans)
+        while owed > corp.cash and self.can_take_loan(corp):
+            self.take_loan(corp)
+            owed = self.loan_bank.interest(corp.loans)
+        if owed > corp.cash:
+            return owed
+        if owed:
+            self.transfer(corp, self.bank, owed)
+        return 0
+
+    def interest_default(self, corp: Corporation, owed: int) -> None:
+        """A corporation that can't pay its interest is liquidated; its cash goes to its president, who pays."""
+        raise GameError(f"{corp.sym} can't pay {self.fmt(owed)} interest: its liquidation is not built yet")
 
     # --- loans --------------------------------------------------------------------------------------
     def max_loans(self, corp: Corporation) -> int:
@@ -114,6 +257,11 @@ class Game1817(BaseGame):
 
     def can_take_loan(self, corp: Corporation) -> bool:
         return corp.loans < self.max_loans(corp) and self.loan_bank.left > 0
+
+    def buying_power(self, corp: Corporation) -> int:
+        """Cash and the loans it may still take."""
+        loans = min(self.max_loans(corp) - corp.loans, self.loan_bank.left)
+        return corp.cash + loans * self.loan_bank.value
 
     def take_loan(self, corp: Corporation) -> None:
         """$100 from the bank; the share price moves one step left."""

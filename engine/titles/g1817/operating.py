@@ -1,0 +1,281 @@
+"""1817's operating round: corporations in share-price order (those in the liquidation zone skipped), each
+laying a free tile and a $20 yellow one, placing a station, running, paying out (in full, half, or not),
+buying trains, then paying interest on its loans and repaying loans. Loans may be taken at any time in the
+turn; one taken after the interest is paid can't be repaid in the same turn. A corporation that ends its
+turn without a train goes to the liquidation zone.
+"""
+
+from __future__ import annotations
+
+from engine.core.entities import Company, Corporation
+from engine.core.errors import GameError
+from engine.core.rounds import OperatingRound
+from engine.core.steps import Step
+from engine.core.steps.operating import BuyTrain, Dividend, SpecialTrack, Track, corp_turn
+
+MINE_COMPANIES = ("MINC", "CM", "MAJC")
+PITTSBURGH_STEEL_MILL = "PSM"
+MINE, BRIDGE = "mine", "bridge"
+MARKER_BONUS = 10  # a route through a mine, or stopping at a bridged city, earns $10 more
+
+
+def route_bonus(hexmap, corp: str, route: dict, revenue: int) -> int:
+    """$10 for each mine the route passes through, $10 for each of its stops on a bridged city."""
+    marked = hexmap.assignments
+    hexes = {p.tile.hex.coord for p in route["paths"] if p.tile.hex is not None}
+    mines = sum(1 for coord in hexes if MINE in marked.get(coord, ()))
+    bridges = sum(1 for coord in route["hexes"] if BRIDGE in marked.get(coord, ()))
+    return revenue + MARKER_BONUS * (mines + bridges)
+
+
+class OperatingRound1817(OperatingRound):
+    def start(self) -> None:
+        self.interest_paid: set[str] = set()
+        super().start()
+
+    def start_operating(self) -> None:
+        if self.game.in_liquidation(self.current_entity):
+            self.next_entity()
+            return
+        super().start_operating()
+
+    def after_process(self, action, entity) -> None:
+        corp = self.current_operator()
+        if corp is not None and not corp.closed:
+            self.pay_interest(corp)
+            if self.active_step() is None and not corp.trains:
+                self.game.liquidate(corp)
+        super().after_process(action, entity)
+
+    def pay_interest(self, corp: Corporation) -> None:
+        """Once the corporation is done buying trains it pays its interest, taking loans for it if it must;
+        if it still can't, it goes to the liquidation zone and its president pays."""
+        if corp.sym in self.interest_paid or not self.step_of(BuyTrain).passed:
+            return
+        self.interest_paid.add(corp.sym)
+        owed = self.game.pay_interest(corp)
+        self.blocking_cache.clear()
+        if owed:
+            self.game.interest_default(corp, owed)
+
+    def step_of(self, kind: type):
+        return next(s for s in self.steps if isinstance(s, kind))
+
+
+class Loan(Step):
+    """Loans during the turn; after the interest is paid, repaying them (as long as no loan was taken
+    since): the step then waits for the corporation to repay or pass."""
+
+    description = "repay or take loans, or pass"
+
+    def setup(self) -> None:
+        self.borrowed_after_interest = False
+
+    @property
+    def blocks(self) -> bool:
+        corp = self.round.current_entity
+        return isinstance(corp, Corporation) and self.interest_paid(corp) and \
+            (self.can_repay(corp) or self.game.can_take_loan(corp))
+
+    def interest_paid(self, corp: Corporation) -> bool:
+        return corp.sym in self.round.interest_paid
+
+    def can_repay(self, corp: Corporation) -> bool:
+        return self.interest_paid(corp) and corp.loans > 0 and corp.cash >= self.game.loan_bank.value \
+            and not self.borrowed_after_interest
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if not corp_turn(self, entity) or not isinstance(entity, Corporation):
+            return ()
+        acts = []
+        if self.can_repay(entity):
+            acts.append("payoff_loan")
+        if self.game.can_take_loan(entity):
+            acts.append("take_loan")
+        if self.blocks:
+            acts.append("pass")
+        return tuple(acts)
+
+    def process_take_loan(self, action, corp: Corporation) -> None:
+        if self.interest_paid(corp):
+            self.borrowed_after_interest = True
+        self.game.take_loan(corp)
+
+    def process_payoff_loan(self, action, corp: Corporation) -> None:
+        if not self.can_repay(corp):
+            raise GameError(f"{corp.sym} can't repay a loan now")
+        self.game.repay_loan(corp)
+
+    def process_pass(self, action, corp: Corporation) -> None:
+        self.passed = True
+
+    def why_not(self, entity, action) -> str | None:
+        if action.type == "take_loan" and isinstance(entity, Corporation) and corp_turn(self, entity):
+            if entity.loans >= self.game.max_loans(entity):
+                return f"{entity.sym} owes {entity.loans} loans, as many as it has shares"
+            if not self.game.loan_bank.left:
+                return "the bank has no loans left"
+        return None
+
+    def legal(self, corp) -> list[dict]:
+        acts = self.actions(corp)
+        out = []
+        if "payoff_loan" in acts:
+            out.append(self.action(corp, "payoff_loan", loan=self.game.loan_bank.taken - 1))
+        if "take_loan" in acts:
+            out.append(self.action(corp, "take_loan", loan=self.game.loan_bank.taken))
+        if "pass" in acts:
+            out.append(self.action(corp, "pass"))
+        return out
+
+
+def terrains(hex_) -> list[str]:
+    """The terrain a lay on the hex builds over (its tile's upgrade costs)."""
+    return [t for u in hex_.tile.upgrades for t in u.get("terrains", ())]
+
+
+class Track1817(Track):
+    """Mines and ranches are never upgraded; the bridge companies pay the water; the Mountain Engineers earn
+    $20 for each mountain their corporation builds on; any other tile on Pittsburgh closes the Pittsburgh
+    Steel Mill."""
+
+    def funds(self, operator) -> int:
+        return self.game.buying_power(operator)
+
+    def lay_refusal(self, lay: dict | None, hex_) -> str | None:
+        if MINE in self.game.hexmap.assignments.get(hex_.coord, ()):
+            return "a mine is never upgraded"
+        return super().lay_refusal(lay, hex_)
+
+    def lay_cost(self, lay: dict, hex_, terrain_cost: int) -> int:
+        corp = self.round.current_entity
+        return super().lay_cost(lay, hex_, terrain_cost - self.game.terrain_discount(corp, hex_, terrain_cost))
+
+    def process_lay_tile(self, action, corp: Corporation) -> None:
+        built_on = terrains(self.game.hexmap.hex(action.hex))
+        super().process_lay_tile(action, corp)
+        self.game.after_lay_1817(corp, action.hex, built_on)
+
+
+class SpecialTrack1817(SpecialTrack):
+    """The coal mines lay a yellow tile on a mountain next to a city as the corporation's tile lay of the
+    turn (the mountain paid by the mine): the hex becomes a mine. The Pittsburgh Steel Mill lays its B-city
+    tile on Pittsburgh, without a connection, as the turn's lay."""
+
+    def abilities(self, company) -> dict | None:
+        ability = super().abilities(company)
+        if ability is not None and ability.get("consume_tile_lay") and self.track().tile_lay(company.owner) is None:
+            return None
+        return ability
+
+    def track(self) -> Track1817:
+        return next(s for s in self.round.steps if isinstance(s, Track1817))
+
+    def process_lay_tile(self, action, company: Company) -> None:
+        ability = self.abilities(company)
+        if ability is None or not ability.get("consume_tile_lay"):
+            super().process_lay_tile(action, company)
+            return
+        game = self.game
+        corp = company.owner
+        track = self.track()
+        lay = track.tile_lay(corp)
+        hex_ = game.hexmap.hex(action.hex)
+        if action.hex not in ability.get("hexes", [action.hex]):
+            raise GameError(f"{company.sym} can only lay track on {', '.join(ability['hexes'])}")
+        refusal = track.lay_refusal(lay, hex_)
+        if refusal:
+            raise GameError(f"{company.sym} can't lay on {action.hex}: {refusal}")
+        built_on = terrains(hex_)
+        terrain = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
+                                        blocked=game.blocking_privates(),
+                                        need_connection=company.sym != PITTSBURGH_STEEL_MILL,
+                                        tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
+        terrain -= min(terrain, ability.get("discount", 0))
+        cost = track.lay_cost(lay, hex_, terrain)
+        if cost > corp.cash:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
+        game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
+        self.round.num_laid_track += 1
+        track.upgraded = track.upgraded or track.is_upgrade(hex_)
+        track.laid_hexes.append(action.hex)
+        game.use_ability(company, ability)
+        if company.sym in MINE_COMPANIES:
+            game.hexmap.assignments.setdefault(action.hex, set()).add(MINE)
+        game.after_lay_1817(corp, action.hex, built_on)
+        if ability.get("closed_when_used_up") and game.ability_used(company, ability):
+            game.close_company(company)
+        if not track.can_lay(corp):
+            track.passed = True
+
+
+class Bridge(Step):
+    """The Ohio and Union Bridge companies put their bridges on Louisville, Cincinnati or Charleston, one
+    bridge to a city, at any time in their corporation's turn."""
+
+    blocks = False
+    for_companies = True
+
+    def ability(self, company) -> dict | None:
+        if not isinstance(company, Company):
+            return None
+        found = self.game.usable_abilities(company, ("assign_hexes",))
+        return found[0] if found else None
+
+    def free_hexes(self, ability: dict) -> list[str]:
+        marked = self.game.hexmap.assignments
+        return [h for h in ability["hexes"] if BRIDGE not in marked.get(h, ())]
+
+    def actions(self, entity) -> tuple[str, ...]:
+        ability = self.ability(entity)
+        return ("assign",) if ability and self.free_hexes(ability) else ()
+
+    def process_assign(self, action, company: Company) -> None:
+        ability = self.ability(company)
+        if action.target not in ability["hexes"]:
+            raise GameError(f"{company.sym} builds its bridge on {' or '.join(ability['hexes'])}")
+        if action.target not in self.free_hexes(ability):
+            raise GameError(f"{action.target} already has a bridge")
+        self.game.hexmap.assignments.setdefault(action.target, set()).add(BRIDGE)
+        self.game.use_ability(company, ability)
+
+    def legal(self, entity) -> list[dict]:
+        out = []
+        for company in self.game.companies:
+            ability = self.ability(company)
+            if ability and self.game.player_of(company) is self.game.player_of(entity):
+                out.extend(self.action(company, "assign", target=h, target_type="hex")
+                           for h in self.free_hexes(ability))
+        return out
+
+
+class Dividend1817(Dividend):
+    """Pay out, pay half (the corporation keeps half, rounded down to a multiple of its share count), or
+    withhold; the price moves by what the shareholders receive against the share price."""
+
+    KINDS = ("payout", "half", "withhold")
+
+    def process_dividend(self, action, corp: Corporation) -> None:
+        if action.kind not in self.KINDS:
+            raise GameError(f"{corp.sym} can pay out, pay half or withhold, not {action.kind}")
+        self.game.pay_dividend(corp, self.round.revenue, action.kind)
+        self.passed = True
+
+    def legal(self, corp) -> list[dict]:
+        return [self.action(corp, "dividend", kind=k) for k in self.KINDS]
+
+
+class BuyTrain1817(BuyTrain):
+    """No corporation must buy a train (one without a train at the end of its turn is liquidated), and none
+    buys from a corporation in the liquidation zone."""
+
+    def must_buy(self, corp: Corporation) -> bool:
+        return False
+
+    def other_trains(self, corp: Corporation) -> list:
+        return [t for t in super().other_trains(corp) if not self.game.in_liquidation(t.owner)]
+
+    def can_buy(self, corp: Corporation) -> bool:
+        """Room for a train, and one on sale within what the corporation could raise with loans."""
+        prices = [t.price for t in self.depot_trains()] + [1 for _ in self.other_trains(corp)]
+        return self.room(corp) and bool(prices) and min(prices) <= self.game.buying_power(corp)
