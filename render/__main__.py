@@ -1,8 +1,9 @@
 """python -m render GAME.json --at N --what map|market|companies|players --out FILE.png
 
 Draws the state after action N (default: the last) of an 18xx.games game log, replayed by the engine
-(engine.titles.load_18xx). Titles without an engine yet (1860, 1817, 18MEX) are drawn from the per-action
-trace beside the log (GAME.trace.jsonl). A map drawn right after a run_routes action shows that run.
+(engine.titles.load_18xx), with the engine's facts (minors, reserved and 5% certificates, obsolete trains) on
+the companies picture. Titles without an engine yet (1860, 1817) are drawn from the per-action trace beside
+the log (GAME.trace.jsonl). A map drawn right after a run_routes action shows that run.
 Steam logs (title "steam") have two pictures: map and players.
 """
 
@@ -37,7 +38,7 @@ def _last_action(game: dict, at: int | None) -> dict | None:
 
 
 def from_engine(game: dict, at: int | None):
-    """(map view, summary, (routes, caption) of the last action if it ran trains) from the engine's replay."""
+    """(map view, summary, (routes, caption) of the last action if it ran trains, facts) from the engine's replay."""
     from engine.titles import load_18xx
     g = load_18xx(game, upto=at)
     summary = _with_names(g.summary(), game)
@@ -47,7 +48,7 @@ def from_engine(game: dict, at: int | None):
     if last and last.get("type") == "run_routes" and g.last_routes.get(last.get("entity")):
         routes = g.last_routes[last["entity"]]
         caption = f"{last['entity']} ran ${sum(r[1] for r in routes)}:"
-    return view, summary, (routes, caption)
+    return view, summary, (routes, caption), g.facts()
 
 
 def from_trace(path: Path, game: dict, at: int | None):
@@ -57,7 +58,7 @@ def from_trace(path: Path, game: dict, at: int | None):
     lines = [json.loads(s) for s in trace.read_text().splitlines() if s.strip()]
     if at is not None:
         lines = [ln for ln in lines if (ln.get("id") if ln.get("id") is not None else ln.get("auto_of", 0)) <= at]
-    return view_from_trace(game["title"], lines), _with_names(dict(lines[-1]), game), (None, None)
+    return view_from_trace(game["title"], lines), _with_names(dict(lines[-1]), game), (None, None), None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,18 +82,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if title in _engine_titles():
         try:
-            view, summary, routes = from_engine(game, args.at)
+            view, summary, routes, facts = from_engine(game, args.at)
         except Exception as e:  # noqa: BLE001 - report the engine's refusal, don't draw a stale state
             print(f"engine replay of {args.game} failed: {e}", file=sys.stderr)
             return 1
     else:
-        view, summary, routes = from_trace(args.game, game, args.at)
+        view, summary, routes, facts = from_trace(args.game, game, args.at)
     if args.what == "map":
         png = draw_map(view, routes=routes[0], caption=routes[1])
     elif args.what == "market":
         png = draw_market(title, summary)
     else:
-        png = draw_companies(title, summary)
+        png = draw_companies(title, summary, facts)
     args.out.write_bytes(png)
     print(f"wrote {args.out} ({len(png)} bytes)", file=sys.stderr)
     return 0

@@ -104,3 +104,19 @@ def test_cli_draws_the_last_run(tmp_path):
 def test_engine_routes_overlay_form():
     routes = mapdraw.overlay_routes([("5-1", 190, [["F20", "G19"], ["F22", "F20"]])])
     assert routes == [{"train": "5-train $190", "hexes_path": [["F20", "G19"], ["F22", "F20"]]}]
+
+
+def test_cli_companies_picture_carries_the_engine_facts(tmp_path):
+    """18MEX at stock round 5 of 13315: the NdM's and TM's 4-trains are obsolete; the command line draws
+    them as the bot does (with the engine's facts), not from the bare summary."""
+    from render.__main__ import _with_names, main
+    path = FIXTURES.parent / "18MEX" / "13315.json"
+    log = json.loads(path.read_text())
+    game = load_18xx(log, upto=300)
+    facts = game.facts()
+    assert any(t["obsolete"] for op in facts["operators"].values() for t in op.get("trains", ()))
+    out = tmp_path / "companies.png"
+    assert main([str(path), "--at", "300", "--what", "companies", "--out", str(out)]) == 0
+    summary = _with_names(game.summary(), log)
+    assert out.read_bytes() == render.draw_companies("18MEX", summary, facts)
+    assert out.read_bytes() != render.draw_companies("18MEX", summary)
