@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "1817"
 
 # trace lines (after set-up: one per applied action) that replay state-exact, per fixture
 REPLAYED_LINES = {
-    "15528": 262,  # to the first conversion (merger round 2.1): conversions are not built
+    "15528": 486,  # to the first merger (merger round 3.1): mergers are not built
     "16281": 247,  # to the first merger (merger round 2.1): mergers are not built
 }
 

@@ -157,3 +157,20 @@ def test_a_mine_adds_ten_dollars_to_routes_through_it():
 
     route = {"paths": [Path("C22"), Path("C20"), Path("C20"), Path("D19")], "hexes": ["C22", "D19"]}
     assert route_bonus(game.hexmap, "Bess", route, 50) == 60
+
+
+def test_a_conversion_issues_three_shares_the_players_may_buy_then_the_corporation_buys_a_station():
+    game = fixture_upto(264)  # merger round 2.1, A&S (2 shares, president 5159) to act
+    corp, president = game.corporation("A&S"), game.player(5159)
+    game.apply({"type": "convert", "entity": "A&S", "entity_type": "corporation"})
+    assert corp.total_shares == 5 and president.percent_of(corp) == 40 and corp.percent_of(corp) == 60
+    assert game.active_players() == [5159]  # from the president round the table
+    game.apply({"type": "buy_shares", "entity": 5159, "entity_type": "player", "shares": ["A&S_1"], "percent": 20})
+    assert corp.cash == 5 + 90 and president.percent_of(corp) == 60
+    assert game.active_players() == [655]  # 60% is as much as the president may hold
+    for pid in (655, 1594):
+        game.apply({"type": "pass", "entity": pid, "entity_type": "player"})
+    assert game.acting_entity() == {"entity": "A&S", "entity_type": "corporation"}  # it may take loans
+    game.apply({"type": "pass", "entity": "A&S", "entity_type": "corporation"})
+    assert corp.cash == 45 and len(corp.token_prices) == 2  # its second station, for $50
+    assert game.acting_entity() == {"entity": "NYSW", "entity_type": "corporation"}

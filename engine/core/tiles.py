@@ -183,9 +183,14 @@ class Shape:
         exits: set[int] = set()
         node_edges: dict[int, set[int]] = {}
         for p in tile.paths:
-            ka = _end_key(p.a, r, p.lanes[0])
-            kb = _end_key(p.b, r, p.lanes[1])
-            self.path_keys.append((ka, kb))
+            if p.junction is not None:
+                # a path to a Lawson junction ends wherever the junction's other paths go (Engine Path#ends)
+                ends = [(e, lane) for e, lane in zip((p.a, p.b), p.lanes, strict=True) if e is not p.junction]
+                ends += [(e, lane) for q in tile.paths if q is not p and q.junction is p.junction
+                         for e, lane in zip((q.a, q.b), q.lanes, strict=True) if e is not q.junction]
+                self.path_keys.append(tuple(_end_key(e, r, lane) for e, lane in ends))
+            else:
+                self.path_keys.append((_end_key(p.a, r, p.lanes[0]), _end_key(p.b, r, p.lanes[1])))
             pe = [(e + r) % 6 for e in (p.a, p.b) if isinstance(e, int)]
             exits.update(pe)
             for n in (p.a, p.b):
@@ -207,7 +212,10 @@ def _end_le(old, new) -> bool:
 
 
 def path_contained(old, new) -> bool:
-    """Engine Path#<=: both ends of the old path are ends of the new one (node kinds matching)."""
+    """Engine Path#<=: both ends of the old path are ends of the new one (node kinds matching); a path
+    through a Lawson junction has the ends of all the junction's paths."""
+    if len(old) != 2 or len(new) != 2:
+        return all(any(_end_le(o, n) for n in new) for o in old)
     return (_end_le(old[0], new[0]) and _end_le(old[1], new[1])) or \
         (_end_le(old[0], new[1]) and _end_le(old[1], new[0]))
 

@@ -14,7 +14,14 @@ from engine.core.loans import LoanBank
 from engine.core.rounds import AuctionRound
 from engine.core.steps.operating import DiscardTrain, Route, Token
 from engine.titles.g1817.auction import SelectionAuction
-from engine.titles.g1817.mergers import Acquire, AcquisitionRound1817, Conversion, MergerRound1817
+from engine.titles.g1817.mergers import (
+    Acquire,
+    AcquisitionRound1817,
+    Conversion,
+    MergerRound1817,
+    PostConversion,
+    PostConversionLoans,
+)
 from engine.titles.g1817.operating import (
     Bridge,
     BuyTrain1817,
@@ -75,7 +82,8 @@ class Game1817(BaseGame):
     def after_operating_round(self):
         self.export_train()
         self.zones_at_merger_start = {c.sym: self.zone(c) for c in self.corporations}
-        return MergerRound1817(self, [Conversion], round_num=self.round.round_num)
+        return MergerRound1817(self, [DiscardTrain, PostConversion, PostConversionLoans, Conversion],
+                               round_num=self.round.round_num)
 
     def after_merger_round(self):
         return AcquisitionRound1817(self, [Acquire], round_num=self.round.round_num)
@@ -249,6 +257,16 @@ class Game1817(BaseGame):
     def interest_default(self, corp: Corporation, owed: int) -> None:
         """A corporation that can't pay its interest is liquidated; its cash goes to its president, who pays."""
         raise GameError(f"{corp.sym} can't pay {self.fmt(owed)} interest: its liquidation is not built yet")
+
+    def buy_conversion_stations(self, corp: Corporation, count: int) -> None:
+        """A converted corporation buys the stations its new size brings at $50 each, or is liquidated."""
+        if not count:
+            return
+        if corp.cash < count * STATION_PRICE:
+            self.liquidate(corp)
+            return
+        self.transfer(corp, self.bank, count * STATION_PRICE)
+        corp.add_tokens([0] * count)
 
     # --- loans --------------------------------------------------------------------------------------
     def max_loans(self, corp: Corporation) -> int:

@@ -195,9 +195,10 @@ class SpecialTrack1817(SpecialTrack):
         cost = track.lay_cost(lay, hex_, terrain)
         if cost > corp.cash:
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
+        upgrade = track.is_upgrade(hex_)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.round.num_laid_track += 1
-        track.upgraded = track.upgraded or track.is_upgrade(hex_)
+        track.upgraded = track.upgraded or upgrade
         track.laid_hexes.append(action.hex)
         game.use_ability(company, ability)
         if company.sym in MINE_COMPANIES:

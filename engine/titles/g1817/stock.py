@@ -176,7 +176,11 @@ class BuySellParShares1817(Auction, BuySellParShares):
         sizes = game.corporation_sizes()
         if len(sizes) == 1:
             self.size(corp, sizes[0])
-        if not self.contributable(player):
+        self.form_if_complete()
+
+    def form_if_complete(self) -> None:
+        """Formed once its size is chosen and no more privates can go in."""
+        if self.sized and not self.contributable(self.winner):
             self.formed()
 
     def size(self, corp: Corporation, shares: int) -> None:
@@ -220,8 +224,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if shares not in sizes:
             raise GameError(f"{self.forming.sym} may have {' or '.join(map(str, sizes))} shares now, not {action.choice}")
         self.size(self.forming, shares)
-        if not self.contributable(player):
-            self.formed()
+        self.form_if_complete()
 
     def process_assign(self, action, player: Player) -> None:
         game = self.game
@@ -229,8 +232,24 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if company not in self.contributable(player):
             raise GameError(f"{company.sym} can't go into {self.forming.sym}")
         game.contribute(company, self.forming)
-        if not self.contributable(player):
-            self.formed()
+        self.form_if_complete()
+
+    # --- selling ----------------------------------------------------------------------------------
+    def sale_in_order(self) -> bool:
+        """Sales come before the purchase of the turn, never after."""
+        return not self.bought
+
+    def sellable_bundles(self, player: Player, corp: Corporation):
+        if self.corporate_action or not corp.operated or not self.game.in_normal_zone(corp):
+            return []
+        return super().sellable_bundles(player, corp)
+
+    def check_sale(self, player: Player, corp: Corporation, shares, percent: int) -> None:
+        if not corp.operated:
+            raise GameError(f"{corp.sym} has not operated yet: its shares can't be sold")
+        if not self.game.in_normal_zone(corp):
+            raise GameError(f"{corp.sym} is in the {self.game.zone(corp)} zone: its shares can't be traded")
+        super().check_sale(player, corp, shares, percent)
 
     # --- acting for a corporation -----------------------------------------------------------------
     def process_take_loan(self, action, corp: Corporation) -> None:
@@ -243,6 +262,8 @@ class BuySellParShares1817(Auction, BuySellParShares):
     # --- passing ----------------------------------------------------------------------------------
     def process_pass(self, action, player: Player) -> None:
         if self.winner:
+            if not self.sized:
+                raise GameError(f"{player.name} must first choose how many shares {self.forming.sym} has")
             self.formed()
             return
         if self.auctioning:
