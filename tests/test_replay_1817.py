@@ -1,24 +1,19 @@
 """The 1817 fixtures (real 18xx.games games, copied from the project's shared fixtures; see
-tests/fixtures/README.md) replay through our rules to their exact state on every trace line, as far as the
-1817 rules are built (docs/1817.md says how far and what is missing). Each test replays its fixture's
-actions up to the last one of the replayed part and compares every trace line on the way; the figure
-below only grows as rules are added."""
+tests/fixtures/README.md) replay through our rules to their exact state on every trace line and their result.
+The third fixture plays the Volatility expansion, which is not built yet (docs/1817.md)."""
 
 import json
 from pathlib import Path
 
 import pytest
+from tracelines import assert_result, assert_trace
 from tracelines import norm_line as _norm_line
 
+from engine.core.errors import GameError
 from engine.replay import replay
 
-FIXTURES = Path(__file__).parent / "fixtures" / "1817"
-
-# trace lines (after set-up: one per applied action) that replay state-exact, per fixture
-REPLAYED_LINES = {
-    "15528": 486,  # to the first merger (merger round 3.1): mergers are not built
-    "16281": 247,  # to the first merger (merger round 2.1): mergers are not built
-}
+FIXTURES_DIR = Path(__file__).parent / "fixtures" / "1817"
+FIXTURES = [FIXTURES_DIR / "15528.json", FIXTURES_DIR / "16281.json"]
 
 
 def norm_line(d: dict) -> dict:
@@ -30,15 +25,17 @@ def norm_line(d: dict) -> dict:
     return out
 
 
-@pytest.mark.parametrize("name", sorted(REPLAYED_LINES))
-def test_fixture_replays_state_exact_as_far_as_built(name):
-    path = FIXTURES / f"{name}.json"
-    log = json.loads(path.read_text())
-    reference = [json.loads(line) for line in path.with_suffix(".trace.jsonl").read_text().splitlines() if line]
-    reference = reference[: REPLAYED_LINES[name] + 1]  # the set-up line and one per action
-    last = reference[-1]["index"]
-    ours: list = []
-    replay({**log, "actions": log["actions"][: last + 1]}, ours)
-    assert len(ours) == len(reference)
-    for ref, mine in zip(reference, ours, strict=True):
-        assert norm_line(mine) == norm_line(ref), f"first difference after action {ref.get('id')}"
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_fixture_replays_to_result(path):
+    assert_result(path)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_fixture_trace_matches_every_line(path):
+    assert_trace(path, norm_line)
+
+
+def test_the_volatility_expansion_is_refused_until_it_is_built():
+    log = json.loads((FIXTURES_DIR / "1817_game_end_bankrupt.json").read_text())
+    with pytest.raises(GameError, match="'volatility' isn't played here yet"):
+        replay(log)

@@ -174,3 +174,56 @@ def test_a_conversion_issues_three_shares_the_players_may_buy_then_the_corporati
     game.apply({"type": "pass", "entity": "A&S", "entity_type": "corporation"})
     assert corp.cash == 45 and len(corp.token_prices) == 2  # its second station, for $50
     assert game.acting_entity() == {"entity": "NYSW", "entity_type": "corporation"}
+
+
+def test_a_short_sale_puts_an_extra_share_in_the_market_and_leaves_the_seller_a_short():
+    game = fixture_upto(523)  # stock round 4, player 1594 to act, holding no NYSW
+    nysw, player = game.corporation("NYSW"), game.player(1594)
+    certs = game.num_certs(player)
+    game.apply({"type": "short", "entity": 1594, "entity_type": "player", "corporation": "NYSW"})
+    assert player.cash == 17 + 70 and player.percent_of(nysw) == -20 and game.pool.percent_of(nysw) == 20
+    assert [s.id for s in game.pool.shares_of(nysw)] == ["NYSW_10"]
+    assert game.num_certs(player) == certs  # a short is no certificate
+    # one short a turn, and a short counts as a sale: no buying NYSW back this round
+    with pytest.raises(GameError, match="already sold short this turn"):
+        game.apply({"type": "short", "entity": 1594, "entity_type": "player", "corporation": "A&S"})
+    with pytest.raises(GameError, match="sold NYSW this round"):
+        game.apply({"type": "buy_shares", "entity": 1594, "entity_type": "player", "shares": ["NYSW_10"],
+                    "percent": 20})
+
+
+def test_a_small_corporation_can_not_be_shorted():
+    game = fixture_upto(523)
+    with pytest.raises(GameError, match="isn't a 5- or 10-share corporation"):
+        game.apply({"type": "short", "entity": 1594, "entity_type": "player", "corporation": "PSNR"})
+
+
+def test_two_2_share_corporations_merge_into_a_5_share_one_at_their_summed_price():
+    game = fixture_upto(489)  # merger round 3.1, WT ($60) to act; J ($90) has the same president
+    wt, j = game.corporation("WT"), game.corporation("J")
+    assert {a["corporation"] for a in game.legal_actions() if a["type"] == "merge"} >= {"J"}
+    game.apply({"type": "merge", "entity": "WT", "entity_type": "corporation", "corporation": "J"})
+    assert wt.total_shares == 5 and wt.share_price.price == 150 and wt.cash == 25 + 70 and wt.loans == 1
+    assert [t.id for t in wt.trains] == ["2-8", "2-9", "3-1"] and game.hexmap.tokened_hexes("WT") == ["I12", "D19"]
+    assert game.player(655).percent_of(wt) == 40 and wt.percent_of(wt) == 60
+    # J may be started again
+    assert not j.ipoed and j.total_shares == 2 and j.cash == 0 and not game.hexmap.tokened_hexes("J")
+
+
+def test_a_corporation_in_the_liquidation_zone_is_auctioned_from_ten_dollars():
+    game = fixture_upto(612)  # acquisition round 4.1 begins with GT (no train) in the liquidation zone
+    assert game.corporation("GT").cash == 0  # its $50 goes to the bank until the proceeds are settled
+    assert game.active_players() == [655]  # the player after its president bids first
+    with pytest.raises(GameError, match="tens of dollars"):
+        game.apply({"type": "bid", "entity": 655, "entity_type": "player", "corporation": "GT", "price": 15})
+    for pid, price in ((655, 10), (1594, 20), (3370, 30), (5159, 40)):
+        game.apply({"type": "bid", "entity": pid, "entity_type": "player", "corporation": "GT", "price": price})
+    for pid in (655, 1594, 3370):
+        game.apply({"type": "pass", "entity": pid, "entity_type": "player"})
+    # 5159 won at $40: A&S, the only corporation of theirs that can pay, buys GT, and may borrow more
+    assert game.acting_entity() == {"entity": "A&S", "entity_type": "corporation"}
+    assert game.hexmap.tokened_hexes("A&S")[-1] == "D7" and game.corporation("A&S").cash == 50 - 40
+    cash = game.player(5159).cash
+    game.apply({"type": "pass", "entity": "A&S", "entity_type": "corporation"})
+    # GT's $50 and the $40 are paid out per share ($90 / 5 = $18): 5159 holds three of its five shares
+    assert game.player(5159).cash == cash + 3 * 18 and not game.corporation("GT").ipoed

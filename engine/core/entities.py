@@ -21,6 +21,11 @@ class Share:
     counts_for_limit: bool = True  # toward the certificate limit
 
     @property
+    def number(self) -> int:
+        """The certificate's number within its corporation (the president's is 0)."""
+        return int(self.id.rsplit("_", 1)[1])
+
+    @property
     def num_shares(self) -> int | float:
         """How many shares the certificate is (an 18MEX NdM 5% certificate is half a share)."""
         n = self.percent / self.corporation.share_percent
@@ -276,16 +281,22 @@ class Corporation(Operator, ShareHolder):
         self._par_price = cell
 
     def resize_shares(self, percents: list[int]) -> list[Share]:
-        """The certificates issued take the first of the new sizes in order; the rest are new, in the
-        treasury (returned). The holdings ledger is the game's to redo."""
-        for share, percent in zip(self.shares, percents, strict=False):
-            share.percent = percent
-        new = [Share(f"{self.sym}_{i}", self, percent, owner=self)
-               for i, percent in enumerate(percents) if i >= len(self.shares)]
+        """The certificates of the issue take the new sizes by their number, any others (1817: the extra
+        shares a short sale adds, and the shorts) become one new share each, keeping their sign; the new
+        certificates of the issue go to the treasury (returned). The holdings ledger is the game's to redo."""
+        issued = len(self.share_percents)
+        share_percent = percents[1] if len(percents) > 1 else percents[0] // 2
+        for share in self.shares:
+            number = share.number
+            if number < min(issued, len(percents)):
+                share.percent = percents[number]
+            else:
+                share.percent = share_percent if share.percent > 0 else -share_percent
+        new = [Share(f"{self.sym}_{i}", self, percents[i], owner=self) for i in range(issued, len(percents))]
         self.shares.extend(new)
         self.shares_by_corp.setdefault(self.sym, []).extend(new)
         self.share_percents = list(percents)
-        self.share_percent = percents[1] if len(percents) > 1 else percents[0] // 2
+        self.share_percent = share_percent
         self.total_shares = 100 // self.share_percent
         return new
 

@@ -868,13 +868,13 @@ class BaseGame(OperatingMixin):
     def end_check_final_phase(self) -> bool:
         return self.phase_index == len(self.phases) - 1
 
+    ROUND_END = "operating"  # the kind of round that closes an operating round of a set (1817: acquisition)
+
     def end_now(self, timing: str) -> bool:
         """Whether the round just finished ends the game, for an end due at this timing."""
-        from engine.core.rounds import OperatingRound
-
         if timing in ("immediate", "current_round"):
             return True
-        if not isinstance(self.round, OperatingRound):
+        if self.round.kind != self.ROUND_END:
             return False
         if timing == "current_or":
             return True

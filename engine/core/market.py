@@ -201,6 +201,10 @@ class StockMarket:
         if cell.ends_game:
             self.max_reached = True
 
+    def move_to(self, corp, cell: Cell) -> None:
+        """Move a marker straight to a cell by ordinary movement (1817 mergers), to the bottom of its stack."""
+        self._move(corp, cell)
+
     def place(self, corp, cell: Cell) -> None:
         """Put a marker on a cell whatever the movement rules (1817: into the liquidation zone)."""
         if corp.share_price is not None:

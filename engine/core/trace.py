@@ -6,8 +6,11 @@ from engine.core.entities import Company
 
 
 def _clean(d: dict, keep=("cash", "ipo", "pool")) -> dict:
-    """Leave out empty and false fields, as 18xx.games' traces do."""
-    return {k: v for k, v in d.items() if k in keep or v not in (None, False, [], {}, 0)}
+    """Leave out null, false and empty fields, and a zero count of loans or unplaced tokens, as 18xx.games'
+    traces do (a price or a par of 0 stays: 1817's acquisition and liquidation zones)."""
+    return {k: v for k, v in d.items()
+            if k in keep or (v is not None and v is not False and v != [] and v != {}
+                             and not (v == 0 and k in ("loans", "tokens_left")))}
 
 
 def _open_bids(game) -> dict | None:

@@ -7,7 +7,7 @@ market with acquisition and liquidation zones; merger and acquisition rounds aft
 
 from __future__ import annotations
 
-from engine.core.entities import Company, Corporation
+from engine.core.entities import Company, Corporation, Share
 from engine.core.errors import GameError
 from engine.core.game import BaseGame
 from engine.core.loans import LoanBank
@@ -49,6 +49,7 @@ STATIONS = {2: 1, 5: 2, 10: 4}  # stations a corporation of each size starts wit
 class Game1817(BaseGame):
     TITLE = "1817"
     PLAYABLE = False  # the stock, operating, merger and acquisition rounds are still being built
+    ROUND_END = "acquisition"
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"volatility", "modern_trains"})
 
     def setup(self) -> None:
@@ -56,6 +57,7 @@ class Game1817(BaseGame):
         self.home_pending: Corporation | None = None  # a corporation being auctioned, to choose its home
         self.owner_when_liquidated: dict[str, object] = {}  # corporation -> its president when it was liquidated
         self.zones_at_merger_start: dict[str, str] = {}  # corporation -> its market zone when the merger round began
+        self.final_operating_rounds: int | None = None  # operating rounds of the last set, once the 8 is out
 
     # --- rounds -------------------------------------------------------------------------------------
     def make_map(self):
@@ -69,6 +71,16 @@ class Game1817(BaseGame):
     def stock_round(self):
         self.loan_bank.fixed_rate = None
         return StockRound1817(self, [DiscardTrain, HomeStation, BuySellParShares1817])
+
+    def after_stock_round(self):
+        round_ = super().after_stock_round()
+        self.operating_rounds = self.final_operating_rounds or self.operating_rounds
+        return round_
+
+    def event_signal_end_game(self, event: dict) -> None:
+        """The first 8-train (bought or exported): the game ends after one more full set of operating rounds,
+        three of them if it came out in the second operating round of a set."""
+        self.final_operating_rounds = 3 if self.round.round_num == 2 else 2
 
     def operating_round(self, round_num: int):
         self.loan_bank.fixed_rate = self.loan_bank.rate_for(self.loan_bank.taken)
@@ -86,7 +98,7 @@ class Game1817(BaseGame):
                                round_num=self.round.round_num)
 
     def after_merger_round(self):
-        return AcquisitionRound1817(self, [Acquire], round_num=self.round.round_num)
+        return AcquisitionRound1817(self, [DiscardTrain, Acquire], round_num=self.round.round_num)
 
     def after_acquisition_round(self):
         if self.round.round_num < self.operating_rounds:
@@ -130,13 +142,16 @@ class Game1817(BaseGame):
                     continue
         return out
 
-    def resize(self, corp: Corporation, shares: int) -> None:
-        """A corporation's certificates become those of its new size (the president's keeps its holder)."""
+    def resize(self, corp: Corporation, shares: int) -> list:
+        """A corporation's certificates become those of its new size (the president's keeps its holder);
+        the new certificates, in its treasury."""
         if shares == corp.total_shares:
-            return
-        for share in self.reissue_shares(corp, SIZES[shares]):
+            return []
+        new = self.reissue_shares(corp, SIZES[shares])
+        for share in new:
             self.share_by_id[share.id] = share
         corp.max_ownership_percent = 60
+        return new
 
     def contribute(self, company: Company, corp: Corporation) -> None:
         """A private goes into the corporation its owner starts, at face value, paid back to the owner."""
@@ -239,7 +254,9 @@ class Game1817(BaseGame):
             if amount > 0:
                 self.transfer(self.bank, holder, amount)
             elif amount < 0:
-                raise GameError("shorts paying dividends are not built yet")
+                if holder.cash < -amount:
+                    raise GameError(f"{holder.name} can't pay {self.fmt(-amount)} for a short: a cash crisis, not built yet")
+                self.transfer(holder, self.bank, -amount)
 
     # --- interest -------------------------------------------------------------------------------------
     def pay_interest(self, corp: Corporation) -> int:
@@ -256,7 +273,148 @@ class Game1817(BaseGame):
 
     def interest_default(self, corp: Corporation, owed: int) -> None:
         """A corporation that can't pay its interest is liquidated; its cash goes to its president, who pays."""
-        raise GameError(f"{corp.sym} can't pay {self.fmt(owed)} interest: its liquidation is not built yet")
+        owner = corp.owner
+        self.liquidate(corp)
+        if corp.cash:
+            self.transfer(corp, owner, corp.cash)
+        if owner.cash < owed:
+            raise GameError(f"{owner.name} can't pay {corp.sym}'s {self.fmt(owed)} interest: a cash crisis, "
+                            "not built yet")
+        self.transfer(owner, self.bank, owed)
+
+    # --- short selling ------------------------------------------------------------------------------
+    def short(self, player, corp: Corporation) -> None:
+        """A short sale: an extra share goes to the market and its seller keeps the short, paid the price."""
+        number = max([s.number for s in corp.shares] + [9])
+        self.add_share(Share(f"{corp.sym}_{number + 2}", corp, -corp.share_percent, owner=player, buyable=False,
+                             counts_for_limit=False))
+        self.add_share(Share(f"{corp.sym}_{number + 1}", corp, corp.share_percent, owner=self.pool))
+        self.transfer(self.bank, player, corp.share_price.price)
+
+    @staticmethod
+    def shorts(corp: Corporation) -> list[Share]:
+        return [s for s in corp.shares if s.percent < 0]
+
+    @staticmethod
+    def shorts_of(holder, corp: Corporation) -> list[Share]:
+        return [s for s in holder.shares_of(corp) if s.percent < 0]
+
+    def unshort(self, holder, share: Share) -> None:
+        """A share and a short in the same hands cancel out: both leave the game."""
+        short = next(s for s in holder.shares_of(share.corporation) if s.percent == -share.percent)
+        self.remove_share(share)
+        self.remove_share(short)
+
+    def add_share(self, share: Share) -> None:
+        corp = share.corporation
+        corp.shares.append(share)
+        share.owner.shares_by_corp.setdefault(corp.sym, []).append(share)
+        corp.holdings[share.owner] = corp.holdings.get(share.owner, 0) + share.percent
+        self.share_by_id[share.id] = share
+
+    def remove_share(self, share: Share) -> None:
+        corp = share.corporation
+        corp.shares.remove(share)
+        share.owner.shares_by_corp[corp.sym].remove(share)
+        corp.holdings[share.owner] = corp.holdings.get(share.owner, 0) - share.percent
+        del self.share_by_id[share.id]
+
+    # --- mergers ------------------------------------------------------------------------------------
+    def merged_price(self, corp: Corporation, target: Corporation):
+        """Two 2-share corporations merge at the market price at most the sum of their prices, two 5-share
+        ones at most their average."""
+        total = corp.share_price.price + target.share_price.price
+        return self.market.price_at_most(total if corp.total_shares == 2 else total // 2)
+
+    def merge(self, corp: Corporation, target: Corporation) -> None:
+        """`target` merges into `corp`: its cash, privates, loans, trains and stations go over; the price is
+        the merged one; two 2-share corporations become one of 5 shares (a president who didn't preside both
+        buying the extra share for the other at the new price), two of 5 shares one of 10 (each 20% becomes
+        10%); `target` may be started again."""
+        cell = self.merged_price(corp, target)
+        if target.cash:
+            self.transfer(target, corp, target.cash)
+        corp.loans += target.loans
+        target.loans = 0
+        self.take_over(corp, target)
+        self.market.move_to(corp, cell)
+        if corp.total_shares == 2:
+            owner, other = corp.owner, target.owner
+            self.resize(corp, 5)
+            if owner is not other:
+                owner.cash -= cell.price
+                corp.cash += cell.price
+                self.give_share(next(s for s in corp.shares_of(corp) if not s.president), other)
+        else:
+            self.merge_shares(corp, target)
+        self.reset_corporation(target)
+
+    def take_over(self, corp: Corporation, target: Corporation) -> None:
+        """The trains, privates and stations of a corporation merged or acquired go to the survivor."""
+        for company in list(target.companies):
+            target.companies.remove(company)
+            company.owner = corp
+            corp.companies.append(company)
+        for train in list(target.trains):
+            target.trains.remove(train)
+            train.owner = corp
+            corp.trains.append(train)
+        self.merge_stations(corp, target)
+
+    def merge_stations(self, corp: Corporation, target: Corporation) -> None:
+        """A station of the survivor in a city where the merged one has one goes back to its charter; the
+        merged one's stations become the survivor's where they stand; at most 8 stations."""
+        hexmap = self.hexmap
+        theirs = {id(c) for c in hexmap.token_cities(target.sym)}
+        for city in hexmap.token_cities(corp.sym):
+            if id(city) in theirs:
+                hexmap.remove_token(corp.sym, city.tile.hex.coord)
+        placed = hexmap.tokened_hexes(corp.sym)
+        moved = hexmap.tokened_hexes(target.sym)
+        if len(set(placed) | set(moved)) != len(placed) + len(moved) or \
+                len(placed) + len(moved) > self.STATION_LIMIT_AFTER_MERGER:
+            raise GameError("reducing stations after a merger is not built yet")
+        for coord in moved:
+            hexmap.replace_token(target.sym, corp.sym, coord)
+        target.tokens_used = 0
+        total = min(len(corp.token_prices) + len(target.token_prices), self.STATION_LIMIT_AFTER_MERGER)
+        used = len(placed) + len(moved)
+        corp.token_prices = [0] * total
+        corp.token_used = [True] * used + [False] * (total - used)
+
+    STATION_LIMIT_AFTER_MERGER = 8
+
+    def merge_shares(self, corp: Corporation, target: Corporation) -> None:
+        """Two 5-share corporations: the survivor grows to 10 shares; each 20% of the merged one becomes
+        one of its 10% shares (from its treasury); the player holding most becomes president (the
+        survivor's president keeps it in a tie)."""
+        previous = corp.owner
+        issued = self.resize(corp, 10)
+        for share in list(target.shares):
+            holder = corp if share.owner is target else share.owner
+            for _ in range(share.percent // 20):
+                if not issued:
+                    raise GameError("more merged shares than the survivor issues (shorts): not built yet")
+                new = issued.pop(0)
+                if holder is not corp:
+                    self.give_share(new, holder)
+        self.check_presidency(corp, previous, None)
+
+    def reset_corporation(self, corp: Corporation) -> None:
+        """A corporation merged away or acquired becomes one that may be started again."""
+        for holder in (*self.players, self.pool):
+            holder.shares_by_corp.pop(corp.sym, None)
+        for share in corp.shares:
+            self.share_by_id.pop(share.id, None)
+        for coord in self.hexmap.tokened_hexes(corp.sym):
+            self.hexmap.remove_token(corp.sym, coord)
+        for company in list(corp.companies):
+            self.close_company(company)
+        if corp.share_price is not None:
+            corp.share_price.corporations.remove(corp)
+        Corporation.__init__(corp, corp.data)
+        for share in corp.shares:
+            self.share_by_id[share.id] = share
 
     def buy_conversion_stations(self, corp: Corporation, count: int) -> None:
         """A converted corporation buys the stations its new size brings at $50 each, or is liquidated."""

@@ -5,9 +5,7 @@ Merger and conversion: each corporation in the normal zone, in share-price order
 corporation in the liquidation zone is liquidated, one in the acquisition zone is auctioned, and any other
 may be offered for sale by its president when some player could pay its minimum price.
 
-Built so far: the order of turns and passing, and conversions (with the share purchases after them and
-the stations a bigger corporation buys). Merging, offering, auctions and liquidations are refused as not
-built yet (docs/1817.md).
+Not built yet: reducing stations over the limit after a merger or an acquisition (docs/1817.md).
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ from engine.core.entities import Corporation, Player
 from engine.core.errors import GameError
 from engine.core.rounds import Round
 from engine.core.steps import Step
+from engine.titles.g1817.auction import Auction
 
 
 class RoundOfSet(Round):
@@ -37,6 +36,7 @@ class MergerRound1817(RoundOfSet):
         game = self.game
         self.entities = sorted((c for c in game.corporations if c.floated and not c.closed and game.in_normal_zone(c)),
                                key=game.operating_sort_key)
+        self.converts: list[Corporation] = []  # converted or merged this round
         self.converted: Corporation | None = None  # the corporation that just converted, while players buy
         self.converted_price = None
         self.stations_due = 0  # stations the converted corporation must buy
@@ -61,6 +61,7 @@ class MergerRound1817(RoundOfSet):
         """After a conversion the players may buy its new shares, then it may take loans; then it buys its
         stations (or is liquidated)."""
         self.converted = corp
+        self.converts.append(corp)
         self.converted_price = corp.share_price
         self.stations_due = stations
         for player in self.game.players:
@@ -86,11 +87,31 @@ class Conversion(Step):
     description = "convert, merge or pass"
 
     def mergeable(self, corp: Corporation) -> list[Corporation]:
-        """Corporations of its size in the normal zone it could merge with (the share and cash conditions
-        of a merger aside, which are not built yet)."""
+        """Corporations of its size (2 or 5 shares) in the normal zone, not converted or merged this round,
+        it may merge with: two 5-share ones only if some player would hold 40% of the result, two 2-share
+        ones of different presidents only if its president can buy the extra share."""
         game = self.game
-        return [c for c in game.corporations if c is not corp and c.floated and not c.closed
-                and game.in_normal_zone(c) and c.total_shares == corp.total_shares and c.total_shares != 10]
+        out = []
+        for target in game.corporations:
+            if target is corp or not target.floated or target.closed or not game.in_normal_zone(target) \
+                    or target in self.round.converts or target.total_shares != corp.total_shares \
+                    or target.total_shares == 10:
+                continue
+            if target.total_shares == 5 and self.merged_max_holding(corp, target) < 40:
+                continue
+            if target.total_shares == 2 and target.owner is not corp.owner and \
+                    corp.owner.cash < game.merged_price(corp, target).price:
+                continue
+            out.append(target)
+        return out
+
+    def merged_max_holding(self, corp: Corporation, target: Corporation) -> int:
+        game = self.game
+        totals: dict = {}
+        for c in (corp, target):
+            for player, percent in game.player_percents(c).items():
+                totals[player] = totals.get(player, 0) + percent
+        return max(totals.values(), default=0)
 
     def actions(self, entity) -> tuple[str, ...]:
         if entity is not self.round.current_entity or not isinstance(entity, Corporation) or self.round.converted:
@@ -116,13 +137,24 @@ class Conversion(Step):
         self.round.converting(corp, due)
 
     def process_merge(self, action, corp: Corporation) -> None:
-        raise GameError("merging corporations is not built yet")
+        game = self.game
+        target = game.corporation(action.corporation)
+        if target not in self.mergeable(corp):
+            raise GameError(f"{corp.sym} can't merge with {target.sym}")
+        game.merge(corp, target)
+        self.round.entities = [c for c in self.round.entities if c is not target]
+        self.round.entity_index = self.round.entities.index(corp)
+        self.round.converting(corp, 0)
 
     def process_pass(self, action, corp: Corporation) -> None:
         self.passed = True
 
     def legal(self, corp) -> list[dict]:
-        return [self.action(corp, "pass")] if self.actions(corp) else []
+        acts = self.actions(corp)
+        out = [self.action(corp, "convert")] if "convert" in acts else []
+        if "merge" in acts:
+            out.extend(self.action(corp, "merge", corporation=c.sym) for c in self.mergeable(corp))
+        return out + [self.action(corp, "pass")] if acts else []
 
 
 class PostConversion(Step):
@@ -232,7 +264,7 @@ class AcquisitionRound1817(RoundOfSet):
 
     def start(self) -> None:
         game = self.game
-        self.entities = list(game.players)
+        self.entities = [p for p in game.players if any(c.owner is p for c in game.corporations)]
         # corporations to deal with, lowest share price first
         self.offering = sorted((c for c in game.corporations if c.floated and not c.closed),
                                key=game.operating_sort_key, reverse=True)
@@ -247,70 +279,348 @@ class AcquisitionRound1817(RoundOfSet):
         pass
 
 
-class Acquire(Step):
-    """Each corporation in turn: liquidated, auctioned, or offered for sale by its president (if anyone could
-    pay its minimum price) or passed over."""
+class Acquire(Auction):
+    """Each corporation in turn, from the lowest price: one in the liquidation zone is auctioned with the
+    bank bidding $0 (unsold, the bank liquidates it); one in the acquisition zone is auctioned; any other
+    may be offered for sale by its president, when some player could pay its minimum price. Bids are in
+    tens, from $10 (price x shares, rounded up to $10, for one offered); its president may only bid the
+    minimum. The winner names which of their corporations buys it (when more than one could): the buyer
+    takes its cash, privates, loans, trains and stations, borrows what it must to pay, may borrow more and
+    repay the loans it took over (those left move its price left); the proceeds go to the shareholders
+    (a liquidated corporation's loans repaid first, its president paying any shortfall)."""
 
-    description = "offer the corporation for sale, or pass"
+    description = "bid, offer the corporation for sale, or pass"
 
     def setup(self) -> None:
-        self.offer: Corporation | None = None
+        self.setup_auction()
+        self.offer: Corporation | None = None  # waiting for its president to offer it for sale or not
+        self.winner: tuple[Player, Corporation, int] | None = None  # waiting for the winner to name the buyer
+        self.buyer: Corporation | None = None  # the buyer, taking and repaying loans
+        self.mode = ""
         self.next_offer()
 
+    @property
+    def increment(self) -> int:
+        return 10
+
     def done(self) -> bool:
-        return self.offer is None
+        return not (self.offer or self.auctioning or self.winner or self.buyer)
 
     def skip(self) -> None:
-        """Waits for the president of the corporation on offer."""
+        """Waits for the corporations still to be dealt with."""
 
+    # --- which corporation is next --------------------------------------------------------------------
     def next_offer(self) -> None:
         game = self.game
         round_ = self.round
+        self.setup_auction()
         self.offer = None
         while round_.offering:
             corp = round_.offering[0]
             if game.entered_zone_this_round(corp):
                 round_.offering.pop(0)
                 continue
-            if not game.in_normal_zone(corp):
-                zone = "liquidation" if game.in_liquidation(corp) else "acquisition"
-                raise GameError(f"{corp.sym} is in the {zone} zone: its {zone} is not built yet")
-            if any(self.max_bid(p, corp) >= self.min_bid(corp) for p in game.players):
+            self.liquidation_cash = 0
+            self.liquidation_loans = 0
+            if game.in_liquidation(corp):
+                self.mode = "liquidate"
+                self.liquidation_cash, self.liquidation_loans = corp.cash, corp.loans
+                if corp.cash:
+                    game.transfer(corp, game.bank, corp.cash)
+                corp.loans = 0
+                self.start_auction(corp)
+                return
+            if game.zone(corp) == "acquisition":
+                self.mode = "acquisition"
+                self.start_auction(corp)
+                return
+            self.mode = "offered"
+            if any(self.max_bid(p, corp) >= self.opening_bid(corp) for p in round_.entities):
                 self.offer = corp
                 return
             round_.offering.pop(0)
 
-    def active_entities(self) -> list:
-        return [self.offer.owner] if self.offer else []
+    def start_auction(self, corp: Corporation) -> None:
+        """The bank opens: every player who could pay the opening bid is in."""
+        self.auctioning = corp
+        self.bids[corp.sym] = []
+        low = self.opening_bid(corp)
+        self.bidders = [p for p in self.round.entities if self.max_bid(p, corp) >= low]
+        self.resolve()
 
-    def actions(self, entity) -> tuple[str, ...]:
-        return ("assign", "pass") if self.offer and entity is self.offer.owner else ()
-
-    def min_bid(self, corp: Corporation) -> int:
+    # --- prices -----------------------------------------------------------------------------------------
+    def opening_bid(self, corp: Corporation) -> int:
+        if self.game.zone(corp) != "normal":
+            return 10
         return -(-corp.total_shares * corp.share_price.price // 10) * 10
 
-    def max_bid(self, player: Player, corp: Corporation) -> int:
-        """The most a player's corporations could pay for `corp`: cash, loans they could still take (the
-        acquired corporation's loans repaid first), the acquired treasury and its own shares' worth."""
+    def raise_min(self) -> int:
+        high = self.highest()
+        return high[1] + self.increment if high else self.opening_bid(self.auctioning)
+
+    def treasury_compensation(self, corp: Corporation) -> int:
+        """An offered corporation's treasury shares are sold to the market for its buyer."""
+        if self.mode != "offered":
+            return 0
+        return corp.percent_of(corp) // corp.share_percent * corp.share_price.price
+
+    def can_acquire(self, corp: Corporation, buyer: Corporation) -> bool:
+        return buyer is not corp and buyer.floated and not buyer.closed and self.game.in_normal_zone(buyer)
+
+    def buyer_max(self, buyer: Corporation, corp: Corporation) -> int:
+        """What the buyer could pay: its cash and loans (the acquired loans repaid and taken again), the
+        acquired cash and treasury shares."""
         game = self.game
-        best = 0
-        for buyer in game.corporations:
-            if buyer.owner is not player or buyer is corp or not buyer.floated or not game.in_normal_zone(buyer):
-                continue
-            loans = min(game.max_loans(buyer) - buyer.loans, game.loan_bank.left + corp.loans)
-            power = buyer.cash + loans * game.loan_bank.value
-            compensation = corp.percent_of(corp) // corp.share_percent * corp.share_price.price
-            best = max(best, power + corp.cash + compensation - corp.loans * game.loan_bank.value)
+        loans = min(game.max_loans(buyer) - buyer.loans, game.loan_bank.left + corp.loans)
+        power = buyer.cash + loans * game.loan_bank.value
+        return power + corp.cash + self.treasury_compensation(corp) - corp.loans * game.loan_bank.value
+
+    def max_bid(self, player: Player, corp: Corporation = None) -> int:
+        corp = corp or self.auctioning
+        best = max((self.buyer_max(c, corp) for c in self.game.corporations
+                    if c.owner is player and self.can_acquire(corp, c)), default=0)
         if corp.owner is player:
-            best = min(best, self.min_bid(corp))
+            best = min(best, self.raise_min() if self.auctioning is corp else self.opening_bid(corp))
         return best
 
+    def buyers(self, player: Player, corp: Corporation, price: int) -> list[Corporation]:
+        return [c for c in self.game.corporations
+                if c.owner is player and self.can_acquire(corp, c) and self.buyer_max(c, corp) >= price]
+
+    # --- who acts -----------------------------------------------------------------------------------------
+    def active_entities(self) -> list:
+        if self.offer:
+            return [self.offer.owner]
+        if self.auctioning:
+            if self.highest():
+                return [self.next_bidder()]
+            corp = self.auctioning
+            owner = self.game.owner_when_liquidated.get(corp.sym) if self.mode == "liquidate" else corp.owner
+            players = self.game.players
+            start = (players.index(owner) + 1) % len(players) if owner in players else 0
+            return [next(p for p in players[start:] + players[:start] if p in self.bidders)]
+        if self.buyer:
+            return [self.buyer]
+        if self.winner:
+            return [self.winner[0]]
+        return []
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if entity not in self.active_entities():
+            return ()
+        if self.offer:
+            return ("assign", "pass")
+        if self.auctioning:
+            return ("bid", "pass")
+        if self.buyer:
+            if self.may_borrow():
+                return ("take_loan", "pass")
+            return ("payoff_loan", "pass") if self.may_repay() else ()
+        return ("merge",) if self.winner else ()
+
+    def may_borrow(self) -> bool:
+        return not self.passed_loans and self.game.can_take_loan(self.buyer)
+
+    def may_repay(self) -> bool:
+        return not self.passed_repay and self.unpaid_loans > 0 and self.buyer.cash >= self.game.loan_bank.value
+
+    # --- offers and bids ----------------------------------------------------------------------------------
     def process_assign(self, action, player: Player) -> None:
-        raise GameError("offering a corporation for sale is not built yet")
+        corp = self.offer
+        if action.target != corp.sym:
+            raise GameError(f"{player.name} may offer {corp.sym} for sale, not {action.target}")
+        self.offer = None
+        self.start_auction(corp)
 
-    def process_pass(self, action, player: Player) -> None:
-        self.round.offering.pop(0)
-        self.next_offer()
+    def process_bid(self, action, player: Player) -> None:
+        corp = self.game.corporation(action.corporation) if action.corporation else self.auctioning
+        if corp is not self.auctioning:
+            raise GameError(f"the auction for {self.auctioning.sym} must finish first")
+        if action.price % 10:
+            raise GameError(f"bids on {corp.sym} are in tens of dollars, not {self.game.fmt(action.price)}")
+        low = self.raise_min()
+        self.check_price(player, corp, action.price, low)
+        self.bids[corp.sym] = [b for b in self.bids[corp.sym] if b[0] is not player] + [(player, action.price)]
+        low = self.raise_min()
+        for other in [p for p in self.bidders if p is not player and self.max_bid(p, corp) < low]:
+            self.drop_out(other)
+        self.resolve()
 
-    def legal(self, player) -> list[dict]:
-        return [self.action(player, "pass")] if self.actions(player) else []
+    def check_price(self, player: Player, item, price: int, low: int) -> None:
+        fmt = self.game.fmt
+        if price < low:
+            raise GameError(f"a bid on {item.sym} must be at least {fmt(low)}")
+        if (price - low) % 5:
+            raise GameError(f"a bid on {item.sym} goes up from {fmt(low)} in steps of $5")
+        if price > self.max_bid(player, item):
+            raise GameError(f"{player.name}'s corporations could pay at most {fmt(self.max_bid(player, item))}")
+
+    def resolve(self) -> None:
+        corp = self.auctioning
+        if corp is None:
+            return
+        if not self.bidders:
+            self.bids.clear()
+            self.auctioning = None
+            if self.mode == "liquidate":
+                self.bank_liquidates(corp)
+            self.round.offering.remove(corp)
+            self.next_offer()
+            return
+        if len(self.bidders) != 1 or not self.bids.get(corp.sym):
+            return
+        player, price = self.bids[corp.sym][0]
+        self.bids.clear()
+        self.bidders = []
+        self.auctioning = None
+        self.winner = (player, corp, price)
+        buyers = self.buyers(player, corp, price)
+        if len(buyers) == 1:
+            self.acquire(buyers[0])
+
+    def process_merge(self, action, player: Player) -> None:
+        buyer = self.game.corporation(action.corporation)
+        _, corp, price = self.winner
+        if buyer not in self.buyers(player, corp, price):
+            raise GameError(f"{buyer.sym} can't buy {corp.sym}: name one of "
+                            f"{', '.join(c.sym for c in self.buyers(player, corp, price))}")
+        self.acquire(buyer)
+
+    # --- the purchase ---------------------------------------------------------------------------------------
+    def acquire(self, buyer: Corporation) -> None:
+        game = self.game
+        _, corp, price = self.winner
+        self.buyer = buyer
+        compensation = self.treasury_compensation(corp)
+        if compensation:
+            game.transfer(game.bank, corp, compensation)
+        if corp.cash:
+            game.transfer(corp, buyer, corp.cash)
+        if game.in_liquidation(corp):
+            self.liquidation_cash += price
+        self.shareholder_cash = price
+        game.take_over(buyer, corp)
+        self.unpaid_loans = corp.loans
+        buyer.loans += corp.loans
+        corp.loans = 0
+        while buyer.cash < price:
+            game.take_loan(buyer)
+        game.transfer(buyer, game.bank, price)
+        self.passed_loans = self.passed_repay = False
+        self.after_loans()
+
+    def after_loans(self) -> None:
+        """Once the buyer is done borrowing: loans over its limit are repaid, then it may repay the rest of
+        those it took over; those left move its price one step left each."""
+        game = self.game
+        if self.may_borrow():
+            return
+        while self.buyer.loans > game.max_loans(self.buyer):
+            game.repay_loan(self.buyer, move=False)
+            self.unpaid_loans -= 1
+        if self.may_repay():
+            return
+        game.market.move(self.buyer, "left", self.unpaid_loans)
+        if self.game.zone(self.buyer) == "acquisition" and self.buyer in self.round.offering:
+            self.round.offering.remove(self.buyer)
+        self.settle(self.winner[1])
+
+    def process_take_loan(self, action, corp: Corporation) -> None:
+        if not self.may_borrow():
+            raise GameError(f"{corp.sym} can't take a loan now")
+        self.game.take_loan(corp)
+        if not self.may_borrow():
+            self.after_loans()
+
+    def process_payoff_loan(self, action, corp: Corporation) -> None:
+        if not self.may_repay():
+            raise GameError(f"{corp.sym} can't repay a loan now")
+        self.game.repay_loan(corp, move=False)
+        self.unpaid_loans -= 1
+        self.passed_loans = True
+        if not self.may_repay():
+            self.after_loans()
+
+    def bank_liquidates(self, corp: Corporation) -> None:
+        """Nobody bought it: its stations come off the map and its debts are settled."""
+        for coord in self.game.hexmap.tokened_hexes(corp.sym):
+            self.game.hexmap.remove_token(corp.sym, coord)
+        self.settle(corp)
+
+    def settle(self, corp: Corporation) -> None:
+        """A liquidated corporation's loans are repaid from what it had and fetched, its president paying
+        any shortfall; the rest, or the price of one bought, goes to the shareholders per share (a short
+        pays it)."""
+        game = self.game
+        if game.in_liquidation(corp):
+            president = game.owner_when_liquidated.get(corp.sym) or corp.owner
+            owed = self.liquidation_loans * game.loan_bank.value
+            game.loan_bank.taken -= self.liquidation_loans
+            self.liquidation_loans = 0
+            debt = max(0, owed - self.liquidation_cash)
+            if debt:
+                president.cash -= debt
+                game.bank.cash += debt
+                self.shareholder_cash = 0
+                if president.cash < 0:
+                    raise GameError(f"{president.name} can't pay {corp.sym}'s debts: a cash crisis, not built yet")
+            else:
+                self.shareholder_cash = self.liquidation_cash - owed
+        per_share = self.shareholder_cash // corp.total_shares
+        if per_share > 0:
+            for player in game.players:
+                shares = player.percent_of(corp) // corp.share_percent
+                if shares > 0:
+                    game.transfer(game.bank, player, shares * per_share)
+                elif shares < 0:
+                    game.transfer(player, game.bank, -shares * per_share)
+        game.reset_corporation(corp)
+        self.shareholder_cash = 0
+        self.buyer = None
+        if self.winner:
+            self.winner = None
+            self.round.offering.remove(corp)
+            self.next_offer()
+
+    def process_pass(self, action, entity) -> None:
+        if self.offer:
+            self.round.offering.remove(self.offer)
+            self.next_offer()
+        elif self.auctioning:
+            self.drop_out(entity)
+        elif self.buyer and self.may_borrow():
+            self.passed_loans = True
+            self.after_loans()
+        elif self.buyer:
+            self.passed_repay = True
+            self.after_loans()
+
+    def drop_out(self, player: Player) -> None:
+        if self.auctioning is None:
+            return
+        self.bidders.remove(player)
+        self.bids[self.auctioning.sym] = [b for b in self.bids[self.auctioning.sym] if b[0] is not player]
+        self.resolve()
+
+    def turn_facts(self, entity) -> dict:
+        return self.auction_facts() if self.auctioning and self.highest() else {}
+
+    def legal(self, entity) -> list[dict]:
+        acts = self.actions(entity)
+        out = []
+        if "assign" in acts:
+            out.append(self.action(entity, "assign", target=self.offer.sym, target_type="corporation"))
+        if "bid" in acts:
+            low = self.raise_min()
+            if low <= self.max_bid(entity, self.auctioning):
+                out.append(self.action(entity, "bid", corporation=self.auctioning.sym, price=low))
+        if "merge" in acts:
+            player, corp, price = self.winner
+            out.extend(self.action(entity, "merge", corporation=c.sym) for c in self.buyers(player, corp, price))
+        if "take_loan" in acts:
+            out.append(self.action(entity, "take_loan", loan=self.game.loan_bank.taken))
+        if "payoff_loan" in acts:
+            out.append(self.action(entity, "payoff_loan", loan=self.game.loan_bank.taken - 1))
+        if "pass" in acts:
+            out.append(self.action(entity, "pass"))
+        return out

@@ -66,6 +66,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         self.sized = False
         self.forming: Corporation | None = None  # the corporation being auctioned or formed
         self.corporate_action: Corporation | None = None  # the corporation the player acts for this turn
+        self.bought_back = False  # it has bought back shares (no loans after that)
 
     # --- who acts ---------------------------------------------------------------------------------
     def active_entities(self) -> list:
@@ -99,6 +100,8 @@ class BuySellParShares1817(Auction, BuySellParShares):
         acts = list(super().actions(entity))
         if "par" in acts:
             acts.remove("par")
+        if not self.bought and self.shortable(entity):
+            acts.insert(0, "short")
         if not self.bought and self.max_bid(entity) >= MIN_IPO_BID and self.startable():
             acts.insert(0, "bid")
         if (acts or self.any_corporate_actions(entity)) and "pass" not in acts and not self.must_sell(entity):
@@ -106,11 +109,24 @@ class BuySellParShares1817(Auction, BuySellParShares):
         return tuple(acts)
 
     def corporate_actions(self, corp: Corporation) -> tuple[str, ...]:
+        """A corporation its president acts for: loans, then buying back its shares from the market."""
         if self.corporate_action not in (None, corp) or self.current_actions:
             return ()
-        if corp.share_price is None or corp.share_price.types & {"acquisition", "liquidation"}:
+        if corp.share_price is None or not self.game.in_normal_zone(corp):
             return ()
-        return ("take_loan",) if self.game.can_take_loan(corp) else ()
+        acts = []
+        if self.game.can_take_loan(corp) and not self.bought_back:
+            acts.append("take_loan")
+        if self.redeemable(corp):
+            acts.append("buy_shares")
+        return tuple(acts)
+
+    def redeemable(self, corp: Corporation) -> list[list]:
+        """Bundles of its shares in the market it can pay for, smallest first."""
+        price = corp.share_price.price
+        shares = [s for s in self.game.pool.shares_of(corp) if s.percent > 0]
+        return [shares[:n] for n in range(1, len(shares) + 1)
+                if sum(self.game.certificate_price(s, price) for s in shares[:n]) <= corp.cash]
 
     def any_corporate_actions(self, player: Player) -> bool:
         return any(self.corporate_actions(c) for c in self.game.corporations if c.owner is player)
@@ -234,6 +250,95 @@ class BuySellParShares1817(Auction, BuySellParShares):
         game.contribute(company, self.forming)
         self.form_if_complete()
 
+    # --- short selling ------------------------------------------------------------------------------
+    def shortable(self, player: Player) -> list[Corporation]:
+        return [c for c in self.game.corporations if self.short_refusal(player, c) is None]
+
+    def short_refusal(self, player: Player, corp: Corporation) -> str | None:
+        """Why the player can't sell a share of the corporation short now, if they can't. Once a turn a player
+        may short a 5- or 10-share corporation that has operated, in the normal zone, of which they hold no
+        share, while fewer of its shares are short than it has (five with the optional rule); no new
+        shorts in the last phase."""
+        game = self.game
+        limit = 5 if "five_shorts" in game.optional_rules else corp.total_shares
+        checks = (
+            ("no_new_shorts" in game.phase.status, "no new shorts may be sold in this phase"),
+            (any(kind == "short" for kind, _ in self.current_actions), f"{player.name} has already sold short "
+                                                                        "this turn"),
+            (not corp.floated or corp.total_shares == 2, f"{corp.sym} can't be shorted: it isn't a 5- or 10-share "
+                                                         "corporation"),
+            (not corp.operated, f"{corp.sym} has not operated yet"),
+            (not game.in_normal_zone(corp), f"{corp.sym} is in the {game.zone(corp)} zone"),
+            (player.percent_of(corp) > 0, f"{player.name} holds shares of {corp.sym}"),
+            (len(game.shorts(corp)) >= limit, f"{limit} shares of {corp.sym} are short already"),
+        )
+        return next((why for failed, why in checks if failed), None)
+
+    def why_not(self, entity, action) -> str | None:
+        if action.type == "short" and entity is self.round.current_entity:
+            corp = self.game.corporation_by_sym.get(action.corporation)
+            if corp is None:
+                return f"there is no corporation {action.corporation}"
+            why = self.short_refusal(entity, corp) or \
+                ("shorts come before the purchase of the turn" if self.bought else None)
+            return f"{entity.name} can't sell {corp.sym} short: {why}" if why else None
+        return super().why_not(entity, action)
+
+    def process_short(self, action, player: Player) -> None:
+        corp = self.game.corporation(action.corporation)
+        why = self.short_refusal(player, corp) or ("shorts come before the purchase of the turn" if self.bought else None)
+        if why:
+            raise GameError(f"{player.name} can't sell {corp.sym} short: {why}")
+        self.game.short(player, corp)
+        self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
+        player.passed = False
+        self.track(player, corp, "short")
+
+    # --- buying, closing shorts -------------------------------------------------------------------
+    def can_buy_share(self, player: Player, share) -> bool:
+        corp = share.corporation
+        if not self.game.in_normal_zone(corp):
+            return False
+        if self.game.shorts_of(player, corp):
+            return self.closing_buy_allowed(player, share)
+        return super().can_buy_share(player, share)
+
+    def closing_buy_allowed(self, player: Player, share) -> bool:
+        return self.closing_buy_refusal(player, share) is None
+
+    def closing_buy_refusal(self, player: Player, share) -> str | None:
+        """Buying a share to close a short ignores the certificate and holding limits."""
+        corp = share.corporation
+        checks = (
+            (not share.buyable or share.president or share.owner not in (corp, self.game.pool),
+             f"{share.id} is not for sale"),
+            (self.sold_this_round(player, corp), f"{player.name} sold {corp.sym} this round and can't buy it again"),
+            (self.bought, f"{player.name} has already bought this turn"),
+            (self.share_price(share) > player.cash, f"{player.name} has {self.game.fmt(player.cash)} and can't pay "
+                                                    f"{self.game.fmt(self.share_price(share))}"),
+        )
+        return next((why for failed, why in checks if failed), None)
+
+    def check_buy(self, action, player: Player):
+        shares = [self.game.share(sid) for sid in action.shares]
+        if len(shares) == 1 and self.game.shorts_of(player, shares[0].corporation):
+            why = self.closing_buy_refusal(player, shares[0])
+            if why:
+                raise GameError(why)
+            return shares[0], self.share_price(shares[0])
+        return super().check_buy(action, player)
+
+    def process_buy_shares(self, action, player) -> None:
+        if isinstance(player, Corporation):
+            self.buy_back(action, player)
+            return
+        share, _ = self.check_buy(action, player)
+        closing = bool(self.game.shorts_of(player, share.corporation))
+        super().process_buy_shares(action, player)
+        if closing:
+            self.game.unshort(player, share)
+        self.game.buy_missing_stations(share.corporation)
+
     # --- selling ----------------------------------------------------------------------------------
     def sale_in_order(self) -> bool:
         """Sales come before the purchase of the turn, never after."""
@@ -259,6 +364,21 @@ class BuySellParShares1817(Auction, BuySellParShares):
         self.game.take_loan(corp)
         self.game.buy_missing_stations(corp)
 
+    def buy_back(self, action, corp: Corporation) -> None:
+        game = self.game
+        if "buy_shares" not in self.corporate_actions(corp):
+            raise GameError(f"{corp.sym} can't buy back shares now")
+        shares = [game.share(sid) for sid in action.shares]
+        if any(s.corporation is not corp or s.owner is not game.pool for s in shares):
+            raise GameError(f"{corp.sym} buys back its own shares from the market")
+        price = sum(game.certificate_price(s, corp.share_price.price) for s in shares)
+        if price > corp.cash:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)}")
+        game.transfer(corp, game.bank, price)
+        game.transfer_shares(shares, corp)
+        self.corporate_action = corp
+        self.bought_back = True
+
     # --- passing ----------------------------------------------------------------------------------
     def process_pass(self, action, player: Player) -> None:
         if self.winner:
@@ -269,15 +389,27 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if self.auctioning:
             self.drop_out(player)
             return
-        if self.corporate_action:
-            self.current_actions.append(("loan", self.corporate_action))
+        self.record_corporate_action()
         super().process_pass(action, player)
+
+    def skip(self) -> None:
+        self.record_corporate_action()
+        super().skip()
+
+    def record_corporate_action(self) -> None:
+        """Acting for a corporation is the player's turn: they have not passed."""
+        if self.corporate_action and ("corporation", self.corporate_action) not in self.current_actions:
+            self.current_actions.append(("corporation", self.corporate_action))
 
     # --- what can be done -------------------------------------------------------------------------
     def legal(self, entity) -> list[dict]:
         acts = self.actions(entity)
         if isinstance(entity, Corporation):
-            return [self.action(entity, "take_loan", loan=self.game.loan_bank.taken)] if "take_loan" in acts else []
+            out = [self.action(entity, "take_loan", loan=self.game.loan_bank.taken)] if "take_loan" in acts else []
+            if "buy_shares" in acts:
+                out.extend(self.action(entity, "buy_shares", shares=[s.id for s in bundle],
+                                       percent=sum(s.percent for s in bundle)) for bundle in self.redeemable(entity))
+            return out
         if self.winner:
             out = []
             if "choose" in acts:
@@ -295,6 +427,8 @@ class BuySellParShares1817(Auction, BuySellParShares):
                 out.append(self.action(entity, "bid", corporation=self.auctioning.sym, price=low))
             return out + [self.action(entity, "pass")]
         out = super().legal(entity)
+        if "short" in acts:
+            out.extend(self.action(entity, "short", corporation=c.sym) for c in self.shortable(entity))
         if "bid" in acts:
             for corp in self.startable():
                 out.append(self.action(entity, "bid", corporation=corp.sym, price=MIN_IPO_BID))
