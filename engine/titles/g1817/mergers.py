@@ -438,12 +438,7 @@ class Acquire(Auction):
             raise GameError(f"the auction for {self.auctioning.sym} must finish first")
         if action.price % 10:
             raise GameError(f"bids on {corp.sym} are in tens of dollars, not {self.game.fmt(action.price)}")
-        low = self.raise_min()
-        self.check_price(player, corp, action.price, low)
-        self.bids[corp.sym] = [b for b in self.bids[corp.sym] if b[0] is not player] + [(player, action.price)]
-        low = self.raise_min()
-        for other in [p for p in self.bidders if p is not player and self.max_bid(p, corp) < low]:
-            self.drop_out(other)
+        self.raise_bid(player, action.price)
         self.resolve()
 
     def check_price(self, player: Player, item, price: int, low: int) -> None:
@@ -594,13 +589,6 @@ class Acquire(Auction):
         elif self.buyer:
             self.passed_repay = True
             self.after_loans()
-
-    def drop_out(self, player: Player) -> None:
-        if self.auctioning is None:
-            return
-        self.bidders.remove(player)
-        self.bids[self.auctioning.sym] = [b for b in self.bids[self.auctioning.sym] if b[0] is not player]
-        self.resolve()
 
     def turn_facts(self, entity) -> dict:
         return self.auction_facts() if self.auctioning and self.highest() else {}
