@@ -654,7 +654,6 @@ class BaseGame(OperatingMixin):
             exchange.owner = None
             self.depot.discarded.append(exchange)
         train.owner = corp
-        train.operated = False
         corp.trains.append(train)
         if seller is None:
             self.on_train_bought_from_depot(train)

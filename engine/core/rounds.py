@@ -253,9 +253,17 @@ class OperatingRound(Round):
     def description(self) -> str:
         return f"{self.name} {self.game.turn}.{self.round_num} (of {self.game.operating_rounds})"
 
+    # A train that has run stays marked until the next operating round starts, as on 18xx.games: one that
+    # passes to another operator in the round (an 18MEX merger, a sale) does not run again in it. 1860
+    # clears the marks at each operator's turn instead.
+    trains_run_again_each_turn = False
+
     def start(self) -> None:
         self.game.payout_companies()
         self.entities = self.game.operating_order()
+        for operator in self.entities:
+            for train in operator.trains:
+                train.operated = False
         self.entity_index = 0
         self.routes: list = []
         self.revenue = 0
@@ -274,8 +282,9 @@ class OperatingRound(Round):
     def start_operating(self) -> None:
         corp: Corporation = self.current_entity
         self.operator_acted = False
-        for train in corp.trains:
-            train.operated = False
+        if self.trains_run_again_each_turn:
+            for train in corp.trains:
+                train.operated = False
         self.routes = []
         self.revenue = 0
         self.game.place_home_token(corp)

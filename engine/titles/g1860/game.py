@@ -27,6 +27,8 @@ class OperatingRound1860(OperatingRound):
     """Companies operate; at the end of each turn a company without trains that has a route becomes
     insolvent, one with trains stops being so, and one whose price fell to 0 goes bankrupt."""
 
+    trains_run_again_each_turn = True
+
     @property
     def description(self) -> str:
         game = self.game
