@@ -106,15 +106,28 @@ def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
     kind = rng.choices(kinds, weights=weights)[0]
     options = by_type[kind]
     if kind == "run_routes" and options[0]["routes"] and rng.random() < 0.15:
-        # now and then a train doesn't run (a run need not be the best one)
+        # now and then a train doesn't run (a run need not be the best one), where the title lets it
         routes = list(options[0]["routes"])
         routes.pop(rng.randrange(len(routes)))
-        return {**options[0], "routes": routes}
+        corp = game.corporation(options[0]["entity"]) if options[0].get("entity_type") == "corporation" else None
+        if corp is None or (game.may_run_nothing(corp) if not routes else _run_ok(game, corp, routes)):
+            return {**options[0], "routes": routes}
     if kind == "buy_train" and rng.random() < 0.85:
         # mostly from the bank, so that games move through the phases to the last trains
         from_bank = [a for a in options if game.train(a["train"]).owner is None]
         options = from_bank or options
     return rng.choice(options)
+
+
+def _run_ok(game, corp, routes: list[dict]) -> bool:
+    """Whether the routes may run together (1860's routes must meet: one left out may part the others)."""
+    from engine.core.autoroute import check_routes
+
+    try:
+        check_routes(game, corp, routes)
+    except GameError:
+        return False
+    return True
 
 
 def play_one(title: str, players: int, seed: int, max_actions: int,

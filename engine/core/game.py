@@ -290,13 +290,17 @@ class BaseGame(OperatingMixin):
             if not self.bank.unlimited and self.bank.checks_cash and self.bank.cash - amount < 0:
                 self.bank.broken = True
         elif payer.cash < amount:
-            raise GameError(f"{self.name_of(payer)} has {self.fmt(payer.cash)}, not {self.fmt(amount)}")
+            raise GameError(f"{self.name_of(payer)} has {self.fmt(payer.cash, payer)}, not {self.fmt(amount, payer)}")
         payer.cash -= amount
         payee.cash += amount
 
-    def fmt(self, amount: int) -> str:
-        return self.rules.currency_format_str.replace("%s", str(amount)) \
-            if amount >= 0 else "-" + self.fmt(-amount)
+    def fmt(self, amount: int, of=None) -> str:
+        """Money as the title writes it; `of`: whose money (a corporation's or a minor's may be another
+        currency: 1860's credits)."""
+        form = self.rules.currency_format_str
+        if isinstance(of, Operator) and self.rules.company_currency_format_str:
+            form = self.rules.company_currency_format_str
+        return form.replace("%s", str(amount)) if amount >= 0 else "-" + self.fmt(-amount, of)
 
     # --- shares -------------------------------------------------------------------------------
     def move_share(self, share: Share, to: ShareHolder) -> None:
@@ -1068,6 +1072,13 @@ class BaseGame(OperatingMixin):
     def title_facts(self) -> dict:
         """A title's own facts about the game (18MEX: the NdM merger)."""
         return {}
+
+    # the states a corporation can be in besides operating normally, as operator_states names them
+    OPERATOR_STATES: tuple[str, ...] = ()
+
+    def operator_states(self, operator: Operator) -> list[str]:
+        """The states of OPERATOR_STATES the operator is in now (1860: receivership, insolvent...)."""
+        return ["receivership"] if getattr(operator, "receivership", False) else []
 
     def trace_fields(self) -> dict:
         """A title's own fields of a state line (engine.core.trace; 1817: the interest rate, loans left)."""

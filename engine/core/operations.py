@@ -91,6 +91,10 @@ class OperatingMixin:
                           "connections": route.get("connections") or [], "nodes": route.get("nodes")})
         return [(revenue, 0) for revenue in (self.route_revenues(corp, specs) if specs else [])]
 
+    def may_run_nothing(self, corp: Corporation) -> bool:
+        """Whether the corporation may leave all its trains idle (1860: not while it has a route)."""
+        return True
+
     def best_routes(self, corp: Corporation) -> list[dict] | None:
         """The best run for the corporation's trains, in run_routes format (None: not available)."""
         try:

@@ -58,6 +58,8 @@ class Rules:
     bankruptcy_allowed: bool = True
     bankruptcy_ends_game_after: str = "one"  # "all_but_one"
     currency_format_str: str = "$%s"
+    # the money of corporations and minors where a title keeps it apart from the players' (1860: credits)
+    company_currency_format_str: str | None = None
 
     @classmethod
     def from_data(cls, data: dict, overrides: dict | None = None) -> Rules:

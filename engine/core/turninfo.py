@@ -44,11 +44,15 @@ def facts(game) -> dict:
         "locations": {c: h.location_name for c, h in hm.hexes.items() if h.location_name},
         "layout": hm.layout,
         "currency": game.rules.currency_format_str,
+        "company_currency": game.rules.company_currency_format_str or game.rules.currency_format_str,
         "cert_limit": game.cert_limit,
         "phases": {p.name: {"train_limit": p.train_limit, "tiles": list(p.tiles), "status": list(p.status),
                             "operating_rounds": p.operating_rounds} for p in game.phases},
         "income": {c.sym: c.revenue for c in game.companies},
+        "company_owners": {c.sym: game.name_of(c.owner) if isinstance(c.owner, Operator) else getattr(c.owner, "id", None)
+                           for c in game.companies},
         "presidency_with": presidency_with,
+        "operator_states": list(game.OPERATOR_STATES),
         "share_percent": {c.sym: c.share_percent for c in game.corporations},
         "operators": {op.sym: operator_facts(game, op) for op in game.minors + game.corporations},
         "players": {p.id: {"certificates": game.num_certs(p), "cert_limit": game.cert_limit} for p in game.players},
@@ -71,6 +75,7 @@ def operator_facts(game, op: Operator) -> dict:
                                 "owner": _owner(game, s.owner), "reserved": not s.buyable} for s in op.shares]
     if isinstance(op, Minor):
         out["revenue_split"] = "half to the minor, half to its owner"
+    out["states"] = game.operator_states(op)
     out.update(game.operator_facts(op))
     return out
 

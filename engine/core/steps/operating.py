@@ -179,8 +179,8 @@ class Track(Step):
         if refusal:
             raise GameError(f"{corp.sym} can't lay tile {action.tile} on {action.hex}: {refusal}")
         if cost + self.follow_up_cost(hex_) > corp.cash:
-            total = game.fmt(cost + self.follow_up_cost(hex_))
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {total} to lay on {action.hex}")
+            total = game.fmt(cost + self.follow_up_cost(hex_), corp)
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {total} to lay on {action.hex}")
         upgrade = self.is_upgrade(hex_)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.round.num_laid_track += 1
@@ -272,7 +272,7 @@ class SpecialTrack(Step):
                                      tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
         cost -= min(cost, ability.get("discount", 0))
         if cost > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(cost, corp)} to lay on {action.hex}")
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         game.use_ability(company, ability)
         if teleport:
@@ -399,7 +399,7 @@ class Token(Step):
         if price is None:
             raise GameError(f"{corp.sym} has no station tokens left")
         if price > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)} for a station")
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(price, corp)} for a station")
         game.hexmap.check_token(corp.sym, action.city, action.slot)
         game.place_token(corp, action.city, action.slot, price=price)
         self.round.tokened = True
@@ -416,7 +416,7 @@ class Token(Step):
         if price is None:
             return f"{entity.sym} has no station tokens left"
         if price > entity.cash:
-            return f"{entity.sym} has {game.fmt(entity.cash)} and can't pay {game.fmt(price)} for a station"
+            return f"{entity.sym} has {game.fmt(entity.cash, entity)} and can't pay {game.fmt(price, entity)} for a station"
         if self.passed or self.round.tokened:
             return f"{entity.sym} has already placed or passed on a station token this turn"
         try:
@@ -459,7 +459,7 @@ class Route(Step):
         revenues = game.route_revenues(corp, specs) if specs else []
         for route, revenue in zip(action.routes, revenues, strict=True):
             if route.revenue is not None and route.revenue != revenue:
-                raise GameError(f"train {route.train}'s route pays {game.fmt(revenue)}, not {game.fmt(route.revenue)}")
+                raise GameError(f"train {route.train}'s route pays {game.fmt(revenue, corp)}, not {game.fmt(route.revenue, corp)}")
         for train in trains.values():
             train.operated = True
         self.round.routes = [(r.train, v, r.connections) for r, v in zip(action.routes, revenues, strict=True)]
@@ -721,7 +721,7 @@ class BuyTrain(Step):
             else:
                 face = train.price
             if price != face:
-                raise GameError(f"train {train.id} costs {game.fmt(face)}, not {game.fmt(price)}")
+                raise GameError(f"train {train.id} costs {game.fmt(face, corp)}, not {game.fmt(price, corp)}")
         else:
             seller = train.owner
             if not isinstance(seller, Corporation) or seller.closed:
@@ -732,23 +732,23 @@ class BuyTrain(Step):
                 raise GameError(f"{corp.sym} may not buy {train.id} now: its president sold more than needed")
             low, high = self.price_range(corp, train)
             if not low <= price <= high:
-                raise GameError(f"{corp.sym} may pay {game.fmt(low)} to {game.fmt(high)} for {train.id}, "
-                                f"not {game.fmt(price)}")
+                raise GameError(f"{corp.sym} may pay {game.fmt(low, corp)} to {game.fmt(high, corp)} for {train.id}, "
+                                f"not {game.fmt(price, corp)}")
         if exchange is None and not self.room(corp):
             raise GameError(f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}")
         if price > corp.cash:
             if not self.must_buy(corp):
-                raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)}")
+                raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(price, corp)}")
             if train.owner is None and price > self.cheapest_depot_price():
-                raise GameError(f"{corp.sym} must buy the cheapest train ({game.fmt(self.cheapest_depot_price())}) "
+                raise GameError(f"{corp.sym} must buy the cheapest train ({game.fmt(self.cheapest_depot_price(), corp)}) "
                                 "with its president's money")
             if exchange is not None:
                 raise GameError("the president can't add money to a trade-in")
             shortfall = price - corp.cash
             president = corp.owner
             if president.cash < shortfall:
-                raise GameError(f"{corp.sym} and its president have {game.fmt(corp.cash + president.cash)}, "
-                                f"not {game.fmt(price)}")
+                raise GameError(f"{corp.sym} and its president have {game.fmt(corp.cash + president.cash, corp)}, "
+                                f"not {game.fmt(price, corp)}")
             game.transfer(president, corp, shortfall)
         game.buy_train(corp, train, price, exchange)
 
@@ -770,7 +770,7 @@ class BuyTrain(Step):
             if self.passed:
                 return f"{corp.sym} has finished buying trains this turn"
             if not self.can_buy(corp):
-                return f"{corp.sym} has {game.fmt(corp.cash)} and can't pay for any train on sale"
+                return f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay for any train on sale"
         return None
 
     def legal(self, entity) -> list[dict]:
@@ -860,9 +860,9 @@ class BuyCompany(Step):
             raise GameError(f"{corp.sym} can't buy {company.sym} now")
         low, high = self.price_range(company)
         if not low <= action.price <= high:
-            raise GameError(f"{company.sym} sells to a corporation for {game.fmt(low)} to {game.fmt(high)}")
+            raise GameError(f"{company.sym} sells to a corporation for {game.fmt(low, corp)} to {game.fmt(high, corp)}")
         if action.price > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(action.price)}")
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(action.price, corp)}")
         game.sell_company(company, corp, action.price)
 
     def process_pass(self, action, corp) -> None:
@@ -927,7 +927,7 @@ class Bankrupt(Step):
     def why_not(self, entity, action) -> str | None:
         if action.type == "bankrupt" and isinstance(entity, Corporation):
             return (f"{entity.sym} can't declare bankruptcy: its president can still raise the "
-                    f"{self.game.fmt(self.game.min_depot_price())} for the bank's cheapest train")
+                    f"{self.game.fmt(self.game.min_depot_price(), entity)} for the bank's cheapest train")
         return None
 
     def process_bankrupt(self, action, corp: Corporation) -> None:

@@ -80,6 +80,7 @@ class StockRound1860(StockRound):
 class Game1860(BaseGame):
     TITLE = "1860"
     ROUTE_RULES = RouteRules1860
+    RULES = {"company_currency_format_str": "%s cr"}  # companies' money is credits, the players' pounds
 
     def __init__(self, players, seed=0, optional_rules=(), game_id=None) -> None:
         if "simplified_insolvency" in optional_rules and \
@@ -217,9 +218,6 @@ class Game1860(BaseGame):
         return min(c.price for c in self.market.par_prices)
 
     # --- money --------------------------------------------------------------------------------------
-    def fmt_credits(self, amount: int) -> str:
-        return f"{amount} cr"
-
     def bank_pounds_left(self) -> int:
         return self.bank_pounds - sum(p.cash for p in self.players)
 
@@ -343,7 +341,30 @@ class Game1860(BaseGame):
             return
         super().place_home_token(corp)
 
+    def may_run_nothing(self, corp: Corporation) -> bool:
+        """A company with a route for its trains (an insolvent one: for its leased train) must run."""
+        return not (self.route_available(corp) and (corp.trains or corp in self.insolvent)
+                    and (not corp.receivership or not self.nationalization))
+
     # --- insolvency, bankruptcy, receivership ----------------------------------------------------
+    OPERATOR_STATES = ("receivership", "insolvent", "bankrupt", "relaunched", "nationalised")
+
+    def operator_facts(self, operator) -> dict:
+        """The halt subsidy the operating company's run has earned (paid into its treasury with the dividend)."""
+        subsidy = getattr(self.round, "subsidy", 0) if self.round.active_entities()[:1] == [operator] else 0
+        return {"subsidy": subsidy} if subsidy else {}
+
+    def operator_states(self, operator) -> list[str]:
+        """`relaunched`: bankrupt and started again, not floated yet."""
+        states = super().operator_states(operator)
+        if operator in self.insolvent:
+            states.append("insolvent")
+        if operator in self.bankrupt:
+            states.append("relaunched" if operator.ipoed else "bankrupt")
+        if operator in self.nationalized:
+            states.append("nationalised")
+        return states
+
     def receivership(self, corp: Corporation) -> bool:
         return corp.receivership
 

@@ -238,7 +238,7 @@ class HomeTrack(Step):
             raise GameError(f"{corp.sym} lays its home tile on {self.home(corp)}")
         cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles)
         if cost > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt_credits(corp.cash)} and can't pay {game.fmt_credits(cost)}")
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(cost, corp)}")
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.pending().pop(0)
 
@@ -763,18 +763,18 @@ class Route(operating.Route):
 
     def process_run_routes(self, action, corp: Corporation) -> None:
         game = self.game
-        if not action.routes and game.route_available(corp) and (corp.trains or corp in game.insolvent) and \
-                (not corp.receivership or not game.nationalization):
+        if not action.routes and not game.may_run_nothing(corp):
             raise GameError(f"{corp.sym} must run a route")
         runnable = {t.id: t for t in game.runnable_trains(corp)}
         seen = {route.train for route in action.routes}
         results = game.run_results(corp, [r.model_dump() for r in action.routes])
         for route, (revenue, subsidy) in zip(action.routes, results, strict=True):
             if route.revenue is not None and route.revenue != revenue:
-                raise GameError(f"train {route.train}'s route pays {game.fmt(revenue)}, not {game.fmt(route.revenue)}")
+                raise GameError(f"train {route.train}'s route pays {game.fmt(revenue, corp)}, not "
+                                f"{game.fmt(route.revenue, corp)}")
             if route.subsidy is not None and route.subsidy != subsidy:
-                raise GameError(f"train {route.train}'s route earns a subsidy of {game.fmt_credits(subsidy)}, "
-                                f"not {game.fmt_credits(route.subsidy)}")
+                raise GameError(f"train {route.train}'s route earns a subsidy of {game.fmt(subsidy, corp)}, "
+                                f"not {game.fmt(route.subsidy, corp)}")
         for train_id in seen:
             if runnable[train_id].owner is corp:  # a leased train goes back to the bank unmarked
                 runnable[train_id].operated = True
@@ -885,17 +885,17 @@ class BuyTrain(operating.BuyTrain):
             raise GameError(f"train {train.id} is a {train.name}-train, not {action.variant}")
         if train.owner is None:
             if action.price != train.price:
-                raise GameError(f"train {train.id} costs {game.fmt_credits(train.price)}")
+                raise GameError(f"train {train.id} costs {game.fmt(train.price, corp)}")
         else:
             low, high = self.price_range(corp, train)
             if not low <= action.price <= high:
-                raise GameError(f"{corp.sym} may pay {game.fmt_credits(low)} to {game.fmt_credits(high)} for {train.id}")
+                raise GameError(f"{corp.sym} may pay {game.fmt(low, corp)} to {game.fmt(high, corp)} for {train.id}")
             if action.price % game.rules.train_price_multiple:
-                raise GameError(f"a train changes hands for a multiple of {game.fmt_credits(game.rules.train_price_multiple)}")
+                raise GameError(f"a train changes hands for a multiple of {game.fmt(game.rules.train_price_multiple, corp)}")
         if not self.room(corp):
             raise GameError(f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}")
         if action.price > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt_credits(corp.cash)} and can't pay {game.fmt_credits(action.price)}")
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(action.price, corp)}")
         game.buy_train(corp, train, action.price)
         if not self.can_buy(corp):
             self.passed = True
