@@ -21,6 +21,7 @@ PAD = 10
 HEAD_BG = (60, 60, 60)
 ZEBRA = ((255, 255, 255), (242, 240, 234))
 GREY = (140, 140, 140)
+UNLIMITED_CERTS = 999  # a certificate limit this high stands for none
 
 
 def _player_names(summary: dict) -> dict:
@@ -33,8 +34,20 @@ def _owner_name(owner, names: dict) -> str:
     return names.get(owner, str(owner))
 
 
-def _money(v) -> str:
-    return "" if v is None else f"${v}"
+class _Money:
+    """Money as the title writes it: the players' (`pounds`) and the companies' (`credits`: 1860's credits;
+    elsewhere the same currency)."""
+
+    def __init__(self, title_data: dict, facts: dict):
+        meta = title_data.get("meta") or {}
+        self.form = facts.get("currency") or meta.get("currency_format") or "$%s"
+        self.company_form = facts.get("company_currency") or self.form
+
+    def __call__(self, v) -> str:
+        return "" if v is None else self.form.replace("%s", str(v))
+
+    def credits(self, v) -> str:
+        return "" if v is None else self.company_form.replace("%s", str(v))
 
 
 def _trains_text(ids: list[str], obsolete: set[str] = frozenset()) -> str:
@@ -74,7 +87,7 @@ def _merger_text(facts: dict) -> str:
     return ""
 
 
-def _train_price(t: dict) -> str:
+def _train_price(t: dict, money: _Money) -> str:
     """"$1100", or with a trade-in discount "$1100, or $800 trading in a 4/5/6"."""
     price = t.get("price")
     if price is None:
@@ -83,18 +96,18 @@ def _train_price(t: dict) -> str:
     by_price: dict[int, list[str]] = {}
     for name, off in discount.items():
         by_price.setdefault(price - int(off), []).append(str(name))
-    offers = [f"${p} trading in a {'/'.join(names)}" for p, names in sorted(by_price.items())]
-    return ", or ".join([f"${price}"] + offers)
+    offers = [f"{money.credits(p)} trading in a {'/'.join(names)}" for p, names in sorted(by_price.items())]
+    return ", or ".join([money.credits(price)] + offers)
 
 
-def _bank_text(summary: dict) -> str:
+def _bank_text(summary: dict, money: _Money) -> str:
     bank = summary.get("bank")
     if bank is None:
         return ""
     broken = bank <= 0 or summary.get("end_reason") == "bank"
     if not broken:
-        return f"Bank ${bank}"
-    short = f" (${-bank} short)" if bank < 0 else ""
+        return f"Bank {money(bank)}"
+    short = f" ({money(-bank)} short)" if bank < 0 else ""
     if summary.get("finished"):
         return f"Bank broken{short}"
     return f"Bank broken{short}: the game ends after this set of operating rounds"
@@ -157,6 +170,7 @@ class _Table:
 def draw_companies(title: str, summary: dict, facts: dict | None = None) -> bytes:
     d_ = data.load(title)
     facts = facts or {}
+    money = _Money(d_, facts)
     names = _player_names(summary)
     corps = summary.get("corporations", {})
     obsolete = _obsolete(facts)
@@ -164,9 +178,13 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     ipo_w = 150 if any(reserved.values()) else 70
     show_rev = any("revenue" in c or "last_revenue" in c for c in corps.values())
 
-    cols = [("Corp", 90, "c"), ("President", 180 if summary.get("minors") else 150, "l"), ("Price", 80, "r"),
-            ("Par", 70, "r"),
-            ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens", 80, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
+    # a title whose corporations can be insolvent, in receivership... (1860) says which each is in
+    states = {sym: (op.get("states") or []) for sym, op in (facts.get("operators") or {}).items()}
+    show_states = bool(facts.get("operator_states")) or any(states.values())
+    cols = [("Corp", 90, "c"), ("President", 180 if summary.get("minors") else 150, "l")]
+    if show_states:
+        cols.append(("State", 150, "l"))
+    cols += [("Price", 80, "r"), ("Par", 70, "r"), ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens", 80, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
             ("Privates", 130, "l")]
     if show_rev:
         cols.append(("Last run", 100, "r"))
@@ -174,8 +192,10 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     for sym, c in corps.items():
         price = c.get("price")
         started = c.get("ipoed") or c.get("floated") or price
-        row = [sym, _owner_name(c.get("pres"), names) if c.get("pres") is not None else "",
-               _money(price[0]) if price else "", _money(c.get("par")), _money(c.get("cash")),
+        row = [sym, _owner_name(c.get("pres"), names) if c.get("pres") is not None else ""]
+        if show_states:
+            row.append(", ".join(states.get(sym) or []))
+        row += [money(price[0]) if price else "", money(c.get("par")), money.credits(c.get("cash")),
                _trains_text(c.get("trains", []), obsolete), c.get("tokens_left", 0),
                f"{c.get('ipo', 0)}%" + (f" ({reserved[sym]} res.)" if reserved.get(sym) else ""),
                f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
@@ -183,8 +203,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
             row[1] = "closed"
         if show_rev:
             rev = c.get("last_revenue", c.get("revenue"))
-            row.append(_money(rev) if rev is not None else "")
-        corp_t.add(row, {"entity": sym, "dim": not started or c.get("closed")})
+            row.append(money.credits(rev) if rev is not None else "")
+        corp_t.add(row, {"entity": sym, "dim": (not started or c.get("closed")) and not states.get(sym)})
     for sym, m in summary.get("minors", {}).items():
         op = (facts.get("operators") or {}).get(sym) or {}
         owner = m.get("owner", op.get("owner"))
@@ -193,12 +213,15 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
             who = f"closed → {into['percent']}% {into['corporation']}" if into else "closed"
         else:
             who = _owner_name(owner, names) + (" (minor)" if op else "")
-        row = [sym, who, "", "", _money(m.get("cash")), _trains_text(m.get("trains", []), obsolete), "", "", "",
+        row = [sym, who, *([""] if show_states else []), "", "", money.credits(m.get("cash")),
+               _trains_text(m.get("trains", []), obsolete), "", "", "",
                f"→ {into['percent']}% {into['corporation']}" if into and not m.get("closed") else ""]
         corp_t.add(row + ([""] if show_rev else []), {"entity": sym, "dim": m.get("closed")})
 
     certs = {int(k): v for k, v in (facts.get("players") or {}).items()}
-    cols = [("Player", 150, "l"), ("Turn", 110, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
+    turn_w = 150 if any(p["id"] == summary.get("priority") == summary.get("next") for p in summary.get("players", [])) \
+        else 110
+    cols = [("Player", 150, "l"), ("Turn", turn_w, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
             ("Certificates", 560, "l"), ("Privates", 150, "l")]
     if certs:
         cols.insert(4, ("Certs", 80, "r"))
@@ -212,11 +235,13 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
             marks.append("bankrupt")
         if p["id"] == summary.get("next"):
             marks.append("to act")
-        row = [names[p["id"]], ", ".join(marks), _money(p.get("cash")), _money(p.get("value")), shares,
+        row = [names[p["id"]], ", ".join(marks), money(p.get("cash")), money(p.get("value")), shares,
                " ".join(p.get("privates", []))]
         if certs:
             c = certs.get(p["id"]) or {}
-            row.insert(4, f"{c.get('certificates', '')}/{c.get('cert_limit', '')}" if c else "")
+            limit = c.get("cert_limit", "")
+            limit = "∞" if isinstance(limit, int) and limit >= UNLIMITED_CERTS else limit  # 1860's late phases
+            row.insert(4, f"{c.get('certificates', '')}/{limit}" if c else "")
         player_t.add(row, {"bold": p["id"] == summary.get("next")})
 
     companies = {c["sym"]: c for c in d_.get("companies", [])}
@@ -225,17 +250,17 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     open_companies = summary.get("companies", {})
     for sym, owner in open_companies.items():
         c = companies.get(sym, {})
-        private_t.add([sym, c.get("name", ""), _owner_name(owner, names), _money(c.get("value")),
-                       _money(c.get("revenue"))])
+        private_t.add([sym, c.get("name", ""), _owner_name(owner, names), money(c.get("value")),
+                       money(c.get("revenue"))])
     for sym in summary.get("closed_companies", []):
         c = companies.get(sym, {})
-        private_t.add([sym, c.get("name", ""), "closed", _money(c.get("value")), _money(c.get("revenue"))],
+        private_t.add([sym, c.get("name", ""), "closed", money(c.get("value")), money(c.get("revenue"))],
                       {"dim": True})
 
     trains = {t["name"]: t for t in d_.get("trains", [])}
     depot = summary.get("depot", {})
     upcoming = depot.get("upcoming", {})
-    prices = {name: _train_price(trains.get(name, {})) for name in upcoming}
+    prices = {name: _train_price(trains.get(name, {}), money) for name in upcoming}
     price_w = max([90] + [int(font(17).getlength(p)) + 2 * PAD + 8 for p in prices.values()])
     obsolescence = any(t.get("obsolete_on") for t in trains.values())
     train_t = _Table("Train depot", [("Train", 130, "l"), ("Left", 60, "r"), ("Price", price_w, "r"),
@@ -256,7 +281,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         pool[name] = pool.get(name, 0) + 1
     for name, count in pool.items():
         t = trains.get(name, {})
-        train_t.add([f"pool: {name}-train", count, _money(t.get("price")), ends(t)])
+        train_t.add([f"pool: {name}-train", count, money.credits(t.get("price")), ends(t)])
 
     # header line: round, phase, bank
     phases = {p["name"]: p for p in d_.get("phases", [])}
@@ -264,7 +289,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     head = [summary.get("round_desc") or summary.get("round") or "",
             f"Phase {summary.get('phase', '?')}"
             + (f" (train limit {phase['train_limit']}, tiles {', '.join(phase.get('tiles', []))})" if phase else ""),
-            _bank_text(summary)]
+            _bank_text(summary, money)]
     if summary.get("next") is not None:
         nxt = summary["next"]
         head.append(f"Next: {names.get(nxt, nxt)}")

@@ -1,6 +1,7 @@
 """End to end: the real bot (discord.py) against a fake Discord on loopback, with the real 18xx engine.
 
-Whole recorded games (1830, and 18MEX with its minors, NdM 5% certificates and merger) are played through
+Whole recorded games (1830; 18MEX with its minors, NdM 5% certificates and merger; 1860 with its turn auction,
+credits, halts, insolvency, receivership and bankruptcy) are played through
 slash commands and buttons; pings, pictures, refusals, autocomplete and a restart mid-game are checked
 along the way. The second 1830 fixture's log has programmed actions: their recorded auto actions are
 sent as commands by the members they belong to.
@@ -32,6 +33,13 @@ TITLE_WORDS = {"18MEX": (
     "for MEX — merge MEX into the NdM (/merge) or decline (pass).", "MEX merges into the NdM",
     "sells a 5% NdM certificate for $", "buys a 5% NdM certificate from the market for $",
     "4 trains are obsolete: they run once more, then go", "4 trains are gone (NdM loses 4-0)",
+), "1860": (
+    "Player2 bids £50 for the first choice of the lots.",
+    "choose a lot: buy a private (/bid) or a president's certificate (/par)", "Player2 buys RPSC for £130",
+    "C&N floats with 1000 cr", "C&N runs 1 train for 50 cr (2+1-0: 50 cr) and a subsidy of 10 cr for its halts",
+    "C&N pays out 50 cr: £5 a share", "FYN passes — FYN is insolvent",
+    "FYN runs 1 train for 180 cr (7+4-0: 180 cr) — FYN withholds", "FYN is no longer insolvent",
+    "S&C goes bankrupt: its certificates go back to its IPO", "S&C is relaunched", "BHI&R goes into receivership",
 )}
 
 
@@ -46,7 +54,8 @@ async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> 
     return int(rec.final.content.split("#")[1].split()[0]), thread
 
 
-@pytest.mark.parametrize("title, fixture", [("1830", "26855"), ("1830", "1830_game_end_bank"), ("18MEX", "13315")])
+@pytest.mark.parametrize("title, fixture", [("1830", "26855"), ("1830", "1830_game_end_bank"), ("18MEX", "13315"),
+                                            ("1860", "1860_game_end_stock_market")])
 async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
     from engine.titles import load_18xx
 
@@ -92,7 +101,8 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
                 assert rec.channel_messages == []
                 checked_refusals += 1
 
-            if kind in ("bid", "lay", "buy", "par") and checked_ac < 6:
+            # (1860's bids for the first choice name no company: their price is the player's own)
+            if kind in ("bid", "lay", "buy", "par") and checked_ac < 6 and (kind != "bid" or "company" in opts):
                 focus = {"bid": "company", "lay": "hex", "buy": "share", "par": "corporation"}[kind]
                 choices = await fake.autocomplete(who, thread, kind, {**opts, focus: ""}, focus)
                 values = [c["value"] for c in choices]

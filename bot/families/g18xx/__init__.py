@@ -203,7 +203,8 @@ class G18xx(Session):
         skip = {str(a.get("entity"))} if a.get("type") == "dividend" else set()
         if a.get("type") == "sell_shares":
             skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
-        return text + aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip)
+        ran = str(a.get("entity")) if a.get("type") == "run_routes" else None
+        return text + aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip, ran)
 
     def acting_for(self) -> str:
         acting = self.acting()
@@ -229,7 +230,7 @@ class G18xx(Session):
             owner = w.operator(sym).get("owner")
             trains = ", ".join(m.get("trains") or []) or "no trains"
             lines.append(f"• minor {sym}" + (f" ({w.who(owner, 'player')})" if owner is not None else "")
-                         + f": {w.money(m.get('cash'))} — {trains}")
+                         + f": {w.credits(m.get('cash'))} — {trains}")
         for sym, c in (s.get("corporations") or {}).items():
             if not c.get("ipoed"):
                 continue
@@ -237,7 +238,7 @@ class G18xx(Session):
             price = price[0] if isinstance(price, list) else price
             obsolete = {t["id"] for t in w.operator(sym).get("trains") or [] if t.get("obsolete")}
             trains = ", ".join(f"{t} (obsolete)" if t in obsolete else t for t in c.get("trains") or []) or "no trains"
-            lines.append(f"• {sym}: {w.money(c.get('cash'))} — share {w.money(price)}, {trains}")
+            lines.append(f"• {sym}: {w.credits(c.get('cash'))} — share {w.money(price)}, {trains}")
         for sym, bids in ((s.get("auction") or {}).get("bids") or {}).items():
             offers = ", ".join(f"{w.who(pid, 'player')} {w.money(price)}" for pid, price in bids)
             lines.append(f"• bids on {sym}: {offers}")
@@ -287,7 +288,7 @@ class G18xx(Session):
             routes = self.game.last_routes.get(ran) if ran else None
             caption = None
             if routes:
-                caption = f"{ran} ran {self.words().money(sum(revenue for _, revenue, _ in routes))}:"
+                caption = f"{ran} ran {self.words().credits(sum(revenue for _, revenue, _ in routes))}:"
             elif change is not None and (cmd := self.command_of(change.action)) is not None:
                 caption = cmd.caption(self, change)
             return render.draw_map(self.game.map_view(), routes=routes, caption=caption)

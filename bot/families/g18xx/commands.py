@@ -52,7 +52,8 @@ def same_entity(a: dict, base: dict) -> bool:
 
 
 def prices(w: Words, acts: list[dict], key: str) -> list[tuple[str, Any]]:
-    return [(f"{w.money(a['price'])} ({a.get(key)})", int(a["price"])) for a in acts]
+    return [(f"{w.money_of(a.get('entity'), a.get('entity_type'), a['price'])} ({a.get(key)})", int(a["price"]))
+            for a in acts]
 
 
 def actor(s: G18xx, using: str | None = None, own: bool = False) -> dict:
@@ -90,16 +91,27 @@ class G18xxCommand(Command):
 
 # ---------------------------------------------------------------------------- auctions and privates
 class Bid(G18xxCommand):
-    name, help, types = "bid", "Bid on (or buy) a private company", ("bid",)
-    options = (Option("company", "private company", required=True), Option("price", "your bid", int, True))
+    name, help, types = "bid", "Bid on (or buy) a private company; in 1860's auction, bid for the first choice", ("bid",)
+    # both optional: 1860's turn auction bids on no company, and a private sold at its set price needs no price
+    options = (Option("company", "private company (none: a bid for the first choice of the lots, 1860)"),
+               Option("price", "your bid", int))
     pictures = frozenset({"companies"})
 
     def needs_legal(self, options):
-        return False
+        return options.get("price") is None
 
     def build(self, s, opts, player, legal):
-        return {"type": "bid", **actor(s), "company": str(opts["company"]).strip().upper(),
-                "price": number(opts["price"], "price")}
+        company = str(opts.get("company") or "").strip().upper() or None
+        if opts.get("price") is None:
+            # a purchase at the set price (the cheapest private, a lot of 1860's auction)
+            match = [a for a in of_type(legal or [], "bid") if a.get("company") == company and company]
+            if not match:
+                raise UserError("Give your bid: `/bid company price`" if company else "Give your bid: `/bid price`.")
+            return clean(match[0])
+        action = {"type": "bid", **actor(s), "price": number(opts["price"], "price")}
+        if company:
+            action["company"] = company
+        return action
 
     def choices(self, s, option, filled, legal):
         w = s.words()
@@ -107,7 +119,11 @@ class Bid(G18xxCommand):
         if option == "company":
             cheapest = (s.turn_info().get("cheapest") or (None,))[0]
             return [(f"{a.get('company')}: buy it for {w.money(a.get('price'))}" if a.get("company") == cheapest
-                     else self.label(s, a), a.get("company") or a.get("corporation")) for a in acts]
+                     else self.label(s, a), a.get("company") or a.get("corporation")) for a in acts
+                    if a.get("company") or a.get("corporation")]
+        if not filled.get("company"):
+            return [(f"{w.money(a['price'])}", int(a["price"])) for a in acts if not a.get("company")] or \
+                prices(w, acts, "company")
         return prices(w, [a for a in acts if a.get("company") == filled.get("company")] or acts, "company")
 
     def describe(self, s, change, names):
@@ -116,47 +132,64 @@ class Bid(G18xxCommand):
         owner = owner_of(change.after, target)
         if owner is not None and owner != owner_of(change.before, target):
             return f"{w.who(owner)} buys {w.company(target)} for {w.money(a.get('price'))}"
-        return f"{w.who(a.get('entity'), a.get('entity_type'))} bids {w.money(a.get('price'))} on {w.company(target)}"
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        if target is None:
+            return f"{who} bids {w.money(a.get('price'))} for the first choice of the lots"
+        return f"{who} bids {w.money(a.get('price'))} on {w.company(target)}"
 
     def label(self, s, a):
-        return f"{a.get('company') or a.get('corporation')}: {s.words().money(a.get('price'))} or more"
+        target = a.get("company") or a.get("corporation")
+        if target is None:
+            return f"the first choice of the lots: {s.words().money(a.get('price'))}"
+        return f"{target}: {s.words().money(a.get('price'))} or more"
 
     def options_for(self, a):
-        return {"company": a.get("company"), "price": a["price"]}
+        o = {"price": a["price"]}
+        if a.get("company"):
+            o["company"] = a["company"]
+        return o
 
 
 class Private(G18xxCommand):
-    name, help, types = "private", "Buy a private company (a corporation from a player, or from the bank)", \
-        ("buy_company",)
+    name, help, types = "private", ("Buy a private company (a corporation from a player, or from the bank), or "
+                                    "sell one to the bank"), ("buy_company", "sell_company")
     options = (Option("company", "private company", required=True), Option("price", "price", int))
     pictures = frozenset({"companies"})
 
     def needs_legal(self, options):
-        return options.get("price") is None
+        return True
 
     def build(self, s, opts, player, legal):
         company = str(opts["company"]).strip().upper()
-        if opts.get("price") is None:
-            match = [a for a in of_type(legal or [], "buy_company") if a.get("company") == company]
+        match = [a for a in of_type(legal or [], *self.types) if a.get("company") == company]
+        if opts.get("price") is None or (match and match[0]["type"] == "sell_company"):
+            # a sale to the bank (at its set price) or a purchase at the one price offered
             if not match:
-                raise UserError(f"{quote(company)} cannot be bought now.")
+                raise UserError(f"{quote(company)} cannot be bought or sold now.")
             return clean(match[0])
         return {"type": "buy_company", **actor(s), "company": company, "price": number(opts["price"], "price")}
 
     def choices(self, s, option, filled, legal):
-        acts = of_type(legal, "buy_company")
+        acts = of_type(legal, *self.types)
         if option == "company":
             return [(self.label(s, a), a["company"]) for a in acts]
         return prices(s.words(), matching(acts, "company", filled), "company")
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        price = w.money_of(a.get("entity"), a.get("entity_type"), a.get("price"))
+        if a.get("type") == "sell_company":
+            return f"{who} sells {a.get('company')} to the bank for {price}"
         owner = owner_of(change.before, a.get("company"))
         frm = f" from {w.who(owner)}" if owner is not None else ""
-        return f"{w.who(a.get('entity'), a.get('entity_type'))} buys {a.get('company')}{frm} for {w.money(a.get('price'))}"
+        return f"{who} buys {a.get('company')}{frm} for {price}"
 
     def label(self, s, a):
-        return f"{a.get('company')} for {s.words().money(a.get('price'))}"
+        price = s.words().money_of(a.get("entity"), a.get("entity_type"), a.get("price"))
+        if a.get("type") == "sell_company":
+            return f"{a.get('company')}: sell it to the bank for {price}"
+        return f"{a.get('company')} for {price}"
 
     def options_for(self, a):
         return {"company": a["company"], "price": a["price"]}
@@ -419,9 +452,9 @@ class Lay(G18xxCommand):
         a, w = change.action, s.words(names)
         paid = self.paid(change)
         way = self.way(s, a)
+        cost = f" for {w.money_of(a.get('entity'), a.get('entity_type'), paid)}" if paid else ""
         return (f"{w.who(a.get('entity'), a.get('entity_type'))} lays tile {tile_name(str(a.get('tile')))} on "
-                f"{w.place(a.get('hex'))}, rotation {a.get('rotation')}{f' ({way})' if way else ''}"
-                f"{f' for {w.money(paid)}' if paid else ''}")
+                f"{w.place(a.get('hex'))}, rotation {a.get('rotation')}{f' ({way})' if way else ''}{cost}")
 
     def label(self, s, a):
         who = f" [{a['entity']}]" if a.get("entity_type") == "company" else ""
@@ -474,11 +507,11 @@ class Token(G18xxCommand):
         new = [h for h in (corps_of(change.after).get(corp) or {}).get("tokens", []) or [] if h not in hexes_b]
         where = w.place(new[0]) if new else f"city {a.get('city')}"
         paid = self.paid(change)
-        return f"{corp} places a station in {where}" + (f" for {w.money(paid)}" if paid else "")
+        return f"{corp} places a station in {where}" + (f" for {w.credits(paid)}" if paid else "")
 
     def label(self, s, a):
         who = f" [{a['entity']}]" if a.get("entity_type") == "company" else ""
-        cost = f" {s.words().money(a['cost'])}" if a.get("cost") else ""
+        cost = f" {s.words().credits(a['cost'])}" if a.get("cost") else ""
         return f"city {a.get('city')} slot {a.get('slot', 0)}{cost}{who}"
 
     def options_for(self, a):
@@ -488,9 +521,17 @@ class Token(G18xxCommand):
         return o
 
 
+ROUTE_SETTINGS = ("halts",)  # a route's own choices besides its track (1860: how many halts count as stops)
+
+
 def format_routes(routes: list[dict]) -> str:
-    """`3-0: G19,F20 | F20,E19; 4-1: ...` (train: segments separated by |, hexes of a segment by ,)."""
-    return "; ".join(f"{r['train']}: {' | '.join(','.join(seg) for seg in r.get('connections', []))}" for r in routes)
+    """`3-0: G19,F20 | F20,E19; 4-1: ...` (train: segments separated by |, hexes of a segment by ,); a route's
+    own settings follow its train: `3+2-0 halts=1: ...`."""
+    out = []
+    for r in routes:
+        settings = "".join(f" {k}={r[k]}" for k in ROUTE_SETTINGS if r.get(k) is not None)
+        out.append(f"{r['train']}{settings}: {' | '.join(','.join(seg) for seg in r.get('connections', []))}")
+    return "; ".join(out)
 
 
 def parse_routes(text: str) -> list[dict]:
@@ -501,11 +542,20 @@ def parse_routes(text: str) -> list[dict]:
             continue
         if ":" not in chunk:
             raise UserError(f"Route {quote(chunk)}: write it as `TRAIN: HEX,HEX | HEX,HEX`.")
-        train, body = chunk.split(":", 1)
+        head, body = chunk.split(":", 1)
+        train, *settings = head.split()
+        route: dict = {"train": train.strip()}
+        for setting in settings:
+            key, _, value = setting.partition("=")
+            if key not in ROUTE_SETTINGS or not value.strip().isdigit():
+                raise UserError(f"Route for train {quote(train)}: {quote(setting)} is not a setting of a route"
+                                f" ({', '.join(f'{k}=N' for k in ROUTE_SETTINGS)}).")
+            route[key] = int(value)
         segs = [hexes for seg in body.split("|") if (hexes := [h.strip() for h in seg.split(",") if h.strip()])]
         if not segs:
             raise UserError(f"Route for train {quote(train.strip())} has no track.")
-        routes.append({"train": train.strip(), "connections": segs})
+        route["connections"] = segs
+        routes.append(route)
     return routes
 
 
@@ -541,20 +591,23 @@ class Run(G18xxCommand):
         trains = f"{n} train{'s' if n > 1 else ''}"
         if rev is None:
             return f"{who} runs {trains}"
-        per = ", ".join(f"{train}: {w.money(revenue)}" for train, revenue in run)
-        text = f"{who} runs {trains} for {w.money(rev)} ({per})"
+        per = ", ".join(f"{train}: {w.credits(revenue)}" for train, revenue in run)
+        text = f"{who} runs {trains} for {w.credits(rev)} ({per})"
+        subsidy = w.operator(a.get("entity")).get("subsidy")  # 1860's halts: into the treasury
+        if subsidy:
+            text += f" and a subsidy of {w.credits(subsidy)} for its halts"
         op = ((change.notes.get("facts_before") or {}).get("operators") or {}).get(a.get("entity")) or \
             w.operator(a.get("entity"))
         if op.get("revenue_split") and rev:  # a minor's revenue is shared between the minor and its owner
             kept = self.paid(change)
             if kept is not None and kept <= 0:
-                text += f": {w.money(-kept)} to {who}, {w.money(rev + kept)} to {w.who(op.get('owner'), 'player')}"
+                text += f": {w.credits(-kept)} to {who}, {w.money(rev + kept)} to {w.who(op.get('owner'), 'player')}"
         return text
 
     def label(self, s, a):
         rev = route_revenue(a.get("routes", []))
         trains = ", ".join(r["train"] for r in a.get("routes", []))
-        return f"best routes: {trains or 'no train'}" + (f" for {s.words().money(rev)}" if rev is not None else "")
+        return f"best routes: {trains or 'no train'}" + (f" for {s.words().credits(rev)}" if rev is not None else "")
 
     def options_for(self, a):
         return {"routes": format_routes(a["routes"])}
@@ -578,12 +631,12 @@ class Dividend(G18xxCommand):
         a, w = change.action, s.words(names)
         who, kind, rev = w.who(a.get("entity"), a.get("entity_type")), a.get("kind"), change.notes.get("revenue")
         if kind == "payout":
-            text = f"{who} pays out" + (f" {w.money(rev)}: {w.money(rev * w.unit(str(a.get('entity'))) // 100)} a share"
+            text = f"{who} pays out" + (f" {w.credits(rev)}: {w.money(rev * w.unit(str(a.get('entity'))) // 100)} a share"
                                          if rev else "")
         elif kind == "withhold":
             paid = self.paid(change)
             kept = -paid if paid and paid < 0 else rev
-            text = f"{who} withholds" + (f" {w.money(kept)} (into its treasury)" if kept else "")
+            text = f"{who} withholds" + (f" {w.credits(kept)} (into its treasury)" if kept else "")
         else:
             text = f"{who} pays {kind}"
         return text + price_move(w, change.before, change.after, str(a.get("entity")), ", ")
@@ -646,7 +699,7 @@ class Train(G18xxCommand):
         train = str(a.get("train"))
         seller = train_owner(change.before, train)
         text = (f"{w.who(a.get('entity'), a.get('entity_type'))} buys a {a.get('variant') or tile_name(train)} train"
-                f"{f' from {seller}' if seller else ''} for {w.money(a.get('price'))}")
+                f"{f' from {seller}' if seller else ''} for {w.credits(a.get('price'))}")
         return text + (f", trading in {a['exchange']}" if a.get("exchange") else "")
 
     def label(self, s, a):
@@ -655,7 +708,7 @@ class Train(G18xxCommand):
             txt += f" ({a['variant']})"
         if a.get("exchange"):
             txt += f" trading in {a['exchange']}"
-        return txt + f" for {s.words().money(a.get('price'))}"
+        return txt + f" for {s.words().credits(a.get('price'))}"
 
     def options_for(self, a):
         o = {"train": a["train"], "price": a["price"]}

@@ -67,10 +67,26 @@ class Words:
         self.facts = facts or {}
         self.names = names
         self.currency = self.facts.get("currency") or "$%s"
+        self.company_currency = self.facts.get("company_currency") or self.currency
 
     # ---------------------------------------------------------------- plain words
     def money(self, v: Any) -> str:
+        """Players' money (and share prices)."""
         return self.currency.replace("%s", str(v)) if v is not None else "?"
+
+    def credits(self, v: Any) -> str:
+        """A corporation's or a minor's money, in the title's company currency (1860: credits)."""
+        return self.company_currency.replace("%s", str(v)) if v is not None else "?"
+
+    def money_of(self, entity: Any, entity_type: str | None, v: Any) -> str:
+        """`entity`'s money: a player's, or an operator's (a private's ability spends its owner's)."""
+        if entity_type == "player" or isinstance(entity, int):
+            return self.money(v)
+        if entity_type == "company":
+            owner = (self.facts.get("company_owners") or {}).get(str(entity))
+            if owner is None or isinstance(owner, int):
+                return self.money(v)
+        return self.credits(v)
 
     def who(self, entity: Any, entity_type: str | None = None) -> str:
         if entity_type == "player" or isinstance(entity, int):
@@ -175,7 +191,7 @@ def price_move(w: Words, before: dict, after: dict, corp: str, sep: str = "; ") 
 def floats(w: Words, before: dict, after: dict, corp: str) -> str:
     b, a = corps_of(before).get(corp) or {}, corps_of(after).get(corp) or {}
     if a.get("floated") and not b.get("floated"):
-        return f"; {corp} floats with {w.money(a.get('cash', 0))}"
+        return f"; {corp} floats with {w.credits(a.get('cash', 0))}"
     return ""
 
 
@@ -228,9 +244,11 @@ def train_owner(summary: dict, train: str) -> str | None:
     return None
 
 
-def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = None, skip: set[str] | None = None
-              ) -> str:
-    """` — Phase 3: …; 2 trains rust (…); privates … close; …` (nothing when the action caused nothing else)."""
+def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = None, skip: set[str] | None = None,
+              ran: str | None = None) -> str:
+    """` — Phase 3: …; 2 trains rust (…); privates … close; …` (nothing when the action caused nothing else).
+    `ran`: the operator whose run this was (one that must withhold, e.g. 1860's insolvent company running a
+    leased train, withholds at once)."""
     facts = w.facts
     notes = []
     if after.get("phase") and after.get("phase") != before.get("phase"):
@@ -249,6 +267,7 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
     if obsolete:
         notes.append(f"{' and '.join(sorted(obsolete))} trains are obsolete: they run once more, then go "
                      f"({', '.join(sorted({o for ops in obsolete.values() for o in ops}))})")
+    notes += _state_changes(facts_before, facts)
     closed = set(after.get("closed_companies") or []) - set(before.get("closed_companies") or [])
     minors = sorted(c for c in closed if w.is_minor(c))
     for sym in minors:
@@ -263,7 +282,10 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
         if move and sym not in (skip or set()):
             runs_nothing = not ((corps_of(before).get(sym) or {}).get("trains")) and \
                 (corps_of(after).get(sym) or {}).get("operated")
-            moves.append(f"{sym} has no train to run, so it withholds: {move}" if runs_nothing else move)
+            if sym == ran:
+                moves.append(f"{sym} withholds: {move}")
+            else:
+                moves.append(f"{sym} has no train to run, so it withholds: {move}" if runs_nothing else move)
     if moves:
         notes.append(", ".join(moves))
     rb, ra = before.get("round_desc") or before.get("round"), after.get("round_desc") or after.get("round")
@@ -271,7 +293,7 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
         notes.append(f"{ra} begins")
         if str(ra).startswith("Operating Round"):
             income = facts.get("income") or {}
-            paid = [f"{sym} {w.money(income[sym])} to {w.who(owner)}"
+            paid = [f"{sym} {w.money_of(owner, None, income[sym])} to {w.who(owner)}"
                     for sym, owner in (after.get("companies") or {}).items()
                     if owner is not None and income.get(sym)]
             if paid:
@@ -279,6 +301,32 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
     if after.get("finished") and not before.get("finished"):
         notes.append("the game is over" + (f" ({after['end_reason']})" if after.get("end_reason") else ""))
     return "" if not notes else " — " + "; ".join(notes)
+
+
+STATE_WORDS = {  # (entering, leaving) the states of the engine's operator_states
+    "receivership": ("goes into receivership", "leaves receivership"),
+    "insolvent": ("is insolvent", "is no longer insolvent"),
+    "bankrupt": ("goes bankrupt: its certificates go back to its IPO", None),
+    "relaunched": ("is relaunched", None),
+    "nationalised": ("is nationalised", None),
+}
+
+
+def _state_changes(facts_before: dict | None, facts_after: dict) -> list[str]:
+    """`IOW is insolvent`, `BHI&R goes into receivership`... (operators entering or leaving a state)."""
+    if facts_before is None:
+        return []
+    out = []
+    before = facts_before.get("operators") or {}
+    for sym, op in (facts_after.get("operators") or {}).items():
+        now, was = set(op.get("states") or []), set((before.get(sym) or {}).get("states") or [])
+        for state in sorted(now - was):
+            out.append(f"{sym} {STATE_WORDS.get(state, (state, None))[0]}")
+        for state in sorted(was - now):
+            leaving = STATE_WORDS.get(state, (None, None))[1] if "bankrupt" not in now else None
+            if leaving:
+                out.append(f"{sym} {leaving}")
+    return out
 
 
 def _trains(facts: dict | None) -> dict[str, dict]:
@@ -322,7 +370,8 @@ def _minor_closes(w: Words, sym: str, facts_before: dict | None) -> str:
 VERBS = {"bid": "bid", "par": "start a corporation", "buy_shares": "buy shares", "sell_shares": "sell shares",
          "lay_tile": "lay track", "place_token": "place a station", "run_routes": "run its trains",
          "dividend": "pay out or withhold", "buy_train": "buy a train", "discard_train": "discard a train",
-         "buy_company": "buy a private company", "bankrupt": "declare bankruptcy",
+         "buy_company": "buy a private company", "sell_company": "sell a private to the bank",
+         "bankrupt": "declare bankruptcy",
          "merge": "merge into the NdM", "assign": "choose a station"}
 
 
@@ -335,8 +384,14 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
     auction = info.get("auction")
     if auction:
         bids = auction.get("bids") or []
+        if isinstance(bids, dict):  # 1860's turn auction: player -> bid
+            bids = [(int(pid), price) for pid, price in bids.items()]
         high = max(bids, key=lambda b: b[1]) if bids else None
         high_txt = f" (high bid: {w.who(high[0], 'player')} {w.money(high[1])})" if high else ""
+        if auction.get("winner_chooses"):
+            return "choose a lot: buy a private (/bid) or a president's certificate (/par)"
+        if auction.get("company") is None and info.get("lots") is not None:
+            return f"bid at least {w.money(auction.get('min'))} for the first choice of the lots{high_txt} or pass"
         return f"bid at least {w.money(auction.get('min'))} on {auction.get('company')}{high_txt} or pass"
     if info.get("par"):
         return f"choose {info['par']}'s par price (/par)"
