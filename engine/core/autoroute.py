@@ -653,7 +653,8 @@ def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes
     pass `accept`: with a scan)."""
     n = len(options)
     # limited[i] as a bit set over train i's positions: once the run's passes are used up, these go
-    lim_bits = [sum(1 << j for j, f in enumerate(lim) if f) for lim in limited] if limited else [0] * n
+    lim_bits = [int("".join("1" if f else "0" for f in reversed(lim)) or "0", 2) for lim in limited] if limited \
+        else [0] * n
     full = [(1 << len(o[0])) - 1 if passes else ((1 << len(o[0])) - 1) & ~b for o, b in zip(options, lim_bits, strict=True)]
     if n == 1 and accept is None:
         j = (full[0] & -full[0]).bit_length() - 1
@@ -662,10 +663,13 @@ def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes
     for i in range(n - 1, -1, -1):
         nxt_kind[i] = i + 1 if i + 1 == n or keys[i + 1] != keys[i] else nxt_kind[i + 1]
     index: dict[int, list[int]] = {}  # id(options) -> for each track bit, the candidates using it
-    for o in options:
-        if id(o) not in index:
-            index[id(o)] = _bit_index(o[1])
-    rows = [index[id(o)] for o in options]
+
+    def row(k):  # made when first needed (two trains seldom need it)
+        got = index.get(id(options[k]))
+        if got is None:
+            got = index[id(options[k])] = _bit_index(options[k][1])
+        return got
+
     conflicts: list[dict] = [{} for _ in range(n)]  # per train i: j -> candidates of each later train clashing
 
     def clash(i, j):
@@ -679,11 +683,11 @@ def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes
                 m ^= low
             got = []
             for k in range(i + 1, n):
-                row = rows[k]
+                bit_row = row(k)
                 c = 0
                 for b in bits:
-                    if b < len(row):
-                        c |= row[b]
+                    if b < len(bit_row):
+                        c |= bit_row[b]
                 got.append(c)
             conflicts[i][j] = got
         return got
@@ -722,7 +726,7 @@ def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes
         same_next = i + 1 < n and keys[i + 1] == keys[i]
         lim = lim_bits[i]
         c = comps[0]
-        if i == n - 2 and check is None:  # the pair level: the last train's best candidate clear of each pick
+        if i == n - 2:  # the pair level: the last train's best candidate clear of each pick (and accepted)
             masks = options[i][1]
             lvals, lmasks = options[n - 1][0], options[n - 1][1]
             last = comps[1]
@@ -737,26 +741,29 @@ def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes
                 free = last & ~((low << 1) - 1) if same_next else last
                 if low & lim and passes_left == 1:
                     free &= ~lim_bits[n - 1]
+                pick[i] = j
                 found = None
-                for _ in range(8):
-                    if not free:
-                        break
+                tries = 0
+                while free:
                     lo = free & -free
                     t = lo.bit_length() - 1
+                    if total + v + lvals[t] <= best_total:
+                        break  # best first: nothing after it does better
                     if not lmasks[t] & m:
-                        found = t
-                        break
+                        pick[n - 1] = t
+                        if check is None or check(pick):
+                            found = t
+                            break
                     free ^= lo
-                else:
-                    free &= ~clash(i, j)[0]
-                    if free:
-                        found = (free & -free).bit_length() - 1
+                    tries += 1
+                    if tries == 8:  # many clash: drop them all at once
+                        free &= ~clash(i, j)[0]
+                pick[n - 1] = found
                 got = total + v + (lvals[found] if found is not None else 0)
-                if got > best_total:
+                if got > best_total and (found is not None or check is None or check(pick)):
                     best_total = got
-                    pick[i], pick[n - 1] = j, found
                     best_pick = pick[:]
-                    pick[n - 1] = None
+                pick[n - 1] = None
             pick[i] = None
             if not same_next and total + bounds[1] > best_total:
                 rec(n - 1, comps[1:], total, passes_left)
