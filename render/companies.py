@@ -41,7 +41,7 @@ class _Money:
     def __init__(self, title_data: dict, facts: dict):
         meta = title_data.get("meta") or {}
         self.form = facts.get("currency") or meta.get("currency_format") or "$%s"
-        self.company_form = facts.get("company_currency") or self.form
+        self.company_form = facts.get("company_currency") or meta.get("company_currency_format_str") or self.form
 
     def __call__(self, v) -> str:
         return "" if v is None else self.form.replace("%s", str(v))

@@ -293,8 +293,9 @@ class MapPainter:
         return positions[best]
 
     def route_points(self, chunk: list[str]) -> list[tuple[float, float]]:
-        """A connection through hexes: from its first stop, over the shared edges' middles, to its last stop."""
-        chunk = [c for c in chunk if c in self.centres]
+        """A connection through hexes: from its first stop, over the shared edges' middles, to its last stop
+        (track inside one hex, `F2 0.1` between its stops 0 and 1 in 1860: that hex)."""
+        chunk = [c.split()[0] for c in chunk if c.split() and c.split()[0] in self.centres]
         if len(chunk) < 2:
             return [self.centres[c] for c in chunk]
         pts = [self._stop_towards(chunk[0], chunk[1])]
@@ -323,6 +324,8 @@ class MapPainter:
             off = (i - (len(routes) - 1) / 2) * 0.09 * R
             for pts in chunks:
                 pts = [(x - x0 + off, y - y0 + off) for x, y in pts]
+                if not pts:
+                    continue
                 if len(pts) >= 2:
                     od.line(pts, fill=(*colour, 200), width=int(0.1 * R), joint="curve")
                 for x, y in (pts[0], pts[-1]):
@@ -521,7 +524,7 @@ class MapPainter:
     def terrain_item(self, h: _Hex, cost: int, terrains: list[str], empty: bool):
         R = self.R
         kind = terrains[0] if terrains else "mountain"
-        text = f"${cost}"
+        text = company_money(self.title, cost)
         tw = self.draw.textlength(text, font=font(int(0.16 * R), "bold")) / 2
         # (icon top, icon bottom, text centre) relative to the spot's y
         top, bottom, ty = {"mountain": (-0.2, 0.1, 0.22), "water": (-0.13, 0.07, 0.16),
@@ -1005,7 +1008,14 @@ def _static(title: str) -> _Static:
     return _Static(title)
 
 
-def overlay_routes(routes) -> list[dict]:
+def company_money(title: str, amount) -> str:
+    """A company's money as the title writes it (terrain costs, revenues: 1860's credits)."""
+    meta = data.load(title).get("meta") or {}
+    form = meta.get("company_currency_format_str") or meta.get("currency_format") or "$%s"
+    return form.replace("%s", str(amount))
+
+
+def overlay_routes(routes, title: str | None = None) -> list[dict]:
     """Routes for the overlay from either form: {"train", "hexes_path": [[hex, ...], ...]} dicts, or the
     engine's game.last_routes[corp] entries (train id, revenue, connections as hex lists)."""
     out = []
@@ -1015,7 +1025,8 @@ def overlay_routes(routes) -> list[dict]:
             continue
         train, revenue, connections = r
         name = str(train).rsplit("-", 1)[0]
-        out.append({"train": f"{name}-train ${revenue}" if revenue is not None else f"{name}-train",
+        money = company_money(title, revenue) if title else f"${revenue}"
+        out.append({"train": f"{name}-train {money}" if revenue is not None else f"{name}-train",
                     "hexes_path": [list(c) for c in connections]})
     return out
 
@@ -1024,5 +1035,5 @@ def draw_map(view: dict, *, routes=None, caption: str | None = None) -> bytes:
     """PNG bytes of a map view. `routes` overlays a run (see overlay_routes for the accepted forms), with a
     legend band below the map starting with `caption` (e.g. "NYNH ran $340:"); a caption alone is the band
     (e.g. "MEX merged into the NdM: its stations are the NdM's")."""
-    img = MapPainter(view).paint(overlay_routes(routes), caption)
+    img = MapPainter(view).paint(overlay_routes(routes, view.get("title")), caption)
     return to_png(img)

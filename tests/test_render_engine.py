@@ -120,3 +120,15 @@ def test_cli_companies_picture_carries_the_engine_facts(tmp_path):
     summary = _with_names(game.summary(), log)
     assert out.read_bytes() == render.draw_companies("18MEX", summary, facts)
     assert out.read_bytes() != render.draw_companies("18MEX", summary)
+
+
+def test_1860_run_overlay_in_credits_with_track_inside_a_hex():
+    """1860's routes name track inside one hex (`F2 0.1`: between its stops 0 and 1); revenue is credits."""
+    from engine.titles import create_game
+
+    game = create_game("1860", players=[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}], seed=1)
+    run = [("6+3-1", 290, [["F2 0.1"], ["F2 1.2"], ["F2", "E3", "E5"], ["E5", "F6"]])]
+    assert mapdraw.overlay_routes(run, "1860")[0]["train"] == "6+3-train 290 cr"
+    plain = _img(mapdraw.draw_map(game.map_view()))
+    with_run = _img(mapdraw.draw_map(game.map_view(), routes=run, caption="C&N ran 290 cr:"))
+    assert with_run.height > plain.height  # the legend band under the map

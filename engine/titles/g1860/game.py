@@ -80,7 +80,6 @@ class StockRound1860(StockRound):
 class Game1860(BaseGame):
     TITLE = "1860"
     ROUTE_RULES = RouteRules1860
-    RULES = {"company_currency_format_str": "%s cr"}  # companies' money is credits, the players' pounds
 
     def __init__(self, players, seed=0, optional_rules=(), game_id=None) -> None:
         if "simplified_insolvency" in optional_rules and \
