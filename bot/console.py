@@ -284,6 +284,21 @@ class Console:
         return self.svc.engine.title(row.title).family
 
     @staticmethod
+    def command_words(session: Session, kind: str, opts: dict[str, Any]) -> str:
+        """The options as typed: in the command's order while none is left out, then as name=value (a bid
+        for 1860's first choice names a price and no company)."""
+        cmd = session.commands.get(kind)
+        names = [o.name for o in cmd.options] if cmd is not None else list(opts)
+        words, gap = [], False
+        for name in names + [n for n in opts if n not in names]:
+            if name not in opts:
+                gap = True
+                continue
+            value = shlex.quote(str(opts[name]))
+            words.append(f"{name}={value}" if gap else value)
+        return " ".join(words)
+
+    @staticmethod
     def legal_lines(session: Session) -> list[str]:
         """Each legal action as the command that sends it, with its label."""
         out = []
@@ -292,8 +307,7 @@ class Console:
                 kind, opts = session.command_for(a)
             except ValueError:
                 continue
-            words = " ".join(shlex.quote(str(v)) for v in opts.values())
-            out.append(f"{kind} {words}".rstrip() + f"    # {label}")
+            out.append(f"{kind} {Console.command_words(session, kind, opts)}".rstrip() + f"    # {label}")
         return out
 
     @staticmethod
@@ -322,7 +336,7 @@ class Console:
         for k, v in list(opts.items()):
             if types.get(k) is int:
                 try:
-                    opts[k] = int(str(v).lstrip("$"))
+                    opts[k] = int(str(v).lstrip("$£"))
                 except ValueError:
                     raise UserError(f"{k} must be a number.") from None
         return kind, opts

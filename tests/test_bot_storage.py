@@ -105,6 +105,22 @@ async def test_console_plays_and_survives_restart(tmp_path):
     assert len(exported["actions"]) == 1
 
 
+@needs_engine
+async def test_console_plays_the_1860_auction(tmp_path):
+    """1860's bids for the first choice name no company: `legal` writes them so they can be typed back."""
+    cfg = Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out"))
+    out = io.StringIO()
+    lines = "new 1860 Ann Bob Cid seed=3\nstart\nlegal\nas 1 bid price=5\nas 2 bid 15\nas 3 pass\nas 1 pass\n" \
+        "legal\nas 2 bid BHC\nstatus\n"
+    await run_console(cfg, stdin=io.StringIO(lines), stdout=out)
+    text = out.getvalue()
+    assert "bid price=5    # the first choice of the lots: £5" in text
+    assert "Bob bids £5 for the first choice of the lots" in text and "Cid bids £15" in text
+    assert "choose a lot: buy a private (/bid) or a president's certificate (/par)" in text
+    assert "bid BHC 30    # BHC: buy it for £30" in text and "Cid buys BHC for £30" in text
+    assert "• Cid: £625 — BHC" in text
+
+
 def test_python_m_bot_without_token_runs_the_console(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["ROUNDHOUSE_DB"] = str(tmp_path / "m.db")

@@ -102,11 +102,13 @@ class Bid(G18xxCommand):
 
     def build(self, s, opts, player, legal):
         company = str(opts.get("company") or "").strip().upper() or None
+        if opts.get("price") is None and company is not None and company.isdigit():  # `bid 55`: a price alone
+            opts, company = {**opts, "price": int(company)}, None
         if opts.get("price") is None:
             # a purchase at the set price (the cheapest private, a lot of 1860's auction)
             match = [a for a in of_type(legal or [], "bid") if a.get("company") == company and company]
             if not match:
-                raise UserError("Give your bid: `/bid company price`" if company else "Give your bid: `/bid price`.")
+                raise UserError("Give your bid: `/bid company price`." if company else "Give your bid: `/bid price`.")
             return clean(match[0])
         action = {"type": "bid", **actor(s), "price": number(opts["price"], "price")}
         if company:
@@ -141,13 +143,12 @@ class Bid(G18xxCommand):
         target = a.get("company") or a.get("corporation")
         if target is None:
             return f"the first choice of the lots: {s.words().money(a.get('price'))}"
+        if (s.turn_info().get("auction") or {}).get("winner_chooses"):  # 1860: the lot at its price
+            return f"{target}: buy it for {s.words().money(a.get('price'))}"
         return f"{target}: {s.words().money(a.get('price'))} or more"
 
     def options_for(self, a):
-        o = {"price": a["price"]}
-        if a.get("company"):
-            o["company"] = a["company"]
-        return o
+        return {"company": a["company"], "price": a["price"]} if a.get("company") else {"price": a["price"]}
 
 
 class Private(G18xxCommand):
