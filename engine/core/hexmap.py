@@ -133,6 +133,17 @@ def _kept(values: tuple) -> tuple:
     return tuple([v.copy() if type(v) is list or type(v) is dict else v for v in values])
 
 
+def _tile_pieces(t: Tile):
+    """(piece, its saved fields) of a tile, its cities and (where they change) its paths."""
+    yield t, _tile_fields(t.__dict__)
+    for n in t.nodes:
+        if _saved_fields(type(n)):
+            yield n, _saved_fields(type(n))
+    if _saved_fields(Path):
+        for p in t.paths:
+            yield p, _saved_fields(Path)
+
+
 def _restore(state: list) -> None:
     """Put pieces back to kept values ((piece, fields, values) entries), a tile turned back to its rotation."""
     for piece, names, values in state:
@@ -603,15 +614,8 @@ class HexMap:
         tile there and the new one, with their cities and paths."""
         for piece in (h, *h.neighbors.values()):
             yield piece, _saved_fields(type(piece))
-        paths_change = bool(_saved_fields(Path))
         for t in (h.tile, new):
-            yield t, _tile_fields(t.__dict__)
-            for n in t.nodes:
-                if _saved_fields(type(n)):
-                    yield n, _saved_fields(type(n))
-            if paths_change:
-                for p in t.paths:
-                    yield p, _saved_fields(Path)
+            yield from _tile_pieces(t)
 
     def legal_lays(self, corp: str, *, colors: list[str], blocked: set[str] = frozenset(),
                    need_connection: bool = True, tiles_allowed: set[str] | None = None, special: bool = False,
@@ -942,15 +946,8 @@ class HexMap:
         """(piece, its saved fields) for every hex, tile, city and path of the map, in a fixed order."""
         for h in self.hexes.values():
             yield h, _saved_fields(Hex)
-        paths_change = bool(_saved_fields(Path))
         for t in self._tiles_by_id.values():
-            yield t, _tile_fields(t.__dict__)
-            for n in t.nodes:
-                if _saved_fields(type(n)):
-                    yield n, _saved_fields(type(n))
-            if paths_change:
-                for p in t.paths:
-                    yield p, _saved_fields(Path)
+            yield from _tile_pieces(t)
 
     def state(self, previous: list | None = None) -> list:
         """The changing fields of every piece, to give back to `set_state`. Pieces unchanged since `previous`
