@@ -76,7 +76,7 @@ def controller(session, action: dict) -> int:
     return int(session.active_players()[0])
 
 
-@pytest.mark.parametrize("title, fixture", [("1830", "26855"), ("18MEX", "13315")])
+@pytest.mark.parametrize("title, fixture", [("1830", "26855"), ("18MEX", "13315"), ("1860", "1860_game_end_bank")])
 def test_every_legal_18xx_move_is_a_command(title, fixture):
     from engine.core.actions import resolve_undo
     from engine.titles import load_18xx
@@ -123,6 +123,25 @@ def test_each_family_owns_its_buttons_and_commands():
         for cmd in fam.commands.values():
             assert cmd.name == cmd.name.lower() and len(cmd.help) <= 100 and cmd.types
             assert discord.app_commands  # the specs are plain data; discord.py checks the names when built
+
+
+def test_1860_private_sold_to_the_bank():
+    """From the second stock round a player may sell a private to the bank (face value less £30)."""
+    from bot.commands import fit
+    from engine.core.actions import resolve_undo
+    from engine.titles import load_18xx
+
+    log = json.loads((FIXTURES / "1860" / "1860_game_end_bank.json").read_text())
+    actions = resolve_undo(log["actions"])
+    upto = next(k for k, a in enumerate(actions) if a["id"] == 66)
+    session = G18xx("1860", load_18xx(dict(log, actions=actions[:upto])))
+    private, legal = G18xx.commands["private"], session.legal()
+    choices = dict(fit(private.choices(session, "company", {}, legal), ""))
+    assert choices["YHC: sell it to the bank for £20"] == "YHC"
+    built = private.build(session, {"company": "YHC"}, 3864, legal)
+    assert built == {"type": "sell_company", "entity": 3864, "entity_type": "player", "company": "YHC", "price": 20}
+    text = session.describe(session.apply(built), {3864: "Ann"})
+    assert text.startswith("Ann sells YHC to the bank for £20"), text
 
 
 def test_18mex_change_making_trades_are_their_own_choices():
