@@ -765,13 +765,14 @@ class MapPainter:
                                 outline=C.BLACK, width=self.line_w)
         tokens = info.get("tokens") or []
         reserved = info.get("reserved") or []
+        face_down = set(info.get("face_down") or ())
         for i, (sx, sy) in enumerate(centres):
             tok = tokens[i] if i < len(tokens) else None
             res = reserved[i] if i < len(reserved) else None
             if res in skip:  # already tokened in this hex, or a hex-level reservation drawn once
                 res = None
             if tok:
-                self.paint_token(sx, sy, r, tok)
+                self.paint_token(sx, sy, r, tok, tok in face_down)
             else:
                 self.circle(sx, sy, r, fill=C.WHITE)
                 if res:
@@ -781,8 +782,9 @@ class MapPainter:
                     self.text((sx, sy), res, 0.55 * r, fill=(40, 40, 40), style="condensed", max_w=1.5 * r)
         return centres, r
 
-    def paint_token(self, x, y, r, sym: str):
-        fill, text = C.entity(self.title, sym)
+    def paint_token(self, x, y, r, sym: str, face_down: bool = False):
+        """A station; `face_down`: a bankrupt company's (1860), grey: it blocks but can be passed."""
+        fill, text = ((190, 190, 190), (90, 90, 90)) if face_down else C.entity(self.title, sym)
         self.circle(x, y, r, fill=fill, outline=C.BLACK)
         self.text((x, y), sym, 0.62 * r, fill=text, style="condensed", max_w=1.75 * r)
 
@@ -969,7 +971,7 @@ def parse_borders(hex_data: dict):
 def _hex_key(hv: dict) -> tuple:
     """What a hex picture depends on."""
     cities = tuple((c.get("revenue") if not isinstance(c.get("revenue"), dict) else tuple(c["revenue"].items()),
-                    tuple(c.get("tokens") or ()), tuple(c.get("reserved") or ()))
+                    tuple(c.get("tokens") or ()), tuple(c.get("reserved") or ()), tuple(c.get("face_down") or ()))
                    for c in hv.get("cities") or ())
     return (hv["tile"], int(hv.get("rotation") or 0), hv.get("color"), cities, tuple(hv.get("blocked_by") or ()))
 
@@ -978,7 +980,8 @@ def _key_view(key: tuple) -> dict:
     tile, rotation, color, cities, blocked = key
     return {"tile": tile, "rotation": rotation, "color": color, "blocked_by": list(blocked),
             "cities": [{"revenue": dict(rev) if isinstance(rev, tuple) else rev, "slots": len(tokens),
-                        "tokens": list(tokens), "reserved": list(reserved)} for rev, tokens, reserved in cities]}
+                        "tokens": list(tokens), "reserved": list(reserved), "face_down": list(down)}
+                       for rev, tokens, reserved, down in cities]}
 
 
 @lru_cache(maxsize=512)  # ~140 KB each (RGB stored as 4 bytes a pixel + mask)

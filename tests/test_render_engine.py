@@ -132,3 +132,20 @@ def test_1860_run_overlay_in_credits_with_track_inside_a_hex():
     plain = _img(mapdraw.draw_map(game.map_view()))
     with_run = _img(mapdraw.draw_map(game.map_view(), routes=run, caption="C&N ran 290 cr:"))
     assert with_run.height > plain.height  # the legend band under the map
+
+
+def test_face_down_stations_are_drawn_grey():
+    """1860: a bankrupt company's stations stay on the map face down (the engine's view lists them)."""
+    from engine.titles import create_game
+
+    game = create_game("1860", players=[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}], seed=1)
+    game.bankrupt.append(game.corporation("IOW"))
+    view = game.map_view()
+    assert view["hexes"]["I3"]["cities"][0]["face_down"] == []  # no station there yet
+    city = view["hexes"]["I3"]["cities"][0]
+    city["tokens"] = ["IOW"] + city["tokens"][1:]
+    upright = _img(mapdraw.draw_map(view))
+    city["face_down"] = ["IOW"]
+    down = _img(mapdraw.draw_map(view))
+    assert upright.size == down.size and upright.tobytes() != down.tobytes()
+    assert game.face_down_stations() == {"IOW"}

@@ -1089,8 +1089,19 @@ class BaseGame(OperatingMixin):
         return {}
 
     def map_view(self) -> dict:
-        """The map as plain data for pictures, with the privates that block hexes right now."""
-        return self.hexmap.view(blocked=self.blocking_privates())
+        """The map as plain data for pictures, with the privates that block hexes right now and the stations
+        turned face down (`face_down_stations`)."""
+        view = self.hexmap.view(blocked=self.blocking_privates())
+        down = self.face_down_stations()
+        if down:
+            for hv in view["hexes"].values():
+                for city in hv.get("cities") or ():
+                    city["face_down"] = [t for t in city["tokens"] if t in down]
+        return view
+
+    def face_down_stations(self) -> set[str]:
+        """Corporations whose stations lie face down on the map (1860: bankrupt ones)."""
+        return set()
 
     def summary(self) -> dict:
         from engine.core.trace import summary

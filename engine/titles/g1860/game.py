@@ -353,6 +353,9 @@ class Game1860(BaseGame):
         subsidy = getattr(self.round, "subsidy", 0) if self.round.active_entities()[:1] == [operator] else 0
         return {"subsidy": subsidy} if subsidy else {}
 
+    def face_down_stations(self) -> set[str]:
+        return {c.sym for c in self.bankrupt if not c.ipoed}
+
     def operator_states(self, operator) -> list[str]:
         """`relaunched`: bankrupt and started again, not floated yet."""
         states = super().operator_states(operator)
