@@ -41,13 +41,26 @@ class BuySellParShares(Step):
             acts.append("buy_shares")
         if self.can_ipo_any(entity):
             acts.append("par")
-        if self.companies_for_sale(entity):
+        if self.can_buy_any_company(entity):
             acts.append("buy_company")
         if self.can_sell_any(entity):
             acts.append("sell_shares")
-        if acts:
+        if self.can_sell_any_company(entity):
+            acts.append("sell_company")
+        if acts or self.keeps_turn_open(entity):
             acts.append("pass")
         return tuple(acts)
+
+    def can_buy_any_company(self, player: Player) -> bool:
+        return bool(self.companies_for_sale(player))
+
+    def can_sell_any_company(self, player: Player) -> bool:
+        """Whether the player may sell a private to the bank now (1860)."""
+        return False
+
+    def keeps_turn_open(self, player: Player) -> bool:
+        """A turn with nothing left to do but still open (1860: a private to exchange before the ferry sells)."""
+        return False
 
     def must_sell(self, player: Player) -> bool:
         game = self.game

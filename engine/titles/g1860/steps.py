@@ -285,31 +285,14 @@ class BuySellParShares(stock.BuySellParShares):
     bank for face value less a fee, and bought back from it at face value."""
 
     # --- what the player may do ---------------------------------------------------------------------
-    def actions(self, entity) -> tuple[str, ...]:
-        if entity is not self.round.current_entity:
-            return ()
-        if self.must_sell(entity):
-            return ("sell_shares",)
-        acts = []
-        if self.can_buy_any(entity):
-            acts.append("buy_shares")
-        if self.can_ipo_any(entity):
-            acts.append("par")
-        if self.can_buy_any_company(entity):
-            acts.append("buy_company")
-        if self.can_sell_any(entity):
-            acts.append("sell_shares")
-        if self.can_sell_any_company(entity):
-            acts.append("sell_company")
-        if acts or self.last_chance_to_exchange(entity):
-            acts.append("pass")
-        return tuple(acts)
-
     def must_sell(self, player: Player) -> bool:
         return self.can_sell_any(player) and self.game.num_certs(player) > self.game.cert_limit
 
     def under_limit(self, player: Player) -> bool:
         return self.game.num_certs(player) < self.game.cert_limit
+
+    def keeps_turn_open(self, player: Player) -> bool:
+        return self.last_chance_to_exchange(player)
 
     def last_chance_to_exchange(self, player: Player) -> bool:
         """After starting a company whose private the player holds, or buying a private, once the Fishbourne
