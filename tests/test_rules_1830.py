@@ -148,3 +148,43 @@ def test_home_station_goes_where_its_reservation_moved():
     assert "NYNH" in cities[1].reservations
     game.place_home_token(game.corporation("NYNH"))
     assert cities[1].tokened_by("NYNH") and not cities[0].tokened_by("NYNH")
+
+
+def _fixture_position(name: str, upto: int):
+    import json
+    from pathlib import Path
+
+    from engine.titles import load_18xx
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1830" / f"{name}.json").read_text())
+    return load_18xx(log, upto=upto)
+
+
+def test_mh_is_exchanged_by_its_player_while_a_corporation_operates():
+    # 26855 after action 60: NYC (presided by 117) is buying trains; MH belongs to 330, who may exchange it
+    # then, as on 18xx.games ("when": "any")
+    game = _fixture_position("26855", 60)
+    assert game.round.current_operator().sym == "NYC"
+    game.apply(act("MH", "buy_shares", "company", shares=["NYC_6"], percent=10))
+    assert game.share("NYC_6").owner is game.player(330) and game.company("MH").closed
+    assert game.round.current_operator().sym == "NYC" and game.active_players() == [117]
+
+
+@pytest.mark.parametrize("upto, operator", [(100, "PRR"), (240, "NYC")])
+def test_a_corporations_cs_lays_only_in_its_own_turn(upto, operator):
+    # 1830_game_end_bank: NYNH owns CS from action 84 and lays its tile at 261. Its ability is
+    # "owning_corp_or_turn": 18xx.games refuses it while another corporation operates, as here
+    lay = act("CS", "lay_tile", "company", hex="B20", tile="58-0", rotation=2)
+    game = _fixture_position("1830_game_end_bank", upto)
+    assert game.round.current_operator().sym == operator
+    with pytest.raises(GameError, match="not CS's turn"):
+        game.apply(lay)
+
+
+@pytest.mark.parametrize("upto", [150, 255])
+def test_a_corporations_cs_lays_at_any_step_of_its_turn(upto):
+    # NYNH placing a station (150) or laying its own track (255): the CS lay is accepted both times
+    game = _fixture_position("1830_game_end_bank", upto)
+    assert game.round.current_operator().sym == "NYNH"
+    game.apply(act("CS", "lay_tile", "company", hex="B20", tile="58-0", rotation=2))
+    assert game.hexmap.hex("B20").tile.name == "58"
