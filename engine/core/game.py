@@ -797,6 +797,7 @@ class BaseGame(OperatingMixin):
         self.changing = True
         self.round.process(action, entity, step)
         self.action_processed(action, entity)
+        self.round.blocking_cache.clear()  # the title's follow-up may have changed what steps can do
         self._advance_rounds()
 
     def action_processed(self, action: Action, entity) -> None:
