@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from engine.core.errors import GameError
-from engine.titles import REGISTRY, create_game
+from engine.titles import REGISTRY, rules_class
 
 
 def check_invariants(game, total_money: int | None) -> str | None:
@@ -28,7 +28,7 @@ def check_invariants(game, total_money: int | None) -> str | None:
     if total_money is not None and money != total_money:
         return f"money is {money}, not {total_money}"
     for p in game.players:
-        if p.cash < 0:
+        if p.cash < 0 and not game.PLAYER_DEBT:
             return f"{p.name} has negative cash {p.cash}"
     for c in game.corporations:
         if c.cash < 0:
@@ -39,7 +39,8 @@ def check_invariants(game, total_money: int | None) -> str | None:
         if game.pool.percent_of(c) > game.rules.market_share_limit:
             return f"the market holds {game.pool.percent_of(c)}% of {c.sym}"
         pres = c.presidents_share.owner
-        if c.ipoed and not c.receivership and (c.owner is None or pres is not c.owner):
+        if c.ipoed and not c.receivership and not game.presided_by_nobody(c) and \
+                (c.owner is None or pres is not c.owner):
             return f"{c.sym}'s president's certificate is not with its president"
         if c.tokens_left < 0:
             return f"{c.sym} placed more tokens than it has"
@@ -61,6 +62,8 @@ WEIGHTS = {
 
 def random_program(game, rng: random.Random) -> dict | None:
     """A standing order from any player, at any moment (18xx.games accepts them whenever they come)."""
+    if not game.PROGRAMS:
+        return None
     player = rng.choice([p for p in game.players if not p.bankrupt])
     base = {"entity": player.id, "entity_type": "player"}
     kind = rng.random()
@@ -85,9 +88,9 @@ def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
             and rng.random() < min(0.9, 0.1 + 0.04 * turns_in_round / len(game.players)):
         # stock rounds come to an end: the longer one lasts, the likelier a player is done
         return next(a for a in legal if a["type"] == "pass")
-    if roll < 0.03 and game.round.stock:
+    if roll < 0.03 and game.round.stock and game.PROGRAMS:
         return random_program(game, rng)
-    if roll < 0.005:
+    if roll < 0.005 and game.PROGRAMS:
         return random_program(game, rng)
     if roll < 0.08:
         # now and then a private acts out of its owner's turn, where its ability allows
@@ -133,9 +136,9 @@ def _run_ok(game, corp, routes: list[dict]) -> bool:
 def play_one(title: str, players: int, seed: int, max_actions: int,
              optional_rules=()) -> tuple[int, str | None, list[dict], object]:
     rng = random.Random(seed)
-    game = create_game(title, [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(players)], seed=seed,
-                       optional_rules=optional_rules, game_id=seed)
-    total = None if game.bank.unlimited else (game.bank.cash + sum(p.cash for p in game.players))
+    game = rules_class(title)([{"id": i + 1, "name": f"Player {i + 1}"} for i in range(players)], seed=seed,
+                              optional_rules=optional_rules, game_id=seed)
+    total = game.bank.cash + sum(p.cash for p in game.players)  # an unlimited bank counts down from 0
     applied = 0
     current_round, turns_in_round = None, 0
     while not game.finished and applied < max_actions:
@@ -161,7 +164,7 @@ def random_rules(title: str, players: int, rule_names: list[str], rng: random.Ra
     while True:
         rules = tuple(r for r in rule_names if rng.random() < 0.4)
         try:
-            create_game(title, [{"id": i + 1} for i in range(players)], optional_rules=rules)
+            rules_class(title)([{"id": i + 1} for i in range(players)], optional_rules=rules)
         except GameError:
             continue
         return rules

@@ -227,3 +227,43 @@ def test_a_corporation_in_the_liquidation_zone_is_auctioned_from_ten_dollars():
     game.apply({"type": "pass", "entity": "A&S", "entity_type": "corporation"})
     # GT's $50 and the $40 are paid out per share ($90 / 5 = $18): 5159 holds three of its five shares
     assert game.player(5159).cash == cash + 3 * 18 and not game.corporation("GT").ipoed
+
+
+def test_a_player_in_a_cash_crisis_sells_no_more_than_needed_or_goes_bankrupt():
+    game = fixture_upto(734)  # operating round 6.1, GT's turn
+    player = game.player(655)
+    game.charge(player, 185 + 50)  # set-up: the player owes $50 more than they have (say, a short's dividend)
+    game.round.cash_crisis_player = player
+    game.round.blocking_cache.clear()
+    assert game.active_players() == [655] and player.cash == -50
+    sales = [a for a in game.legal_actions() if a["type"] == "sell_shares"]
+    # one 10% or 20% share of a corporation that has operated covers it: no bigger sale, no presidency
+    assert sales and all(a["percent"] in (10, 20) for a in sales)
+    assert {"type": "bankrupt", "entity": 655, "entity_type": "player"} in game.legal_actions()
+    game.apply(sales[0])
+    assert player.cash >= 0 and game.acting_entity() == {"entity": "GT", "entity_type": "corporation"}
+
+
+def test_a_sale_in_a_cash_crisis_may_not_raise_more_than_needed():
+    game = fixture_upto(734)
+    player = game.player(655)
+    game.charge(player, 185 + 50)
+    game.round.cash_crisis_player = player
+    game.round.blocking_cache.clear()
+    with pytest.raises(GameError, match="no more than needed"):
+        game.apply({"type": "sell_shares", "entity": 655, "entity_type": "player", "shares": ["A&A_0"],
+                    "percent": 40})
+
+
+def test_a_bankrupt_player_leaves_their_corporations_to_the_liquidation_zone():
+    game = fixture_upto(734)
+    player = game.player(655)
+    game.charge(player, 5000)
+    game.round.cash_crisis_player = player
+    game.round.blocking_cache.clear()
+    game.apply({"type": "bankrupt", "entity": 655, "entity_type": "player"})
+    player, psnr = game.player(655), game.corporation("PSNR")
+    assert player.bankrupt and player.cash == 0 and not list(player.all_shares())
+    assert psnr.owner is None and game.zone(psnr) == "liquidation" and psnr.presidents_share.owner is game.pool
+    assert game.cert_limit == game.data["meta"]["cert_limit"]["3"]  # the limit of three players
+    assert not game.finished  # three players are left

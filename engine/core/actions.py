@@ -160,6 +160,14 @@ class Assign(Action):
     target_type: str | None = None
 
 
+class RemoveToken(Action):
+    """A station taken off the map (1817: a survivor over the station limit after a merger)."""
+
+    type: str = "remove_token"
+    city: str
+    slot: int = 0
+
+
 class Choose(Action):
     """A choice a step offers by name or number (1817: the number of shares of a corporation)."""
 
@@ -234,7 +242,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "buy_company": BuyCompany, "sell_company": SellCompany, "lay_tile": LayTile, "place_token": PlaceToken, "run_routes": RunRoutes,
     "dividend": Dividend, "buy_train": BuyTrain, "discard_train": DiscardTrain, "bankrupt": Bankrupt,
     "merge": Merge, "assign": Assign, "choose": Choose, "take_loan": TakeLoan, "payoff_loan": PayoffLoan,
-    "short": Short, "convert": Convert,
+    "short": Short, "convert": Convert, "remove_token": RemoveToken,
     "message": Message, "program_buy_shares": ProgramBuyShares, "program_share_pass": ProgramSharePass,
     "program_disable": ProgramDisable, "program_merger_pass": ProgramMergerPass, "end_game": EndGame,
 }

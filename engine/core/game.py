@@ -43,6 +43,8 @@ class BaseGame(OperatingMixin):
     RULES: dict = {}  # rule knobs that differ from the title data (engine.core.rules.Rules fields)
     UNSUPPORTED_OPTIONAL_RULES: frozenset[str] = frozenset()  # the title's optional rules not played yet
     PLAYABLE = True  # False: rules still being built; logs replay as far as they go, players can't start one
+    PLAYER_DEBT = False  # a player's cash may fall below zero until they settle (1817's cash crisis)
+    PROGRAMS = True  # players may leave standing orders (engine.core.programs)
 
     def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
                  game_id: int | str | None = None) -> None:
@@ -781,6 +783,8 @@ class BaseGame(OperatingMixin):
             return
         self.programs.tick()
         if action.type.startswith("program_"):
+            if not self.PROGRAMS:
+                raise GameError(f"standing orders are not played in {self.TITLE} yet")
             player = self.entity(action)
             if not isinstance(player, Player):
                 raise GameError("only players program their stock-round actions")
@@ -1080,6 +1084,11 @@ class BaseGame(OperatingMixin):
     def operator_states(self, operator: Operator) -> list[str]:
         """The states of OPERATOR_STATES the operator is in now (1860: receivership, insolvent...)."""
         return ["receivership"] if getattr(operator, "receivership", False) else []
+
+    def presided_by_nobody(self, corp: Corporation) -> bool:
+        """A corporation the rules let go on without a president (1817: a bankrupt president's, its
+        president's certificate in the market, until it is liquidated)."""
+        return False
 
     def trace_fields(self) -> dict:
         """A title's own fields of a state line (engine.core.trace; 1817: the interest rate, loans left)."""

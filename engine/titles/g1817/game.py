@@ -14,6 +14,7 @@ from engine.core.loans import LoanBank
 from engine.core.rounds import AuctionRound
 from engine.core.steps.operating import DiscardTrain, Route, Token
 from engine.titles.g1817.auction import SelectionAuction
+from engine.titles.g1817.crisis import CashCrisis
 from engine.titles.g1817.mergers import (
     Acquire,
     AcquisitionRound1817,
@@ -21,6 +22,7 @@ from engine.titles.g1817.mergers import (
     MergerRound1817,
     PostConversion,
     PostConversionLoans,
+    ReduceStations,
 )
 from engine.titles.g1817.operating import (
     Bridge,
@@ -50,6 +52,8 @@ class Game1817(BaseGame):
     TITLE = "1817"
     PLAYABLE = False  # the stock, operating, merger and acquisition rounds are still being built
     ROUND_END = "acquisition"
+    PLAYER_DEBT = True
+    PROGRAMS = False  # 18xx.games' merger-round standing orders are not built
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"volatility", "modern_trains"})
 
     def setup(self) -> None:
@@ -58,6 +62,11 @@ class Game1817(BaseGame):
         self.owner_when_liquidated: dict[str, object] = {}  # corporation -> its president when it was liquidated
         self.zones_at_merger_start: dict[str, str] = {}  # corporation -> its market zone when the merger round began
         self.final_operating_rounds: int | None = None  # operating rounds of the last set, once the 8 is out
+        # trains of corporations the bank liquidated: out of the game, though 18xx.games still counts them as
+        # trains on sale when it decides whether a corporation may buy a train
+        self.orphan_trains: list = []
+        # (survivor, merged or acquired corporation, its number of stations) while the survivor reduces stations
+        self.stations_to_reduce: tuple | None = None
 
     # --- rounds -------------------------------------------------------------------------------------
     def make_map(self):
@@ -88,17 +97,18 @@ class Game1817(BaseGame):
             for ability in company.abilities:
                 if ability["type"] == "revenue_change" and isinstance(company.owner, Corporation):
                     company.revenue = ability["revenue"] if company.owner.trains else 0
-        return OperatingRound1817(self, [Loan, SpecialTrack1817, Bridge, Track1817, Token, Route, Dividend1817,
+        return OperatingRound1817(self, [CashCrisis, Loan, SpecialTrack1817, Bridge, Track1817, Token, Route, Dividend1817,
                                          DiscardTrain, BuyTrain1817], round_num=round_num)
 
     def after_operating_round(self):
         self.export_train()
         self.zones_at_merger_start = {c.sym: self.zone(c) for c in self.corporations}
-        return MergerRound1817(self, [DiscardTrain, PostConversion, PostConversionLoans, Conversion],
+        return MergerRound1817(self, [ReduceStations, DiscardTrain, PostConversion, PostConversionLoans, Conversion],
                                round_num=self.round.round_num)
 
     def after_merger_round(self):
-        return AcquisitionRound1817(self, [DiscardTrain, Acquire], round_num=self.round.round_num)
+        return AcquisitionRound1817(self, [ReduceStations, CashCrisis, DiscardTrain, Acquire],
+                                    round_num=self.round.round_num)
 
     def after_acquisition_round(self):
         if self.round.round_num < self.operating_rounds:
@@ -200,8 +210,13 @@ class Game1817(BaseGame):
 
     def liquidate(self, corp: Corporation) -> None:
         """The marker goes to the liquidation zone; the corporation is liquidated in the acquisition round."""
+        if corp.owner is None:
+            return
         self.owner_when_liquidated[corp.sym] = corp.owner
         self.market.place(corp, self.market.cell(0, 0))
+
+    def presided_by_nobody(self, corp: Corporation) -> bool:
+        return corp.owner is None and corp.presidents_share.owner is self.pool
 
     def operating_order(self):
         return [c for c in super().operating_order() if not self.in_liquidation(c)]
@@ -254,9 +269,7 @@ class Game1817(BaseGame):
             if amount > 0:
                 self.transfer(self.bank, holder, amount)
             elif amount < 0:
-                if holder.cash < -amount:
-                    raise GameError(f"{holder.name} can't pay {self.fmt(-amount)} for a short: a cash crisis, not built yet")
-                self.transfer(holder, self.bank, -amount)
+                self.charge(holder, -amount)
 
     # --- interest -------------------------------------------------------------------------------------
     def pay_interest(self, corp: Corporation) -> int:
@@ -275,12 +288,54 @@ class Game1817(BaseGame):
         """A corporation that can't pay its interest is liquidated; its cash goes to its president, who pays."""
         owner = corp.owner
         self.liquidate(corp)
+        if owner is None:  # presided by nobody since its president's bankruptcy
+            return
         if corp.cash:
             self.transfer(corp, owner, corp.cash)
-        if owner.cash < owed:
-            raise GameError(f"{owner.name} can't pay {corp.sym}'s {self.fmt(owed)} interest: a cash crisis, "
-                            "not built yet")
-        self.transfer(owner, self.bank, owed)
+        self.charge(owner, owed)
+
+    def charge(self, player, amount: int) -> None:
+        """A player pays the bank what they owe, whatever their cash: below zero they are in a cash crisis
+        (engine.titles.g1817.crisis)."""
+        player.cash -= amount
+        self.bank.cash += amount
+
+    def go_bankrupt(self, player) -> None:
+        """The player sells what they still may (the largest bundle of each corporation), the rest of their
+        certificates go to the market without changing presidents (those they presided go to the
+        liquidation zone, presided by nobody), the bank forgives their debt and takes their cash."""
+        held = sorted((c for c in self.corporations if player.shares_of(c) and c.share_price),
+                      key=self.operating_sort_key)
+        for corp in held:
+            if not (corp.operated and self.in_normal_zone(corp)):
+                continue
+            bundles = [(shares, pct) for shares, pct in self.sellable_bundles(player, corp)
+                       if all(s.percent > 0 for s in shares) and self.can_dump(player, corp, shares)
+                       and not self.keeps_presidency_without_certificate(player, corp, shares, pct)]
+            if bundles:
+                shares, percent = max(bundles, key=lambda b: b[1])
+                self.sell_shares(player, shares, percent)
+        for corp in held:
+            for share in list(player.shares_of(corp)):
+                self.give_share(share, self.pool)
+            if corp.owner is player:
+                self.liquidate(corp)
+                corp.owner = None
+            self.close_market_shorts(corp)
+        if player.cash:
+            self.bank.cash += player.cash
+            player.cash = 0
+        player.bankrupt = True
+        left = sum(1 for p in self.players if not p.bankrupt)
+        self.cert_limit = self.data["meta"]["cert_limit"].get(str(left), self.cert_limit)
+
+    def close_market_shorts(self, corp: Corporation) -> None:
+        """A short and a share both in the market cancel out."""
+        while self.shorts_of(self.pool, corp):
+            share = next((s for s in self.pool.shares_of(corp) if s.percent > 0 and not s.president), None)
+            if share is None:
+                return
+            self.unshort(self.pool, share)
 
     # --- short selling ------------------------------------------------------------------------------
     def short(self, player, corp: Corporation) -> None:
@@ -363,24 +418,34 @@ class Game1817(BaseGame):
 
     def merge_stations(self, corp: Corporation, target: Corporation) -> None:
         """A station of the survivor in a city where the merged one has one goes back to its charter; the
-        merged one's stations become the survivor's where they stand; at most 8 stations."""
+        merged one's stations become the survivor's where they stand, at most 8 of them and one a hex: over
+        that the survivor first removes stations (engine.titles.g1817.mergers.ReduceStations)."""
         hexmap = self.hexmap
         theirs = {id(c) for c in hexmap.token_cities(target.sym)}
         for city in hexmap.token_cities(corp.sym):
             if id(city) in theirs:
                 hexmap.remove_token(corp.sym, city.tile.hex.coord)
-        placed = hexmap.tokened_hexes(corp.sym)
-        moved = hexmap.tokened_hexes(target.sym)
-        if len(set(placed) | set(moved)) != len(placed) + len(moved) or \
-                len(placed) + len(moved) > self.STATION_LIMIT_AFTER_MERGER:
-            raise GameError("reducing stations after a merger is not built yet")
+        self.stations_to_reduce = (corp, target, len(target.token_prices))
+        if not self.stations_over_limit():
+            self.move_stations()
+
+    def stations_over_limit(self) -> bool:
+        corp, target, _ = self.stations_to_reduce
+        placed, moved = self.hexmap.tokened_hexes(corp.sym), self.hexmap.tokened_hexes(target.sym)
+        return bool(set(placed) & set(moved)) or len(placed) + len(moved) > self.STATION_LIMIT_AFTER_MERGER
+
+    def move_stations(self) -> None:
+        corp, target, their_count = self.stations_to_reduce
+        hexmap = self.hexmap
+        placed, moved = hexmap.tokened_hexes(corp.sym), hexmap.tokened_hexes(target.sym)
         for coord in moved:
             hexmap.replace_token(target.sym, corp.sym, coord)
         target.tokens_used = 0
-        total = min(len(corp.token_prices) + len(target.token_prices), self.STATION_LIMIT_AFTER_MERGER)
+        total = min(len(corp.token_prices) + their_count, self.STATION_LIMIT_AFTER_MERGER)
         used = len(placed) + len(moved)
         corp.token_prices = [0] * total
         corp.token_used = [True] * used + [False] * (total - used)
+        self.stations_to_reduce = None
 
     STATION_LIMIT_AFTER_MERGER = 8
 
@@ -406,10 +471,14 @@ class Game1817(BaseGame):
             holder.shares_by_corp.pop(corp.sym, None)
         for share in corp.shares:
             self.share_by_id.pop(share.id, None)
-        for coord in self.hexmap.tokened_hexes(corp.sym):
-            self.hexmap.remove_token(corp.sym, coord)
+        if not (self.stations_to_reduce and self.stations_to_reduce[1] is corp):  # its stations wait to move
+            for coord in self.hexmap.tokened_hexes(corp.sym):
+                self.hexmap.remove_token(corp.sym, coord)
         for company in list(corp.companies):
             self.close_company(company)
+        for train in corp.trains:  # a corporation the bank liquidated: its trains leave the game
+            train.owner = None
+            self.orphan_trains.append(train)
         if corp.share_price is not None:
             corp.share_price.corporations.remove(corp)
         Corporation.__init__(corp, corp.data)

@@ -5,7 +5,8 @@ Merger and conversion: each corporation in the normal zone, in share-price order
 corporation in the liquidation zone is liquidated, one in the acquisition zone is auctioned, and any other
 may be offered for sale by its president when some player could pay its minimum price.
 
-Not built yet: reducing stations over the limit after a merger or an acquisition (docs/1817.md).
+After a merger or an acquisition the survivor has at most 8 stations and one a hex: over that it first
+removes stations (`ReduceStations`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ class MergerRound1817(RoundOfSet):
 
     def start(self) -> None:
         game = self.game
-        self.entities = sorted((c for c in game.corporations if c.floated and not c.closed and game.in_normal_zone(c)),
-                               key=game.operating_sort_key)
+        self.entities = sorted((c for c in game.corporations if c.floated and not c.closed and game.in_normal_zone(c)
+                                and c.owner is not None), key=game.operating_sort_key)
         self.converts: list[Corporation] = []  # converted or merged this round
         self.converted: Corporation | None = None  # the corporation that just converted, while players buy
         self.converted_price = None
@@ -157,6 +158,58 @@ class Conversion(Step):
         return out + [self.action(corp, "pass")] if acts else []
 
 
+class ReduceStations(Step):
+    """A survivor over the station limits removes stations: first where both corporations have one in the
+    same hex, then any, until it has one a hex and at most 8."""
+
+    description = "remove a station"
+
+    def pending(self):
+        return self.game.stations_to_reduce
+
+    def active_entities(self) -> list:
+        pending = self.pending()
+        return [pending[0]] if pending else []
+
+    def actions(self, entity) -> tuple[str, ...]:
+        return ("remove_token",) if entity in self.active_entities() else ()
+
+    def skip(self) -> None:
+        """Waits for the next merger or acquisition over the limits."""
+
+    def done(self) -> bool:
+        return self.pending() is None
+
+    def removable(self) -> list[tuple[str, int]]:
+        """(city, slot) of the stations the survivor may remove now."""
+        corp, target, _ = self.pending()
+        hexmap = self.game.hexmap
+        placed, moved = set(hexmap.tokened_hexes(corp.sym)), set(hexmap.tokened_hexes(target.sym))
+        both = placed & moved
+        out = []
+        for sym in (corp.sym, target.sym):
+            for city in hexmap.token_cities(sym):
+                if not both or city.tile.hex.coord in both:
+                    out.append((city.id, city.tokens.index(sym)))
+        return out
+
+    def process_remove_token(self, action, corp: Corporation) -> None:
+        game = self.game
+        if (action.city, action.slot) not in self.removable():
+            raise GameError(f"{corp.sym} may remove a station from "
+                            f"{', '.join(f'{c} slot {s}' for c, s in self.removable())}")
+        city = game.hexmap.city(action.city)
+        sym = city.tokens[action.slot]
+        game.hexmap.remove_token(sym, city.tile.hex.coord)
+        if not game.stations_over_limit():
+            game.move_stations()
+
+    def legal(self, corp) -> list[dict]:
+        if not self.actions(corp):
+            return []
+        return [self.action(corp, "remove_token", city=city, slot=slot) for city, slot in self.removable()]
+
+
 class PostConversion(Step):
     """After a conversion, from its president round the table: each player may buy one of its new shares (the
     president as many as they like) or pass; until the corporation takes a loan."""
@@ -264,6 +317,7 @@ class AcquisitionRound1817(RoundOfSet):
 
     def start(self) -> None:
         game = self.game
+        self.cash_crisis_player: Player | None = None
         self.entities = [p for p in game.players if any(c.owner is p for c in game.corporations)]
         # corporations to deal with, lowest share price first
         self.offering = sorted((c for c in game.corporations if c.floated and not c.closed),
@@ -276,7 +330,9 @@ class AcquisitionRound1817(RoundOfSet):
         return all(step.done() for step in self.steps)
 
     def after_process(self, action, entity) -> None:
-        pass
+        for step in self.steps:
+            if isinstance(step, Acquire):
+                step.drop_orphan_offer()
 
 
 class Acquire(Auction):
@@ -335,10 +391,18 @@ class Acquire(Auction):
                 self.start_auction(corp)
                 return
             self.mode = "offered"
-            if any(self.max_bid(p, corp) >= self.opening_bid(corp) for p in round_.entities):
+            if corp.owner is not None and \
+                    any(self.max_bid(p, corp) >= self.opening_bid(corp) for p in round_.entities):
                 self.offer = corp
                 return
             round_.offering.pop(0)
+
+    def drop_orphan_offer(self) -> None:
+        """A corporation on offer whose president went bankrupt meanwhile is presided by nobody: not offered."""
+        if self.offer is not None and self.offer.owner is None:
+            self.round.offering.remove(self.offer)
+            self.next_offer()
+            self.round.blocking_cache.clear()
 
     def start_auction(self, corp: Corporation) -> None:
         """The bank opens: every player who could pay the opening bid is in."""
@@ -547,18 +611,16 @@ class Acquire(Auction):
         any shortfall; the rest, or the price of one bought, goes to the shareholders per share (a short
         pays it)."""
         game = self.game
+        self.round.cash_crisis_player = corp.owner or game.owner_when_liquidated.get(corp.sym)
         if game.in_liquidation(corp):
-            president = game.owner_when_liquidated.get(corp.sym) or corp.owner
             owed = self.liquidation_loans * game.loan_bank.value
             game.loan_bank.taken -= self.liquidation_loans
             self.liquidation_loans = 0
             debt = max(0, owed - self.liquidation_cash)
             if debt:
-                president.cash -= debt
-                game.bank.cash += debt
+                if corp.owner is not None:  # a bankrupt president's corporation: nobody pays
+                    game.charge(corp.owner, debt)
                 self.shareholder_cash = 0
-                if president.cash < 0:
-                    raise GameError(f"{president.name} can't pay {corp.sym}'s debts: a cash crisis, not built yet")
             else:
                 self.shareholder_cash = self.liquidation_cash - owed
         per_share = self.shareholder_cash // corp.total_shares
@@ -568,7 +630,7 @@ class Acquire(Auction):
                 if shares > 0:
                     game.transfer(game.bank, player, shares * per_share)
                 elif shares < 0:
-                    game.transfer(player, game.bank, -shares * per_share)
+                    game.charge(player, -shares * per_share)
         game.reset_corporation(corp)
         self.shareholder_cash = 0
         self.buyer = None

@@ -31,6 +31,7 @@ def route_bonus(hexmap, corp: str, route: dict, revenue: int) -> int:
 class OperatingRound1817(OperatingRound):
     def start(self) -> None:
         self.interest_paid: set[str] = set()
+        self.cash_crisis_player = None  # whose debtors settle first: the president of the operator
         super().start()
 
     def start_operating(self) -> None:
@@ -42,6 +43,7 @@ class OperatingRound1817(OperatingRound):
     def after_process(self, action, entity) -> None:
         corp = self.current_operator()
         if corp is not None and not corp.closed:
+            self.cash_crisis_player = corp.owner or self.cash_crisis_player
             self.pay_interest(corp)
             if self.active_step() is None and not corp.trains:
                 self.game.liquidate(corp)
@@ -159,8 +161,9 @@ class Track1817(Track):
 
 class SpecialTrack1817(SpecialTrack):
     """The coal mines lay a yellow tile on a mountain next to a city as the corporation's tile lay of the
-    turn (the mountain paid by the mine): the hex becomes a mine. The Pittsburgh Steel Mill lays its B-city
-    tile on Pittsburgh, without a connection, as the turn's lay."""
+    turn (the mountain paid by the mine), reached by the corporation and with track towards a neighbouring
+    city, town or off-board: the hex becomes a mine. The Pittsburgh Steel Mill lays its B-city tile on
+    Pittsburgh, without a connection, as the turn's lay."""
 
     def abilities(self, company) -> dict | None:
         ability = super().abilities(company)
@@ -171,6 +174,55 @@ class SpecialTrack1817(SpecialTrack):
     def track(self) -> Track1817:
         return next(s for s in self.round.steps if isinstance(s, Track1817))
 
+    def lay_cost(self, company: Company, ability: dict, coord: str, terrain: int) -> int:
+        track = self.track()
+        corp = company.owner
+        return track.lay_cost(track.tile_lay(corp), self.game.hexmap.hex(coord),
+                              terrain - min(terrain, ability.get("discount", 0)))
+
+    def refusal(self, company: Company, ability: dict, coord: str, tile_id: str, rotation: int) -> str | None:
+        """Why the private can't make this lay now (None: it can), else its cost is affordable."""
+        game = self.game
+        corp = company.owner
+        track = self.track()
+        if coord not in ability.get("hexes", [coord]):
+            return f"{company.sym} can only lay track on {', '.join(ability['hexes'])}"
+        hex_ = game.hexmap.hex(coord)
+        why = track.lay_refusal(track.tile_lay(corp), hex_)
+        if why:
+            return f"{company.sym} can't lay on {coord}: {why}"
+        if company.sym in MINE_COMPANIES and not self.faces_a_stop(hex_, tile_id, rotation):
+            return "a mine's track must lead towards a neighbouring city, town or off-board"
+        return None
+
+    def faces_a_stop(self, hex_, tile_id: str, rotation: int) -> bool:
+        """An exit of the tile leads to a neighbour with a city, town or off-board that has track back or
+        may still be upgraded to have it."""
+        tile = self.game.hexmap.tile(tile_id)
+        for edge in tile.shape(rotation).exits:
+            other = hex_.neighbors.get(edge)
+            if other is None or not (other.tile.cities or other.tile.towns or other.tile.offboards):
+                continue
+            if (edge + 3) % 6 in other.tile.exits or other.tile.upgrades_to:
+                return True
+        return False
+
+    def check(self, company: Company, ability: dict, coord: str, tile_id: str, rotation: int) -> int:
+        """The cost of the lay, or GameError why it can't be made."""
+        game = self.game
+        corp = company.owner
+        why = self.refusal(company, ability, coord, tile_id, rotation)
+        if why:
+            raise GameError(why)
+        terrain = game.hexmap.check_lay(corp.sym, coord, tile_id, rotation, colors=game.phase.tiles,
+                                        blocked=game.blocking_privates(),
+                                        need_connection=company.sym != PITTSBURGH_STEEL_MILL,
+                                        tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
+        cost = self.lay_cost(company, ability, coord, terrain)
+        if cost > corp.cash:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {coord}")
+        return cost
+
     def process_lay_tile(self, action, company: Company) -> None:
         ability = self.abilities(company)
         if ability is None or not ability.get("consume_tile_lay"):
@@ -179,22 +231,9 @@ class SpecialTrack1817(SpecialTrack):
         game = self.game
         corp = company.owner
         track = self.track()
-        lay = track.tile_lay(corp)
         hex_ = game.hexmap.hex(action.hex)
-        if action.hex not in ability.get("hexes", [action.hex]):
-            raise GameError(f"{company.sym} can only lay track on {', '.join(ability['hexes'])}")
-        refusal = track.lay_refusal(lay, hex_)
-        if refusal:
-            raise GameError(f"{company.sym} can't lay on {action.hex}: {refusal}")
+        cost = self.check(company, ability, action.hex, action.tile, action.rotation)
         built_on = terrains(hex_)
-        terrain = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
-                                        blocked=game.blocking_privates(),
-                                        need_connection=company.sym != PITTSBURGH_STEEL_MILL,
-                                        tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
-        terrain -= min(terrain, ability.get("discount", 0))
-        cost = track.lay_cost(lay, hex_, terrain)
-        if cost > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {action.hex}")
         upgrade = track.is_upgrade(hex_)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.round.num_laid_track += 1
@@ -208,6 +247,25 @@ class SpecialTrack1817(SpecialTrack):
             game.close_company(company)
         if not track.can_lay(corp):
             track.passed = True
+
+    def legal(self, entity) -> list[dict]:
+        game = self.game
+        out = []
+        for company in game.companies:
+            ability = self.abilities(company)
+            if ability is None or game.player_of(company) is not game.player_of(entity):
+                continue
+            if not ability.get("consume_tile_lay"):
+                continue
+            corp = company.owner
+            for coord, tile_id, rotation, terrain in game.hexmap.legal_lays(
+                    corp.sym, colors=game.phase.tiles, blocked=game.blocking_privates(),
+                    need_connection=company.sym != PITTSBURGH_STEEL_MILL, special=True, priced=True,
+                    tiles_allowed=set(ability.get("tiles", [])) or None, hexes=ability.get("hexes")):
+                if self.refusal(company, ability, coord, tile_id, rotation) is None and \
+                        self.lay_cost(company, ability, coord, terrain) <= corp.cash:
+                    out.append(self.action(company, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
+        return out
 
 
 class Bridge(Step):
@@ -277,6 +335,13 @@ class BuyTrain1817(BuyTrain):
         return [t for t in super().other_trains(corp) if not self.game.in_liquidation(t.owner)]
 
     def can_buy(self, corp: Corporation) -> bool:
-        """Room for a train, and one on sale within what the corporation could raise with loans."""
-        prices = [t.price for t in self.depot_trains()] + [1 for _ in self.other_trains(corp)]
-        return self.room(corp) and bool(prices) and min(prices) <= self.game.buying_power(corp)
+        """Room for a train, and one on sale within what the corporation could raise with loans. As on
+        18xx.games, the trains of corporations in the liquidation zone, or liquidated by the bank and not yet
+        rusted, count as on sale at $1 here, though they can't be bought."""
+        game = self.game
+        sold = game.depot.sold_names
+        orphans = [t for t in game.orphan_trains
+                   if not any(t.rusts_on_name(n) for n in sold) and t.obsolete_on not in sold]
+        others = super().other_trains(corp) + orphans
+        prices = [t.price for t in self.depot_trains()] + [1 for _ in others]
+        return self.room(corp) and bool(prices) and min(prices) <= game.buying_power(corp)

@@ -153,6 +153,12 @@ class BuySellParShares1817(Auction, BuySellParShares):
             raise GameError(f"{player.name} can't pay {self.game.fmt(price)} with {self.game.fmt(player.cash)} "
                             f"and privates worth {', '.join(self.game.fmt(v) for v in sorted(self.private_sums(player)))}")
 
+    def payable_bid(self, player: Player, low: int) -> int | None:
+        """The lowest bid from `low` the player can pay in cash and privates (None: none)."""
+        prices = [max(low, total) for total in self.private_sums(player) if max(low, total) <= total + player.cash]
+        prices = [p for p in prices if p <= min(MAX_IPO_BID, self.max_bid(player))]
+        return min(prices, default=None)
+
     def process_bid(self, action, player: Player) -> None:
         game = self.game
         corp = game.corporation(action.corporation) if action.corporation else self.auctioning
@@ -224,6 +230,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         self.game.buy_missing_stations(corp)
         self.winner = None
         self.forming = None
+        self.round.current_entity.passed = False  # the player who started the auction has acted
         self.track(self.round.current_entity, corp, "par")
         self.passed = True
 
@@ -413,7 +420,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if self.winner:
             out = []
             if "choose" in acts:
-                out.extend(self.action(entity, "choose", choice=str(n)) for n in self.game.corporation_sizes())
+                out.extend(self.action(entity, "choose", choice=n) for n in self.game.corporation_sizes())
             if "assign" in acts:
                 out.extend(self.action(entity, "assign", target=c.sym, target_type="company")
                            for c in self.contributable(entity))
@@ -423,15 +430,17 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if self.auctioning:
             out = []
             low = self.raise_min()
-            if low <= self.max_bid(entity):
-                out.append(self.action(entity, "bid", corporation=self.auctioning.sym, price=low))
+            price = self.payable_bid(entity, low)
+            if price is not None:
+                out.append(self.action(entity, "bid", corporation=self.auctioning.sym, price=price))
             return out + [self.action(entity, "pass")]
         out = super().legal(entity)
         if "short" in acts:
             out.extend(self.action(entity, "short", corporation=c.sym) for c in self.shortable(entity))
-        if "bid" in acts:
+        price = self.payable_bid(entity, MIN_IPO_BID) if "bid" in acts else None
+        if price is not None:
             for corp in self.startable():
-                out.append(self.action(entity, "bid", corporation=corp.sym, price=MIN_IPO_BID))
+                out.append(self.action(entity, "bid", corporation=corp.sym, price=price))
         if "pass" in acts and not any(a["type"] == "pass" for a in out):
             out.append(self.action(entity, "pass"))
         return out
