@@ -821,13 +821,15 @@ class BaseGame(OperatingMixin):
         return out
 
     def _advance_rounds(self) -> None:
+        # as on 18xx.games, the end of the game is judged once per action: a condition met while rounds
+        # follow each other without an action (1817: the 8-train exported between rounds) counts from
+        # the next action on
         reason = self.end_check()
         if reason and reason[1] == "immediate":
             self.end_game(reason[0])
             return
         while not self.finished and self.round.finished:
             self.round.finish()
-            reason = self.end_check()
             if reason and self.end_now(reason[1]):
                 self.end_game(reason[0])
                 return

@@ -90,6 +90,7 @@ class Game1817(BaseGame):
         """The first 8-train (bought or exported): the game ends after one more full set of operating rounds,
         three of them if it came out in the second operating round of a set."""
         self.final_operating_rounds = 3 if self.round.round_num == 2 else 2
+        self.end_check()  # the last set is fixed now, though the game notices the end only at the next action
 
     def operating_round(self, round_num: int):
         self.loan_bank.fixed_rate = self.loan_bank.rate_for(self.loan_bank.taken)
@@ -336,6 +337,11 @@ class Game1817(BaseGame):
             if share is None:
                 return
             self.unshort(self.pool, share)
+
+    def sellable_bundles(self, player, corp: Corporation):
+        """Only shares are sold: a short is closed by buying one."""
+        return [(shares, pct) for shares, pct in super().sellable_bundles(player, corp)
+                if all(s.percent > 0 for s in shares)]
 
     # --- short selling ------------------------------------------------------------------------------
     def short(self, player, corp: Corporation) -> None:

@@ -109,15 +109,14 @@ class BuySellParShares1817(Auction, BuySellParShares):
         return tuple(acts)
 
     def corporate_actions(self, corp: Corporation) -> tuple[str, ...]:
-        """A corporation its president acts for: loans, then buying back its shares from the market."""
-        if self.corporate_action not in (None, corp) or self.current_actions:
-            return ()
-        if corp.share_price is None or not self.game.in_normal_zone(corp):
+        """A corporation its president acts for: loans (in any zone, as on 18xx.games), then buying back its
+        shares from the market (in the normal zone)."""
+        if self.corporate_action not in (None, corp) or self.current_actions or corp.share_price is None:
             return ()
         acts = []
         if self.game.can_take_loan(corp) and not self.bought_back:
             acts.append("take_loan")
-        if self.redeemable(corp):
+        if self.game.in_normal_zone(corp) and self.redeemable(corp):
             acts.append("buy_shares")
         return tuple(acts)
 
