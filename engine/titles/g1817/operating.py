@@ -7,7 +7,7 @@ turn without a train goes to the liquidation zone.
 
 from __future__ import annotations
 
-from engine.core.entities import Company, Corporation
+from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError
 from engine.core.rounds import OperatingRound
 from engine.core.steps import Step
@@ -154,9 +154,18 @@ class Track1817(Track):
         return super().lay_cost(lay, hex_, terrain_cost - self.game.terrain_discount(corp, hex_, terrain_cost))
 
     def process_lay_tile(self, action, corp: Corporation) -> None:
-        built_on = terrains(self.game.hexmap.hex(action.hex))
+        self.built_on = terrains(self.game.hexmap.hex(action.hex))
         super().process_lay_tile(action, corp)
-        self.game.after_lay_1817(corp, action.hex, built_on)
+
+    def after_lay(self, action, operator) -> None:
+        """The Mountain Engineers' income comes before it is known whether another lay can be paid; an
+        ordinary tile on Pittsburgh closes the Pittsburgh Steel Mill, unless a player still holds it."""
+        game = self.game
+        game.after_lay_1817(operator, action.hex, self.built_on)
+        psm = game.company_by_sym.get(PITTSBURGH_STEEL_MILL)
+        if psm is not None and not psm.closed and not isinstance(psm.owner, Player) and \
+                action.hex in (psm.ability("tile_lay") or {}).get("hexes", ()):
+            game.close_company(psm)
 
 
 class SpecialTrack1817(SpecialTrack):
