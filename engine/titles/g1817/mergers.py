@@ -327,7 +327,8 @@ class AcquisitionRound1817(RoundOfSet):
 
     @property
     def finished(self) -> bool:
-        return all(step.done() for step in self.steps)
+        """Every corporation dealt with, and nothing left to do (a train over the limit discarded)."""
+        return all(step.done() for step in self.steps) and self.active_step() is None
 
     def after_process(self, action, entity) -> None:
         for step in self.steps:
@@ -398,7 +399,11 @@ class Acquire(Auction):
             round_.offering.pop(0)
 
     def drop_orphan_offer(self) -> None:
-        """A corporation on offer whose president went bankrupt meanwhile is presided by nobody: not offered."""
+        """A corporation on offer whose president went bankrupt meanwhile is presided by nobody: not offered;
+        a bankrupt bidder is out of the auction."""
+        for player in [p for p in self.bidders if p.bankrupt]:
+            self.drop_out(player)
+            self.round.blocking_cache.clear()
         if self.offer is not None and self.offer.owner is None:
             self.round.offering.remove(self.offer)
             self.next_offer()
