@@ -282,13 +282,18 @@ class SpecialTrack(Step):
             else:
                 game.remove_ability(company, ability["type"])
 
+    def player_abilities(self, entity):
+        """(private, the lay it may make now) for the privates of the player who decides for `entity`."""
+        game = self.game
+        for company in game.companies:
+            ability = self.abilities(company)
+            if ability is not None and game.player_of(company) is game.player_of(entity):
+                yield company, ability
+
     def legal(self, entity) -> list[dict]:
         game = self.game
         out = []
-        for company in game.companies:
-            ability = self.abilities(company)
-            if ability is None or game.player_of(company) is not game.player_of(entity):
-                continue
+        for company, ability in self.player_abilities(entity):
             corp = self.payer(company)
             if ability["type"] == "teleport" and self.round.num_laid_track >= len(game.tile_lays(corp)):
                 continue

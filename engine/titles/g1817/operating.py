@@ -260,10 +260,7 @@ class SpecialTrack1817(SpecialTrack):
     def legal(self, entity) -> list[dict]:
         game = self.game
         out = []
-        for company in game.companies:
-            ability = self.abilities(company)
-            if ability is None or game.player_of(company) is not game.player_of(entity):
-                continue
+        for company, ability in self.player_abilities(entity):
             if not ability.get("consume_tile_lay"):
                 continue
             corp = company.owner
