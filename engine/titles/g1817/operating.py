@@ -7,7 +7,7 @@ turn without a train goes to the liquidation zone.
 
 from __future__ import annotations
 
-from engine.core.entities import Company, Corporation, Player
+from engine.core.entities import Company, Corporation
 from engine.core.errors import GameError
 from engine.core.rounds import OperatingRound
 from engine.core.steps import Step
@@ -159,11 +159,12 @@ class Track1817(Track):
 
     def after_lay(self, action, operator) -> None:
         """The Mountain Engineers' income comes before it is known whether another lay can be paid; an
-        ordinary tile on Pittsburgh closes the Pittsburgh Steel Mill, unless a player still holds it."""
+        ordinary tile on Pittsburgh laid by the corporation that owns the Pittsburgh Steel Mill closes it (as
+        on 18xx.games: another corporation's tile there leaves it open, though it can no longer be used)."""
         game = self.game
         game.after_lay_1817(operator, action.hex, self.built_on)
         psm = game.company_by_sym.get(PITTSBURGH_STEEL_MILL)
-        if psm is not None and not psm.closed and not isinstance(psm.owner, Player) and \
+        if psm is not None and not psm.closed and psm.owner is operator and \
                 action.hex in (psm.ability("tile_lay") or {}).get("hexes", ()):
             game.close_company(psm)
 
