@@ -45,6 +45,8 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
           as 1 dividend payout   as 1 train 2-0 [PRICE] [VARIANT]             as 1 discard 2-0
           as 1 private DH 140    as 1 bankrupt           as 1 lay E19 57-0 1 using=CS
           as 1 merge MEX         as 1 assign I12         (run routes: as 1 run "3-0: E19,F20 | F20,G19")
+          1860: as 1 bid 55 (the first choice of the lots)   as 1 private YHC (sold to the bank)
+                as 1 run "3+2-0 halts=1: F2,F4 | F4,G5" (how many halts count as stops)
     Steam: as 1 shares 2         as 1 bid 3              as 1 tile 4          as 1 build 5,3 lay:22:0
           as 1 urbanize 4,10 blue@E                     as 1 grow A 1,11     as 1 done
           as 1 deliver 0,19:blue 0,17:1-3 [income|vp]   as 1 loco            as 2 score vp

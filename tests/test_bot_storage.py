@@ -16,6 +16,7 @@ from bot.commands import fit
 from bot.config import Config
 from bot.console import Console, run_console
 from bot.db import Database, migration_files
+from bot.errors import UserError
 from bot.families.g18xx import G18xx
 from bot.families.g18xx.commands import format_routes, parse_routes
 from bot.service import Service
@@ -63,6 +64,12 @@ def test_routes_text_round_trip():
     routes = [{"train": "3-0", "connections": [["G19", "F20"], ["F20", "E19", "D18"]]},
               {"train": "4-1", "connections": [["F2 1.2"]]}]
     assert parse_routes(format_routes(routes)) == routes
+    # 1860: how many of a route's halts count as stops is the route's own setting
+    halts = [{"train": "3+2-0", "halts": 1, "connections": [["F2", "F4"], ["F4", "G5"]]}]
+    assert format_routes(halts) == "3+2-0 halts=1: F2,F4 | F4,G5"
+    assert parse_routes(format_routes(halts)) == halts
+    with pytest.raises(UserError, match="is not a setting of a route"):
+        parse_routes("3+2-0 stops=1: F2,F4")
 
 
 def test_describe_sentences():
