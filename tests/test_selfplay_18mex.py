@@ -20,3 +20,21 @@ def test_exported_game_loads_to_the_same_state():
     again = load_18xx(json.loads(json.dumps(game.to_18xx())))
     assert again.summary() == game.summary()
     assert again.result() == game.result()
+
+
+def test_the_invariants_allow_the_market_over_its_limit_after_an_ndm_swap():
+    """18xx.games lets a sale with an NdM presidency swap of mixed certificates leave the market 55% of the
+    NdM (tests/fixtures/18MEX/random/ndm_presidency_swap_leaves_the_market_55): a state it reaches is no
+    broken invariant, while one certificate more would be."""
+    from pathlib import Path
+
+    from engine.selfplay import check_invariants
+
+    path = Path(__file__).parent / "fixtures" / "18MEX" / "random" / "ndm_presidency_swap_leaves_the_market_55.json"
+    game = load_18xx(json.loads(path.read_text()))
+    ndm = next(c for c in game.corporations if c.sym == "NdM")
+    assert game.pool.percent_of(ndm) == 55
+    assert check_invariants(game, None) is None
+    held = next(s for p in game.players for s in p.shares_of(ndm) if s.percent == 10 and not s.president)
+    game.give_share(held, game.pool)
+    assert check_invariants(game, None) == "the market holds 65% of NdM"
