@@ -79,7 +79,22 @@ class Game1817(BaseGame):
 
     def stock_round(self):
         self.loan_bank.fixed_rate = None
+        self.close_bank_shorts()
         return StockRound1817(self, [DiscardTrain, HomeStation, BuySellParShares1817])
+
+    def close_bank_shorts(self) -> None:
+        """Shorts left in the market (a bankrupt player's) are closed at the start of a stock round: the bank
+        buys shares from the treasury at the market price, as many as it needs and there are."""
+        for corp in self.corporations:
+            if corp.share_price is None or not self.in_normal_zone(corp):
+                continue
+            while self.shorts_of(self.pool, corp):
+                share = next((s for s in corp.shares_of(corp) if s.percent > 0), None)
+                if share is None:
+                    break
+                self.transfer(self.bank, corp, self.certificate_price(share, corp.share_price.price))
+                self.give_share(share, self.pool)
+                self.unshort(self.pool, share)
 
     def after_stock_round(self):
         round_ = super().after_stock_round()
