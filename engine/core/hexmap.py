@@ -688,13 +688,16 @@ class HexMap:
         h = city.tile.hex
         if h is None:
             raise GameError(f"city {city_id} isn't on the map")
-        where = f"{city_id} on {h.coord}"
+        named = f"{h.coord} ({h.location_name})" if h.location_name else h.coord
+        where = f"the city on {named}" if len(h.tile.cities) == 1 else f"city {city_id} on {named}"
         if not isinstance(slot, int) or not 0 <= slot < len(city.tokens):
             raise GameError(f"{where} has no slot {slot}")
         if any(c.tokened_by(corp) for c in h.tile.cities):
             raise GameError(f"{corp} already has a token on {h.coord}")
         free = self.token_slot(corp, city)
         if free is None:
+            if None not in city.tokens:
+                raise GameError(f"{where} is full: its slots are taken by {', '.join(t for t in city.tokens if t)}")
             if city.tokens[slot] is not None:
                 raise GameError(f"slot {slot} of {where} is taken by {city.tokens[slot]}")
             res = city.reservations[slot] if slot < len(city.reservations) else None

@@ -63,6 +63,25 @@ def _lanes_ok(prev: Path, edge: int, nxt: Path, nedge: int) -> bool:
     return a[0] == b[0] and b[1] == a[0] - 1 - a[1]
 
 
+def _why_not_through(hexes: list, edges: list[int], k: int, seg: list[str]) -> str:
+    """Why a segment can't pass through its k-th hex: a stop there (a segment ends at each stop it
+    reaches: name where to split it, and whose tokens fill a full city), or no such track."""
+    h = hexes[k]
+    into = {p.ends[1] if p.ends[0] == _inv(edges[k - 1]) else p.ends[0]
+            for p in h.tile.paths_at_edge.get(_inv(edges[k - 1]), ())}
+    outof = {p.ends[1] if p.ends[0] == edges[k] else p.ends[0] for p in h.tile.paths_at_edge.get(edges[k], ())}
+    stop = next((n for n in into & outof if n.__class__ is not int and n.kind != "junction"), None)
+    if stop is None:
+        return f"no track through {h.coord} from {hexes[k - 1].coord} to {hexes[k + 1].coord}"
+    where = f"{h.coord}{f' ({h.location_name})' if h.location_name else ''}"
+    full = getattr(stop, "tokens", None)
+    text = f"the route reaches the {stop.kind} on {where}: end the segment there and start the next one from it " \
+        f"(`{','.join(seg[:k + 1])} | {','.join(seg[k:])}`)"
+    if full and None not in full:
+        text += f"; that city is full ({', '.join(t for t in full if t)}): only their trains run through it"
+    return text
+
+
 class _Chain:
     __slots__ = ("a", "b", "paths")
 
@@ -111,8 +130,7 @@ def _segment_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
     for k in range(1, len(hexes) - 1):
         mid = _paths_between(hexes[k].tile, _inv(edges[k - 1]), edges[k])
         if not mid:
-            raise GameError(f"train {train}: no track through {hexes[k].coord} from {hexes[k - 1].coord} "
-                            f"to {hexes[k + 1].coord}")
+            raise GameError(f"train {train}: " + _why_not_through(hexes, edges, k, seg))
         options.append(mid)
     last = _paths_between(hexes[-1].tile, _inv(edges[-1]), "node")
     if not last:
