@@ -77,6 +77,11 @@ class Command:
         """Whether these options may act out of turn (the session still checks who owns what acts)."""
         return self.any_time
 
+    def follow_up(self, session: Session, first: Change, last: Change) -> dict | None:
+        """The next action this command sends once `last` was applied (`first`: the one it sent first), None
+        when it is done. Most commands send one action; an end of turn passes each step that is left."""
+        return None
+
     def needs_legal(self, options: dict[str, Any]) -> bool:
         """Whether building the action needs the legal moves (which may be slow, e.g. a route search)."""
         return True

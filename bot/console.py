@@ -10,6 +10,7 @@ Pictures are written to ./out/ (ROUNDHOUSE_OUT) and their paths printed.
 from __future__ import annotations
 
 import asyncio
+import re
 import shlex
 import sys
 import threading
@@ -34,17 +35,21 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
                                         `new steam Ann Bob Cid map=rust_belt mode=standard seed=5`
   join NAME | leave NAME | kick NAME    lobby seats (current game)
   start                                 start the current game (seat order shuffled from the game's seed)
+  seats                                 the seats in play order, with the numbers `as SEAT` takes
   games                                 list open games
   use ID                                switch to game ID
   titles                                the games this bot hosts, with their settings
   status | history [N]                  read-only views
   legal                                 what the acting seat may do, each as the command to type
-  as SEAT ACTION ...                    act for a seat (number in seat order, or name), the game's commands:
+  as SEAT ACTION ...                    act for a seat (its number, see `seats`, or its name); the game's commands:
     18xx: as 1 bid CA 165        as 2 par PRR 67         as 3 buy PRR_2       as 1 sell PRR_1+PRR_2
           as 2 pass              as 1 lay E19 57-0 1     as 1 token 57-1-0#0  as 1 run best
           as 1 dividend payout   as 1 train 2-0 [PRICE] [VARIANT]             as 1 discard 2-0
           as 1 private DH 140    as 1 bankrupt           as 1 lay E19 57-0 1 using=CS
           as 1 merge MEX         as 1 assign I12         (run routes: as 1 run "3-0: E19,F20 | F20,G19")
+          as 1 token E19 (a hex with one city; else its city and slot: 57-1-0#0)
+          as 1 auto pass         as 1 auto pass-always   as 1 auto buy PRR 3 yes     as 1 auto off
+                                 (standing orders for your stock-round turns: pass, or buy until N shares)
           1860: as 1 bid 55 (the first choice of the lots)   as 1 private YHC (sold to the bank)
                 as 1 run "3+2-0 halts=1: F2,F4 | F4,G5" (how many halts count as stops)
     Steam: as 1 shares 2         as 1 bid 3              as 1 tile 4          as 1 build 5,3 lay:22:0
@@ -60,6 +65,23 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
 """
 
 
+# The service words its replies for Discord; on the console they name the console's commands instead.
+DISCORD_TERMS = (
+    ("Press **Join** or use `/game join`; the host starts with `/game start`.",
+     "More players: `join NAME`; then `start`."),
+    ("the host can `/game replace` a player", "a seat can be handed over"),
+)
+SLASH_HINT = re.compile(r"\(/(?:\w+ )?(\w+)\)")  # `(/par)`, `(/steam shares)` in a hint: the command to type
+BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def plain(text: str) -> str:
+    """A reply as the console shows it: no Discord markup, the console's commands."""
+    for discord, console in DISCORD_TERMS:
+        text = text.replace(discord, console)
+    return BOLD.sub(r"\1", SLASH_HINT.sub(r"(`as SEAT \1 …`)", text))
+
+
 class Console:
     def __init__(self, service: Service, out_dir: str | Path = "out", stdout: IO[str] | None = None):
         self.svc = service
@@ -70,6 +92,11 @@ class Console:
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
 
+    async def seats_line(self, game_id: int) -> str:
+        """`Seats: 1. Dee, 2. Ann, …` — the numbers `as`, `undo` and `agree` take."""
+        seats = await self.svc.db.seats(game_id)
+        return "Seats: " + ", ".join(f"{i}. {s.name}" for i, s in enumerate(seats, start=1)) + "."
+
     # ------------------------------------------------------------------ output
     def show(self, reply: Reply | None) -> None:
         if reply is None:
@@ -77,7 +104,7 @@ class Console:
         text = reply.text
         for m in reply.mention:  # console: show names instead of Discord mentions
             text = text.replace(f"<@{m}>", f"@{self._member_name(reply.game_id, m)}")
-        self.say(text)
+        self.say(plain(text))
         if reply.pictures:
             self.out.mkdir(parents=True, exist_ok=True)
             for p in reply.pictures:
@@ -148,7 +175,7 @@ class Console:
                 return False
             await self.dispatch(cmd, args)
         except UserError as e:
-            self.say(f"! {e}")
+            self.say(plain(f"! {e}"))
         return True
 
     async def dispatch(self, cmd: str, args: list[str]) -> None:
@@ -178,7 +205,7 @@ class Console:
             for i, name in enumerate(names[1:], start=2):
                 await svc.join(row.id, Caller(self._member_for(row.id, i), name))
             self.game_id = row.id
-            self.say(await svc.lobby_text(row.id))
+            self.say(plain(await svc.lobby_text(row.id)))
         elif cmd == "join":
             gid = await self._current()
             n = len(await svc.db.seats(gid)) + 1
@@ -209,6 +236,9 @@ class Console:
         elif cmd == "status":
             gid = await self._current()
             self.show(await svc.status(gid, await self._host(gid)))
+            self.say(await self.seats_line(gid))
+        elif cmd == "seats":
+            self.say(await self.seats_line(await self._current()))
         elif cmd == "history":
             gid = await self._current()
             self.show(await svc.history(gid, Caller(0), args[0] if args else 10))

@@ -35,6 +35,7 @@ DEFAULT_REMINDER_EVERY = 24 * 3600.0
 MIN_REMINDER_HOURS = 1.0
 MAX_REMINDER_HOURS = 24 * 30.0
 MAX_UNDO_STEPS = 500
+MAX_FOLLOW_UPS = 12  # actions one command may send (an end of turn passing several steps)
 NAME_LIMIT = 40
 # an imported log: a long real 1830 game is ~2,000 actions and well under 2 MB
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
@@ -523,7 +524,7 @@ class Service:
                 raise UserError(self._not_your_turn(lv))
             if action.get("entity_type") == "player" and action.get("entity") is None:
                 action["entity"] = seat.player_id
-            return await self._apply(lv, caller, action, publish)
+            return await self._apply(lv, caller, action, publish, cmd)
 
     def _command(self, lv: Live, name: str, group: str | None | object = ANY_GROUP) -> Command:
         """The game's command `name`; typed as a slash command of another family's group, a pointer to the
@@ -547,9 +548,41 @@ class Service:
         waiting = ", ".join(lv.names.get(p, str(p)) for p in active) or "nobody"
         return f"It is not your turn: waiting for {waiting}."
 
-    async def _apply(self, lv: Live, caller: Caller, action: dict, publish: Publish | None) -> Reply:
-        """Apply, store, then describe. Until the action is stored, any failure drops the game in memory
-        (the engine may have changed it half-way) and nothing is reported as done."""
+    async def _apply(self, lv: Live, caller: Caller, action: dict, publish: Publish | None,
+                     cmd: Command | None = None) -> Reply:
+        """Apply, store, then describe: the action, then those the command sends after it (an end of turn
+        passing what is left), each stored as it is applied. Until an action is stored, any failure drops the
+        game in memory (the engine may have changed it half-way) and nothing is reported as done."""
+        session = lv.session
+        assert session is not None
+        previous = set(lv.row.turn_members)
+        changes: list[Change] = []
+        vote = None
+        while action is not None and len(changes) < MAX_FOLLOW_UPS:
+            try:
+                change, turn, vote_now = await self._apply_one(lv, caller, action)
+            except UserError:
+                if not changes:
+                    raise
+                break  # a follow-up refused: what was applied stands
+            vote = vote or vote_now
+            changes.append(change)
+            action = cmd.follow_up(session, changes[0], change) if cmd is not None else None
+        change = changes[-1]
+        lv.row.turn_members = turn
+        if session.finished:
+            lv.row.status = "finished"
+        text = self._words(lambda: session.describe_all(changes, lv.names), "description", lv) or \
+            "; ".join(self._line(lv, c.action) for c in changes)
+        reply = lv.reply(text + ".")
+        kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
+        await self._finish_reply(lv, reply, change, previous, turn, kinds)
+        reply.also = self._vote_closed(lv, vote, "the game went on")
+        await self._publish(publish, reply)
+        return reply
+
+    async def _apply_one(self, lv: Live, caller: Caller, action: dict) -> tuple[Change, list[int], UndoRequest | None]:
+        """Apply one action and store it: (what changed, the members to act now, the undo vote it closed)."""
         game_id, session = lv.row.id, lv.session
         assert session is not None
         seq = len(session.actions) + 1
@@ -591,25 +624,7 @@ class Service:
             raise
         log.info("game %s: action %s (%s) by member %s stored as #%s", game_id, stored.get("id"),
                  stored.get("type"), caller.member_id, seq)
-        previous = set(lv.row.turn_members)
-        lv.row.turn_members = turn
-        if session.finished:
-            lv.row.status = "finished"
-        reply = lv.reply(self._describe(lv, change) + ".")
-        kinds = self._words_set(lambda: session.pictures_for(change), lv)
-        await self._finish_reply(lv, reply, change, previous, turn, kinds)
-        reply.also = self._vote_closed(lv, vote, "the game went on")
-        await self._publish(publish, reply)
-        return reply
-
-    def _describe(self, lv: Live, change: Change) -> str:
-        """The sentence for a stored action; a plain one if describing fails (the action happened)."""
-        assert lv.session is not None
-        try:
-            return lv.session.describe(change, lv.names)
-        except Exception:
-            log.exception("game %s: describing %s failed", lv.row.id, change.action.get("type"))
-            return self._line(lv, change.action)
+        return change, turn, vote
 
     def _line(self, lv: Live, action: dict) -> str:
         """`Ann: bid CA: $175 or more` — an action in a few words (history, fallbacks)."""
@@ -667,7 +682,8 @@ class Service:
                 return reply
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id})
             mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
-            reply = lv.reply(f"{seat.name} asks to undo the last {steps} action(s): {self._labels(lv, rows)}. "
+            reply = lv.reply(f"{seat.name} asks to undo the last {steps} action{'s' if steps > 1 else ''}: "
+                             f"{await self._undone(lv, steps)}. "
                              f"Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}",
                              mention=mentions, buttons=[f"undo_yes:{count}", f"undo_no:{count}"],
                              also=self._vote_closed(lv, previous, "replaced by a new request"))
@@ -696,10 +712,16 @@ class Service:
             return []
         return [lv.reply(f"Undo vote on {req.steps} action(s) closed: {why}.", edit=req.message_id)]
 
-    def _labels(self, lv: Live, rows: list[tuple[int, dict, int | None, float]]) -> str:
-        s = lv.session
-        return "; ".join(self._words(lambda a=a: s.label(a), "label", lv) if s and a.get("type") != "pass" else "pass"
-                         for _, a, _, _ in rows)
+    UNDO_TOLD = 8  # an undo tells this many of the actions it takes back, the latest ones
+
+    async def _undone(self, lv: Live, steps: int) -> str:
+        """`Bob passes; NYC lays tile 57 on E19 Albany…` — the last `steps` actions as sentences (the latest
+        few of a long undo, with how many more)."""
+        stored = await self.db.actions(lv.row.id)
+        told = min(steps, self.UNDO_TOLD)
+        said = await asyncio.to_thread(self._sentences, lv, stored, told)
+        more = f"{steps - told} earlier action(s), then " if steps > told else ""
+        return more + "; ".join(said)
 
     async def vote_undo(self, game_id: int, caller: Caller, agree: bool, at_count: int,
                         publish: Publish | None = None) -> Reply:
@@ -726,7 +748,7 @@ class Service:
                     reply = lv.reply(f"{seat.name} agrees to undo {req.steps} action(s); waiting for {waiting}.")
                 else:
                     requester = lv.names.get(req.requester, str(req.requester))
-                    reply = await self._do_undo(lv, req.steps, requester)
+                    reply = await self._do_undo(lv, req.steps, f"With everyone's agreement, {requester}")
                     reply.also = self._vote_closed(lv, req, "everyone agreed")
             await self._publish(publish, reply)
             return reply
@@ -735,7 +757,7 @@ class Service:
         """Take back the last `steps` actions: the shorter game is rebuilt first, then the log, the game row
         and the reminder change in one transaction."""
         game_id = lv.row.id
-        rows = await self.db.action_rows(game_id, limit=steps)
+        undone = await self._undone(lv, steps)
         stored = await self.db.actions(game_id)
         keep = len(stored) - steps
         before = lv.session.summary() if lv.session else {}
@@ -752,12 +774,11 @@ class Service:
             self._forget(game_id)
             raise
         previous = set(lv.row.turn_members)
-        labels = self._labels(lv, rows)
         lv.session = session
         self._live[game_id] = lv
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-        reply = lv2.reply(f"{who} undid {steps} action(s): {labels}.")
+        reply = lv2.reply(f"{who} undid {steps} action{'s' if steps > 1 else ''}: {undone}.")
         undone = Change({}, before, session.summary())
         kinds = self._words_set(lambda: session.pictures_for(undone), lv2) | {session.picture_kinds[0]}
         await self._finish_reply(lv2, reply, None, previous, turn, kinds)
@@ -786,9 +807,22 @@ class Service:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             rows = await self.db.action_rows(game_id, limit=n)
-        if not rows:
-            return lv.reply("No actions yet.")
-        return lv.reply("\n".join(f"{seq}. {self._line(lv, a)}" for seq, a, _, _ in rows))
+            stored = await self.db.actions(game_id)
+            if not rows:
+                return lv.reply("No actions yet.")
+            said = await asyncio.to_thread(self._sentences, lv, stored, len(rows))
+        return lv.reply("\n".join(f"{seq}. {text}" for (seq, _, _, _), text in zip(rows, said, strict=True)))
+
+    def _sentences(self, lv: Live, stored: list[dict], n: int) -> list[str]:
+        """The sentences of the last `n` stored actions, as they were told when played: the game is rebuilt
+        up to them and they are applied again (a plain line for each if that fails)."""
+        try:
+            session = self.engine.replay(lv.row.title, self._players(lv.seats), lv.row.seed, lv.row.setup,
+                                         stored[:len(stored) - n], lv.row.id)
+            return [session.describe(session.apply(dict(a)), lv.names) for a in stored[len(stored) - n:]]
+        except Exception:
+            log.exception("game %s: telling the last %d actions failed", lv.row.id, n)
+            return [self._line(lv, a) for a in stored[len(stored) - n:]]
 
     async def export(self, game_id: int, caller: Caller) -> tuple[str, bytes]:
         """The game's log (18xx.games' format for 18xx titles) whose `id` is this game's number."""

@@ -247,6 +247,10 @@ class Session:
             return f"{self.actor_name(change.action, names)}: {change.action.get('type')}"
         return cmd.describe(self, change, names)
 
+    def describe_all(self, changes: list[Change], names: dict[int, str]) -> str:
+        """The sentence for the actions one command sent (most commands send one)."""
+        return "; ".join(self.describe(c, names) for c in changes)
+
     def acting_for(self) -> str:
         """Who the acting member acts for, if not themselves (` for NYC`)."""
         return ""

@@ -21,6 +21,8 @@ from bot.families.g18xx.words import (
     corps_of,
     next_hint,
     operators_of,
+    passed_over,
+    route_revenue,
     won_privates,
 )
 from bot.session import Change, Session, Setting, Title
@@ -37,6 +39,7 @@ class G18xx(Session):
         "withhold": Button("Withhold", "secondary", "dividend", (("kind", "withhold"),), when="dividend"),
         "run_best": Button("Run best routes", "primary", "run", (("routes", "best"),), when="run_routes"),
         "pass": Button("Pass", "secondary", "pass", when="pass"),
+        "end_turn": Button("End turn", "secondary", "done", when="pass"),
         "bankrupt": Button("Yes, go bankrupt", "danger", "bankrupt"),
     }
     picture_kinds = ("map", "market", "companies")
@@ -150,15 +153,37 @@ class G18xx(Session):
         except Exception:
             return None
 
+    def train_price(self, train: str) -> int | None:
+        """A train's face price, None if there is no such train."""
+        try:
+            return int(self.game.train(train).price)
+        except Exception:
+            return None
+
+    def cities_in(self, coord: str) -> list[str]:
+        """The ids of the cities on a hex (`57-0-0`), empty if it has none or there is no such hex."""
+        try:
+            h = self.game.hexmap.hexes.get(coord.upper())
+            return [c.id for c in h.tile.cities] if h is not None and h.tile is not None else []
+        except Exception:
+            return []
+
     # ---------------------------------------------------------------- applying
     def notes_before(self, action: dict) -> dict:
         info = self.turn_info()
-        return {"cheapest_before": info.get("cheapest"), "merge_before": info.get("merge"),
-                "facts_before": self.facts()}
+        notes = {"cheapest_before": info.get("cheapest"), "merge_before": info.get("merge"),
+                 "facts_before": self.facts()}
+        if action.get("type") == "run_routes" and action.get("routes") and \
+                not any("revenue" in r for r in action["routes"]):  # typed routes: what the best run earns
+            best = next((a for a in self.legal() if a.get("type") == "run_routes"), None)
+            notes["best_run"] = route_revenue((best or {}).get("routes") or [])
+            notes["trains"] = [t.get("id") for t in self.words().operator(action.get("entity")).get("trains") or []]
+        return notes
 
     def notes_after(self, change: Change) -> None:
         a = change.action
         change.notes["cheapest_after"] = self.turn_info().get("cheapest")
+        change.notes["acting_after"] = self.active_players()
         if a.get("type") in ("run_routes", "dividend"):  # the run's revenue per train, as the engine reckoned it
             ran = (getattr(self.game, "last_routes", None) or {}).get(a.get("entity")) or []
             change.notes["run"] = [(train, revenue) for train, revenue, _ in ran]
@@ -204,7 +229,20 @@ class G18xx(Session):
         if a.get("type") == "sell_shares":
             skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
         ran = str(a.get("entity")) if a.get("type") == "run_routes" else None
-        return text + aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip, ran)
+        text += aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip, ran)
+        if a.get("entity_type") == "player":
+            text += passed_over(w, change.before, change.after, a.get("entity"), change.notes.get("acting_after") or [])
+        return text
+
+    def describe_all(self, changes: list[Change], names: dict[int, str]) -> str:
+        """Several passes of one entity (an end of turn): `NYC ends its turn (passing on 2 steps) — …`."""
+        if len(changes) < 2 or any(c.action.get("type") != "pass" for c in changes):
+            return super().describe_all(changes, names)
+        a = changes[0].action
+        who = self.words(names).who(a.get("entity"), a.get("entity_type"))
+        said = [self.describe(c, names) for c in changes]
+        rest = [x.removeprefix(f"{who} passes") for x in said]
+        return f"{who} ends {'its' if a.get('entity_type') != 'player' else 'their'} turn" + "".join(rest)
 
     def acting_for(self) -> str:
         acting = self.acting()
@@ -293,10 +331,43 @@ class G18xx(Session):
                 caption = cmd.caption(self, change)
             return render.draw_map(self.game.map_view(), routes=routes, caption=caption)
         if kind == "market":
-            return render.draw_market(self.title, self.named_summary(names))
+            return render.draw_market(self.title, self.named_summary(names), self.facts())
         if kind == "companies":
             return render.draw_companies(self.title, self.named_summary(names), self.facts())
         return None
+
+    def legal_labels(self) -> list[tuple[dict, str]]:
+        """The legal moves as a player reads them: one line per corporation to par (its prices listed), one per
+        private or train whose price is free (its range), one per way of laying a tile (rotations giving the
+        same track are one lay)."""
+        w = self.words()
+        groups: dict[tuple, list[dict]] = {}
+        for a in self.legal():
+            t = a.get("type")
+            if t == "par":
+                key: tuple = (t, a.get("corporation"), a.get("entity"))
+            elif t in ("buy_company", "buy_train"):
+                key = (t, a.get("company") or a.get("train"), a.get("variant"), a.get("exchange"), a.get("entity"))
+            elif t == "lay_tile":
+                key = (t, a.get("hex"), str(a.get("tile")), a.get("entity"),
+                       tuple(self.tile_exits(str(a["tile"]), int(a["rotation"])) or (a["rotation"],)))
+            else:
+                key = (id(a),)
+            groups.setdefault(key, []).append(a)
+        out = []
+        for key, acts in groups.items():
+            first = acts[0]
+            if len(acts) == 1 or key[0] == "lay_tile":
+                out.append((first, self.label(first)))
+            elif key[0] == "par":
+                prices = [w.money(p) for p in sorted({int(str(a["share_price"]).split(",")[0]) for a in acts})]
+                out.append(({**first, "share_price": "PRICE"},
+                            f"{first['corporation']} at {', '.join(prices[:-1])} or {prices[-1]}"))
+            else:
+                low, high = min(a["price"] for a in acts), max(a["price"] for a in acts)
+                label = self.label(first).rsplit(" for ", 1)[0]
+                out.append(({**first, "price": "PRICE"}, f"{label} for {w.money(low)} to {w.money(high)}"))
+        return out
 
     def action_types(self) -> list[str]:
         return list(self.turn_info().get("types") or [])

@@ -143,7 +143,8 @@ class Bid(G18xxCommand):
         target = a.get("company") or a.get("corporation")
         if target is None:
             return f"the first choice of the lots: {s.words().money(a.get('price'))}"
-        if (s.turn_info().get("auction") or {}).get("winner_chooses"):  # 1860: the lot at its price
+        if (s.turn_info().get("auction") or {}).get("winner_chooses") or \
+                target == (s.turn_info().get("cheapest") or (None,))[0]:  # 1860: the lot at its price
             return f"{target}: buy it for {s.words().money(a.get('price'))}"
         return f"{target}: {s.words().money(a.get('price'))} or more"
 
@@ -190,7 +191,9 @@ class Private(G18xxCommand):
         price = s.words().money_of(a.get("entity"), a.get("entity_type"), a.get("price"))
         if a.get("type") == "sell_company":
             return f"{a.get('company')}: sell it to the bank for {price}"
-        return f"{a.get('company')} for {price}"
+        owner = owner_of(s.summary(), a.get("company"))
+        frm = f" from {s.words().who(owner)}" if owner is not None else ""
+        return f"{a.get('company')}{frm} for {price}"
 
     def options_for(self, a):
         return {"company": a["company"], "price": a["price"]}
@@ -215,7 +218,12 @@ class Par(G18xxCommand):
             match = [a for a in of_type(legal or [], "par")
                      if a.get("corporation") == corp and price_of(str(a["share_price"])) == price]
             if not match:
-                raise UserError(f"{quote(corp)} cannot be parred at {quote('$' + price)} now.")
+                allowed = sorted({int(price_of(str(a["share_price"]))) for a in of_type(legal or [], "par")
+                                  if a.get("corporation") == corp})
+                w = s.words()
+                raise UserError(f"{corp if corp in s.corporations() else quote(corp)} cannot be parred at {w.money(price) if price.isdigit() else quote(price)}"
+                                + (f": its par price is one of {', '.join(w.money(p) for p in allowed)}." if allowed
+                                   else f" now; you may {s.hint(s.player_names()) or 'not start it'}."))
             price = str(match[0]["share_price"])
         return {"type": "par", **actor(s, own=True), "corporation": corp, "share_price": price}
 
@@ -354,7 +362,7 @@ class Buy(ShareCommand):
         w = s.words()
         txt = "+".join(a.get("shares", []))
         if a.get("entity_type") == "company":
-            txt = f"{a['entity']} for {txt}"
+            txt = f"exchange {a['entity']} for {txt}"
         pct = a.get("percent") or w.percent(a.get("shares", []))
         if pct:
             txt += f" ({pct}%)"
@@ -482,7 +490,20 @@ class Token(G18xxCommand):
         base = {"type": "place_token", **actor(s, opts.get("using"))}
         raw = str(opts["city"]).strip()
         city, _, slot = raw.partition("#")
-        for a in of_type(legal or [], "place_token"):
+        offered = [a for a in of_type(legal or [], "place_token") if same_entity(a, base)]
+        in_hex = [a for a in offered if (s.city_hex(a["city"]) or "").upper() == city.upper()]
+        if in_hex and not slot:  # a hex named (`token H10`): its city, if only one there may take the token
+            cities = {a["city"] for a in in_hex}
+            if len(cities) > 1:
+                raise UserError(f"{s.words().place(city.upper())} has {len(cities)} cities: name one of "
+                                f"{', '.join(sorted(city_key(a) for a in in_hex))}.")
+            return clean(in_hex[0])
+        named = s.cities_in(city) if not slot else []
+        if named:  # a hex whose city may not take the token now: the engine says why
+            city = named[0]
+        elif not slot and s.words().place(city.upper()) != city.upper():
+            raise UserError(f"{s.words().place(city.upper())} has no city to take a station.")
+        for a in offered:
             if a.get("city") == city and (not slot or int(a.get("slot", 0)) == number(slot, "slot")) and \
                     same_entity(a, base):
                 return clean(a)
@@ -573,7 +594,9 @@ class Run(G18xxCommand):
         if text.lower() == "best":
             acts = of_type(legal or [], "run_routes")
             if not acts:
-                raise UserError("There is nothing to run now.")
+                hint = s.hint(s.player_names())
+                raise UserError(f"{s.acting().get('entity')} can't run trains now"
+                                + (f"; it may {hint}." if hint else "."))
             return clean(acts[0])
         return {"type": "run_routes", **actor(s), "routes": parse_routes(text)}
 
@@ -603,6 +626,20 @@ class Run(G18xxCommand):
             kept = self.paid(change)
             if kept is not None and kept <= 0:
                 text += f": {w.credits(-kept)} to {who}, {w.money(rev + kept)} to {w.who(op.get('owner'), 'player')}"
+        return text + self.short_of_best(w, change, rev)
+
+    @staticmethod
+    def short_of_best(w: Words, change: Change, revenue: int) -> str:
+        """A typed run that left a train idle or earns less than the best one: `; 2-4 stays idle; the best
+        run was $110 ($60 more)`."""
+        ran = {r.get("train") for r in change.action.get("routes", []) or []}
+        idle = [t for t in change.notes.get("trains") or [] if t not in ran]
+        text = ""
+        if idle:
+            text += f"; {' and '.join(idle)} {'stays' if len(idle) == 1 else 'stay'} idle"
+        best = change.notes.get("best_run")
+        if best is not None and best > revenue:
+            text += f"; the best run was {w.credits(best)} ({w.credits(best - revenue)} more)"
         return text
 
     def label(self, s, a):
@@ -673,10 +710,10 @@ class Train(G18xxCommand):
             sel = [a for a in sel if not a.get("exchange")] or sel
         if sel:
             a = clean(sel[0])
-        elif opts.get("price") is None:
-            raise UserError(f"Train {quote(train)} cannot be bought now.")
-        else:
-            a = {"type": "buy_train", **actor(s), "train": train}
+        elif opts.get("price") is None and s.train_price(train) is None:
+            raise UserError(f"There is no train {quote(train)}.")
+        else:  # the engine says why it can't be bought (the train limit, the money...)
+            a = {"type": "buy_train", **actor(s), "train": train, "price": s.train_price(train)}
             if opts.get("variant"):
                 a["variant"] = opts["variant"]
         if opts.get("price") is not None:
@@ -705,6 +742,12 @@ class Train(G18xxCommand):
 
     def label(self, s, a):
         txt = f"{a.get('train')}"
+        seller = train_owner(s.summary(), str(a.get("train")))
+        if seller and seller != "the open market":
+            pres = (corps_of(s.summary()).get(seller) or {}).get("pres")
+            txt += f" from {seller}" + (f" ({s.words().who(pres, 'player')})" if pres is not None else "")
+        elif seller:
+            txt += f" from {seller}"
         if a.get("variant") and a["variant"] != tile_name(str(a.get("train"))):
             txt += f" ({a['variant']})"
         if a.get("exchange"):
@@ -847,6 +890,27 @@ class Pass(G18xxCommand):
         return "pass"
 
 
+class EndTurn(Pass):
+    """Pass every step left of the turn (no trains, no privates, no more shares): one message, one ping.
+    Each pass is its own action in the log, as 18xx.games records them."""
+
+    name, help = "done", "End your turn: pass whatever is left of it"
+
+    def follow_up(self, s, first, last):
+        acting = s.acting()
+        same = acting.get("entity") == first.action.get("entity") and \
+            acting.get("entity_type") == first.action.get("entity_type")
+        if not same or s.finished or "pass" not in (s.turn_info().get("types") or []):
+            return None
+        round_now = last.after.get("round_desc") or last.after.get("round")
+        if round_now != (first.before.get("round_desc") or first.before.get("round")):
+            return None
+        return {"type": "pass", "entity": acting.get("entity"), "entity_type": acting.get("entity_type")}
+
+    def label(self, s, a):
+        return "end the turn"
+
+
 class Bankrupt(G18xxCommand):
     name, help, types = "bankrupt", "Declare bankruptcy (asks to confirm)", ("bankrupt",)
     confirm = ("Declare bankruptcy? This cannot be undone by you alone.", "bankrupt")
@@ -960,4 +1024,4 @@ def describe_auto(w: Words, action: dict) -> str:
 
 
 COMMANDS: tuple[Command, ...] = (Bid(), Par(), Buy(), Sell(), Pass(), Lay(), Token(), Run(), Dividend(), Train(),
-                                 Discard(), Private(), Merge(), Assign(), Bankrupt(), Auto())
+                                 Discard(), Private(), Merge(), Assign(), Bankrupt(), Auto(), EndTurn())

@@ -290,14 +290,21 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
         notes.append(", ".join(moves))
     rb, ra = before.get("round_desc") or before.get("round"), after.get("round_desc") or after.get("round")
     if ra and ra != rb:
-        notes.append(f"{ra} begins")
         if str(ra).startswith("Operating Round"):
-            income = facts.get("income") or {}
-            paid = [f"{sym} {w.money_of(owner, None, income[sym])} to {w.who(owner)}"
-                    for sym, owner in (after.get("companies") or {}).items()
-                    if owner is not None and income.get(sym)]
+            notes.append(f"{ra} begins")
+            paid = private_income(w, after)
             if paid:
                 notes.append("privates pay " + ", ".join(paid))
+        else:
+            paid = private_income(w, after, before)
+            if paid and not str(rb).startswith("Operating Round"):  # an operating round without operators
+                notes.append("no corporation operates, so the operating round is only the privates' income: "
+                             + ", ".join(paid))
+            notes.append(f"{ra} begins")
+    elif ra:
+        paid = private_income(w, after, before)
+        if paid:  # everyone passed in the auction: the privates pay and the auction goes on
+            notes.append("everyone passed, so the privates pay " + ", ".join(paid))
     if after.get("finished") and not before.get("finished"):
         notes.append("the game is over" + (f" ({after['end_reason']})" if after.get("end_reason") else ""))
     return "" if not notes else " — " + "; ".join(notes)
@@ -327,6 +334,49 @@ def _state_changes(facts_before: dict | None, facts_after: dict) -> list[str]:
             if leaving:
                 out.append(f"{sym} {leaving}")
     return out
+
+
+def private_income(w: Words, after: dict, before: dict | None = None) -> list[str]:
+    """`SV $5 to Ann`, for each private paying its owner. With `before`: only where each owner's cash rose
+    by exactly its privates' income (they paid between the two states), else nothing."""
+    income = w.facts.get("income") or {}
+    owned: dict[Any, list[str]] = {}
+    for sym, owner in (after.get("companies") or {}).items():
+        if owner is not None and income.get(sym) and sym not in (after.get("closed_companies") or []):
+            owned.setdefault(owner, []).append(sym)
+    if before is not None:
+        for owner, syms in owned.items():
+            cb = cash_of(before, owner, None)
+            ca = cash_of(after, owner, None)
+            if cb is None or ca is None or ca - cb != sum(income[x] for x in syms):
+                return []
+    return [f"{sym} {w.money_of(owner, None, income[sym])} to {w.who(owner)}" for owner, syms in owned.items()
+            for sym in syms]
+
+
+def passed_over(w: Words, before: dict, after: dict, actor: Any, acting_after: list[int]) -> str:
+    """`; Bob (nothing to buy or sell with $12) is passed over`: the players a stock round skipped
+    between `actor`'s turn and the next player's (they are asked nothing: no action of theirs is logged)."""
+    rb, ra = before.get("round_desc") or before.get("round"), after.get("round_desc") or after.get("round")
+    if rb != ra or "Stock" not in str(ra) or len(acting_after) != 1 or acting_after[0] == actor:
+        return ""
+    order = [p.get("id") for p in after.get("players", []) or [] if not p.get("bankrupt")]
+    if actor not in order or acting_after[0] not in order:
+        return ""
+    i, j = order.index(actor), order.index(acting_after[0])
+    skipped = [order[(i + k) % len(order)] for k in range(1, (j - i) % len(order))]
+    if not skipped:
+        return ""
+    whys = []
+    for pid in skipped:
+        seat = (w.facts.get("players") or {}).get(pid) or {}
+        limit = seat.get("cert_limit")
+        why = (f"at the certificate limit ({seat.get('certificates')}/{limit})"
+               if limit and (seat.get("certificates") or 0) >= limit
+               else f"nothing to buy or sell with {w.money(cash_of(after, pid, 'player'))}")
+        whys.append(f"{w.who(pid, 'player')} ({why})")
+    listed = whys[0] if len(whys) == 1 else ", ".join(whys[:-1]) + " and " + whys[-1]
+    return f"; {listed} {'is' if len(whys) == 1 else 'are'} passed over"
 
 
 def _trains(facts: dict | None) -> dict[str, dict]:
@@ -418,6 +468,8 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
         return f"must buy a train: {operator} is short, so its president pays the rest{extra}"
     if operator:
         types = [t for t in types if t not in ("buy_shares", "par", "sell_shares")]  # private exchanges etc.
+    if not info.get("emergency"):  # bankruptcy is only news when the president can't pay for a train
+        types = [t for t in types if t != "bankrupt"]
     words = [VERBS[t] for t in types if t in VERBS]
     if info.get("must_buy") and "buy_train" in types:
         words = ["must buy a train" if x == "buy a train" else x for x in words]
