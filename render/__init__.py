@@ -2,7 +2,7 @@
 
 * `draw_map(view, routes=None)`: the map; `view` is HexMap.view() (or render.mapview.starting_view /
   view_from_trace).
-* `draw_market(title, summary)`: the stock market with the corporations' price tokens.
+* `draw_market(title, summary, facts)`: the stock market with the corporations' price tokens (in stack order).
 * `draw_companies(title, summary)`: corporations, players, privates, bank, phase and depot.
 
 `summary` is a state dict in the format of the 18xx.games trace lines (shared/fixtures/TRACES.md).

@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "map":
         png = draw_map(view, routes=routes[0], caption=routes[1])
     elif args.what == "market":
-        png = draw_market(title, summary)
+        png = draw_market(title, summary, facts)
     else:
         png = draw_companies(title, summary, facts)
     args.out.write_bytes(png)

@@ -184,7 +184,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     cols = [("Corp", 90, "c"), ("President", 180 if summary.get("minors") else 150, "l")]
     if show_states:
         cols.append(("State", 150, "l"))
-    cols += [("Price", 80, "r"), ("Par", 70, "r"), ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens", 80, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
+    cols += [("Price", 80, "r"), ("Par", 70, "r"), ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens left", 120, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
             ("Privates", 130, "l")]
     if show_rev:
         cols.append(("Last run", 100, "r"))
@@ -222,12 +222,13 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     turn_w = 150 if any(p["id"] == summary.get("priority") == summary.get("next") for p in summary.get("players", [])) \
         else 110
     cols = [("Player", 150, "l"), ("Turn", turn_w, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
-            ("Certificates", 560, "l"), ("Privates", 150, "l")]
+            ("Certificates (P: president)", 620, "l"), ("Privates", 150, "l")]
     if certs:
         cols.insert(4, ("Certs", 80, "r"))
     player_t = _Table("Players", cols)
     for p in summary.get("players", []):
-        shares = "  ".join(_holdings(facts, sym, p["id"], pct) for sym, pct in p.get("shares", {}).items())
+        shares = "  ".join(_holdings(facts, sym, p["id"], pct) + ("P" if (corps.get(sym) or {}).get("pres") == p["id"] else "")
+                           for sym, pct in p.get("shares", {}).items())
         marks = []
         if p["id"] == summary.get("priority"):
             marks.append("priority")
@@ -261,9 +262,10 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     depot = summary.get("depot", {})
     upcoming = depot.get("upcoming", {})
     prices = {name: _train_price(trains.get(name, {}), money) for name in upcoming}
-    price_w = max([90] + [int(font(17).getlength(p)) + 2 * PAD + 8 for p in prices.values()])
+    price_w = max([90] + [int(font(17, "bold").getlength(p)) + 2 * PAD + 8 for p in prices.values()])
     obsolescence = any(t.get("obsolete_on") for t in trains.values())
-    train_t = _Table("Train depot", [("Train", 130, "l"), ("Left", 60, "r"), ("Price", price_w, "r"),
+    unlimited = any(trains.get(name, {}).get("num") == "unlimited" for name in upcoming)
+    train_t = _Table("Train depot", [("Train", 130, "l"), ("Left", 100 if unlimited else 60, "r"), ("Price", price_w, "r"),
                                      ("Rusts on", 130 if obsolescence else 90, "l")])
 
     def ends(t: dict) -> str:
@@ -272,7 +274,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     first = True
     for name, count in upcoming.items():
         t = trains.get(name, {})
-        train_t.add([name, count, prices[name], ends(t)], {"bold": first})
+        left = "no limit" if t.get("num") == "unlimited" else count
+        train_t.add([name, left, prices[name], ends(t)], {"bold": first})
         first = False
     # trains discarded to the open market: bought at their price from the pool
     pool: dict[str, int] = {}

@@ -290,7 +290,31 @@ class MapPainter:
         joined = [i for i in stops for p in tdef.paths
                   if {("node", i), ("edge", (edge - rot) % 6)} == {p.a, p.b}]
         best = joined[0] if joined else min(stops, key=lambda i: math.dist(positions[i], h.edge_point(edge)))
-        return positions[best]
+        node = tdef.nodes[best]
+        if node.kind != "city":
+            return positions[best]
+        return self._rim(node, positions[best], h.edge_point(edge))
+
+    def _rim(self, n: Node, centre: tuple[float, float], towards: tuple[float, float]) -> tuple[float, float]:
+        """Where a line from a city's centre towards `towards` leaves the city's slots: a route drawn from
+        there leaves the station tokens' names readable."""
+        slots, r = self.slot_centres(n, centre)
+        dx, dy = towards[0] - centre[0], towards[1] - centre[1]
+        norm = math.hypot(dx, dy) or 1
+        dx, dy = dx / norm, dy / norm
+
+        def inside(t: float) -> bool:
+            x, y = centre[0] + dx * t, centre[1] + dy * t
+            if len(slots) == 2:  # a pill: the segment between the two slots, widened by r
+                (ax, ay), (bx, by) = slots
+                k = max(0.0, min(1.0, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)))
+                return math.dist((x, y), (ax + k * (bx - ax), ay + k * (by - ay))) <= r
+            return any(math.dist((x, y), c) <= r for c in slots)
+
+        t = 0.0
+        while t < norm and inside(t):
+            t += r / 16
+        return centre[0] + dx * t, centre[1] + dy * t
 
     def route_points(self, chunk: list[str]) -> list[tuple[float, float]]:
         """A connection through hexes: from its first stop, over the shared edges' middles, to its last stop
@@ -625,6 +649,7 @@ class MapPainter:
         node_links = {i for p in tdef.paths if p.a[0] == "node" and p.b[0] == "node" for i in (p.a[1], p.b[1])}
         stops = [n for n in nodes if n.kind != "junction"]
         self.town_dirs = {}
+        curves: dict[int, list[tuple[float, float]]] = {}  # through towns' tracks, edge to edge
         out: list[tuple[float, float] | None] = []
         for i, n in enumerate(nodes):
             if n.loc == "center" or (len(nodes) == 1 and n.kind != "town"):
@@ -636,11 +661,8 @@ class MapPainter:
                 curve = _edge_curve(h, *exits[i])
                 if len(curve) == 2:
                     curve = [curve[0], ((curve[0][0] + curve[1][0]) / 2, (curve[0][1] + curve[1][1]) / 2), curve[1]]
-                m = len(curve) // 2
-                out.append(curve[m])
-                tx, ty = curve[m + 1][0] - curve[m - 1][0], curve[m + 1][1] - curve[m - 1][1]
-                norm = math.hypot(tx, ty) or 1
-                self.town_dirs[i] = (tx / norm, ty / norm)
+                curves[i] = curve
+                out.append(self._town_on(i, curve, len(curve) // 2))
             elif len(stops) == 1 or not exits[i]:
                 out.append(None)
             else:
@@ -651,6 +673,14 @@ class MapPainter:
                     out.append((h.cx, h.cy))
                 else:
                     out.append((h.cx + sx / norm * 0.45 * h.R, h.cy + sy / norm * 0.45 * h.R))
+        # two towns whose tracks cross (tile 56): each bar moves along its track, away from the crossing
+        for i in curves:
+            for j in curves:
+                if i < j and math.dist(out[i], out[j]) < 0.3 * h.R:
+                    for k, other in ((i, j), (j, i)):
+                        c = curves[k]
+                        at = max((len(c) // 4, len(c) - 1 - len(c) // 4), key=lambda m: math.dist(c[m], out[other]))
+                        out[k] = self._town_on(k, c, at)
         # nodes without a position: centre if alone, else spread over free corners
         free = [i for i, p in enumerate(out) if p is None]
         if len(free) == 1 and len(stops) == 1:
@@ -681,6 +711,14 @@ class MapPainter:
                         out[i] = (x1 - ux * push, y1 - uy * push)
                         out[j] = (x2 + ux * push, y2 + uy * push)
         return out  # type: ignore[return-value]
+
+    def _town_on(self, index: int, curve: list[tuple[float, float]], m: int) -> tuple[float, float]:
+        """A through town's place: point `m` of its track, its bar across the track there."""
+        m = min(max(m, 1), len(curve) - 2)
+        tx, ty = curve[m + 1][0] - curve[m - 1][0], curve[m + 1][1] - curve[m - 1][1]
+        norm = math.hypot(tx, ty) or 1
+        self.town_dirs[index] = (tx / norm, ty / norm)
+        return curve[m]
 
     def track_lines(self, h: _Hex, tdef: TileDef, rot: int, positions, plan: _Plan | None = None):
         lines = []

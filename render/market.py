@@ -32,12 +32,17 @@ def _cell_fill(title: str, types: list[str]) -> tuple[int, int, int]:
     return PLAIN
 
 
-def _stacks(summary: dict) -> dict[tuple[int, int], list[str]]:
+def _stacks(summary: dict, facts: dict | None = None) -> dict[tuple[int, int], list[str]]:
+    """The corporations on each market space, in stack order (the engine's facts: the first placed there
+    operates first) where known."""
     out: dict[tuple[int, int], list[str]] = {}
     for sym, corp in summary.get("corporations", {}).items():
         price = corp.get("price")
         if price and not corp.get("closed"):
             out.setdefault((price[1], price[2]), []).append(sym)
+    ops = (facts or {}).get("operators") or {}
+    for syms in out.values():
+        syms.sort(key=lambda sym: (ops.get(sym) or {}).get("stack_position") or 0)
     return out
 
 
@@ -50,6 +55,13 @@ def _token(d: ImageDraw.ImageDraw, title: str, x: float, y: float, r: float, sym
         size -= 1
         f = font(size, "condensed")
     d.text((x, y), sym, font=f, fill=text, anchor="mm")
+
+
+def _order_mark(d: ImageDraw.ImageDraw, x: float, y: float, n: int) -> None:
+    """A small white disc with the marker's place in the operating order of its space."""
+    r = 7
+    d.ellipse((x - r, y - r, x + r, y + r), fill=C.WHITE, outline=C.BLACK, width=1)
+    d.text((x, y), str(n), font=font(11, "bold"), fill=C.BLACK, anchor="mm")
 
 
 @cache
@@ -128,11 +140,14 @@ def _background(title: str, deepest: int):
     return img, cells, (cw, ch)
 
 
-def draw_market(title: str, summary: dict) -> bytes:
+def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
+    """The market with each corporation's marker; where several share a space and `facts` give their stack
+    order, they are drawn in it, numbered: 1 operates first."""
     market = data.load(title)["market"]
     one_d = len(market["grid"]) == 1
     zigzag = bool(market.get("zigzag"))
-    stacks = _stacks(summary)
+    ordered = any((op or {}).get("stack_position") is not None for op in ((facts or {}).get("operators") or {}).values())
+    stacks = _stacks(summary, facts)
     deepest = max((len(v) for v in stacks.values()), default=0)
     background, cells, (cw, ch) = _background(title, deepest if one_d else 0)
     img = background.copy()
@@ -144,13 +159,15 @@ def draw_market(title: str, summary: dict) -> bytes:
         x0, y0, up = cells[pos]
         if not one_d:
             per_row = 3
-            rad = tok_r if len(syms) <= 6 else 11
+            rad = tok_r if len(syms) <= 2 else (13 if len(syms) <= 6 else 11)
             for k, sym in enumerate(syms):
                 row_i, col_i = divmod(k, per_row)
                 n_in_row = min(per_row, len(syms) - row_i * per_row)
                 x = x0 + cw / 2 + (col_i - (n_in_row - 1) / 2) * (2 * rad + 1)
                 y = y0 + 28 + rad + row_i * (2 * rad + 2)
                 _token(d, title, x, y, rad, sym)
+                if ordered and len(syms) > 1:
+                    _order_mark(d, x + rad * 0.75, y - rad * 0.75, k + 1)
         else:
             for k, sym in enumerate(syms):
                 x = x0 + cw / 2
@@ -159,4 +176,6 @@ def draw_market(title: str, summary: dict) -> bytes:
                 else:
                     y = y0 + ch + tok_r + 4 + k * (2 * tok_r + 3)
                 _token(d, title, x, y, tok_r, sym)
+                if ordered and len(syms) > 1:
+                    _order_mark(d, x + tok_r * 0.75, y - tok_r * 0.75, k + 1)
     return to_png(img)

@@ -149,3 +149,58 @@ def test_face_down_stations_are_drawn_grey():
     down = _img(mapdraw.draw_map(view))
     assert upright.size == down.size and upright.tobytes() != down.tobytes()
     assert game.face_down_stations() == {"IOW"}
+
+
+# ---------------------------------------------------------------- what a player reads off the pictures
+def _late_with_facts():
+    log = json.loads((FIXTURES / "26855.json").read_text())
+    game = load_18xx(log, upto=700)
+    names = {p["id"]: p["name"] for p in log["players"]}
+    summary = game.summary()
+    for p in summary["players"]:
+        p["name"] = names[p["id"]]
+    return game, summary, game.facts()
+
+
+def test_late_market_and_companies_with_facts_golden():
+    """The depot's D trains have no limit, presidents' certificates are marked P, tokens are tokens left,
+    the certificate count stands against the limit, and PRR, NYNH and B&M sharing $70 are numbered in the
+    order they operate."""
+    from test_render import _compare
+
+    game, summary, facts = _late_with_facts()
+    stack = {sym: facts["operators"][sym]["stack_position"] for sym in ("PRR", "NYNH", "B&M")}
+    assert stack == {"PRR": 0, "NYNH": 1, "B&M": 2}
+    order = [op.sym for op in game.operating_order()]
+    assert order.index("PRR") < order.index("NYNH") < order.index("B&M")
+    _compare("market_1830_stack_order", render.draw_market("1830", summary, facts))
+    _compare("companies_1830_facts", render.draw_companies("1830", summary, facts))
+
+
+def test_crossing_town_bars_apart():
+    """Tile 56's two towns sit on crossing tracks: their bars are drawn apart, not on the crossing."""
+    view = starting_view("1830")
+    from render.mapview import lay_tile
+    lay_tile(view, "G7", "56", 0)
+    painter = mapdraw.MapPainter(view)
+    cx, cy = painter.centres["G7"]
+    h = mapdraw._Hex(cx, cy, painter.R, view["layout"])
+    from render.mapview import tile_def
+    tdef, _ = tile_def("1830", "G7", "56")
+    towns = [p for p, n in zip(painter.node_positions(h, tdef, 0), tdef.nodes, strict=True) if n.kind == "town"]
+    assert len(towns) == 2 and math.dist(*towns) > 0.3 * painter.R
+
+
+def test_route_lines_leave_token_names_readable():
+    """A run's lines start at the rim of the cities it joins, not across the station tokens' names."""
+    from test_render import _compare
+
+    log = json.loads((FIXTURES / "26855.json").read_text())
+    game = load_18xx(log, upto=584)
+    routes = game.last_routes["NYC"]
+    view = game.map_view()
+    painter = mapdraw.MapPainter(view)
+    albany = painter.centres["E19"]
+    start = painter.route_points(["E19", "E21", "E23"])[0]
+    assert math.dist(start, albany) >= 0.9 * painter.city_r
+    _compare("map_1830_route", render.draw_map(view, routes=routes, caption="NYC ran $320:"))

@@ -71,6 +71,9 @@ def operator_facts(game, op: Operator) -> dict:
     if isinstance(op, Corporation):
         out["share_percent"] = op.share_percent
         out["total_shares"] = op.total_shares
+        cell = op.share_price
+        # place in its market space's stack: of two at one price, the one placed first operates first
+        out["stack_position"] = cell.corporations.index(op) if cell is not None and op in cell.corporations else None
         out["certificates"] = [{"id": s.id, "percent": s.percent, "president": s.president,
                                 "owner": _owner(game, s.owner), "reserved": not s.buyable} for s in op.shares]
     if isinstance(op, Minor):
