@@ -294,11 +294,11 @@ def test_special_lay_without_connection(fresh):
 
 def test_refuse_tokens(late):
     hm = late
-    refuses(hm, lambda: hm.check_token("NYNH", "14-0-0", 0), r"^slot 0 of 14-0-0 on H16 is taken by PRR$")
+    refuses(hm, lambda: hm.check_token("NYNH", "14-0-0", 0), r"^the city on H16 \(Lancaster\) is full: its slots are taken by PRR, B&O$")
     refuses(hm, lambda: hm.check_token("NYC", "15-1-0", 1), r"^NYC already has a token on E19$")
-    refuses(hm, lambda: hm.check_token("ERIE", "15-0-0", 1), r"^ERIE can't reach 15-0-0 on F22 from its stations$")
+    refuses(hm, lambda: hm.check_token("ERIE", "15-0-0", 1), r"^ERIE can't reach the city on F22 \(Providence\) from its stations$")
     refuses(hm, lambda: hm.check_token("NYC", "99-0-0", 0), r"^there is no city 99-0-0$")
-    refuses(hm, lambda: hm.check_token("NYC", "15-0-0", 5), r"^15-0-0 on F22 has no slot 5$")
+    refuses(hm, lambda: hm.check_token("NYC", "15-0-0", 5), r"^the city on F22 \(Providence\) has no slot 5$")
     refuses(hm, lambda: hm.check_token("NYC", "9-0-0", 0), r"^there is no city 9-0-0$")
 
 
@@ -306,11 +306,11 @@ def test_refuse_reserved(fresh):
     fresh.lay("E19", "57-0", 1)
     fresh.lay("D12", "9", 1)
     refuses(fresh, lambda: fresh.check_token("PRR", "57-0-0", 0, need_connection=False),
-            r"^NYC already has a token on E19$|^slot 0 of 57-0-0 on E19 is taken by NYC$")
+            r"^NYC already has a token on E19$|^the city on E19 \(Albany\) is full: its slots are taken by NYC$")
     hm = HexMap(title_data.load("1830"))
     hm.lay("E19", "57-0", 1)
     refuses(hm, lambda: hm.check_token("PRR", "57-0-0", 0, need_connection=False),
-            r"^slot 0 of 57-0-0 on E19 is reserved for NYC$")
+            r"^slot 0 of the city on E19 \(Albany\) is reserved for NYC$")
     hm.lay("E11", "59-0", 3)
     # 1830: Erie's home reservation keeps every other station off E11 until Erie has placed its own
     refuses(hm, lambda: hm.check_token("B&O", "59-0-1", 0, need_connection=False),
