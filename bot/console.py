@@ -39,7 +39,7 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
   games                                 list open games
   use ID                                switch to game ID
   titles                                the games this bot hosts, with their settings
-  status | history [N]                  read-only views
+  status | history [N] [PAGE]           read-only views (history: N actions a page, 1 the latest)
   legal                                 what the acting seat may do, each as the command to type
   as SEAT ACTION ...                    act for a seat (its number, see `seats`, or its name); the game's commands:
     18xx: as 1 bid CA 165        as 2 par PRR 67         as 3 buy PRR_2       as 1 sell PRR_1+PRR_2
@@ -58,6 +58,7 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
     (options may also be given as name=value; `legal` shows every move as its command)
   undo SEAT [N]                         take back actions (N>1 needs everyone: `agree SEAT` each)
   agree SEAT | refuse SEAT              vote on an undo request
+  accept SEAT | decline SEAT            answer a trade offer for your company's train or private
   export [FILE]                         write the 18xx.games log (default: out/game<ID>.json)
   import FILE [NAME ...]                continue an 18xx.games game (names for its players, in order)
   remind HOURS [EVERY] | remind off     reminder settings of the current game
@@ -241,7 +242,7 @@ class Console:
             self.say(await self.seats_line(await self._current()))
         elif cmd == "history":
             gid = await self._current()
-            self.show(await svc.history(gid, Caller(0), args[0] if args else 10))
+            self.show(await svc.history(gid, Caller(0), args[0] if args else 10, args[1] if len(args) > 1 else 1))
         elif cmd == "legal":
             gid = await self._current()
             lv = await svc.live(gid)
@@ -273,6 +274,15 @@ class Console:
             if req is None:
                 raise UserError("No undo request is open.")
             await svc.vote_undo(gid, who, cmd == "agree", req.at_count, publish=self._publish)
+        elif cmd in ("accept", "decline"):
+            if not args:
+                raise UserError(f"{cmd} SEAT")
+            gid = await self._current()
+            offer = svc._offers.get(gid)
+            if offer is None:
+                raise UserError("No trade offer is open.")
+            await svc.answer_offer(gid, await self._seat(args[0]), cmd == "accept", offer.at_count,
+                                   publish=self._publish)
         elif cmd == "export":
             gid = await self._current()
             name, data = await svc.export(gid, Caller(0))

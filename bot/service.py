@@ -71,6 +71,18 @@ class Reply:
 
 
 @dataclass
+class Offer:
+    """An action waiting for another seat's consent (a trade between two players' companies), made when the
+    log had `at_count` actions. Kept in memory: any other action, an undo or a restart withdraws it, and
+    the buyer offers again."""
+
+    buyer: int            # member id who offered
+    seller: int           # player id (seat) who must agree
+    action: dict
+    at_count: int
+
+
+@dataclass
 class Live:
     row: GameRow
     seats: list[Seat]
@@ -133,6 +145,7 @@ class Service:
         self.broken: dict[int, str] = {}   # game id -> why its stored log could not be replayed
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
         self._tasks: set[asyncio.Future] = set()
+        self._offers: dict[int, Offer] = {}  # game id -> the trade waiting for its seller
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -524,7 +537,49 @@ class Service:
                 raise UserError(self._not_your_turn(lv))
             if action.get("entity_type") == "player" and action.get("entity") is None:
                 action["entity"] = seat.player_id
+            seller = session.needs_consent(seat.player_id, action)
+            if seller is not None and lv.member_of_player(seller) is not None:
+                return await self._offer(lv, caller, action, seller, publish)
             return await self._apply(lv, caller, action, publish, cmd)
+
+    async def _offer(self, lv: Live, caller: Caller, action: dict, seller: int, publish: Publish | None) -> Reply:
+        """Ask the seller's seat to agree to a trade; the buyer's turn waits for the answer."""
+        assert lv.session is not None
+        count = len(lv.session.actions)
+        self._offers[lv.row.id] = Offer(caller.member_id, seller, action, count)
+        member = lv.member_of_player(seller)
+        name = lv.names.get(seller, str(seller))
+        offer = self._words(lambda: lv.session.offer_text(action, lv.names), "offer", lv)
+        pinged = [member] if member is not None and member > 0 else []
+        reply = lv.reply(f"{offer}. {f'<@{member}>' if pinged else name}: accept or decline "
+                         f"(the price is {name}'s to agree to).", mention=pinged,
+                         buttons=[f"offer_yes:{count}", f"offer_no:{count}"])
+        await self._publish(publish, reply)
+        return reply
+
+    async def answer_offer(self, game_id: int, caller: Caller, accept: bool, at_count: int,
+                           publish: Publish | None = None) -> Reply:
+        """The seller's answer to a trade offer: accepted, the buyer's action is applied as theirs."""
+        async with self.lock(game_id):
+            lv = await self._scoped(caller, game_id)
+            offer = self._offers.get(game_id)
+            if offer is None or offer.at_count != at_count or lv.session is None or \
+                    len(lv.session.actions) != at_count:
+                raise UserError("This offer is no longer open.")
+            seat = lv.seat_of_member(caller.member_id)
+            if seat is None or seat.player_id != offer.seller:
+                raise UserError(f"Only {lv.names.get(offer.seller, offer.seller)} answers this offer.")
+            del self._offers[game_id]
+            if not accept:
+                reply = lv.reply(f"{seat.name} declines: "
+                                 f"{self._words(lambda: lv.session.offer_text(offer.action, lv.names), 'offer', lv)}.")
+                await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members, set())
+                await self._publish(publish, reply)
+                return reply
+            reply = await self._apply(lv, Caller(offer.buyer, "", caller.guild_id), dict(offer.action), None)
+            reply.text = f"{seat.name} agrees. {reply.text}"
+            await self._publish(publish, reply)
+            return reply
 
     def _command(self, lv: Live, name: str, group: str | None | object = ANY_GROUP) -> Command:
         """The game's command `name`; typed as a slash command of another family's group, a pointer to the
@@ -585,6 +640,7 @@ class Service:
         """Apply one action and store it: (what changed, the members to act now, the undo vote it closed)."""
         game_id, session = lv.row.id, lv.session
         assert session is not None
+        self._offers.pop(game_id, None)  # the game moves on: an open trade offer is withdrawn
         seq = len(session.actions) + 1
         try:
             change = await asyncio.to_thread(session.apply, action)
@@ -757,6 +813,7 @@ class Service:
         """Take back the last `steps` actions: the shorter game is rebuilt first, then the log, the game row
         and the reminder change in one transaction."""
         game_id = lv.row.id
+        self._offers.pop(game_id, None)
         undone = await self._undone(lv, steps)
         stored = await self.db.actions(game_id)
         keep = len(stored) - steps
@@ -799,19 +856,29 @@ class Service:
             reply.pictures = await asyncio.to_thread(self._render, lv, kinds, None, f"game{game_id}-status")
             return reply
 
-    async def history(self, game_id: int, caller: Caller, n: Any = 10) -> Reply:
+    async def history(self, game_id: int, caller: Caller, n: Any = 10, page: Any = 1) -> Reply:
+        """The game's log in sentences, `n` actions a page: page 1 the latest, 2 the ones before…"""
         try:
-            n = max(1, min(int(n), 50))
+            n, page = max(1, min(int(n), 50)), max(1, int(page))
         except (TypeError, ValueError):
-            raise UserError(f"count must be a number, not {quote(n)}.") from None
+            raise UserError(f"count and page are numbers, not {quote(n)} and {quote(page)}.") from None
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            rows = await self.db.action_rows(game_id, limit=n)
             stored = await self.db.actions(game_id)
-            if not rows:
+            if not stored:
                 return lv.reply("No actions yet.")
-            said = await asyncio.to_thread(self._sentences, lv, stored, len(rows))
-        return lv.reply("\n".join(f"{seq}. {text}" for (seq, _, _, _), text in zip(rows, said, strict=True)))
+            end = len(stored) - (page - 1) * n
+            if end <= 0:
+                pages = -(-len(stored) // n)
+                raise UserError(f"The log has {len(stored)} actions: {pages} page(s) of {n}.")
+            upto = stored[:end]
+            said = await asyncio.to_thread(self._sentences, lv, upto, min(n, end))
+        first = end - len(said) + 1
+        pages = -(-len(stored) // n)
+        lines = [f"{first + i}. {text}" for i, text in enumerate(said)]
+        if pages > 1:
+            lines.append(f"(page {page} of {pages}{'; older: page ' + str(page + 1) if page < pages else ''})")
+        return lv.reply("\n".join(lines))
 
     def _sentences(self, lv: Live, stored: list[dict], n: int) -> list[str]:
         """The sentences of the last `n` stored actions, as they were told when played: the game is rebuilt

@@ -211,6 +211,15 @@ class Session:
             raise ValueError(f"no command for action type {action.get('type')}")
         return cmd.name, cmd.options_for(action)
 
+    def needs_consent(self, player: int, action: dict) -> int | None:
+        """The seat (player id) that must agree before `player` may make this action (a trade with another
+        player's company), None when nobody else must."""
+        return None
+
+    def offer_text(self, action: dict, names: dict[int, str]) -> str:
+        """The words for an action waiting for another seat's consent (`needs_consent`)."""
+        return f"{self.actor_name(action, names)}: {self.label(action)}"
+
     def may_act_out_of_turn(self, player: int, action: dict) -> bool:
         """Whether a member whose seat is not to act may still send this action (e.g. a private's ability)."""
         return False

@@ -19,6 +19,7 @@ STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonSty
           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
 LOBBY = {"join": ("Join", "success"), "leave": ("Leave", "secondary"), "start": ("Start", "primary")}
 VOTES = {"undo_yes": ("Agree to undo", "danger"), "undo_no": ("Refuse", "secondary")}
+OFFERS = {"offer_yes": ("Accept the offer", "success"), "offer_no": ("Decline", "secondary")}
 
 
 def _game_buttons() -> dict[str, tuple[str, str]]:
@@ -33,7 +34,7 @@ def _game_buttons() -> dict[str, tuple[str, str]]:
 
 GAME = _game_buttons()
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES}.items()}
+    key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES, **OFFERS}.items()}
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<what>[a-z_]+):(?P<game>\d+)(?::(?P<arg>\d+))?"):
@@ -70,6 +71,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                 await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,
                                     publish=bot.publish)
                 await interaction.followup.send("Vote counted.", ephemeral=True)
+            elif self.what in OFFERS:
+                await svc.answer_offer(self.game_id, who, self.what == "offer_yes", self.arg or 0, publish=bot.publish)
+                await interaction.followup.send("Answer given.", ephemeral=True)
         except UserError as e:
             await interaction.followup.send(str(e), ephemeral=True)
 

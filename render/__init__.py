@@ -4,10 +4,12 @@
   view_from_trace).
 * `draw_market(title, summary, facts)`: the stock market with the corporations' price tokens (in stack order).
 * `draw_companies(title, summary)`: corporations, players, privates, bank, phase and depot.
+* `draw_chart(title, history)`: players' values and share prices by stock round (`chart.value_history(log)`).
 
 `summary` is a state dict in the format of the 18xx.games trace lines (shared/fixtures/TRACES.md).
 """
 
+from .chart import draw_chart
 from .companies import draw_companies
 from .mapdraw import draw_map
 from .market import draw_market
@@ -20,4 +22,4 @@ def warm(title: str) -> None:
     _static(title)
 
 
-__all__ = ["draw_companies", "draw_map", "draw_market", "warm"]
+__all__ = ["draw_chart", "draw_companies", "draw_map", "draw_market", "warm"]

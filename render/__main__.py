@@ -1,9 +1,10 @@
-"""python -m render GAME.json --at N --what map|market|companies|players --out FILE.png
+"""python -m render GAME.json --at N --what map|market|companies|chart|players --out FILE.png
 
 Draws the state after action N (default: the last) of an 18xx.games game log, replayed by the engine
 (engine.titles.load_18xx), with the engine's facts (minors, reserved and 5% certificates, obsolete trains) on
-the companies picture. Titles without an engine yet (1860, 1817) are drawn from the per-action trace beside
+the companies and market pictures. Titles without an engine yet (1817) are drawn from the per-action trace beside
 the log (GAME.trace.jsonl). A map drawn right after a run_routes action shows that run.
+`chart`: each player's value and each share price at every stock round up to N (render/chart.py).
 Steam logs (title "steam") have two pictures: map and players.
 """
 
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m render", description=__doc__.splitlines()[0])
     ap.add_argument("game", type=Path)
     ap.add_argument("--at", type=int, default=None, help="action id (default: end of the game)")
-    ap.add_argument("--what", choices=("map", "market", "companies", "players"), default="map")
+    ap.add_argument("--what", choices=("map", "market", "companies", "chart", "players"), default="map")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     game = json.loads(args.game.read_text())
@@ -77,6 +78,15 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as e:  # noqa: BLE001 - report the engine's refusal or a picture Steam lacks
             print(f"cannot draw the {args.what} of {args.game}: {e}", file=sys.stderr)
             return 1
+        args.out.write_bytes(png)
+        print(f"wrote {args.out} ({len(png)} bytes)", file=sys.stderr)
+        return 0
+    if args.what == "chart":
+        if title not in _engine_titles():
+            print(f"a chart needs the engine of {title}, which is not there yet", file=sys.stderr)
+            return 1
+        from .chart import draw_chart, value_history
+        png = draw_chart(title, value_history(game, args.at))
         args.out.write_bytes(png)
         print(f"wrote {args.out} ({len(png)} bytes)", file=sys.stderr)
         return 0

@@ -34,7 +34,7 @@ async def _integrity(db_path: str) -> list[str]:
 
 
 def _answered(line: str) -> bool:
-    return line.startswith(("Next:", "**Game over**", "! ", "Undo of"))
+    return line.startswith(("Next:", "Game over", "**Game over**", "! ", "Undo of"))
 
 
 class Ledger:

@@ -153,7 +153,8 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
                 assert "<@" not in msg.content
 
         final = fake.channel_messages(thread)[-1]
-        assert "Game over" in final.content
+        assert "Game over" in final.content and ": 1. " in final.content and ", 2. " in final.content
+        assert any(name.endswith("-chart.png") for name, _ in final.attachments)  # the end-of-game post
         assert restarted and checked_refusals == 3 and checked_ac == 6
         said = "\n".join(m.content for m in fake.channel_messages(thread))
         for words in TITLE_WORDS.get(title, ()):

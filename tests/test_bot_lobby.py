@@ -145,7 +145,8 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         # read-only commands, for anyone
         rec = await fake.command(dan, thread, "game", {}, sub="status")
         assert rec.final.ephemeral and "Next:" in rec.final.content
-        assert len(rec.final.attachments) == 3
+        assert [name.rsplit("-", 1)[-1] for name, _ in rec.final.attachments] == \
+            ["map.png", "market.png", "companies.png", "chart.png"]
         rec = await fake.command(dan, thread, "game", {}, sub="history")
         assert rec.final.content.startswith("1.")
         rec = await fake.command(dan, fake.channel_id, "game", {}, sub="list")

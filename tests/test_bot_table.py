@@ -98,6 +98,12 @@ async def test_history_and_undo_tell_sentences(table):
     assert "With everyone's agreement, Ann undid 2 actions: Ann buys CS for $40; Cid buys DH for $70." in text
     text = await table.say("history 5")
     assert text.strip() == "1. Dee buys SV for $20"
+    await table.say(*AUCTION[3:6])
+    assert (await table.say("history 2")).strip().splitlines() == [
+        "3. Cid buys DH for $70", "4. Bob buys MH for $110", "(page 1 of 2; older: page 2)"]
+    assert (await table.say("history 2 2")).strip().splitlines() == [
+        "1. Dee buys SV for $20", "2. Ann buys CS for $40", "(page 2 of 2)"]
+    assert "! The log has 4 actions: 2 page(s) of 2." in await table.say("history 2 3")
 
 
 async def test_console_speaks_console(table):
@@ -142,3 +148,20 @@ async def test_train_refusals_and_one_end_of_turn(table):
     assert "  private MH PRICE    # MH from Player 4 for $55 to $220" in text
     text = await table.say("as 4 done")  # no train, no private: two passes, one message
     assert "PRR ends its turn — Stock Round 3 begins." in text
+
+
+async def test_a_train_from_another_players_corporation_waits_for_its_president(table):
+    await _recorded(table, 336)  # C&O (Player 2) may buy B&O's 4-0 (Player 4's) for $1 to $760
+    text = await table.say("legal")
+    assert "  train 4-0 PRICE    # 4-0 from B&O (Player 4) for $1 to $760" in text
+    assert "! Not allowed: C&O may pay $1 to $760 for 4-0, not $3000" in await table.say("as 2 train 4-0 3000")
+    text = await table.say("as 2 train 4-0 300")
+    assert "C&O offers $300 for train 4-0 of B&O. @Player 4: accept or decline" in text
+    assert "! Only Player 4 answers this offer." in await table.say("decline 2")
+    text = await table.say("decline 4")
+    assert "Player 4 declines: C&O offers $300 for train 4-0 of B&O." in text
+    assert "Next: Player 2 for C&O" in text
+    await table.say("as 2 train 4-0 300")
+    text = await table.say("accept 4")
+    assert "Player 4 agrees. C&O buys a 4 train from B&O for $300." in text
+    assert "! No trade offer is open." in await table.say("accept 4")

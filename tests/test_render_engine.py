@@ -204,3 +204,20 @@ def test_route_lines_leave_token_names_readable():
     start = painter.route_points(["E19", "E21", "E23"])[0]
     assert math.dist(start, albany) >= 0.9 * painter.city_r
     _compare("map_1830_route", render.draw_map(view, routes=routes, caption="NYC ran $320:"))
+
+
+def test_end_of_game_chart_golden():
+    """The end-of-game chart: every stock round's values, the last point the final result."""
+    from test_render import _compare
+
+    from render.chart import draw_chart, value_history
+
+    log = json.loads((FIXTURES / "1830_game_end_bank.json").read_text())
+    history = value_history(log)
+    result = load_18xx(log).result()
+    assert history["labels"] == [f"SR {n}" for n in range(1, 10)] + ["end"] and history["finished"]
+    names = {p["id"]: p["name"] for p in log["players"]}
+    assert history["ranking"] == sorted(((names[int(k)], v) for k, v in result.items()), key=lambda kv: -kv[1])
+    assert {name: values[-1] for name, values in history["players"].items()} == dict(history["ranking"])
+    assert history["prices"]["B&O"][0] == 100 and history["prices"]["B&O"][-1] == 350
+    _compare("chart_1830_game_end_bank", draw_chart("1830", history))

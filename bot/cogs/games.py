@@ -168,10 +168,13 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
     async def status(self, interaction: discord.Interaction, game: int | None = None):
         await self._on_game(interaction, game, self.svc.status, public=False)
 
-    @app_commands.command(name="history", description="The last actions")
-    @app_commands.describe(count="how many (default 10)", game=GAME_HELP)
-    async def history(self, interaction: discord.Interaction, count: int = 10, game: int | None = None):
-        await self._on_game(interaction, game, lambda gid, who: self.svc.history(gid, who, count), public=False)
+    @app_commands.command(name="history", description="The game's actions in sentences, the latest first page")
+    @app_commands.describe(count="how many per page (default 10)", page="1: the latest, 2: those before…",
+                           game=GAME_HELP)
+    async def history(self, interaction: discord.Interaction, count: int = 10, page: int = 1,
+                      game: int | None = None):
+        await self._on_game(interaction, game, lambda gid, who: self.svc.history(gid, who, count, page),
+                            public=False)
 
     # ------------------------------------------------------------------ undo
     @app_commands.command(name="undo", description="Take back your last action (further back: everyone agrees)")

@@ -21,8 +21,10 @@ from bot.families.g18xx.words import (
     corps_of,
     next_hint,
     operators_of,
+    owner_of,
     passed_over,
     route_revenue,
+    train_owner,
     won_privates,
 )
 from bot.session import Change, Session, Setting, Title
@@ -42,7 +44,7 @@ class G18xx(Session):
         "end_turn": Button("End turn", "secondary", "done", when="pass"),
         "bankrupt": Button("Yes, go bankrupt", "danger", "bankrupt"),
     }
-    picture_kinds = ("map", "market", "companies")
+    picture_kinds = ("map", "market", "companies", "chart")
     start_pictures = ("map", "companies")
 
     def __init__(self, title: str, game: Any):
@@ -203,6 +205,37 @@ class G18xx(Session):
         unit = self.words().unit(a.get("shares", ["?_0"])[0].rsplit("_", 1)[0])
         return -(-price * percent // unit) if sale else price * percent // unit
 
+    def needs_consent(self, player: int, action: dict) -> int | None:
+        """A train bought from another player's corporation, or a private bought from another player (or
+        their corporation), changes hands at the price both sides agree: the seller's president agrees."""
+        summary = self.summary()
+        if action.get("type") == "buy_train":
+            seller = train_owner(summary, str(action.get("train")))
+        elif action.get("type") == "buy_company":
+            seller = owner_of(summary, action.get("company"))
+        else:
+            return None
+        if not isinstance(seller, int):
+            seller = (corps_of(summary).get(seller) or {}).get("pres") if isinstance(seller, str) else None
+        if not isinstance(seller, int) or seller == player:
+            return None
+        key = "train" if action["type"] == "buy_train" else "company"
+        offered = [a["price"] for a in self.legal() if a.get("type") == action["type"] and a.get(key) == action.get(key)]
+        if not offered or not min(offered) <= (action.get("price") or 0) <= max(offered):
+            return None  # no trade to agree to: the engine refuses it as it stands
+        return seller
+
+    def offer_text(self, action: dict, names: dict[int, str]) -> str:
+        """`NYC offers $300 for train 3-1 of PRR`."""
+        w = self.words(names)
+        buyer = w.who(action.get("entity"), action.get("entity_type"))
+        summary = self.summary()
+        if action.get("type") == "buy_train":
+            what = f"train {action.get('train')} of {train_owner(summary, str(action.get('train')))}"
+        else:
+            what = f"{action.get('company')} (owned by {w.who(owner_of(summary, action.get('company')))})"
+        return f"{buyer} offers {w.money(action.get('price'))} for {what}"
+
     def may_act_out_of_turn(self, player: int, action: dict) -> bool:
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""
         if action.get("entity_type") != "company":
@@ -258,10 +291,20 @@ class G18xx(Session):
         w = self.words(names)
         lines = [f"{s.get('round_desc') or s.get('round', '')}, phase {s.get('phase', '?')}, "
                  f"bank {w.money(s.get('bank', '?'))}."]
+        seats = w.facts.get("players") or {}
+        corps = s.get("corporations") or {}
         for p in s.get("players", []) or []:
-            shares = ", ".join(f"{k} {v}%" for k, v in (p.get("shares") or {}).items())
+            shares = ", ".join(f"{k} {v}%" + (" (president)" if (corps.get(k) or {}).get("pres") == p.get("id") else "")
+                               for k, v in (p.get("shares") or {}).items())
             extra = "; ".join(x for x in (shares, ", ".join(p.get("privates") or [])) if x)
-            lines.append(f"• {w.who(p.get('id'), 'player')}: {w.money(p.get('cash'))}{' — ' + extra if extra else ''}")
+            seat = seats.get(p.get("id")) or {}
+            notes = [f"worth {w.money(p.get('value'))}"] if p.get("value") is not None else []
+            if seat.get("cert_limit"):
+                notes.append(f"{seat.get('certificates', 0)}/{seat['cert_limit']} certificates")
+            if p.get("id") == s.get("priority"):
+                notes.append("priority deal")
+            lines.append(f"• {w.who(p.get('id'), 'player')}: {w.money(p.get('cash'))}"
+                         + (f" ({', '.join(notes)})" if notes else "") + (f" — {extra}" if extra else ""))
         for sym, m in (s.get("minors") or {}).items():
             if m.get("closed"):
                 continue
@@ -285,7 +328,7 @@ class G18xx(Session):
     def result_text(self, names: dict[int, str]) -> str:
         w = self.words(names)
         ranking = sorted((self.result() or {}).items(), key=lambda kv: -kv[1])
-        return ", ".join(f"{w.who(int(k), 'player')} {w.money(v)}" for k, v in ranking)
+        return ", ".join(f"{i}. {w.who(int(k), 'player')} {w.money(v)}" for i, (k, v) in enumerate(ranking, start=1))
 
     # ---------------------------------------------------------------- pictures and buttons
     def pictures_for(self, change: Change) -> set[str]:
@@ -306,7 +349,7 @@ class G18xx(Session):
                 before.get("closed_companies") != after.get("closed_companies"):
             kinds.add("companies")
         if after.get("finished"):
-            kinds |= {"market", "companies"}
+            kinds |= {"market", "companies", "chart"}  # the end-of-game post: the ranking over the game
         return kinds
 
     def named_summary(self, names: dict[int, str] | None) -> dict:
@@ -334,6 +377,13 @@ class G18xx(Session):
             return render.draw_market(self.title, self.named_summary(names), self.facts())
         if kind == "companies":
             return render.draw_companies(self.title, self.named_summary(names), self.facts())
+        if kind == "chart":
+            from render.chart import value_history
+
+            names = names or self.player_names()
+            log = self.export()
+            log = {**log, "players": [{**p, "name": names.get(p["id"], p.get("name"))} for p in log["players"]]}
+            return render.draw_chart(self.title, value_history(log))
         return None
 
     def legal_labels(self) -> list[tuple[dict, str]]:
