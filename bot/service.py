@@ -551,8 +551,8 @@ class Service:
         name = lv.names.get(seller, str(seller))
         offer = self._words(lambda: lv.session.offer_text(action, lv.names), "offer", lv)
         pinged = [member] if member is not None and member > 0 else []
-        reply = lv.reply(f"{offer}. {f'<@{member}>' if pinged else name}: accept or decline "
-                         f"(the price is {name}'s to agree to).", mention=pinged,
+        reply = lv.reply(f"{offer}; the price is {name}'s to agree to.\n"
+                         f"Next: {f'<@{member}>' if pinged else name} — accept or decline the offer.", mention=pinged,
                          buttons=[f"offer_yes:{count}", f"offer_no:{count}"])
         await self._publish(publish, reply)
         return reply

@@ -156,7 +156,8 @@ async def test_a_train_from_another_players_corporation_waits_for_its_president(
     assert "  train 4-0 PRICE    # 4-0 from B&O (Player 4) for $1 to $760" in text
     assert "! Not allowed: C&O may pay $1 to $760 for 4-0, not $3000" in await table.say("as 2 train 4-0 3000")
     text = await table.say("as 2 train 4-0 300")
-    assert "C&O offers $300 for train 4-0 of B&O. @Player 4: accept or decline" in text
+    assert "C&O offers $300 for train 4-0 of B&O; the price is Player 4's to agree to.\n" \
+        "Next: @Player 4 — accept or decline the offer." in text
     assert "! Only Player 4 answers this offer." in await table.say("decline 2")
     text = await table.say("decline 4")
     assert "Player 4 declines: C&O offers $300 for train 4-0 of B&O." in text

@@ -20,7 +20,11 @@ def next_command(game: Any, rng: random.Random) -> tuple[int, str, dict[str, Any
     """(player id who must send it, command, options) for a random legal action; None when over."""
     if game.finished:
         return None
-    legal = [a for a in game.legal_actions() if G18xx.command_of(a) is not None and a["type"] != "bankrupt"]
+    session = G18xx(str(game.TITLE), game)
+    player = int(game.active_players()[0]) if game.active_players() else None
+    # trades that wait for another player's consent store nothing yet: left to the tests of offers
+    legal = [a for a in game.legal_actions() if G18xx.command_of(a) is not None and a["type"] != "bankrupt"
+             and (player is None or session.needs_consent(player, a) is None)]
     if not legal:
         return None
     doing = [a for a in legal if a["type"] != "pass"]
