@@ -149,4 +149,7 @@ def clean(action: dict) -> dict:
 
 
 def or_list(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    """`a, b or c`; `a, or b or c` where the last choice has an "or" of its own."""
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + (", or " if " or " in words[-1] else " or ") + words[-1]

@@ -923,8 +923,14 @@ class Bankrupt(G18xxCommand):
         return {"type": "bankrupt", **actor(s)}
 
     def describe(self, s, change, names):
-        a = change.action
-        return f"{s.words(names).who(a.get('entity'), a.get('entity_type'))} goes bankrupt"
+        a, w = change.action, s.words(names)
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        pres = (corps_of(change.before).get(str(a.get("entity"))) or {}).get("pres") \
+            if a.get("entity_type") != "player" else None
+        if pres is None or not (players_of(change.after).get(pres) or {}).get("bankrupt") or \
+                (players_of(change.before).get(pres) or {}).get("bankrupt"):
+            return f"{who} goes bankrupt"  # a company's own bankruptcy (1860): the aftermath says what follows
+        return f"{w.who(pres, 'player')} goes bankrupt: {who} can't buy the train it must have"
 
     def label(self, s, a):
         return "bankrupt"
