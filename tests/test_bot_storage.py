@@ -123,9 +123,9 @@ async def test_console_plays_the_1860_auction(tmp_path):
     text = out.getvalue()
     assert "bid price=5    # the first choice of the lots: £5" in text
     assert "Bob bids £5 for the first choice of the lots" in text and "Cid bids £15" in text
-    assert "choose a lot: buy a private (/bid) or a president's certificate (/par)" in text
+    assert "choose a lot: buy a private (`as SEAT bid …`) or a president's certificate (`as SEAT par …`)" in text
     assert "bid BHC 30    # BHC: buy it for £30" in text and "Cid buys BHC for £30" in text
-    assert "• Cid: £625 — BHC" in text
+    assert "• Cid: £625 (worth £655, 1/21 certificates) — BHC" in text
 
 
 def test_python_m_bot_without_token_runs_the_console(tmp_path):
