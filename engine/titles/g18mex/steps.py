@@ -217,9 +217,12 @@ class SingleDepotTrainBuy(operating.BuyTrain):
         super().process_buy_train(action, corp)
         if from_depot:
             self.bought_from_depot = True
-            # the step ends when nothing more can be bought (18xx.games' "buyable trains")
+            # the step ends when nothing more can be bought (18xx.games' "buyable trains": once the president
+            # has sold and the corporation can't pay for a bank train, no other corporation's train counts)
+            others = [] if self.last_sale_price and corp.cash < self.cheapest_depot_price() \
+                else self.offered_other_trains(corp)
             if not self.depot_offer() and not any(low <= high for low, high in
-                                                  (self.price_range(corp, t) for t in self.offered_other_trains(corp))):
+                                                  (self.price_range(corp, t) for t in others)):
                 self.passed = True
 
 
