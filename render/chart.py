@@ -2,27 +2,41 @@
 round and at the end (or now, for a running game), as two line charts in one picture.
 
 `value_history(log)` replays an 18xx.games log with the engine and samples it; `draw_chart(title, history)`
-draws what was sampled and knows nothing of the rules.
+draws what was sampled with matplotlib (Agg, no display) and knows nothing of the rules.
 """
 
 from __future__ import annotations
 
-import math
+import io
+from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from . import colors as C
-from .fonts import font
+from .fonts import FONT_DIR
 from .png import to_png
 
-WIDTH = 1400
-PANEL_H = 420
-LEFT, RIGHT, TOP = 90, 260, 64
-GRID = (225, 225, 225)
-AXIS = (90, 90, 90)
-PLAYER_COLOURS = [(230, 25, 75), (0, 130, 200), (60, 180, 75), (145, 30, 180), (245, 130, 48), (0, 128, 128),
-                  (128, 0, 0), (70, 70, 70)]
+PLAYER_COLOURS = ["#e6194b", "#0082c8", "#3cb44b", "#911eb4", "#f58230", "#008080", "#800000", "#464646"]
+# about 1000 x 1300 pixels: a phone shows the whole picture with legible text
+FIGSIZE, DPI = (10.0, 13.0), 100
+SPREAD_POINTS = 4.0  # how far apart coinciding lines are drawn
+STYLE = {
+    "font.family": "DejaVu Sans",  # the copy in render/fonts (registered in _matplotlib), never a system font
+    "font.size": 17,
+    "axes.titlesize": 20,
+    "axes.titleweight": "bold",
+    "axes.titlelocation": "left",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.color": "#dddddd",
+    "legend.fontsize": 16,
+    "legend.frameon": False,
+    "text.parse_math": False,  # "$3,255 … $2,436" is money, not a formula between two dollar signs
+    "svg.hashsalt": "roundhouse",  # stable element ids should a chart be saved as SVG
+}
 
 
 def value_history(log: dict, upto: int | None = None) -> dict[str, Any]:
@@ -61,85 +75,117 @@ def value_history(log: dict, upto: int | None = None) -> dict[str, Any]:
             "ranking": ranking, "finished": bool(game.finished)}
 
 
-def _nice_step(span: float) -> int:
-    """A round grid step giving about five lines over `span`."""
-    raw = max(span / 5, 1)
-    mag = 10 ** math.floor(math.log10(raw))
-    return int(next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw))
+@cache
+def _matplotlib():
+    """matplotlib's object API on the Agg canvas (no pyplot, no display, safe off the main thread), with the
+    package's fonts registered; imported on first use so other pictures don't pay for it."""
+    from matplotlib import font_manager
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        font_manager.fontManager.addfont(str(FONT_DIR / name))
+    return Figure, FigureCanvasAgg, FuncFormatter, MaxNLocator
 
 
-def _panel(d: ImageDraw.ImageDraw, y0: int, heading: str, labels: list[str],
-           series: list[tuple[str, list[int | None], tuple[int, int, int]]], money) -> None:
-    x0, x1 = LEFT, WIDTH - RIGHT
-    top, bottom = y0 + 40, y0 + PANEL_H - 50
-    d.text((20, y0 + 6), heading, font=font(22, "bold"), fill=C.BLACK)
-    values = [v for _, vs, _ in series for v in vs if v is not None]
-    high = max(values, default=1)
-    step = _nice_step(high)
-    high = step * math.ceil(high / step) or step
-    small = font(15)
+def _short(name: str, most: int = 14) -> str:
+    return name if len(name) <= most else name[:most - 1] + "…"
 
-    def x_at(i: int) -> float:
-        return x0 + (x1 - x0) * (i / max(1, len(labels) - 1))
 
-    def y_at(v: float) -> float:
-        return bottom - (bottom - top) * v / high
+def _lines(items: list[str], width: int) -> list[str]:
+    """`items` joined into lines of at most `width` characters, never splitting an item."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 3 + len(item) <= width:
+            lines[-1] += "   " + item
+        else:
+            lines.append(item)
+    return lines
 
-    for v in range(0, high + 1, step):
-        y = y_at(v)
-        d.line((x0, y, x1, y), fill=GRID, width=1)
-        d.text((x0 - 8, y), money(v), font=small, fill=AXIS, anchor="rm")
-    every = max(1, math.ceil(len(labels) / 16))
-    for i, label in enumerate(labels):
-        if i % every == 0 or i == len(labels) - 1:
-            d.text((x_at(i), bottom + 8), label, font=small, fill=AXIS, anchor="mt")
-    d.line((x0, bottom, x1, bottom), fill=AXIS, width=2)
-    ends: list[tuple[float, str, tuple[int, int, int]]] = []
-    for name, vs, colour in series:
-        run: list[tuple[float, float]] = []
-        for i, v in enumerate(vs):
-            if v is None:
-                if len(run) > 1:
-                    d.line(run, fill=colour, width=4, joint="curve")
-                run = []
-                continue
-            run.append((x_at(i), y_at(v)))
-        if len(run) > 1:
-            d.line(run, fill=colour, width=4, joint="curve")
-        for x, y in run:
-            d.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
-        last = next(((i, v) for i, v in reversed(list(enumerate(vs))) if v is not None), None)
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+def _panel(ax, heading: str, labels: list[str], series: list[tuple[str, list[int | None], str]], money,
+           ticks) -> None:
+    """One line per series (a gap where a value is None), its legend ordered by the last value, highest first."""
+    import matplotlib.patheffects as pe
+
+    func_formatter, max_locator = ticks
+    xs = list(range(len(labels)))
+    high = max((v for _, values, _ in series for v in values if v is not None), default=0)
+    ax.set_ylim(0, max(high, 1) * 1.06)
+    # where lines coincide (two corporations at one price), each is drawn a few points apart from the others so
+    # all show; the rest are drawn exactly
+    apart = SPREAD_POINTS * ax.figure.dpi / 72 * ax.get_ylim()[1] / ax.bbox.height
+    shifts = [[0.0] * len(labels) for _ in series]
+    for x in xs:
+        same: dict[int, list[int]] = {}
+        for i, (_, values, _) in enumerate(series):
+            if x < len(values) and values[x] is not None:
+                same.setdefault(values[x], []).append(i)
+        for group in same.values():
+            for k, i in enumerate(group):
+                shifts[i][x] = (k - (len(group) - 1) / 2) * apart
+    ends = []
+    for i, (name, values, colour) in enumerate(series):
+        ys = [float("nan") if v is None else v + shifts[i][x] for x, v in enumerate(values)]
+        # a dark rim keeps light colours (a yellow or white corporation) visible on white
+        line, = ax.plot(xs, ys, color=colour, linewidth=3.0, marker="o", markersize=6.5,
+                        path_effects=[pe.Stroke(linewidth=4.4, foreground="#555555"), pe.Normal()])
+        last = next((v for v in reversed(values) if v is not None), None)
         if last is not None:
-            ends.append((y_at(last[1]), f"{name} {money(last[1])}", colour))
-    # labels at the right, in the order of the lines' ends, kept apart
-    ends.sort()
-    placed: list[float] = []
-    for y, text, colour in ends:
-        y = max(y, placed[-1] + 20) if placed else y
-        placed.append(y)
-        d.line((x1 + 6, y, x1 + 24, y), fill=colour, width=4)
-        d.text((x1 + 30, y), text, font=font(16, "bold"), fill=C.BLACK, anchor="lm")
+            ends.append((-last, name, line, f"{_short(name)} {money(last)}"))
+    ends.sort(key=lambda e: e[:2])
+    ax.set_title(heading, pad=12)
+    ax.set_xlim(-0.3, max(len(labels) - 1, 1) + 0.3)
+    ax.yaxis.set_major_locator(max_locator(nbins=5, steps=[1, 2, 2.5, 5, 10], integer=True))
+    ax.yaxis.set_major_formatter(func_formatter(lambda v, _pos: money(int(v))))
+    every = max(1, -(-len(labels) // 8))  # at most 8 labels across a phone's width
+    shown = [i for i in xs if i % every == 0 or i == xs[-1]] if xs else []
+    ax.set_xticks(shown, [labels[i] for i in shown])
+    ax.grid(axis="x", visible=False)
+    if ends:
+        ax.legend([e[2] for e in ends], [e[3] for e in ends], loc="upper left", bbox_to_anchor=(1.0, 1.0),
+                  handlelength=1.2, borderaxespad=0.3, labelspacing=0.5)
 
 
 def draw_chart(title: str, history: dict[str, Any]) -> bytes:
     """Players' values above, share prices below, one point per stock round (see the module docstring)."""
+    import matplotlib
+
+    with matplotlib.rc_context(STYLE):
+        fig = chart_figure(title, history)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})  # no version stamp in the file
+    return to_png(Image.open(buf))
+
+
+def chart_figure(title: str, history: dict[str, Any]):
+    """The chart as a matplotlib figure on an Agg canvas; drawn under `STYLE` (draw_chart sets it)."""
+    figure, canvas, func_formatter, max_locator = _matplotlib()
     labels = history["labels"]
     currency = history.get("currency") or "$%s"
 
     def money(v: int) -> str:
-        return currency.replace("%s", str(v))
+        return currency.replace("%s", f"{v:,}")
 
-    img = Image.new("RGB", (WIDTH, TOP + 2 * PANEL_H + 20), C.WHITE)
-    d = ImageDraw.Draw(img)
-    ranking = ", ".join(f"{i}. {name} {money(v)}" for i, (name, v) in enumerate(history.get("ranking") or [], start=1))
-    heading = f"{title} — {'final ranking' if history.get('finished') else 'standing now'}: {ranking}"
-    size = 22
-    while size > 12 and d.textlength(heading, font=font(size, "bold")) > WIDTH - 40:
-        size -= 1
-    d.text((20, 14), heading, font=font(size, "bold"), fill=C.BLACK)
+    ranking = [f"{i}. {_short(name, 20)} {money(v)}"
+               for i, (name, v) in enumerate(history.get("ranking") or [], start=1)]
+    heading = f"{title} — {'final ranking' if history.get('finished') else 'standing now'}"
+    fig = figure(figsize=FIGSIZE, dpi=DPI, facecolor="white")
+    canvas(fig)
+    lines = [heading, *_lines(ranking, 72)]
+    fig.suptitle("\n".join(lines), x=0.03, y=0.99, ha="left", va="top",
+                 fontsize=19, fontweight="bold", linespacing=1.4)
+    top, bottom = fig.subplots(2, 1, gridspec_kw={"hspace": 0.32})
+    fig.subplots_adjust(left=0.13, right=0.72, top=0.92 - 0.03 * len(lines), bottom=0.04)
     players = [(name, vs, PLAYER_COLOURS[i % len(PLAYER_COLOURS)])
                for i, (name, vs) in enumerate(history["players"].items())]
-    _panel(d, TOP, "Players' value (cash, shares at market price, privates)", labels, players, money)
-    corps = [(sym, vs, C.entity(title, sym)[0]) for sym, vs in history["prices"].items()]
-    _panel(d, TOP + PANEL_H, "Share prices", labels, corps, money)
-    return to_png(img)
+    ticks = (func_formatter, max_locator)
+    _panel(top, "Players' value (cash, shares at market price, privates)", labels, players, money, ticks)
+    corps = [(sym, vs, _hex(C.entity(title, sym)[0])) for sym, vs in history["prices"].items()]
+    _panel(bottom, "Share prices", labels, corps, money, ticks)
+    return fig

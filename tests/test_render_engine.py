@@ -221,3 +221,24 @@ def test_end_of_game_chart_golden():
     assert {name: values[-1] for name, values in history["players"].items()} == dict(history["ranking"])
     assert history["prices"]["B&O"][0] == 100 and history["prices"]["B&O"][-1] == 350
     _compare("chart_1830_game_end_bank", draw_chart("1830", history))
+
+
+def test_chart_is_deterministic_and_reads_money_as_text():
+    """The chart is the same file every time (no version or date stamped in it), and a line of the ranking with
+    two amounts stays text ("$2,436 … $2,343" is no formula): an 18MEX game of five players, whose ranking
+    takes two lines."""
+    import matplotlib
+    from test_render import _compare
+
+    from render.chart import STYLE, chart_figure, draw_chart, value_history
+
+    log = json.loads((Path(__file__).resolve().parent / "fixtures" / "18MEX" / "13315.json").read_text())
+    history = value_history(log)
+    with matplotlib.rc_context(STYLE):
+        heading = chart_figure("18MEX", history)._suptitle
+    assert "4. Player 3 $2,436   5. Player 4 $2,343" in heading.get_text().splitlines()
+    assert not heading.get_parse_math()
+    png = draw_chart("18MEX", history)
+    assert png == draw_chart("18MEX", history)
+    assert b"matplotlib" not in png.lower()
+    _compare("chart_18MEX_13315", png)
