@@ -55,6 +55,11 @@ class Command:
     any_time: ClassVar[bool] = False     # sent at any time, not only at the member's turn (standing orders)
     confirm: ClassVar[tuple[str, str] | None] = None   # (question, button) asked before sending it
 
+    def handles(self, action: dict) -> bool:
+        """Whether this command submits `action` (by its type; a command sharing a type with another narrows
+        it, e.g. an offer for sale among the assignments)."""
+        return action.get("type") in self.types
+
     # ---------------------------------------------------------------- options
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)

@@ -706,7 +706,9 @@ class Service:
                 return []
             cmd = self._command(lv, kind, group)
             legal = await self.legal(lv)
-            return fit(cmd.choices(lv.session, option, filled, legal), str(current) if current is not None else "")
+            # off the event loop: choices may try moves on a copy of the game (1817's loans and mergers)
+            choices = await asyncio.to_thread(cmd.choices, lv.session, option, filled, legal)
+            return fit(choices, str(current) if current is not None else "")
 
     # ------------------------------------------------------------------ undo
     async def undo(self, game_id: int, caller: Caller, steps: Any = 1, publish: Publish | None = None

@@ -200,8 +200,7 @@ class Session:
 
     @classmethod
     def command_of(cls, action: dict) -> Command | None:
-        t = action.get("type")
-        return next((c for c in cls.commands.values() if t in c.types), None)
+        return next((c for c in cls.commands.values() if c.handles(action)), None)
 
     @classmethod
     def command_for(cls, action: dict) -> tuple[str, dict[str, Any]]:

@@ -10,9 +10,10 @@ shared phrases: `words.py`. Pictures: the map, the stock market and the companie
 from __future__ import annotations
 
 import logging
+import pickle
 from typing import Any
 
-from bot.commands import Button
+from bot.commands import Button, clean
 from bot.families.g18xx.commands import COMMANDS, describe_auto
 from bot.families.g18xx.words import (
     Words,
@@ -52,6 +53,7 @@ class G18xx(Session):
         game.generate_auto_actions = True  # standing orders act after each new action
         self._facts: tuple[int, dict] | None = None
         self._turn: tuple[int, dict] | None = None
+        self._previews: tuple[int, dict[str, Change | None]] = (-1, {})
 
     # ---------------------------------------------------------------- making games
     @classmethod
@@ -174,13 +176,33 @@ class G18xx(Session):
     def notes_before(self, action: dict) -> dict:
         info = self.turn_info()
         notes = {"cheapest_before": info.get("cheapest"), "merge_before": info.get("merge"),
-                 "facts_before": self.facts()}
+                 "facts_before": self.facts(), "turn_before": info}
         if action.get("type") == "run_routes" and action.get("routes") and \
                 not any("revenue" in r for r in action["routes"]):  # typed routes: what the best run earns
             best = next((a for a in self.legal() if a.get("type") == "run_routes"), None)
             notes["best_run"] = route_revenue((best or {}).get("routes") or [])
             notes["trains"] = [t.get("id") for t in self.words().operator(action.get("entity")).get("trains") or []]
         return notes
+
+    def preview(self, action: dict) -> Change | None:
+        """What a legal action would change, applied to a copy of the game (the live game is untouched): for
+        the words shown before a member sends it (a loan's terms, a merger's holders). None if it fails."""
+        key = repr(sorted(action.items()))
+        if self._previews[0] != len(self.actions):
+            self._previews = (len(self.actions), {})
+        if key in self._previews[1]:
+            return self._previews[1][key]
+        change = None
+        try:
+            game = pickle.loads(pickle.dumps(self.game))
+            game.generate_auto_actions = False
+            game.apply(clean(action))
+            change = Change(action, self.summary(), game.summary(),
+                            {"facts_before": self.facts(), "facts_after": game.facts()})
+        except Exception:
+            log.debug("preview of %s failed", action, exc_info=True)
+        self._previews[1][key] = change
+        return change
 
     def notes_after(self, change: Change) -> None:
         a = change.action
@@ -258,7 +280,9 @@ class G18xx(Session):
         automatic = [describe_auto(w, x) for x in a.get("auto_actions") or []]
         if automatic:
             text += "; automatically: " + ", ".join(automatic)
-        skip = {str(a.get("entity"))} if a.get("type") == "dividend" else set()
+        # the action's own words say how its price moved
+        own_move = ("dividend", "take_loan", "payoff_loan", "convert") + (("merge",) if a.get("entity_type") == "corporation" else ())
+        skip = {str(a.get("entity"))} if a.get("type") in own_move else set()
         if a.get("type") == "sell_shares":
             skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
         ran = str(a.get("entity")) if a.get("type") == "run_routes" else None

@@ -17,6 +17,8 @@ from bot.families.g18xx.words import (
     corp_of,
     corps_of,
     floats,
+    holdings_change,
+    loan_terms,
     market_price,
     owner_of,
     players_of,
@@ -91,28 +93,46 @@ class G18xxCommand(Command):
 
 # ---------------------------------------------------------------------------- auctions and privates
 class Bid(G18xxCommand):
-    name, help, types = "bid", "Bid on (or buy) a private company; in 1860's auction, bid for the first choice", ("bid",)
+    name, help, types = "bid", ("Bid on a private, or a corporation to start or acquire (1817); 1860: bid for "
+                                "the first choice"), ("bid",)
     # both optional: 1860's turn auction bids on no company, and a private sold at its set price needs no price
-    options = (Option("company", "private company (none: a bid for the first choice of the lots, 1860)"),
+    options = (Option("company", "private company, or corporation (1817); none: the first choice of the lots (1860)"),
                Option("price", "your bid", int))
     pictures = frozenset({"companies"})
 
     def needs_legal(self, options):
-        return options.get("price") is None
+        return options.get("price") is None or bool(options.get("company"))
+
+    @staticmethod
+    def target(s: G18xx, name: str | None, legal: list[dict] | None) -> tuple[str, str | None]:
+        """("company" or "corporation", the name as the game spells it): what a bid is on. A name may be both
+        (1817's ME): the legal bids decide, else the round (privates are sold in the opening auction)."""
+        if name is None:
+            return "company", None
+        for a in of_type(legal or [], "bid"):
+            for key in ("company", "corporation"):
+                if str(a.get(key) or "").upper() == name:
+                    return key, a[key]
+        corps = {c.upper(): c for c in s.corporations()}
+        private_sale = name in (s.summary().get("companies") or {}) and s.summary().get("round") == "Auction Round"
+        if name in corps and not private_sale:
+            return "corporation", corps[name]
+        return "company", name
 
     def build(self, s, opts, player, legal):
         company = str(opts.get("company") or "").strip().upper() or None
         if opts.get("price") is None and company is not None and company.isdigit():  # `bid 55`: a price alone
             opts, company = {**opts, "price": int(company)}, None
+        key, company = self.target(s, company, legal)
         if opts.get("price") is None:
             # a purchase at the set price (the cheapest private, a lot of 1860's auction)
-            match = [a for a in of_type(legal or [], "bid") if a.get("company") == company and company]
+            match = [a for a in of_type(legal or [], "bid") if a.get(key) == company and company]
             if not match:
                 raise UserError("Give your bid: `/bid company price`." if company else "Give your bid: `/bid price`.")
             return clean(match[0])
-        action = {"type": "bid", **actor(s), "price": number(opts["price"], "price")}
+        action = {"type": "bid", **actor(s, own=key == "corporation"), "price": number(opts["price"], "price")}
         if company:
-            action["company"] = company
+            action[key] = company
         return action
 
     def choices(self, s, option, filled, legal):
@@ -124,9 +144,10 @@ class Bid(G18xxCommand):
                      else self.label(s, a), a.get("company") or a.get("corporation")) for a in acts
                     if a.get("company") or a.get("corporation")]
         if not filled.get("company"):
-            return [(f"{w.money(a['price'])}", int(a["price"])) for a in acts if not a.get("company")] or \
-                prices(w, acts, "company")
-        return prices(w, [a for a in acts if a.get("company") == filled.get("company")] or acts, "company")
+            return [(f"{w.money(a['price'])}", int(a["price"])) for a in acts
+                    if not a.get("company") and not a.get("corporation")] or prices(w, acts, "company")
+        return prices(w, [a for a in acts if filled.get("company") in (a.get("company"), a.get("corporation"))]
+                      or acts, "company")
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
@@ -137,6 +158,9 @@ class Bid(G18xxCommand):
         who = w.who(a.get("entity"), a.get("entity_type"))
         if target is None:
             return f"{who} bids {w.money(a.get('price'))} for the first choice of the lots"
+        before = change.notes.get("turn_before") or {}
+        if a.get("corporation") and not before.get("auction") and not before.get("acquisition"):
+            return f"{who} opens an auction to start {target} with {w.money(a.get('price'))}"
         return f"{who} bids {w.money(a.get('price'))} on {w.company(target)}"
 
     def label(self, s, a):
@@ -149,7 +173,8 @@ class Bid(G18xxCommand):
         return f"{target}: {s.words().money(a.get('price'))} or more"
 
     def options_for(self, a):
-        return {"company": a["company"], "price": a["price"]} if a.get("company") else {"price": a["price"]}
+        target = a.get("company") or a.get("corporation")
+        return {"company": target, "price": a["price"]} if target else {"price": a["price"]}
 
 
 class Private(G18xxCommand):
@@ -267,7 +292,7 @@ def shares_key(action: dict) -> str:
         key += f"@{action['percent']}"
     if action.get("swap"):
         key += f"~{action['swap']}"
-    if action.get("entity_type") == "company":
+    if action.get("entity_type") in ("company", "corporation"):
         key = f"{action['entity']}>{key}"
     return key
 
@@ -285,9 +310,11 @@ class ShareCommand(G18xxCommand):
         acts = of_type(legal or [], *self.types)
         base = {"type": self.types[0], **actor(s, opts.get("using"), own=not opts.get("using"))}
         raw = str(opts[self.option_name]).strip()
-        if ">" in raw:
+        if ">" in raw:  # a private exchanged for it, or a corporation buying back its own shares (1817)
             company, raw = raw.split(">", 1)
-            base = {**base, "entity": company.strip().upper(), "entity_type": "company"}
+            corps = {c.upper(): c for c in s.corporations()}
+            name = company.strip().upper()
+            base = {**base, "entity": corps.get(name, name), "entity_type": "corporation" if name in corps else "company"}
         raw, _, swap = raw.partition("~")
         pct: int | None = None
         if "@" in raw:
@@ -330,7 +357,7 @@ class ShareCommand(G18xxCommand):
         return [(self.label(s, a), shares_key(a)) for a in acts]
 
     def options_for(self, a):
-        o = {self.option_name: shares_key({k: v for k, v in a.items() if k != "entity_type"})}
+        o = {self.option_name: shares_key({k: v for k, v in a.items() if k != "entity_type" or v == "corporation"})}
         if a.get("entity_type") == "company":
             o["using"] = a["entity"]
         return o
@@ -350,6 +377,8 @@ class Buy(ShareCommand):
         from_market = (bc.get("pool", 0) or 0) > (ac.get("pool", 0) or 0)
         if a.get("entity_type") == "company":
             text = f"{w.who(owner_of(change.before, a['entity']))} exchanges {a['entity']} for {what}"
+        elif a.get("entity_type") == "corporation":
+            text = f"{a['entity']} buys back {what} from the market for {w.credits(self.paid(change))}"
         else:
             cost = s.trade_amount(change, w.percent(shares),
                                   market_price(change.before, corp) if from_market else bc.get("par"))
@@ -363,6 +392,8 @@ class Buy(ShareCommand):
         txt = "+".join(a.get("shares", []))
         if a.get("entity_type") == "company":
             txt = f"exchange {a['entity']} for {txt}"
+        elif a.get("entity_type") == "corporation":
+            txt = f"{a['entity']} buys back {txt}"
         pct = a.get("percent") or w.percent(a.get("shares", []))
         if pct:
             txt += f" ({pct}%)"
@@ -671,6 +702,9 @@ class Dividend(G18xxCommand):
         if kind == "payout":
             text = f"{who} pays out" + (f" {w.credits(rev)}: {w.money(rev * w.unit(str(a.get('entity'))) // 100)} a share"
                                          if rev else "")
+        elif kind == "half" and rev:  # 1817: half kept (and its treasury shares' part), the rest paid out
+            gained = -(self.paid(change) or 0)
+            text = f"{who} pays half of {w.credits(rev)}" + (f": {w.credits(gained)} into its treasury" if gained else "")
         elif kind == "withhold":
             paid = self.paid(change)
             kept = -paid if paid and paid < 0 else rev
@@ -790,8 +824,9 @@ class Discard(G18xxCommand):
 
 # ---------------------------------------------------------------------------- 18MEX: the NdM merger
 class Merge(G18xxCommand):
-    name, help, types = "merge", "Merge a corporation (18MEX: a major into the NdM)", ("merge",)
-    options = (Option("corporation", "corporation to merge", required=True),)
+    name, help, types = "merge", ("Merge a corporation (18MEX: a major into the NdM; 1817: one of its size), or "
+                                  "name a buyer (1817)"), ("merge",)
+    options = (Option("corporation", "corporation to merge (1817 acquisition: the buyer)", required=True),)
     pictures = frozenset({"map", "market", "companies"})
 
     def build(self, s, opts, player, legal):
@@ -804,13 +839,34 @@ class Merge(G18xxCommand):
         return clean(match[0])
 
     def choices(self, s, option, filled, legal):
-        into = (s.turn_info().get("merge") or {}).get("into", "the NdM")
-        return [(f"merge {a['corporation']} into {into}", a["corporation"]) for a in of_type(legal, "merge")]
+        info = s.turn_info()
+        if info.get("merge"):  # 18MEX: a major into the NdM
+            into = info["merge"].get("into", "the NdM")
+            return [(f"merge {a['corporation']} into {into}", a["corporation"]) for a in of_type(legal, "merge")]
+        return [(self.preview_label(s, a), a["corporation"]) for a in of_type(legal, "merge")]
+
+    def preview_label(self, s, a: dict) -> str:
+        """What a merger does, before it is sent: `GT into A&S: 5 shares at $150; Ann 100% → 60%, …`; for the
+        winner of an acquisition, which corporation buys."""
+        if a.get("entity_type") == "player":
+            sale = s.turn_info().get("acquisition") or {}
+            return f"{a['corporation']} buys {sale.get('corporation', 'it')} for {s.words().money(sale.get('price'))}"
+        change = s.preview(a)
+        if change is None:
+            return self.label(s, a)
+        return f"{a['corporation']} into {a['entity']}: " + merger_text(s.words(), change, str(a["entity"]),
+                                                                        str(a["corporation"]))
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
         corp = str(a.get("corporation"))
         merger = change.notes.get("merge_before") or {}
+        if not merger and a.get("entity_type") == "player":  # 1817: the acquisition's winner names the buyer
+            sale = (change.notes.get("turn_before") or {}).get("acquisition") or {}
+            return (f"{w.who(a.get('entity'), 'player')} names {corp} as the buyer of {sale.get('corporation')} "
+                    f"for {w.money(sale.get('price'))}")
+        if not merger:  # 1817: two corporations of a size become one
+            return f"{corp} merges into {a.get('entity')}: " + merger_text(w, change, str(a.get("entity")), corp)
         into = merger.get("into") or "the NdM"
         text = f"{corp} merges into the {into}"
         got = [f"{w.who(pid, 'player')} {'receives' if pct > 0 else 'gives'} {abs(pct)}%" for pid in players_of(change.after)
@@ -820,20 +876,42 @@ class Merge(G18xxCommand):
         return text
 
     def caption(self, s, change):
-        into = (change.notes.get("merge_before") or {}).get("into") or "NdM"
-        return f"{change.action.get('corporation')} merged into the {into}: its stations are the {into}'s"
+        into = (change.notes.get("merge_before") or {}).get("into") or \
+            (change.action.get("entity") if change.action.get("entity_type") == "corporation" else None)
+        if into is None:
+            return None
+        the = "the " if change.notes.get("merge_before") else ""
+        return f"{change.action.get('corporation')} merged into {the}{into}: its stations are {the}{into}'s"
 
     def label(self, s, a):
+        if a.get("entity_type") == "player":
+            return f"{a.get('corporation')} buys"
+        if a.get("entity_type") == "corporation" and not s.turn_info().get("merge"):
+            return f"merge {a.get('corporation')} into {a.get('entity')}"
         return f"merge {a.get('corporation')}"
 
     def options_for(self, a):
         return {"corporation": a["corporation"]}
 
 
+def merger_text(w: Words, change: Change, into: str, merged: str) -> str:
+    """`5 shares at $150; Ann 100% → 60%, Bob 100% → 40%`: the merged corporation's size and price, and what
+    each holder of the two held before and holds now."""
+    facts = change.notes.get("facts_after") or w.facts
+    size = ((facts.get("operators") or {}).get(into) or {}).get("total_shares", "?")
+    text = f"{size} shares at {w.money(market_price(change.after, into))}; "
+    return text + holdings_change(w, change.before, change.after, [into, merged], into,
+                                  change.notes.get("facts_before"), facts)
+
+
 class Assign(G18xxCommand):
-    name, help, types = "assign", "Choose where a token goes (18MEX: the station the NdM keeps)", ("assign",)
+    name, help, types = "assign", ("Choose the station the NdM keeps (18MEX); a private to put into a new "
+                                   "corporation, a bridge (1817)"), ("assign",)
     options = (Option("target", "where (autocomplete lists the choices)", required=True),)
-    pictures = frozenset({"map"})
+    pictures = frozenset({"map", "companies"})
+
+    def handles(self, action):
+        return action.get("type") == "assign" and action.get("target_type") != "corporation"
 
     def build(self, s, opts, player, legal):
         target = str(opts["target"]).strip().upper()
@@ -846,20 +924,255 @@ class Assign(G18xxCommand):
 
     def choices(self, s, option, filled, legal):
         w = s.words()
-        return [(w.place(a["target"]), a["target"]) for a in of_type(legal, "assign")]
+        return [(self.label(s, a) if a.get("target_type") == "company" or a.get("entity_type") == "company"
+                 else w.place(a["target"]), a["target"]) for a in of_type(legal, "assign") if self.handles(a)]
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
-        return f"{w.who(a.get('entity'), a.get('entity_type'))} keeps its station in {w.place(a.get('target'))}"
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        if a.get("target_type") == "company":  # 1817: a private put into the corporation being started
+            forming = (change.notes.get("turn_before") or {}).get("forming") or "the corporation"
+            cb, ca = cash_of(change.before, a.get("entity"), "player"), cash_of(change.after, a.get("entity"), "player")
+            paid = ca - cb if cb is not None and ca is not None and ca > cb else None
+            return f"{who} puts {a.get('target')} into {forming}" + (f" for {w.money(paid)}" if paid else "")
+        if a.get("entity_type") == "company":  # a private's token (1817's bridges)
+            return f"{who} is placed on {w.place(a.get('target'))}"
+        return f"{who} keeps its station in {w.place(a.get('target'))}"
 
     def caption(self, s, change):
-        return self.describe(s, change, s.player_names())
+        return self.describe(s, change, s.player_names()) if change.action.get("target_type") != "company" else None
 
     def label(self, s, a):
+        if a.get("target_type") == "company":
+            forming = s.turn_info().get("forming") or "the corporation"
+            return f"put {a.get('target')} into {forming}"
+        if a.get("entity_type") == "company":
+            return f"{a.get('entity')} on {s.words().place(a.get('target'))}"
         return f"station in {a.get('target')}"
 
     def options_for(self, a):
         return {"target": a["target"]}
+
+
+# ---------------------------------------------------------------------------- 1817: loans, shorts, sizes, sales
+def for_corporation(s: G18xx, acts: list[dict], named: Any, verb: str) -> dict | None:
+    """The legal action of the corporation named, or of the one acting, or the only one offered; None when
+    there is none (the engine then says why)."""
+    name = str(named or "").strip().upper()
+    if name:
+        return next((a for a in acts if str(a.get("entity")).upper() == name), None)
+    acting = s.acting()
+    mine = [a for a in acts if a.get("entity") == acting.get("entity")]
+    if mine or len(acts) == 1:
+        return (mine or acts)[0]
+    if len(acts) > 1:
+        raise UserError(f"Name the corporation that will {verb}: "
+                        f"{', '.join(str(a.get('entity')) for a in acts)}.")
+    return None
+
+
+def corporation_named(s: G18xx, named: Any) -> dict:
+    """The entity of an action for the corporation named, or the acting one."""
+    corps = {c.upper(): c for c in s.corporations()}
+    name = str(named or "").strip().upper()
+    if name:
+        if name not in corps:
+            raise UserError(f"There is no corporation {quote(name)}.")
+        return {"entity": corps[name], "entity_type": "corporation"}
+    return actor(s)
+
+
+class LoanCommand(G18xxCommand):
+    """A corporation takes or repays a loan: the one operating, or in a stock round one its president names.
+    Autocomplete says what the loan does (loans, interest, price) before it is sent."""
+
+    options = (Option("corporation", "corporation (default: the one acting)"),)
+    pictures = frozenset({"market", "companies"})
+    verb = ""
+
+    def build(self, s, opts, player, legal):
+        match = for_corporation(s, of_type(legal or [], *self.types), opts.get("corporation"), self.verb)
+        if match is not None:
+            return clean(match)
+        out = (s.facts().get("loans") or {}).get("out", 0)
+        loan = out if self.types[0] == "take_loan" else max(out - 1, 0)
+        return {"type": self.types[0], **corporation_named(s, opts.get("corporation")), "loan": loan}
+
+    def choices(self, s, option, filled, legal):
+        return [(self.preview_label(s, a), a["entity"]) for a in of_type(legal, *self.types)]
+
+    def preview_label(self, s, a: dict) -> str:
+        change = s.preview(a)
+        if change is None:
+            return self.label(s, a)
+        return f"{a['entity']}: {self.label(s, a)}, " + \
+            loan_terms(s.words(), a["entity"], change.before, change.after, change.notes.get("facts_after") or {})
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        loans = w.facts.get("loans") or {}
+        what = "takes a loan of" if a.get("type") == "take_loan" else "repays a loan of"
+        return (f"{a.get('entity')} {what} {w.credits(loans.get('value', 100))}: "
+                + loan_terms(w, str(a.get("entity")), change.before, change.after, w.facts))
+
+    def label(self, s, a):
+        value = s.words().credits((s.facts().get("loans") or {}).get("value", 100))
+        return f"{'borrow' if a.get('type') == 'take_loan' else 'repay'} {value}"
+
+    def options_for(self, a):
+        return {"corporation": a["entity"]}
+
+
+class Loan(LoanCommand):
+    name, help, types = "loan", "Take a loan for a corporation (1817): $100 now, interest each operating round", \
+        ("take_loan",)
+    verb = "borrow"
+
+
+class Repay(LoanCommand):
+    name, help, types = "repay", "Repay one of a corporation's loans (1817)", ("payoff_loan",)
+    verb = "repay"
+
+
+class Short(G18xxCommand):
+    name, help, types = "short", ("Sell a share short (1817): the bank pays you its price; buying a share "
+                                  "of it closes the short"), ("short",)
+    options = (Option("corporation", "corporation to sell short", required=True),)
+    pictures = frozenset({"companies"})
+
+    def build(self, s, opts, player, legal):
+        corp = str(opts["corporation"]).strip().upper()
+        match = [a for a in of_type(legal or [], "short") if str(a.get("corporation")).upper() == corp]
+        if match:
+            return clean(match[0])
+        corps = {c.upper(): c for c in s.corporations()}
+        return {"type": "short", **actor(s, own=True), "corporation": corps.get(corp, corp)}
+
+    def choices(self, s, option, filled, legal):
+        return [(self.label(s, a), a["corporation"]) for a in of_type(legal, "short")]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        corp = str(a.get("corporation"))
+        who = w.who(a.get("entity"), "player")
+        got = s.trade_amount(change, 0, market_price(change.before, corp))
+        held = sum(1 for c in w.operator(corp).get("certificates") or []
+                    if (c.get("percent") or 0) < 0 and c.get("owner") == a.get("entity"))
+        return (f"{who} sells a share of {corp} short for {w.money(got)} (a share goes to the market; {who} "
+                f"holds {held} short{'s' if held != 1 else ''} of {corp}: buying a share closes one)")
+
+    def label(self, s, a):
+        return f"{a.get('corporation')} at {s.words().money(market_price(s.summary(), str(a.get('corporation'))))}"
+
+    def options_for(self, a):
+        return {"corporation": a["corporation"]}
+
+
+class Convert(G18xxCommand):
+    name, help, types = "convert", "Convert a corporation to more shares (1817: 2 to 5, 5 to 10)", ("convert",)
+    options = (Option("corporation", "corporation to convert (default: the one acting)"),)
+    pictures = frozenset({"companies"})
+
+    def build(self, s, opts, player, legal):
+        match = for_corporation(s, of_type(legal or [], "convert"), opts.get("corporation"), "convert")
+        return clean(match) if match is not None else {"type": "convert", **corporation_named(s, opts.get("corporation"))}
+
+    def choices(self, s, option, filled, legal):
+        out = []
+        for a in of_type(legal, "convert"):
+            change = s.preview(a)
+            out.append((f"{a['entity']}: " + (self.effect(s.words(), change, change.notes.get("facts_before"))
+                                              if change else "convert"), a["entity"]))
+        return out
+
+    @staticmethod
+    def effect(w: Words, change: Change, facts_before: dict | None) -> str:
+        """`2 → 5 shares: Ann 100% → 40%, treasury 0% → 60%`."""
+        corp = str(change.action.get("entity"))
+        facts_after = change.notes.get("facts_after") or w.facts
+        size = [((f or {}).get("operators") or {}).get(corp, {}).get("total_shares", "?") for f in (facts_before, facts_after)]
+        return f"{size[0]} → {size[1]} shares: " + holdings_change(w, change.before, change.after, [corp], corp,
+                                                                   facts_before, facts_after)
+
+    def describe(self, s, change, names):
+        w = s.words(names)
+        return f"{change.action.get('entity')} converts, {self.effect(w, change, change.notes.get('facts_before'))}"
+
+    def label(self, s, a):
+        return f"convert {a.get('entity')}"
+
+    def options_for(self, a):
+        return {"corporation": a["entity"]}
+
+
+class Choose(G18xxCommand):
+    name, help, types = "choose", "Choose what the game asks (1817: how many shares a new corporation has)", ("choose",)
+    options = (Option("choice", "your choice (autocomplete lists them)", required=True),)
+    pictures = frozenset({"market", "companies"})
+
+    def needs_legal(self, options):
+        return True
+
+    def build(self, s, opts, player, legal):
+        want = str(opts["choice"]).strip().lower().removesuffix("shares").strip()
+        acts = of_type(legal or [], "choose")
+        match = [a for a in acts if str(a.get("choice")).lower() == want]
+        if match:
+            return clean(match[0])
+        return {"type": "choose", **actor(s), "choice": int(want) if want.isdigit() else want}
+
+    def choices(self, s, option, filled, legal):
+        forming = s.turn_info().get("forming")
+        return [(f"{a['choice']} shares" + (f" for {forming}" if forming else ""), str(a["choice"]))
+                for a in of_type(legal, "choose")]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        forming = (change.notes.get("turn_before") or {}).get("forming")
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        if forming is None:
+            return f"{who} chooses {a.get('choice')}"
+        return (f"{who} makes {forming} a {a.get('choice')}-share corporation at "
+                f"{w.money(market_price(change.after, forming))} a share")
+
+    def label(self, s, a):
+        return f"{a.get('choice')} shares"
+
+    def options_for(self, a):
+        return {"choice": str(a["choice"])}
+
+
+class Offer(G18xxCommand):
+    name, help, types = "offer", "Offer a corporation you preside for sale in the acquisition round (1817)", ("assign",)
+    options = (Option("corporation", "corporation to offer (default: the one on offer now)"),)
+    pictures = frozenset({"companies"})
+
+    def handles(self, action):
+        return action.get("type") == "assign" and action.get("target_type") == "corporation"
+
+    def build(self, s, opts, player, legal):
+        acts = [a for a in of_type(legal or [], "assign") if self.handles(a)]
+        name = str(opts.get("corporation") or "").strip().upper()
+        match = [a for a in acts if not name or str(a.get("target")).upper() == name]
+        if match:
+            return clean(match[0])
+        sale = s.turn_info().get("acquisition") or {}
+        return {"type": "assign", **actor(s), "target": name or sale.get("corporation"), "target_type": "corporation"}
+
+    def choices(self, s, option, filled, legal):
+        return [(self.label(s, a), a["target"]) for a in of_type(legal, "assign") if self.handles(a)]
+
+    def describe(self, s, change, names):
+        a, w = change.action, s.words(names)
+        sale = (change.notes.get("turn_before") or {}).get("acquisition") or {}
+        opening = f" (bids from {w.money(sale['opening'])})" if sale.get("opening") else ""
+        return f"{w.who(a.get('entity'), a.get('entity_type'))} offers {a.get('target')} for sale{opening}"
+
+    def label(self, s, a):
+        return f"offer {a.get('target')} for sale"
+
+    def options_for(self, a):
+        return {"corporation": a["target"]}
 
 
 # ---------------------------------------------------------------------------- turn and standing orders
@@ -880,6 +1193,12 @@ class Pass(G18xxCommand):
             if merger.get("decider") == merger.get("offered"):
                 return f"{who} declines to merge into the {merger.get('into')}"
             return f"{who} merges none of {', '.join(merger.get('candidates') or [])}"
+        before = change.notes.get("turn_before") or {}
+        sale = before.get("acquisition") or {}
+        if sale and "assign" in (before.get("types") or []) and a.get("entity_type") == "player":
+            return f"{who} does not offer {sale.get('corporation')} for sale"
+        if before.get("forming") and "assign" in (before.get("types") or []):
+            return f"{who} puts no more privates into {before['forming']}"
         text = f"{who} passes"
         cb, ca = change.notes.get("cheapest_before"), change.notes.get("cheapest_after")
         if cb and ca and cb[0] == ca[0] and ca[1] < cb[1]:
@@ -1030,4 +1349,5 @@ def describe_auto(w: Words, action: dict) -> str:
 
 
 COMMANDS: tuple[Command, ...] = (Bid(), Par(), Buy(), Sell(), Pass(), Lay(), Token(), Run(), Dividend(), Train(),
-                                 Discard(), Private(), Merge(), Assign(), Bankrupt(), Auto(), EndTurn())
+                                 Discard(), Private(), Merge(), Assign(), Bankrupt(), Auto(), EndTurn(), Loan(), Repay(),
+                                 Short(), Convert(), Choose(), Offer())

@@ -209,6 +209,59 @@ def share_moves(before: dict, after: dict, pid: Any) -> dict[str, int]:
     return {c: a.get(c, 0) - b.get(c, 0) for c in set(a) | set(b) if a.get(c, 0) != b.get(c, 0)}
 
 
+def holdings(summary: dict, facts: dict, corps: list[str]) -> dict[Any, dict[str, int]]:
+    """Who holds how many shares of each of `corps` (a short counting -1): players by id, "treasury" and
+    "market"."""
+    percent = facts.get("share_percent") or {}
+    out: dict[Any, dict[str, int]] = {}
+
+    def add(holder: Any, corp: str, pct: int) -> None:
+        if pct:
+            out.setdefault(holder, {})[corp] = pct // (percent.get(corp) or 10)
+
+    for corp in corps:
+        for pid, p in players_of(summary).items():
+            add(pid, corp, (p.get("shares") or {}).get(corp, 0))
+        for where, key in (("treasury", "ipo"), ("market", "pool")):
+            add(where, corp, (corps_of(summary).get(corp) or {}).get(key) or 0)
+    return out
+
+
+def holdings_change(w: Words, before: dict, after: dict, corps: list[str], into: str,
+                    facts_before: dict | None, facts_after: dict | None) -> str:
+    """`Ann 2 WT + 2 J → 2 of 5 (40%), treasury 0 → 3 of 5`: what a conversion or a merger does to each
+    holder of `corps` (before), now holding shares of `into`."""
+    b = holdings(before, facts_before or {}, corps)
+    a = holdings(after, facts_after or w.facts, [into])
+    size = (((facts_after or w.facts).get("operators") or {}).get(into) or {}).get("total_shares")
+    unit = ((facts_after or w.facts).get("share_percent") or {}).get(into) or 10
+    size_before = (((facts_before or {}).get("operators") or {}).get(corps[0]) or {}).get("total_shares", "?")
+    out = []
+    for holder in list(b) + [h for h in a if h not in b]:
+        name = holder if holder in ("treasury", "market") else w.who(holder, "player")
+        held = b.get(holder) or {}
+        was = " + ".join(f"{n} {c}" for c, n in held.items()) if len(corps) > 1 else \
+            f"{sum(held.values())} of {size_before}"
+        now = a.get(holder, {}).get(into, 0)
+        out.append(f"{name} {was or 0} → {now}" + (f" of {size} ({now * unit}%)" if size else ""))
+    return ", ".join(out)
+
+
+def loan_terms(w: Words, corp: str, before: dict, after: dict, facts_after: dict) -> str:
+    """`4 of 10 loans, interest $10 a loan ($40 a round); A&S price $80 → $75`: a corporation's loans after
+    a loan taken or repaid, and what they cost at the rate then."""
+    loans = facts_after.get("loans") or {}
+    op = (facts_after.get("operators") or {}).get(corp) or {}
+    n = op.get("loans", (corps_of(after).get(corp) or {}).get("loans", 0))
+    rate = loans.get("rate")
+    text = f"{n} of {op.get('max_loans', '?')} loans"
+    if rate is not None:
+        text += f", interest {w.money(rate)} a loan ({w.credits(op.get('interest', rate * n))} a round)"
+        if loans.get("rate_after_next") not in (None, rate) and not loans.get("fixed"):
+            text += f"; the next loan makes it {w.money(loans['rate_after_next'])}"
+    return text + price_move(w, before, after, corp, "; ")
+
+
 def won_privates(w: Words, action: dict, before: dict, after: dict) -> list[str]:
     """Privates that changed hands as a side effect (an auction won when the others passed, or resolved
     when a cheaper private sold), with their price and the shares that came with them."""
@@ -422,7 +475,9 @@ VERBS = {"bid": "bid", "par": "start a corporation", "buy_shares": "buy shares",
          "dividend": "pay out or withhold", "buy_train": "buy a train", "discard_train": "discard a train",
          "buy_company": "buy a private company", "sell_company": "sell a private to the bank",
          "bankrupt": "declare bankruptcy",
-         "merge": "merge into the NdM", "assign": "choose a station"}
+         "merge": "merge", "assign": "choose a station", "take_loan": "take a loan (/loan)",
+         "payoff_loan": "repay a loan (/repay)", "short": "sell a share short (/short)",
+         "convert": "convert to more shares (/convert)", "choose": "choose (/choose)"}
 
 
 def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
@@ -442,7 +497,18 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
             return "choose a lot: buy a private (/bid) or a president's certificate (/par)"
         if auction.get("company") is None and info.get("lots") is not None:
             return f"bid at least {w.money(auction.get('min'))} for the first choice of the lots{high_txt} or pass"
-        return f"bid at least {w.money(auction.get('min'))} on {auction.get('company')}{high_txt} or pass"
+        return f"bid at least {w.money(auction.get('min'))} on {auction.get('company') or auction.get('item')}" \
+            f"{high_txt} or pass"
+    forming = info.get("forming")
+    if forming and "choose" in types:
+        return f"choose how many shares {forming} has (/choose)"
+    if forming and "assign" in types:
+        return f"put privates into {forming} at their face value (/assign), or pass to finish starting it"
+    sale = info.get("acquisition")
+    if sale and "assign" in types:
+        return f"offer {sale['corporation']} for sale (/offer, from {w.money(sale.get('opening'))}) or pass"
+    if sale and "merge" in types:
+        return f"name which of your corporations buys {sale['corporation']} (/merge)"
     if info.get("par"):
         return f"choose {info['par']}'s par price (/par)"
     if info.get("cheapest") and "bid" in types:
@@ -473,6 +539,11 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
     words = [VERBS[t] for t in types if t in VERBS]
     if info.get("must_buy") and "buy_train" in types:
         words = ["must buy a train" if x == "buy a train" else x for x in words]
+    corporate = info.get("corporate") or {}  # 1817's stock round: acting for a corporation one presides
+    if corporate:
+        commands = {"take_loan": "/loan", "buy_shares": "/buy"}
+        words.append(f"act for {', '.join(corporate)} (" + ", ".join(dict.fromkeys(
+            commands[t] for acts in corporate.values() for t in acts if t in commands)) + ")")
     if "pass" in types and not (info.get("must_buy") and "buy_train" in types):
         words.append("pass")
     return or_list(words) if words else ""

@@ -59,6 +59,7 @@ class Game1817(BaseGame):
     def setup(self) -> None:
         self.loan_bank = LoanBank.from_constants(self.data["constants"])
         self.home_pending: Corporation | None = None  # a corporation being auctioned, to choose its home
+        self.home_chooser = None  # the player who opened its auction: they choose the home city
         self.owner_when_liquidated: dict[str, object] = {}  # corporation -> its president when it was liquidated
         self.zones_at_merger_start: dict[str, str] = {}  # corporation -> its market zone when the merger round began
         self.final_operating_rounds: int | None = None  # operating rounds of the last set, once the 8 is out
@@ -552,3 +553,33 @@ class Game1817(BaseGame):
         if corp.total_shares != 10:
             out["shares"] = corp.total_shares
         return out
+
+    # --- what players' views show (engine.core.turninfo) --------------------------------------------
+    def player_of(self, entity):
+        """A corporation being auctioned has no president yet: the player who opened its auction chooses
+        its home city."""
+        if entity is not None and entity is self.home_pending and entity.owner is None:
+            return self.home_chooser
+        return super().player_of(entity)
+
+    def operator_facts(self, operator) -> dict:
+        """A corporation's size, loans (and how many more it may take), the interest they cost at the rate
+        now, its market zone and the shorts against it by holder (player id, or "market")."""
+        if not isinstance(operator, Corporation):
+            return {}
+        shorts: dict = {}
+        for s in self.shorts(operator):
+            holder = "market" if s.owner is self.pool else getattr(s.owner, "id", None)
+            shorts[holder] = shorts.get(holder, 0) + 1
+        return {"loans": operator.loans, "max_loans": self.max_loans(operator),
+                "interest": self.loan_bank.interest(operator.loans),
+                "zone": self.zone(operator) if operator.share_price else None, "shorts": shorts}
+
+    def title_facts(self) -> dict:
+        """The loans: what one lends, the rate now (fixed for an operating round or not), the rate the next
+        loan would make, loans out and left."""
+        lb = self.loan_bank
+        return {"loans": {"value": lb.value, "rate": lb.rate, "fixed": lb.fixed_rate is not None,
+                          "rate_after_next": lb.rate if lb.fixed_rate is not None else lb.rate_for(lb.taken + 1),
+                          "out": lb.taken, "left": lb.left, "total": lb.total},
+                "unlimited_bank": True}

@@ -658,7 +658,17 @@ class Acquire(Auction):
             self.after_loans()
 
     def turn_facts(self, entity) -> dict:
-        return self.auction_facts() if self.auctioning and self.highest() else {}
+        """The corporation on sale (`acquisition`: how it is sold, its opening bid), the auction's bids, and
+        what the winner or the buyer must decide."""
+        facts = self.auction_facts() if self.auctioning and self.highest() else {}
+        corp = self.offer or self.auctioning or (self.winner[1] if self.winner else None)
+        if corp is not None:
+            facts["acquisition"] = {"corporation": corp.sym, "mode": self.mode, "opening": self.opening_bid(corp)}
+        if self.winner:
+            facts["acquisition"]["price"] = self.winner[2]
+        if self.buyer is not None:
+            facts["buyer"] = self.buyer.sym
+        return facts
 
     def legal(self, entity) -> list[dict]:
         acts = self.actions(entity)

@@ -177,6 +177,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         self.check_payable(player, action.price)
         self.current_actions.clear()
         game.home_pending = corp
+        game.home_chooser = player
         self.open_auction(player, corp, action.price)
 
     def check_price(self, player: Player, item, price: int, low: int) -> None:
@@ -408,6 +409,19 @@ class BuySellParShares1817(Auction, BuySellParShares):
             self.current_actions.append(("corporation", self.corporate_action))
 
     # --- what can be done -------------------------------------------------------------------------
+    def turn_facts(self, entity) -> dict:
+        """The auction of a corporation being started (`auction`), and the corporation its winner is forming
+        (`forming`: its size to choose, privates to contribute)."""
+        facts = self.auction_facts()
+        if self.winner and self.forming:
+            facts["forming"] = self.forming.sym
+        elif isinstance(entity, Player) and not self.auctioning:  # what they may do for their corporations
+            corporate = {c.sym: list(self.corporate_actions(c)) for c in self.game.corporations if c.owner is entity}
+            corporate = {sym: acts for sym, acts in corporate.items() if acts}
+            if corporate:
+                facts["corporate"] = corporate
+        return facts
+
     def legal(self, entity) -> list[dict]:
         acts = self.actions(entity)
         if isinstance(entity, Corporation):
@@ -446,6 +460,17 @@ class BuySellParShares1817(Auction, BuySellParShares):
 
 
 class StockRound1817(StockRound):
+    def legal_actions(self) -> list[dict]:
+        """The acting player's moves and those of the corporations they preside (loans, buying back shares):
+        acting for one of them is a player's turn."""
+        out = super().legal_actions()
+        entity, steps = self.steps_open_to_actor()
+        if isinstance(entity, Player):
+            for corp in self.game.corporations:
+                if corp.owner is entity:
+                    out.extend(a for step in steps for a in step.legal(corp) if self.offered_by(step, a))
+        return out
+
     def finish(self) -> None:
         """Prices move as in the core; then a corporation that never bought the stations its size calls
         for is liquidated, and a Train Station private owned by a corporation closes."""

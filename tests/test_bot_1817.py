@@ -1,0 +1,146 @@
+"""1817 through the bot's session: what its commands offer (autocomplete from the legal moves, the terms of a
+loan and the effect of a conversion or merger shown before they are sent), what the table reads after each
+kind of move, and refusals that name the rule. Positions come from the recorded game 15528."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from bot.errors import UserError
+from bot.families.g18xx import G18xx
+from engine.core.actions import resolve_undo
+from engine.core.errors import GameError
+from engine.titles import rules_class
+
+LOG = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+ACTIONS = [a for a in resolve_undo(LOG["actions"]) if a["type"] != "message"]
+NAMES = {p["id"]: p["name"].replace(" ", "") for p in LOG["players"]}
+
+
+@cache
+def _first(kind: str, nth: int = 0, **match) -> int:
+    found = [k for k, a in enumerate(ACTIONS) if a["type"] == kind and all(a.get(x) == v for x, v in match.items())]
+    return found[nth]
+
+
+def before(kind: str, nth: int = 0, **match) -> tuple[G18xx, dict]:
+    """A session just before the nth recorded action of a kind, and that action."""
+    k = _first(kind, nth, **match)
+    return G18xx("1817", rules_class("1817").from_18xx(dict(LOG, actions=ACTIONS[:k]))), \
+        {x: v for x, v in ACTIONS[k].items() if x not in ("id", "created_at", "original_id")}
+
+
+def send(s: G18xx, kind: str, options: dict, player: int):
+    cmd = s.command(kind)
+    action = cmd.build(s, cmd.given(options), player, s.legal())
+    if action.get("entity_type") == "player" and action.get("entity") is None:
+        action["entity"] = player
+    return s.apply(action)
+
+
+def test_a_loan_says_what_it_costs_before_and_after():
+    s, action = before("take_loan")
+    assert s.command_for(action) == ("loan", {"corporation": action["entity"]})
+    count = len(s.actions)
+    choices = dict((v, n) for n, v in s.command("loan").choices(s, "corporation", {}, s.legal()))
+    label = choices[action["entity"]]
+    # borrowing $100 at the rate then, and the share price one step left: tried on a copy, the game untouched
+    assert "borrow $100, 1 of 2 loans, interest $5 a loan ($5 a round)" in label and "price $55 → $50" in label
+    assert len(s.actions) == count and s.summary()["corporations"][action["entity"]].get("loans", 0) == 0
+    assert s.hint(NAMES) == "act for ME, PSNR, WT (/loan) or pass"
+    with pytest.raises(UserError, match="Name the corporation that will borrow: "):
+        send(s, "loan", {}, s.active_players()[0])  # its president presides several
+    change = send(s, "loan", {"corporation": action["entity"].lower()}, s.active_players()[0])
+    text = s.describe(change, NAMES)
+    assert text == f"{action['entity']} takes a loan of $100: 1 of 2 loans, interest $5 a loan ($5 a round); " \
+                   f"{action['entity']} price $55 → $50"
+
+
+def test_a_repayment_reads_its_terms():
+    s, action = before("payoff_loan")
+    change = send(s, "repay", {"corporation": action["entity"]}, s.active_players()[0])
+    text = s.describe(change, NAMES)
+    assert text.startswith(f"{action['entity']} repays a loan of $100: ") and " loans, interest $" in text
+
+
+def test_a_corporation_at_its_loan_limit_is_refused_with_the_rule():
+    s, action = before("take_loan", 1, entity="Bess")  # Bess's second loan: a 2-share corporation's last
+    send(s, "loan", {"corporation": "Bess"}, s.active_players()[0])
+    cmd = s.command("loan")
+    built = cmd.build(s, cmd.given({"corporation": "Bess"}), s.active_players()[0], s.legal())
+    with pytest.raises(GameError, match="owes 2 loans, as many as it has shares"):
+        s.apply(built)
+
+
+def test_a_conversion_tells_each_holder_before_and_after():
+    s, action = before("convert")
+    corp = action["entity"]
+    [(label, value)] = s.command("convert").choices(s, "corporation", {}, s.legal())
+    assert value == corp and label == f"{corp}: 2 → 5 shares: Player 2 2 of 2 → 2 of 5 (40%), treasury 0 of 2 → 3 of 5 (60%)"
+    text = s.describe(send(s, "convert", {}, s.active_players()[0]), NAMES)
+    assert text == f"{corp} converts, 2 → 5 shares: Player2 2 of 2 → 2 of 5 (40%), treasury 0 of 2 → 3 of 5 (60%)"
+    assert "buy shares or pass" in s.hint(NAMES)
+
+
+def test_a_merger_names_the_survivor_its_price_and_each_holder():
+    s, action = before("merge", entity="WT")
+    choices = dict((v, n) for n, v in s.command("merge").choices(s, "corporation", {}, s.legal()))
+    assert choices[action["corporation"]].startswith(f"{action['corporation']} into WT: 5 shares at $")
+    text = s.describe(send(s, "merge", {"corporation": action["corporation"]}, s.active_players()[0]), NAMES)
+    assert text.startswith(f"{action['corporation']} merges into WT: 5 shares at $150; Player3 2 WT + 2 J → 2 of 5")
+    assert "WT price" not in text  # the merger's own words give the price
+
+
+def test_a_short_sale_and_the_size_of_a_new_corporation():
+    s, action = before("short")
+    shorts = s.command("short").choices(s, "corporation", {}, s.legal())
+    assert (f"{action['corporation']} at $70", action["corporation"]) in shorts
+    text = s.describe(send(s, "short", {"corporation": action["corporation"]}, action["entity"]), NAMES)
+    assert text == (f"{NAMES[action['entity']]} sells a share of NYSW short for $70 (a share goes to the market; "
+                    f"{NAMES[action['entity']]} holds 1 short of NYSW: buying a share closes one)")
+    s, action = before("choose")
+    assert "choose how many shares J has (/choose)" == s.hint(NAMES)
+    assert s.command("choose").choices(s, "choice", {}, s.legal()) == [("2 shares for J", "2"), ("5 shares for J", "5")]
+    text = s.describe(send(s, "choose", {"choice": "2 shares"}, action["entity"]), NAMES)
+    assert text == f"{NAMES[action['entity']]} makes J a 2-share corporation at $110 a share"
+
+
+def test_starting_a_corporation_home_city_and_privates():
+    s, action = before("place_token")  # the home city of a corporation being auctioned
+    bidder = ACTIONS[_first("place_token") - 1]["entity"]
+    assert s.active_players() == [bidder]  # who opened the auction chooses
+    s, action = before("assign", target_type="company")
+    assert s.hint(NAMES).startswith("put privates into H at their face value (/assign)")
+    text = s.describe(send(s, "assign", {"target": action["target"]}, action["entity"]), NAMES)
+    assert text == f"{NAMES[action['entity']]} puts {action['target']} into H for $40"
+
+
+def test_the_acquisition_round_offer_bid_and_buyer():
+    s, action = before("assign", target_type="corporation")
+    corp = action["target"]
+    assert s.command_for(action) == ("offer", {"corporation": corp})
+    assert s.hint(NAMES).startswith(f"offer {corp} for sale (/offer, from $")
+    text = s.describe(send(s, "offer", {}, action["entity"]), NAMES)
+    assert text.startswith(f"{NAMES[action['entity']]} offers {corp} for sale (bids from $")
+    s, action = before("merge", entity_type="player")
+    assert "(/merge)" in s.hint(NAMES)
+    text = s.describe(send(s, "merge", {"corporation": action["corporation"]}, action["entity"]), NAMES)
+    assert text.startswith(f"{NAMES[action['entity']]} names {action['corporation']} as the buyer of ")
+
+
+def test_a_corporation_buys_back_its_shares_and_bids_name_corporations():
+    s, action = before("buy_shares", entity_type="corporation")
+    kind, options = s.command_for(action)
+    assert kind == "buy" and options["share"].startswith(f"{action['entity']}>")
+    text = s.describe(send(s, "buy", options, s.active_players()[0]), NAMES)
+    assert text.startswith(f"{action['entity']} buys back ") and "from the market for $" in text
+    # "ME" is a private and a corporation: in a stock round a bid on ME starts the corporation
+    s, action = before("bid", corporation="ME")
+    built = s.command("bid").build(s, {"company": "me", "price": action["price"]}, action["entity"], s.legal())
+    assert built["corporation"] == "ME" and "company" not in built
+    with pytest.raises(UserError, match="short needs corporation"):
+        s.command("short").given({})
