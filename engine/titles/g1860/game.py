@@ -60,9 +60,7 @@ class OperatingRound1860(OperatingRound):
             self.game.after_operating(corp)
         super().next_entity()
 
-    def finish(self) -> None:
-        if self.game.nationalization:
-            self.game.nationalize_lowest_payers()
+    lowest_payers_nationalized = False  # set when the end check has nationalised this round's lowest payers
 
 
 class StockRound1860(StockRound):
@@ -523,8 +521,16 @@ class Game1860(BaseGame):
                 self.nationalized.append(corp)
 
     def end_check_nationalization(self) -> bool:
-        if not self.nationalization or not self.round.finished:
+        """The end is judged once per action (core); as on 18xx.games, an operating round of the end game
+        that the action finished first nationalises its lowest payers, and the game ends at once when no
+        company is left. (Done later, as the round is left, the last company's nationalisation would come
+        after the one judgement and the game would go on through empty rounds.)"""
+        rnd = self.round
+        if not self.nationalization or not rnd.finished or rnd.kind != "operating":
             return False
+        if not rnd.lowest_payers_nationalized:
+            rnd.lowest_payers_nationalized = True
+            self.nationalize_lowest_payers()
         return all(c in self.nationalized for c in self.corporations if c.floated)
 
     def operating_order(self) -> list:
