@@ -12,6 +12,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
+COPY i18n ./i18n
 COPY migrations ./migrations
 RUN pip install . \
     && useradd --create-home --uid 10001 roundhouse \

@@ -1,6 +1,7 @@
 """`python -m bot`: the Discord bot when DISCORD_TOKEN is set, otherwise the local console.
 
     python -m bot                 # bot or console on ROUNDHOUSE_DB
+    python -m bot --lang ru       # the console in Russian (ROUNDHOUSE_LANG)
     python -m bot check [DB]      # integrity check of a database (safe while the bot runs)
     python -m bot backup FILE     # online backup of ROUNDHOUSE_DB to FILE (safe while the bot runs)
 """
@@ -11,13 +12,23 @@ import sys
 
 from bot.config import Config
 from bot.db import DatabaseInUse, MigrationFailed
+from i18n import LANGUAGES
 
-USAGE = "usage: python -m bot [check [DB] | backup FILE]"
+USAGE = "usage: python -m bot [--lang en|ru] [check [DB] | backup FILE]"
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    args = list(sys.argv[1:] if argv is None else argv)
     config = Config.from_env()
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args) or arg.startswith("--lang="):
+            value = arg.split("=", 1)[1] if "=" in arg else args[i + 1]
+            del args[i:i + (1 if "=" in arg else 2)]
+            if value.lower() not in LANGUAGES:
+                print(USAGE, file=sys.stderr)
+                return 2
+            config.language = value.lower()
+            break
     try:
         if args and args[0] == "check":
             from bot.integrity import main as check

@@ -30,6 +30,7 @@ class Caller:
     guild_id: int | None = None        # the server the command came from (None: the console)
     channel_id: int | None = None      # the channel or thread it was typed in
     manages_threads: bool = False      # Discord: Manage Threads (or Administrator) in that channel
+    language: str = "en"               # the member's Discord language: their private replies speak it
 
 
 def in_scope(caller: Caller, row: GameRow) -> bool:

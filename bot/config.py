@@ -26,6 +26,7 @@ class Config:
     out_dir: str = "out"                # console: where pictures are written
     guild_ready_timeout: float = 2.0
     log_level: str = "INFO"
+    language: str = "en"                # console: its words and its new games' (ROUNDHOUSE_LANG, --lang)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -41,4 +42,5 @@ class Config:
             pictures=(e.get("ROUNDHOUSE_PICTURES") or "1").lower() not in ("0", "false", "no"),
             out_dir=e.get("ROUNDHOUSE_OUT") or "out",
             log_level=(e.get("ROUNDHOUSE_LOG_LEVEL") or "INFO").upper(),
+            language=(e.get("ROUNDHOUSE_LANG") or "en").lower(),
         )

@@ -1,7 +1,8 @@
 """Local console: the bot's commands as text lines, on the same engine and database, no Discord needed.
 
     python -m bot                      # without DISCORD_TOKEN; ROUNDHOUSE_DB overrides ./roundhouse.db
-    echo "new 1830 Ann Bob Cid" | python -m bot
+    python -m bot --lang ru            # the console in Russian (games opened here too, unless `lang=en`)
+    echo "new 1830 Ann Bob Cid lang=ru" | python -m bot
     printf 'new steam Ann Bob Cid map=rust_belt mode=standard seed=5\nstart\nlegal\n' | python -m bot
 
 Pictures are written to ./out/ (ROUNDHOUSE_OUT) and their paths printed.
@@ -23,13 +24,14 @@ from bot.db import Database
 from bot.errors import UserError
 from bot.service import Reply, Service, UndoRequest
 from bot.session import Engine, Session
+from i18n import LANGUAGES, N_, _, ngettext, normalize, use
 
 CONSOLE_MEMBER_BASE = 1000  # console seats are members 1001, 1002, ... (stable per name within a game)
 
-HELP = """\
+HELP = N_("""\
 Roundhouse console. Commands (one per line; `#` starts a comment):
   help                                  this text
-  new TITLE NAME [NAME ...] [seed=N] [SETTING=VALUE ...]
+  new TITLE NAME [NAME ...] [seed=N] [lang=en|ru] [SETTING=VALUE ...]
                                         open a game with these players (the first one hosts), e.g.
                                         `new 1830 Ann Bob Cid`, `new 18MEX Ann Bob Cid rules=delay_minor_close`,
                                         `new steam Ann Bob Cid map=rust_belt mode=standard seed=5`
@@ -63,14 +65,14 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
   import FILE [NAME ...]                continue an 18xx.games game (names for its players, in order)
   remind HOURS [EVERY] | remind off     reminder settings of the current game
   quit                                  leave
-"""
+""")
 
 
 # The service words its replies for Discord; on the console they name the console's commands instead.
 DISCORD_TERMS = (
-    ("Press **Join** or use `/game join`; the host starts with `/game start`.",
-     "More players: `join NAME`; then `start`."),
-    ("the host can `/game replace` a player", "a seat can be handed over"),
+    (N_("Press **Join** or use `/game join`; the host starts with `/game start`."),
+     N_("More players: `join NAME`; then `start`.")),
+    (N_("the host can `/game replace` a player"), N_("a seat can be handed over")),
 )
 SLASH_HINT = re.compile(r"\(/(?:\w+ )?(\w+)\)")  # `(/par)`, `(/steam shares)` in a hint: the command to type
 BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -79,16 +81,22 @@ BOLD = re.compile(r"\*\*(.+?)\*\*")
 def plain(text: str) -> str:
     """A reply as the console shows it: no Discord markup, the console's commands."""
     for discord, console in DISCORD_TERMS:
-        text = text.replace(discord, console)
+        text = text.replace(_(discord), _(console))
     return BOLD.sub(r"\1", SLASH_HINT.sub(r"(`as SEAT \1 …`)", text))
 
 
 class Console:
-    def __init__(self, service: Service, out_dir: str | Path = "out", stdout: IO[str] | None = None):
+    def __init__(self, service: Service, out_dir: str | Path = "out", stdout: IO[str] | None = None,
+                 language: str = "en"):
         self.svc = service
         self.out = Path(out_dir)
         self.stdout = stdout or sys.stdout
         self.game_id: int | None = None
+        self.language = normalize(language)  # the console's own words, and new games' unless `lang=` says
+        use(self.language)
+
+    def caller(self, member_id: int, name: str = "") -> Caller:
+        return Caller(member_id, name, language=self.language)
 
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
@@ -96,7 +104,7 @@ class Console:
     async def seats_line(self, game_id: int) -> str:
         """`Seats: 1. Dee, 2. Ann, …` — the numbers `as`, `undo` and `agree` take."""
         seats = await self.svc.db.seats(game_id)
-        return "Seats: " + ", ".join(f"{i}. {s.name}" for i, s in enumerate(seats, start=1)) + "."
+        return _("Seats: {seats}.", seats=", ".join(f"{i}. {s.name}" for i, s in enumerate(seats, start=1)))
 
     # ------------------------------------------------------------------ output
     def show(self, reply: Reply | None) -> None:
@@ -111,12 +119,12 @@ class Console:
             for p in reply.pictures:
                 path = self.out / p.name
                 path.write_bytes(p.data)
-                self.say(f"  picture: {path}")
+                self.say(_("  picture: {path}", path=path))
         if reply.file:
             self.out.mkdir(parents=True, exist_ok=True)
             path = self.out / reply.file[0]
             path.write_bytes(reply.file[1])
-            self.say(f"  file: {path}")
+            self.say(_("  file: {path}", path=path))
 
     def _member_name(self, game_id: int | None, member: int) -> str:
         lv = self.svc._live.get(game_id) if game_id is not None else None
@@ -131,7 +139,7 @@ class Console:
         if self.game_id is None:
             rows = await self.svc.db.list_games(statuses=("lobby", "active", "finished"))
             if not rows:
-                raise UserError("No game yet: `new 1830 Ann Bob Cid`.")
+                raise UserError(_("No game yet: `new 1830 Ann Bob Cid`."))
             self.game_id = rows[-1].id
         return self.game_id
 
@@ -143,7 +151,7 @@ class Console:
         for s in seats:
             if s.name.lower() == who.lower():
                 return s.member_id
-        raise UserError(f"No seat `{who}` (use a seat number 1-{len(seats)} or a name).")
+        raise UserError(_("No seat `{who}` (use a seat number 1-{count} or a name).", who=who, count=len(seats)))
 
     @staticmethod
     def _member_for(game_id: int, index: int) -> int:
@@ -152,12 +160,12 @@ class Console:
     async def _seat(self, who: str) -> Caller:
         """The member of a seat (number or name) as a caller: the console plays every seat."""
         member = await self._seat_member(who)
-        return Caller(member)
+        return self.caller(member)
 
     async def _host(self, game_id: int) -> Caller:
         row = await self.svc.db.get_game(game_id)
         assert row is not None
-        return Caller(row.created_by)
+        return self.caller(row.created_by)
 
     # ------------------------------------------------------------------ commands
     async def run_line(self, line: str) -> bool:
@@ -182,35 +190,42 @@ class Console:
     async def dispatch(self, cmd: str, args: list[str]) -> None:
         svc = self.svc
         if cmd == "help":
-            self.say(HELP)
+            self.say(_(HELP))
         elif cmd == "new":
+            usage = "new TITLE NAME [NAME ...] [seed=N] [lang=en|ru] [SETTING=VALUE ...]"
             if len(args) < 2:
-                raise UserError("new TITLE NAME [NAME ...]")
-            seed = None
+                raise UserError(usage)
+            seed, language = None, self.language
             settings = {}
             for w in [w for w in args if "=" in w]:
                 key, value = w.split("=", 1)
                 if key.lower() == "seed":
                     if not value.isdigit():
-                        raise UserError("seed=N takes a whole number.")
+                        raise UserError(_("seed=N takes a whole number."))
                     seed = int(value)
+                elif key.lower() == "lang":
+                    if value.lower() not in LANGUAGES:
+                        raise UserError(_("lang= takes one of {languages}.", languages=", ".join(LANGUAGES)))
+                    language = value.lower()
                 else:
                     settings[key.lower()] = value
                 args.remove(w)
             if len(args) < 2:
-                raise UserError("new TITLE NAME [NAME ...] [seed=N] [SETTING=VALUE ...]")
+                raise UserError(usage)
             title, names = args[0], args[1:]
-            row = await svc.new_game(Caller(0, names[0]), title=title, seed=seed, settings=settings)
+            row = await svc.new_game(self.caller(0, names[0]), title=title, seed=seed, settings=settings,
+                                     language=language)
             # seats are members game*1000+1, +2 ...; the host's seat goes to the first of them
-            await svc.replace(row.id, Caller(0), 0, self._member_for(row.id, 1), names[0])
+            await svc.replace(row.id, self.caller(0), 0, self._member_for(row.id, 1), names[0])
             for i, name in enumerate(names[1:], start=2):
-                await svc.join(row.id, Caller(self._member_for(row.id, i), name))
+                await svc.join(row.id, self.caller(self._member_for(row.id, i), name))
             self.game_id = row.id
             self.say(plain(await svc.lobby_text(row.id)))
         elif cmd == "join":
             gid = await self._current()
             n = len(await svc.db.seats(gid)) + 1
-            self.show(await svc.join(gid, Caller(self._member_for(gid, n + 50), " ".join(args) or f"Player {n}")))
+            self.show(await svc.join(gid, self.caller(self._member_for(gid, n + 50),
+                                                      " ".join(args) or _("Player {n}", n=n))))
         elif cmd == "leave":
             gid = await self._current()
             self.show(await svc.leave(gid, await self._seat(" ".join(args))))
@@ -222,18 +237,19 @@ class Console:
             self.show(await svc.start(gid, await self._host(gid)))
         elif cmd == "titles":
             for t in svc.engine.titles.values():
-                extra = "; ".join(f"{st.name}: {', '.join(v for _, v in st.choices) or 'any'}"
-                                  + (f" (default {st.default})" if st.default else "") for st in t.settings)
-                self.say(f"  {t.name} — {t.display_name}, {t.player_range[0]}-{t.player_range[1]} players"
-                         + (f"; {extra}" if extra else ""))
+                extra = "; ".join(
+                    f"{st.name}: {', '.join(v for _n, v in st.choices) or _('any')}"
+                    + (_(" (default {value})", value=st.default) if st.default else "") for st in t.settings)
+                self.say(_("  {name} — {title}, {least}-{most} players", name=t.name, title=t.display_name,
+                           least=t.player_range[0], most=t.player_range[1]) + (f"; {extra}" if extra else ""))
         elif cmd in ("games", "list"):
-            self.show(await svc.list_games(Caller(0)))
+            self.show(await svc.list_games(self.caller(0)))
         elif cmd == "use":
             if not args or not args[0].isdigit():
                 raise UserError("use ID")
-            row = await svc.resolve(Caller(0), game_id=int(args[0]))
+            row = await svc.resolve(self.caller(0), game_id=int(args[0]))
             self.game_id = row.id
-            self.say(f"Using game #{row.id}.")
+            self.say(_("Using game #{game}.", game=row.id))
         elif cmd == "status":
             gid = await self._current()
             self.show(await svc.status(gid, await self._host(gid)))
@@ -242,12 +258,13 @@ class Console:
             self.say(await self.seats_line(await self._current()))
         elif cmd == "history":
             gid = await self._current()
-            self.show(await svc.history(gid, Caller(0), args[0] if args else 10, args[1] if len(args) > 1 else 1))
+            self.show(await svc.history(gid, self.caller(0), args[0] if args else 10,
+                                        args[1] if len(args) > 1 else 1))
         elif cmd == "legal":
             gid = await self._current()
             lv = await svc.live(gid)
             if lv.session is None:
-                raise UserError("The game has not started.")
+                raise UserError(_("The game has not started."))
             for line in await asyncio.to_thread(self.legal_lines, lv.session):
                 self.say(f"  {line}")
         elif cmd == "as":
@@ -264,7 +281,8 @@ class Console:
             who = await self._seat(args[0])
             res = await svc.undo(gid, who, args[1] if len(args) > 1 else 1, publish=self._publish)
             if isinstance(res, UndoRequest):
-                self.say(f"Undo of {res.steps} action(s) requested; the others must `agree SEAT`.")
+                self.say(ngettext("Undo of {n} action requested; the others must `agree SEAT`.",
+                                  "Undo of {n} actions requested; the others must `agree SEAT`.", res.steps))
         elif cmd in ("agree", "refuse"):
             if not args:
                 raise UserError(f"{cmd} SEAT")
@@ -272,7 +290,7 @@ class Console:
             who = await self._seat(args[0])
             req = await svc.db.undo_request(gid)
             if req is None:
-                raise UserError("No undo request is open.")
+                raise UserError(_("No undo request is open."))
             await svc.vote_undo(gid, who, cmd == "agree", req.at_count, publish=self._publish)
         elif cmd in ("accept", "decline"):
             if not args:
@@ -280,31 +298,31 @@ class Console:
             gid = await self._current()
             offer = svc._offers.get(gid)
             if offer is None:
-                raise UserError("No trade offer is open.")
+                raise UserError(_("No trade offer is open."))
             await svc.answer_offer(gid, await self._seat(args[0]), cmd == "accept", offer.at_count,
                                    publish=self._publish)
         elif cmd == "export":
             gid = await self._current()
-            name, data = await svc.export(gid, Caller(0))
+            name, data = await svc.export(gid, self.caller(0))
             path = Path(args[0]) if args else self.out / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-            self.say(f"Exported to {path}")
+            self.say(_("Exported to {path}", path=path))
         elif cmd == "import":
             if not args:
                 raise UserError("import FILE [NAME ...]")
             try:
                 data = Path(args[0]).read_bytes()
             except OSError as e:
-                raise UserError(f"Cannot read {args[0]}: {e.strerror}.") from None
-            parsed, _ = svc.parse_log(data)
+                raise UserError(_("Cannot read {file}: {why}.", file=args[0], why=e.strerror)) from None
+            parsed, _raw = svc.parse_log(data)
             names = args[1:]
             row_id_guess = (await svc.db.list_games(statuses=("lobby", "active", "finished", "aborted")))
             nxt = (row_id_guess[-1].id + 1) if row_id_guess else 1
             members: list[tuple[int, str] | None] = [
-                (self._member_for(nxt, i), names[i - 1] if i <= len(names) else (p.name or f"Player {i}"))
+                (self._member_for(nxt, i), names[i - 1] if i <= len(names) else (p.name or _("Player {n}", n=i)))
                 for i, p in enumerate(parsed.players, start=1)]
-            row, reply = await svc.import_game(Caller(self._member_for(nxt, 1)), data, members)
+            row, reply = await svc.import_game(self.caller(self._member_for(nxt, 1)), data, members)
             self.game_id = row.id
             self.show(reply)
         elif cmd == "remind":
@@ -315,7 +333,7 @@ class Console:
             else:
                 self.show(await svc.set_remind(gid, host, args[0], args[1] if len(args) > 1 else None))
         else:
-            raise UserError(f"Unknown command `{cmd}`; try `help`.")
+            raise UserError(_("Unknown command `{command}`; try `help`.", command=cmd))
 
     async def _publish(self, reply: Reply) -> None:
         self.show(reply)
@@ -356,7 +374,8 @@ class Console:
     def parse_action(family: type[Session], kind: str, words: list[str]) -> tuple[str, dict[str, Any]]:
         kind = kind.lower()
         if kind not in family.commands:
-            raise UserError(f"Unknown action `{kind}`; actions: {', '.join(family.commands)}.")
+            raise UserError(_("Unknown action `{action}`; actions: {actions}.", action=kind,
+                              actions=", ".join(family.commands)))
         names = [o.name for o in family.commands[kind].options]
         types = {o.name: o.kind for o in family.commands[kind].options}
         opts: dict[str, Any] = {}
@@ -374,13 +393,13 @@ class Console:
         for n, v in zip(free, positional, strict=False):
             opts[n] = v
         if len(positional) > len(free):
-            raise UserError(f"Too many values for {kind}.")
+            raise UserError(_("Too many values for {action}.", action=kind))
         for k, v in list(opts.items()):
             if types.get(k) is int:
                 try:
                     opts[k] = int(str(v).lstrip("$£"))
                 except ValueError:
-                    raise UserError(f"{k} must be a number.") from None
+                    raise UserError(_("{option} must be a number.", option=k)) from None
         return kind, opts
 
 
@@ -407,12 +426,12 @@ async def run_console(config: Config, stdin: IO[str] | None = None, stdout: IO[s
     async with Database(config.db_path) as db:
         svc = Service(db, engine or Engine(), pictures=config.pictures)
         _, broken = await svc.resume_all()
-        console = Console(svc, config.out_dir, stdout)
+        console = Console(svc, config.out_dir, stdout, language=config.language)
         for game_id, why in broken.items():
-            console.say(f"! game #{game_id} cannot be loaded: {why}")
+            console.say(_("! game #{game} cannot be loaded: {why}", game=game_id, why=why))
         interactive = stdin.isatty()
         if interactive:
-            console.say(f"Roundhouse console on {config.db_path} — `help` lists commands.")
+            console.say(_("Roundhouse console on {path} — `help` lists commands.", path=config.db_path))
         lines = _lines(stdin)
         while True:
             if interactive:

@@ -113,6 +113,7 @@ class GameRow:
     result: dict[str, int] | None = None
     end_reason: str | None = None
     settings: dict[str, Any] = field(default_factory=dict)  # the family's own set-up (Steam: map, mode)
+    language: str = "en"  # what its thread speaks (i18n.LANGUAGES)
 
     @property
     def setup(self) -> dict[str, Any]:
@@ -128,7 +129,7 @@ class GameRow:
             created_by=r["created_by"], created_at=r["created_at"], updated_at=r["updated_at"],
             last_action_at=r["last_action_at"], turn_members=json.loads(r["turn_members"] or "[]"),
             result=json.loads(r["result"]) if r["result"] else None, end_reason=r["end_reason"],
-            settings=json.loads(r["settings"] or "{}"),
+            settings=json.loads(r["settings"] or "{}"), language=r["language"],
         )
 
 
@@ -274,14 +275,14 @@ class Database:
     async def create_game(self, *, title: str, seed: int, created_by: int, guild_id: int | None = None,
                           channel_id: int | None = None, thread_id: int | None = None,
                           optional_rules: list[str] | None = None, settings: dict[str, Any] | None = None,
-                          status: str = "lobby") -> GameRow:
+                          status: str = "lobby", language: str = "en") -> GameRow:
         now = time.time()
         async with self.transaction():
             cur = await self._db.execute(
                 "INSERT INTO games(title, status, seed, optional_rules, settings, guild_id, channel_id, thread_id,"
-                " created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                " created_by, created_at, updated_at, language) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (title, status, seed, json.dumps(optional_rules or []), json.dumps(settings or {}), guild_id,
-                 channel_id, thread_id, created_by, now, now),
+                 channel_id, thread_id, created_by, now, now, language),
             )
             game_id = cur.lastrowid
             await self._db.execute("INSERT INTO reminders(game_id) VALUES (?)", (game_id,))
@@ -482,6 +483,21 @@ class Database:
                 " ON CONFLICT(member_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
                 (member_id, int(enabled), time.time()),
             )
+
+    async def set_member_language(self, member_id: int, language: str) -> None:
+        async with self.transaction():
+            await self._db.execute(
+                "INSERT INTO member_languages(member_id, language, updated_at) VALUES (?,?,?)"
+                " ON CONFLICT(member_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
+                (member_id, language, time.time()),
+            )
+
+    async def member_language(self, member_id: int) -> str | None:
+        """The language of the member's Discord client when last seen (None: never seen)."""
+        async with self._db.execute("SELECT language FROM member_languages WHERE member_id = ?",
+                                    (member_id,)) as cur:
+            r = await cur.fetchone()
+        return r[0] if r else None
 
     async def dm_optin(self, member_id: int) -> bool:
         async with self._db.execute("SELECT enabled FROM dm_optins WHERE member_id = ?", (member_id,)) as cur:

@@ -8,12 +8,14 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
 from bot.db import Database
 from bot.service import Reply, Service
 from bot.session import Engine
+from i18n import _, speaking
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,13 @@ def thread_link(reply: Reply) -> str:
     return f"https://discord.com/channels/{reply.guild_id}/{reply.thread_id}"
 
 
+class RoundhouseTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command, autocomplete included, answers the member in their Discord language."""
+        from bot.cogs.common import speak_to_member
+        return await speak_to_member(interaction)
+
+
 def make_bot(config: Config, *, engine: Any | None = None, db: Database | None = None) -> RoundhouseBot:
     if config.sharded:
         return RoundhouseShardedBot(config, engine=engine, db=db)
@@ -52,6 +61,7 @@ class RoundhouseBot(commands.Bot):
             "allowed_mentions": discord.AllowedMentions.none(),
             "guild_ready_timeout": config.guild_ready_timeout,
             "chunk_guilds_at_startup": False,
+            "tree_cls": RoundhouseTree,
         }
         if config.sharded and config.shard_count:
             kwargs["shard_count"] = config.shard_count
@@ -78,6 +88,8 @@ class RoundhouseBot(commands.Bot):
         self.add_dynamic_items(GameButton)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        from bot.translator import CatalogueTranslator
+        await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
         self._reminder_task = asyncio.create_task(self._reminder_loop())
 
@@ -148,8 +160,10 @@ class RoundhouseBot(commands.Bot):
                 continue
             try:
                 dm = await self.create_dm(discord.Object(member))  # type: ignore[arg-type]
-                await dm.send(f"It is your turn in Roundhouse game #{reply.game_id}: <#{reply.thread_id}> {link}",
-                              allowed_mentions=discord.AllowedMentions.none())
+                with speaking(await self.db.member_language(member) or reply.language):
+                    text = _("It is your turn in Roundhouse game #{game}: {thread} {link}", game=reply.game_id,
+                             thread=f"<#{reply.thread_id}>", link=link)
+                await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.info("could not DM %s", member)
 

@@ -11,6 +11,8 @@ the game in memory is dropped and rebuilt from the log.
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import json
 import logging
 import random
@@ -27,6 +29,7 @@ from bot.commands import Command, fit
 from bot.db import Database, GameRow, LogConflict, Seat, UndoRequest
 from bot.errors import UserError, clip, quote
 from bot.session import Change, Engine, Session, Title
+from i18n import DEFAULT, normalize, use
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +71,7 @@ class Reply:
     edit: int | None = None                              # message id: edit that message in place instead
     also: list[Reply] = field(default_factory=list)      # further posts/edits published after this one
     guild_id: int | None = None                          # the game's server (links to its thread)
+    language: str = DEFAULT                              # what it is written in (its buttons too)
 
 
 @dataclass
@@ -108,7 +112,8 @@ class Live:
         return next((s.member_id for s in self.seats if s.player_id == pid), None)
 
     def reply(self, text: str, **kw: Any) -> Reply:
-        return Reply(text, self.row.id, self.row.thread_id, guild_id=self.row.guild_id, **kw)
+        return Reply(text, self.row.id, self.row.thread_id, guild_id=self.row.guild_id, language=self.row.language,
+                     **kw)
 
 
 class LogPlayer(pydantic.BaseModel):
@@ -146,6 +151,7 @@ class Service:
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
         self._tasks: set[asyncio.Future] = set()
         self._offers: dict[int, Offer] = {}  # game id -> the trade waiting for its seller
+        self._languages: dict[int, str] = {}  # member id -> their language as stored
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -202,7 +208,9 @@ class Service:
         """The game in memory, if the caller's server owns it (fresh: its row and seats read again)."""
         access.check_scope(caller, await self.db.get_game(int(game_id)), game_id)
         lv = await self.live(int(game_id))
-        return await self._refresh(int(game_id)) if fresh else lv
+        lv = await self._refresh(int(game_id)) if fresh else lv
+        use(lv.row.language)  # the rest of the command speaks the game's language (see `_own_language`)
+        return lv
 
     async def resume_all(self) -> tuple[list[int], dict[int, str]]:
         """Replay every active game (at start-up). A game whose log does not replay is reported (logged,
@@ -242,16 +250,18 @@ class Service:
     # ------------------------------------------------------------------ lobby
     async def new_game(self, caller: Caller, *, title: str, channel_id: int | None = None,
                        thread_id: int | None = None, seed: int | None = None,
-                       settings: dict[str, Any] | None = None) -> GameRow:
+                       settings: dict[str, Any] | None = None, language: str | None = None) -> GameRow:
         """A lobby for `title`, set up with the title's `settings` as given (`{"map": "rust_belt"}`, `{"rules":
-        "delay_minor_close"}`): checked by the title's family."""
+        "delay_minor_close"}`): checked by the title's family. `language`: what its thread speaks (default:
+        the caller's)."""
         t = self.engine.title(title)
         setup = t.family.check_setup(t, settings or {})
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31 - 1)
         async with self.db.transaction():
             row = await self.db.create_game(title=t.name, seed=seed, created_by=caller.member_id,
                                             guild_id=caller.guild_id, channel_id=channel_id, thread_id=thread_id,
-                                            optional_rules=setup.pop("optional_rules", []), settings=setup)
+                                            optional_rules=setup.pop("optional_rules", []), settings=setup,
+                                            language=normalize(language or caller.language))
             await self.db.add_seat(row.id, 1, caller.member_id, _short(caller.name))
         await self.live(row.id, reload=True)
         if self.pictures:  # draw the title's first pictures ahead, while players join
@@ -702,6 +712,7 @@ class Service:
                            ) -> list[tuple[str, Any]]:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
+            use(caller.language)  # the choices are the member's own
             if lv.session is None or lv.session.finished:
                 return []
             cmd = self._command(lv, kind, group)
@@ -943,7 +954,8 @@ class Service:
         return parsed, data
 
     async def import_game(self, caller: Caller, data: bytes | str | dict, members: list[tuple[int, str] | None],
-                          *, channel_id: int | None = None, thread_id: int | None = None) -> tuple[GameRow, Reply]:
+                          *, channel_id: int | None = None, thread_id: int | None = None,
+                          language: str | None = None) -> tuple[GameRow, Reply]:
         """Create a game from an 18xx.games log in the caller's server. `members[i]`: (member id, name) for
         the log's i-th player, or None for a seat to be claimed later. The caller hosts if seated; otherwise
         the first seated member does."""
@@ -970,7 +982,7 @@ class Service:
             row = await self.db.create_game(title=session.title, seed=session.seed, created_by=host,
                                             guild_id=caller.guild_id, channel_id=channel_id, thread_id=thread_id,
                                             optional_rules=setup.pop("optional_rules", []), settings=setup,
-                                            status="active")
+                                            status="active", language=normalize(language or caller.language))
             for pos, (p, m) in enumerate(seated):
                 member = m[0] if m else -(row.id * 100 + pos + 1)  # unclaimed: `/game claim` takes it
                 await self.db.add_seat(row.id, p.id, member, turn_names[p.id], pos)
@@ -1015,6 +1027,12 @@ class Service:
                 await self._schedule_reminder(game_id)
             return lv.reply(f"Reminders after {hours:g} h of idle time, then every {every_s / 3600:g} h.")
 
+    async def note_language(self, member_id: int, language: str) -> None:
+        """The member's Discord language, kept for their DMs (stored when it changes)."""
+        if self._languages.get(member_id) != language:
+            await self.db.set_member_language(member_id, language)
+            self._languages[member_id] = language
+
     async def set_notify(self, caller: Caller, on: bool) -> Reply:
         await self.db.set_dm_optin(caller.member_id, on)
         return Reply("I will DM you when it is your turn." if on else "No more DMs about your turns.")
@@ -1029,6 +1047,7 @@ class Service:
                     lv = await self.live(rem.game_id)
                 except UserError:  # a broken game: reported at start-up
                     continue
+                use(lv.row.language)
                 turn = self._turn_members(lv)
                 if not turn or lv.session is None:
                     continue
@@ -1037,3 +1056,20 @@ class Service:
                 out.append(lv.reply(text, mention=[m for m in turn if m > 0],
                                     dm=[m for m in turn if await self.db.dm_optin(m)]))
         return out
+
+
+def _own_language(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """Run a command in a copy of the caller's context: a game's language set inside it (`_scoped`) lasts
+    until the command returns, and the caller's own replies (refusals included, whose `i18n.Msg` is
+    rendered when shown) stay in the member's language."""
+
+    @functools.wraps(method)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        return await asyncio.ensure_future(method(*args, **kwargs))  # a task runs in a copy of the context
+
+    return run
+
+
+for _name, _method in list(vars(Service).items()):
+    if not _name.startswith("_") and inspect.iscoroutinefunction(_method):
+        setattr(Service, _name, _own_language(_method))

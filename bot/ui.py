@@ -8,18 +8,19 @@ from typing import Any
 
 import discord
 
-from bot.cogs.common import caller
+from bot.cogs.common import caller, speak_to_member
 from bot.errors import UserError
 from bot.families import FAMILIES
 from bot.service import Reply
+from i18n import N_, _, speaking
 
 log = logging.getLogger(__name__)
 
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
-LOBBY = {"join": ("Join", "success"), "leave": ("Leave", "secondary"), "start": ("Start", "primary")}
-VOTES = {"undo_yes": ("Agree to undo", "danger"), "undo_no": ("Refuse", "secondary")}
-OFFERS = {"offer_yes": ("Accept the offer", "success"), "offer_no": ("Decline", "secondary")}
+LOBBY = {"join": (N_("Join"), "success"), "leave": (N_("Leave"), "secondary"), "start": (N_("Start"), "primary")}
+VOTES = {"undo_yes": (N_("Agree to undo"), "danger"), "undo_no": (N_("Refuse"), "secondary")}
+OFFERS = {"offer_yes": (N_("Accept the offer"), "success"), "offer_no": (N_("Decline"), "secondary")}
 
 
 def _game_buttons() -> dict[str, tuple[str, str]]:
@@ -41,7 +42,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
     def __init__(self, what: str, game_id: int, arg: int | None = None) -> None:
         label, style = BUTTONS[what]
         cid = f"rh:{what}:{game_id}" + (f":{arg}" if arg is not None else "")
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=cid))
+        super().__init__(discord.ui.Button(label=_(label), style=style, custom_id=cid))
         self.what, self.game_id, self.arg = what, game_id, arg
 
     @classmethod
@@ -53,6 +54,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
             raise ValueError(what)
         return cls(what, int(match.group("game")), int(arg) if arg else None)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await speak_to_member(interaction)
+
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot: Any = interaction.client
@@ -61,19 +65,19 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         try:
             if self.what in GAME:
                 reply = await svc.press(self.game_id, who, self.what, publish=bot.publish)
-                await interaction.followup.send(f"Done: {reply.text.splitlines()[0]}", ephemeral=True)
+                await interaction.followup.send(_("Done: {what}", what=reply.text.splitlines()[0]), ephemeral=True)
             elif self.what in LOBBY:
                 lobby = {"join": svc.join, "leave": svc.leave, "start": svc.start}[self.what]
                 reply = await lobby(self.game_id, who)
                 await bot.publish(reply)
-                await interaction.followup.send("Done.", ephemeral=True)
+                await interaction.followup.send(_("Done."), ephemeral=True)
             elif self.what in VOTES:
                 await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,
                                     publish=bot.publish)
-                await interaction.followup.send("Vote counted.", ephemeral=True)
+                await interaction.followup.send(_("Vote counted."), ephemeral=True)
             elif self.what in OFFERS:
                 await svc.answer_offer(self.game_id, who, self.what == "offer_yes", self.arg or 0, publish=bot.publish)
-                await interaction.followup.send("Answer given.", ephemeral=True)
+                await interaction.followup.send(_("Answer given."), ephemeral=True)
         except UserError as e:
             await interaction.followup.send(str(e), ephemeral=True)
 
@@ -83,9 +87,10 @@ def buttons_view(reply: Reply) -> discord.ui.View | None:
     if not reply.buttons or reply.game_id is None:
         return None
     view = discord.ui.View(timeout=None)
-    for button in reply.buttons:
-        what, _, arg = button.partition(":")
-        view.add_item(GameButton(what, reply.game_id, int(arg) if arg else None))
+    with speaking(reply.language):
+        for button in reply.buttons:
+            what, _sep, arg = button.partition(":")
+            view.add_item(GameButton(what, reply.game_id, int(arg) if arg else None))
     return view
 
 

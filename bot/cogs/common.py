@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.access import Caller
 from bot.errors import UserError
 from bot.service import Reply
+from i18n import _, normalize, use
 
 
 def service(interaction: discord.Interaction) -> Any:
@@ -19,12 +20,25 @@ def service(interaction: discord.Interaction) -> Any:
 
 def caller(interaction: discord.Interaction) -> Caller:
     """Who sent the interaction, from which server and channel, with their permissions there (Discord
-    computes `interaction.permissions` for that channel; Administrator implies Manage Threads)."""
+    computes `interaction.permissions` for that channel; Administrator implies Manage Threads) and the
+    language of their Discord client."""
     perms = interaction.permissions
     return Caller(member_id=interaction.user.id, name=interaction.user.display_name,
                   guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                   manages_threads=bool(interaction.guild_id and perms and (perms.manage_threads
-                                                                            or perms.administrator)))
+                                                                            or perms.administrator)),
+                  language=normalize(interaction.locale))
+
+
+async def speak_to_member(interaction: discord.Interaction) -> bool:
+    """The interaction's replies speak the member's Discord language (their DMs too, from now on)."""
+    lang = normalize(interaction.locale)
+    use(lang)
+    try:
+        await service(interaction).note_language(interaction.user.id, lang)
+    except Exception:  # a language is no reason to refuse a command
+        pass
+    return True
 
 
 async def resolve_game(interaction: discord.Interaction, game: int | None) -> int:
@@ -43,7 +57,7 @@ async def send_private(interaction: discord.Interaction, reply: Reply | str) -> 
         kwargs["files"] = files
     if reply.file:
         kwargs.setdefault("files", []).append(discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
-    await interaction.followup.send(reply.text[:2000] or "Done.", **kwargs)
+    await interaction.followup.send(reply.text[:2000] or _("Done."), **kwargs)
 
 
 def autocompleter(group: str | None, kind: str, option: str):
@@ -65,7 +79,7 @@ def autocompleter(group: str | None, kind: str, option: str):
 
 async def handle_error(interaction: discord.Interaction, exc: Exception) -> None:
     original = getattr(exc, "original", exc)
-    msg = str(original) if isinstance(original, UserError) else "Something went wrong; nothing was changed."
+    msg = str(original) if isinstance(original, UserError) else _("Something went wrong; nothing was changed.")
     try:
         if interaction.response.is_done():
             await interaction.followup.send(msg, ephemeral=True)

@@ -15,13 +15,16 @@ from bot.families import FAMILIES
 from bot.service import MAX_UNDO_STEPS, Reply, UndoRequest
 from bot.session import Title
 from bot.ui import GameButton
+from i18n import LANGUAGES, N_, _, normalize
+from i18n import NAMES as LANGUAGE_NAMES
 
 log = logging.getLogger(__name__)
 
-GAME_HELP = "game number (default: this thread's game)"
+GAME_HELP = N_("game number (default: this thread's game)")
 TITLES: list[Title] = [t for fam in FAMILIES for t in fam.titles()]
 TITLE_CHOICES = [app_commands.Choice(name=t.display_name, value=t.name) for t in TITLES]
 SETTINGS = {s.name: s.help for t in TITLES for s in t.settings}  # every title's settings, as options of /game new
+LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[lang], value=lang) for lang in LANGUAGES]
 
 
 async def complete_setting(interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
@@ -53,7 +56,7 @@ def _settings_params(fn):
 
 
 @app_commands.guild_only()
-class Games(commands.GroupCog, group_name="game", group_description="Roundhouse games: 18xx titles and Steam"):
+class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhouse games: 18xx titles and Steam")):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         super().__init__()
@@ -69,10 +72,10 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
     async def _new_thread(self, interaction: discord.Interaction, name: str) -> int:
         ch = interaction.channel
         if ch is None or interaction.guild_id is None:
-            raise UserError("Start games in a server text channel.")
+            raise UserError(_("Start games in a server text channel."))
         parent_id = getattr(ch, "parent_id", None) if isinstance(ch, discord.Thread) else ch.id
         if parent_id is None:
-            raise UserError("Start games in a server text channel.")
+            raise UserError(_("Start games in a server text channel."))
         data = await self.bot.http.start_thread_without_message(
             parent_id, name=name[:100], auto_archive_duration=10080, type=discord.ChannelType.public_thread.value,
             invitable=True, rate_limit_per_user=0,
@@ -80,18 +83,21 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         return int(data["id"])
 
     # ------------------------------------------------------------------ lobby
-    @app_commands.command(name="new", description="Open a new game in a new thread")
-    @app_commands.describe(title="game", **SETTINGS)
-    @app_commands.choices(title=TITLE_CHOICES)
+    @app_commands.command(name="new", description=N_("Open a new game in a new thread"))
+    @app_commands.describe(title=N_("game"), language=N_("what the game's thread speaks (default: the server's language)"),
+                           **SETTINGS)
+    @app_commands.choices(title=TITLE_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(**{name: complete_setting for name in SETTINGS})
     @_settings_params
-    async def new(self, interaction: discord.Interaction, title: str, **settings: str | None):
+    async def new(self, interaction: discord.Interaction, title: str, language: str | None = None,
+                  **settings: str | None):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             if interaction.guild_id is None:
-                raise UserError("Start games in a server text channel.")
+                raise UserError(_("Start games in a server text channel."))
             row = await self.svc.new_game(caller(interaction), title=title, channel_id=interaction.channel_id,
-                                          settings={k: v for k, v in settings.items() if v})
+                                          settings={k: v for k, v in settings.items() if v},
+                                          language=normalize(language or interaction.guild_locale))
             display = service(interaction).engine.title(row.title).display_name
             thread_id = await self._new_thread(interaction, f"{display} #{row.id}")
             await self.svc.set_thread(row.id, thread_id)
@@ -100,7 +106,7 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         except UserError as e:
             await send_private(interaction, str(e))
             return
-        await send_private(interaction, f"Game #{row.id} is open in <#{thread_id}>.")
+        await send_private(interaction, _("Game #{game} is open in {thread}.", game=row.id, thread=f"<#{thread_id}>"))
 
     async def _simple(self, interaction: discord.Interaction, coro_fn, public: bool = True) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -111,7 +117,7 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
             return
         if public and reply.thread_id:
             await self.bot.publish(reply)
-            await send_private(interaction, "Done.")
+            await send_private(interaction, _("Done."))
         else:
             await send_private(interaction, reply)
 
@@ -121,55 +127,55 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
             return await fn(await resolve_game(interaction, game), caller(interaction))
         await self._simple(interaction, go, public)
 
-    @app_commands.command(name="join", description="Take a seat in the game")
+    @app_commands.command(name="join", description=N_("Take a seat in the game"))
     @app_commands.describe(game=GAME_HELP)
     async def join(self, interaction: discord.Interaction, game: int | None = None):
         await self._on_game(interaction, game, self.svc.join)
 
-    @app_commands.command(name="leave", description="Leave the lobby")
+    @app_commands.command(name="leave", description=N_("Leave the lobby"))
     @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: discord.Interaction, game: int | None = None):
         await self._on_game(interaction, game, self.svc.leave)
 
-    @app_commands.command(name="start", description="Start the game (host): seats are shuffled")
+    @app_commands.command(name="start", description=N_("Start the game (host): seats are shuffled"))
     @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: int | None = None):
         await self._on_game(interaction, game, self.svc.start)
 
-    @app_commands.command(name="abort", description="Abort the game (host)")
+    @app_commands.command(name="abort", description=N_("Abort the game (host)"))
     @app_commands.describe(game=GAME_HELP)
     async def abort(self, interaction: discord.Interaction, game: int | None = None):
         await self._on_game(interaction, game, self.svc.abort)
 
-    @app_commands.command(name="kick", description="Remove a player from the lobby (host)")
-    @app_commands.describe(member="who", game=GAME_HELP)
+    @app_commands.command(name="kick", description=N_("Remove a player from the lobby (host)"))
+    @app_commands.describe(member=N_("who"), game=GAME_HELP)
     async def kick(self, interaction: discord.Interaction, member: discord.User, game: int | None = None):
         await self._on_game(interaction, game, lambda gid, who: self.svc.kick(gid, who, member.id))
 
-    @app_commands.command(name="replace", description="Give a seat to another member (host, or the player)")
-    @app_commands.describe(old="current holder of the seat", new="new player", game=GAME_HELP)
+    @app_commands.command(name="replace", description=N_("Give a seat to another member (host, or the player)"))
+    @app_commands.describe(old=N_("current holder of the seat"), new=N_("new player"), game=GAME_HELP)
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User,
                       game: int | None = None):
         await self._on_game(interaction, game, lambda gid, who: self.svc.replace(
             gid, who, old.id, new.id, new.display_name))
 
-    @app_commands.command(name="claim", description="Take an unclaimed seat of an imported game")
-    @app_commands.describe(seat="seat number (1 = first player)", game=GAME_HELP)
+    @app_commands.command(name="claim", description=N_("Take an unclaimed seat of an imported game"))
+    @app_commands.describe(seat=N_("seat number (1 = first player)"), game=GAME_HELP)
     async def claim(self, interaction: discord.Interaction, seat: int, game: int | None = None):
         await self._on_game(interaction, game, lambda gid, who: self.svc.claim(gid, who, seat))
 
     # ------------------------------------------------------------------ read-only
-    @app_commands.command(name="list", description="Open games in this server")
+    @app_commands.command(name="list", description=N_("Open games in this server"))
     async def list_(self, interaction: discord.Interaction):
         await self._simple(interaction, lambda: self.svc.list_games(caller(interaction)), public=False)
 
-    @app_commands.command(name="status", description="Where the game stands, with pictures")
+    @app_commands.command(name="status", description=N_("Where the game stands, with pictures"))
     @app_commands.describe(game=GAME_HELP)
     async def status(self, interaction: discord.Interaction, game: int | None = None):
         await self._on_game(interaction, game, self.svc.status, public=False)
 
-    @app_commands.command(name="history", description="The game's actions in sentences, the latest first page")
-    @app_commands.describe(count="how many per page (default 10)", page="1: the latest, 2: those before…",
+    @app_commands.command(name="history", description=N_("The game's actions in sentences, the latest first page"))
+    @app_commands.describe(count=N_("how many per page (default 10)"), page=N_("1: the latest, 2: those before…"),
                            game=GAME_HELP)
     async def history(self, interaction: discord.Interaction, count: int = 10, page: int = 1,
                       game: int | None = None):
@@ -177,8 +183,8 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
                             public=False)
 
     # ------------------------------------------------------------------ undo
-    @app_commands.command(name="undo", description="Take back your last action (further back: everyone agrees)")
-    @app_commands.describe(steps="how many actions (default 1)", game=GAME_HELP)
+    @app_commands.command(name="undo", description=N_("Take back your last action (further back: everyone agrees)"))
+    @app_commands.describe(steps=N_("how many actions (default 1)"), game=GAME_HELP)
     async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, MAX_UNDO_STEPS] = 1,
                    game: int | None = None):
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -188,22 +194,22 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         except UserError as e:
             await send_private(interaction, str(e))
             return
-        await send_private(interaction, "Undo requested; the others must agree." if isinstance(res, UndoRequest)
-                           else "Undone.")
+        await send_private(interaction, _("Undo requested; the others must agree.") if isinstance(res, UndoRequest)
+                           else _("Undone."))
 
     # ------------------------------------------------------------------ export / import
-    @app_commands.command(name="export", description="Download the game's log (18xx.games' format for 18xx titles)")
+    @app_commands.command(name="export", description=N_("Download the game's log (18xx.games' format for 18xx titles)"))
     @app_commands.describe(game=GAME_HELP)
     async def export(self, interaction: discord.Interaction, game: int | None = None):
         async def go(gid, who):
             name, data = await self.svc.export(gid, who)
-            return Reply(f"Game #{gid}'s log.", gid, file=(name, data))
+            return Reply(_("Game #{game}'s log.", game=gid), gid, file=(name, data))
         await self._on_game(interaction, game, go, public=False)
 
-    @app_commands.command(name="import", description="Continue a game here from its log (18xx.games or exported)")
-    @app_commands.describe(file="the game's JSON log", player1="member for the log's first player",
-                           player2="second player", player3="third player", player4="fourth player",
-                           player5="fifth player", player6="sixth player")
+    @app_commands.command(name="import", description=N_("Continue a game here from its log (18xx.games or exported)"))
+    @app_commands.describe(file=N_("the game's JSON log"), player1=N_("member for the log's first player"),
+                           player2=N_("second player"), player3=N_("third player"), player4=N_("fourth player"),
+                           player5=N_("fifth player"), player6=N_("sixth player"))
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
                       player1: discord.User | None = None, player2: discord.User | None = None,
                       player3: discord.User | None = None, player4: discord.User | None = None,
@@ -211,36 +217,37 @@ class Games(commands.GroupCog, group_name="game", group_description="Roundhouse 
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             if interaction.guild_id is None:
-                raise UserError("Import games in a server text channel.")
+                raise UserError(_("Import games in a server text channel."))
             self.svc.check_import_size(file.size)  # before downloading it
             try:
                 data = await file.read()
             except discord.HTTPException:
-                raise UserError("The attachment could not be downloaded; try again.") from None
+                raise UserError(_("The attachment could not be downloaded; try again.")) from None
             members = [(m.id, m.display_name) if m is not None else None
                        for m in (player1, player2, player3, player4, player5, player6)]
             row, reply = await self.svc.import_game(caller(interaction), data, members,
-                                                    channel_id=interaction.channel_id)
+                                                    channel_id=interaction.channel_id,
+                                                    language=normalize(interaction.guild_locale))
             display = service(interaction).engine.title(row.title).display_name
-            thread_id = await self._new_thread(interaction, f"{display} #{row.id} (imported)")
+            thread_id = await self._new_thread(interaction, _("{title} #{game} (imported)", title=display, game=row.id))
             await self.svc.set_thread(row.id, thread_id)
             reply.thread_id = thread_id
             await self.bot.publish(reply)
         except UserError as e:
             await send_private(interaction, str(e))
             return
-        await send_private(interaction, f"Imported as game #{row.id} in <#{thread_id}>.")
+        await send_private(interaction, _("Imported as game #{game} in {thread}.", game=row.id, thread=f"<#{thread_id}>"))
 
     # ------------------------------------------------------------------ reminders / DMs
-    @app_commands.command(name="remind", description="Reminder after idle hours (0 = off)")
-    @app_commands.describe(hours="idle hours before the first reminder (0 switches them off)",
-                           every="hours between further reminders (default 24)", game=GAME_HELP)
+    @app_commands.command(name="remind", description=N_("Reminder after idle hours (0 = off)"))
+    @app_commands.describe(hours=N_("idle hours before the first reminder (0 switches them off)"),
+                           every=N_("hours between further reminders (default 24)"), game=GAME_HELP)
     async def remind(self, interaction: discord.Interaction, hours: float, every: float | None = None,
                      game: int | None = None):
         await self._on_game(interaction, game, lambda gid, who: self.svc.set_remind(gid, who, hours, every))
 
-    @app_commands.command(name="notify", description="DM me when it becomes my turn")
-    @app_commands.describe(on="on or off")
+    @app_commands.command(name="notify", description=N_("DM me when it becomes my turn"))
+    @app_commands.describe(on=N_("on or off"))
     async def notify(self, interaction: discord.Interaction, on: bool = True):
         await self._simple(interaction, lambda: self.svc.set_notify(caller(interaction), on), public=False)
 

@@ -23,13 +23,14 @@ from bot.commands import Command, Option
 from bot.errors import UserError
 from bot.families import FAMILIES
 from bot.ui import confirm_view
+from i18n import N_, _
 
 log = logging.getLogger(__name__)
 
-GAME_HELP = "game number (default: this thread's game)"
+GAME_HELP = N_("game number (default: this thread's game)")
 COMMAND_LIMIT = 100      # Discord: global chat-input commands per application
 SUBCOMMAND_LIMIT = 25    # Discord: subcommands in a group, options in a command
-GROUP_HELP = {"steam": "Steam: your move in the game of this thread"}
+GROUP_HELP = {"steam": N_("Steam: your move in the game of this thread")}
 
 
 def top_level() -> dict[str, list[Command]]:
@@ -64,14 +65,14 @@ async def act(interaction: discord.Interaction, group: str | None, spec: Command
         gid = await resolve_game(interaction, game)
         if spec.confirm:
             question, button = spec.confirm
-            await interaction.followup.send(question, view=confirm_view(gid, button), ephemeral=True)
+            await interaction.followup.send(_(question), view=confirm_view(gid, button), ephemeral=True)
             return
         reply = await service(interaction).act(gid, caller(interaction), spec.name, options, group=group,
                                                publish=interaction.client.publish)  # type: ignore[attr-defined]
     except UserError as e:
         await send_private(interaction, str(e))
         return
-    await send_private(interaction, f"Done: {reply.text.splitlines()[0]}")
+    await send_private(interaction, _("Done: {what}", what=reply.text.splitlines()[0]))
 
 
 def action_command(group: str | None, cmds: list[Command]) -> app_commands.Command:

@@ -92,6 +92,8 @@ class FakeDiscord:
         self.channels: dict[int, dict] = {}
         self.guild_id, self.channel_id = self.add_guild()
         self.users: dict[int, dict] = {}
+        self.locales: dict[int, str] = {}     # member id -> their Discord client's language
+        self.guild_locale = "en-US"           # the servers' preferred language
         self.messages: list[Message] = []
         self.requests: list[tuple[str, str]] = []
         self.commands: dict[str, dict] = {}
@@ -162,10 +164,12 @@ class FakeDiscord:
             await self.runner.cleanup()
 
     # ------------------------------------------------------------------ users
-    def add_user(self, name: str, *, admin: bool | int = False, manages: tuple[int, ...] = ()) -> int:
+    def add_user(self, name: str, *, admin: bool | int = False, manages: tuple[int, ...] = (),
+                 locale: str = "en-US") -> int:
         """A member of every server. admin=True: an administrator everywhere; admin=<guild id>: in that
-        server only; manages: channels where they have Manage Threads."""
+        server only; manages: channels where they have Manage Threads; locale: their Discord client's language."""
         uid = self.new_id()
+        self.locales[uid] = locale
         self.users[uid] = {"id": str(uid), "username": name.lower(), "discriminator": "0", "global_name": name,
                            "avatar": None}
         self.admin_of[uid] = admin
@@ -471,7 +475,8 @@ class FakeDiscord:
             "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token, "version": 1,
             "guild_id": str(guild), "channel_id": str(channel_id),
             "channel": self._channel_payload(channel_id), "member": self.member(uid, channel_id),
-            "app_permissions": ALL_PERMS, "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "app_permissions": ALL_PERMS, "locale": self.locales.get(uid, "en-US"),
+            "guild_locale": self.guild_locale, "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0, "data": data,
             "attachment_size_limit": 10 * 1024 * 1024,
         }

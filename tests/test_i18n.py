@@ -1,0 +1,172 @@
+"""Languages: the catalogues (every message in English and Russian, placeholders alike, the glossaries'
+terms), Russian without English fragments, the fonts' Cyrillic, and the language in force where it should be."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import i18n
+from i18n import _, lazy, ngettext, speaking
+from i18n.glossary import keep_latin, prose, terms_for
+from i18n.tool import extract, placeholders, read
+
+TEMPLATE = extract()
+RU = read("ru")
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_'’]*")
+MENTION = re.compile(r"<[@#][!&]?\d+>|https?://\S+|\*\*|__|_|~~")
+
+
+def strings(message) -> tuple[str, ...]:
+    return message.string if isinstance(message.string, tuple) else (message.string,)
+
+
+def ids(message) -> tuple[str, ...]:
+    return message.id if isinstance(message.id, tuple) else (message.id,)
+
+
+def messages():
+    return [m for m in TEMPLATE if m.id]
+
+
+def foreign_words(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
+    """Latin words a Russian text keeps outside code, placeholders, mentions and the words that stay as
+    typed (command values, names of games and services, ALL-CAPS ids such as PRR or SEAT)."""
+    text = MENTION.sub(" ", prose(text))
+    keep = keep_latin() | allowed
+    return [w for w in LATIN_WORD.findall(text) if w not in keep and not w.isupper() and w.lower() not in keep]
+
+
+def test_every_message_of_the_code_has_its_russian():
+    missing = []
+    for m in messages():
+        ru = RU.get(m.id, m.context)
+        if ru is None or ru.fuzzy or not all(strings(ru)):
+            missing.append(ids(m)[0])
+    assert not missing, f"{len(missing)} messages without Russian (python -m i18n update; docs/i18n.md): {missing[:10]}"
+
+
+def test_placeholders_are_the_same_in_both_languages():
+    wrong = []
+    for m in messages():
+        ru = RU.get(m.id, m.context)
+        if ru is None:
+            continue
+        english = set().union(*(placeholders(s) for s in ids(m)))
+        for text in strings(ru):
+            if text and placeholders(text) - english:
+                wrong.append((ids(m)[0], text))
+            if text and not isinstance(m.id, tuple) and placeholders(text) != english:
+                wrong.append((ids(m)[0], text))
+    assert not wrong, wrong[:5]
+
+
+def test_russian_plurals_have_three_forms_and_follow_the_number():
+    assert RU.num_plurals == 3
+    for m in messages():
+        if isinstance(m.id, tuple):
+            assert len(strings(RU.get(m.id, m.context))) == 3, m.id
+    plural = next(m for m in RU if isinstance(m.id, tuple) and m.string and all(m.string))
+    with speaking("ru"):
+        made = [ngettext(plural.id[0], plural.id[1], n, **dict.fromkeys(placeholders(plural.id[1]) - {"n"}, "x"))
+                for n in (1, 3, 5, 21)]
+    assert len(set(made[:3])) == 3 and made[3] == made[0].replace("1", "21", 1), made
+
+
+def test_no_russian_message_keeps_english_words():
+    leftovers = {}
+    for m in messages():
+        ru = RU.get(m.id, m.context)
+        if ru is None:
+            continue
+        for text in strings(ru):
+            words = foreign_words(text)
+            if words:
+                leftovers[ids(m)[0][:60]] = words
+    assert not leftovers, leftovers
+
+
+def test_russian_messages_use_the_glossaries_terms():
+    off = []
+    for m in messages():
+        ru = RU.get(m.id, m.context)
+        if ru is None or not all(strings(ru)):
+            continue
+        english = " ".join(ids(m))
+        russian = prose(" ".join(strings(ru)))
+        for term in terms_for(english, [loc for loc, _line in m.locations]):
+            if not term.kept_in(russian):
+                off.append((ids(m)[0][:70], term.ru))
+    assert not off, off
+
+
+def test_the_language_in_force():
+    assert i18n.normalize("ru") == i18n.normalize("ru-RU") == "ru"
+    assert i18n.normalize("en-GB") == i18n.normalize("de") == i18n.normalize(None) == "en"
+    with speaking("ru"):
+        assert _("Done.") == "Сделано."
+        later = lazy("Game #{game} is open in {thread}.", game=3, thread="<#5>")
+        with speaking("en"):
+            assert str(later) == "Game #3 is open in <#5>."
+        assert str(later) == "Партия №3 открыта в <#5>."
+    assert _("Done.") == "Done."
+
+
+@pytest.mark.parametrize("style", ["regular", "bold", "condensed"])
+def test_the_shipped_fonts_draw_cyrillic(style):
+    from render.fonts import font
+
+    missing = font(20, style).getmask("\ue000").tobytes() if hasattr(font(20, style).getmask("\ue000"), "tobytes") \
+        else bytes(font(20, style).getmask("\ue000"))
+    for ch in "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя№":
+        mask = font(20, style).getmask(ch)
+        drawn = bytes(mask)
+        assert mask.getbbox() is not None and drawn != missing, (style, ch)
+
+
+# families whose commands (and settings) have their Russian; the others are translated next
+FAMILIES_TRANSLATED: set[str] = set()
+
+
+async def test_slash_command_descriptions_in_russian_fit_discord():
+    """Every command, option and choice description has its Russian, within Discord's 100 characters;
+    names stay as typed (messages name them)."""
+    import discord
+    from discord import app_commands
+
+    from bot.config import Config
+    from bot.discord_bot import make_bot
+    from bot.translator import CatalogueTranslator, translate
+
+    bot = make_bot(Config(token=None, sync="off"))
+    for ext in ("bot.cogs.games", "bot.cogs.play"):
+        await bot.load_extension(ext)
+    await bot.tree.set_translator(CatalogueTranslator())
+    from bot.families import FAMILIES
+
+    pending = {o for fam in FAMILIES if (fam.group or "18xx") not in FAMILIES_TRANSLATED
+               for t in fam.titles() for o in [s.name for s in t.settings]}
+    pending_commands = {(fam.group, c.name) for fam in FAMILIES if (fam.group or "18xx") not in FAMILIES_TRANSLATED
+                        for c in fam.commands.values()}
+    untranslated = []
+    for cmd in bot.tree.walk_commands():
+        parent = cmd.parent.name if cmd.parent is not None else None
+        if (parent, cmd.name) in pending_commands or isinstance(cmd, app_commands.Group) and \
+                all((cmd.name, c.name) in pending_commands for c in cmd.commands):
+            continue
+        payload = await cmd.get_translated_payload(bot.tree, CatalogueTranslator())
+        ru = payload.get("description_localizations", {}).get("ru")
+        if ru is None:
+            untranslated.append(cmd.qualified_name)
+        assert "ru" not in payload.get("name_localizations", {})
+        assert ru is None or len(ru) <= 100
+        for option in payload.get("options", []):
+            if option["name"] in pending:
+                continue
+            if "description_localizations" in option and "ru" not in option["description_localizations"] or \
+                    "description_localizations" not in option:
+                untranslated.append(f"{cmd.qualified_name} {option['name']}")
+    assert translate("Leave the lobby", discord.Locale.russian) == "Покинуть лобби"
+    assert translate("leave", discord.Locale.russian, app_commands.TranslationContextLocation.command_name) is None
+    assert not untranslated, untranslated
