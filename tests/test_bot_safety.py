@@ -171,7 +171,8 @@ async def test_migration_keeps_a_log_damaged_by_two_writers_and_start_up_reports
     raw.commit()
     raw.close()
     async with Database(path) as db:
-        assert [v for v, _ in await db.applied_migrations()][2:] == [3, 4, 5]
+        from bot.db import migration_files
+        assert [v for v, _ in await db.applied_migrations()][2:] == [v for v, _, _ in migration_files()][2:]
         assert await db.action_count(1) == 2  # nothing deleted
         _, broken = await service(db).resume_all()
         assert list(broken) == [1]
