@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from bot.db import GameRow, Seat
 from bot.errors import UserError
+from i18n import lazy
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def in_scope(caller: Caller, row: GameRow) -> bool:
 def check_scope(caller: Caller, row: GameRow | None, game_id: int) -> GameRow:
     """The game if the caller's server owns it; otherwise the same answer as for a missing game."""
     if row is None or not in_scope(caller, row):
-        raise UserError(f"There is no game #{game_id} in this server.")
+        raise UserError(lazy("There is no game #{game} in this server.", game=game_id))
     return row
 
 
@@ -60,14 +61,15 @@ def is_host(caller: Caller, row: GameRow, seats: list[Seat]) -> bool:
     return seated_host or is_moderator(caller, row)
 
 
-def require_host(caller: Caller, row: GameRow, seats: list[Seat], what: str) -> None:
+def require_host(caller: Caller, row: GameRow, seats: list[Seat], what: object) -> None:
+    """`what`: the deed, an `i18n.lazy` infinitive phrase ("start the game")."""
     if not is_host(caller, row, seats):
-        raise UserError(f"Only the host (or a moderator, in the game's thread) can {what}.")
+        raise UserError(lazy("Only the host (or a moderator, in the game's thread) can {what}.", what=what))
 
 
-def require_player_or_host(caller: Caller, row: GameRow, seats: list[Seat], what: str) -> None:
+def require_player_or_host(caller: Caller, row: GameRow, seats: list[Seat], what: object) -> None:
     if seat_of(seats, caller.member_id) is None and not is_host(caller, row, seats):
-        raise UserError(f"Only the players of this game (or its host) can {what}.")
+        raise UserError(lazy("Only the players of this game (or its host) can {what}.", what=what))
 
 
 def next_host(seats: list[Seat], leaving: int) -> Seat | None:

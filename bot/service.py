@@ -29,7 +29,7 @@ from bot.commands import Command, fit
 from bot.db import Database, GameRow, LogConflict, Seat, UndoRequest
 from bot.errors import UserError, clip, quote
 from bot.session import Change, Engine, Session, Title
-from i18n import DEFAULT, normalize, use
+from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, use
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,8 @@ MAX_IMPORT_ACTIONS = 20_000
 
 ANY_GROUP = object()  # a command sent by a button or the console: no slash-command group to check
 
-ENGINE_FAILED = ("The rules engine failed on this action, so nothing was stored: the game is as it was "
-                 "before your command. The error was logged for the developers.")
+ENGINE_FAILED = N_("The rules engine failed on this action, so nothing was stored: the game is as it was "
+                   "before your command. The error was logged for the developers.")
 
 
 @dataclass
@@ -169,7 +169,7 @@ class Service:
             row = await self.db.game_by_thread(thread_id)
             if row is not None and access.in_scope(caller, row):
                 return row
-        raise UserError("Use this in a game's thread, or give the game number.")
+        raise UserError(lazy("Use this in a game's thread, or give the game number."))
 
     async def live(self, game_id: int, *, reload: bool = False) -> Live:
         """The game in memory, built from its stored log when needed (no scope check: internal use)."""
@@ -178,10 +178,10 @@ class Service:
             return lv
         row = await self.db.get_game(game_id)
         if row is None:
-            raise UserError(f"There is no game #{game_id}.")
+            raise UserError(lazy("There is no game #{game}.", game=game_id))
         if game_id in self.broken and not reload:
-            raise UserError(f"Game #{game_id} cannot be loaded ({self.broken[game_id]}); its log is kept as it "
-                            "was. The bot's operator has been told.")
+            raise UserError(lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The bot's "
+                                 "operator has been told.", game=game_id, why=self.broken[game_id]))
         seats = await self.db.seats(game_id)
         session = None
         if row.status in ("active", "finished"):
@@ -193,8 +193,8 @@ class Service:
                 self._live.pop(game_id, None)
                 self.broken[game_id] = clip(str(exc) or type(exc).__name__, 200)
                 log.exception("game %s: its stored log (%d actions) does not replay", game_id, len(stored))
-                raise UserError(f"Game #{game_id} cannot be loaded ({self.broken[game_id]}); its log is kept as "
-                                "it was. The bot's operator has been told.") from None
+                raise UserError(lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The bot's "
+                                     "operator has been told.", game=game_id, why=self.broken[game_id])) from None
         self.broken.pop(game_id, None)
         lv = Live(row, seats, session)
         self._live[game_id] = lv
@@ -282,12 +282,12 @@ class Service:
 
     async def lobby_text(self, game_id: int) -> str:
         lv = await self._refresh(game_id)
-        names = ", ".join(s.name for s in lv.seats) or "nobody yet"
+        names = ", ".join(s.name for s in lv.seats) or _("nobody yet")
         t = self._title(lv)
         setup = ", ".join(f"{k} {', '.join(v) if isinstance(v, list) else v}" for k, v in lv.row.setup.items() if v)
-        return (f"**{t.display_name}** game #{lv.row.id}{f' ({setup})' if setup else ''} — lobby "
-                f"({len(lv.seats)}/{t.player_range[1]}): {names}.\n"
-                f"Press **Join** or use `/game join`; the host starts with `/game start`.")
+        return (_("**{title}** game #{game}{setup} — lobby ({seated}/{most}): {names}.", title=t.display_name,
+                  game=lv.row.id, setup=f" ({setup})" if setup else "", seated=len(lv.seats), most=t.player_range[1],
+                  names=names) + "\n" + _("Press **Join** or use `/game join`; the host starts with `/game start`."))
 
     async def lobby_reply(self, game_id: int, note: str = "") -> Reply:
         """The lobby message with its buttons: an edit of the posted one (a new post if there is none)."""
@@ -307,9 +307,9 @@ class Service:
         left empty is closed. Returns the seat and what happened to the host role ("" if nothing)."""
         seat = lv.seat_of_member(member_id)
         if seat is None:
-            raise UserError("That member is not in this game.")
+            raise UserError(lazy("That member is not in this game."))
         if lv.row.status != "lobby":
-            raise UserError("The game has started: the host can `/game replace` a player.")
+            raise UserError(lazy("The game has started: {how}.", how=lazy("the host can `/game replace` a player")))
         note = ""
         async with self.db.transaction():
             await self.db.remove_seat(lv.row.id, member_id)
@@ -317,45 +317,46 @@ class Service:
                 heir = access.next_host(lv.seats, member_id)
                 if heir is not None:
                     await self.db.update_game(lv.row.id, created_by=heir.member_id)
-                    note = f" {heir.name} is now the host."
+                    note = " " + _("{name} is now the host.", name=heir.name)
                 else:
                     await self.db.update_game(lv.row.id, status="aborted")
-                    note = " The lobby is empty and closed."
+                    note = " " + _("The lobby is empty and closed.")
         return seat, note
 
     async def join(self, game_id: int, caller: Caller) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if lv.row.status != "lobby":
-                raise UserError("This game has already started.")
+                raise UserError(lazy("This game has already started."))
             if lv.seat_of_member(caller.member_id):
-                raise UserError("You are already in this game.")
+                raise UserError(lazy("You are already in this game."))
             if len(lv.seats) >= self._title(lv).player_range[1]:
-                raise UserError("This game is full.")
+                raise UserError(lazy("This game is full."))
             pid = max((s.player_id for s in lv.seats), default=0) + 1
             await self.db.add_seat(game_id, pid, caller.member_id, _short(caller.name))
-            return await self.lobby_reply(game_id, f"{_short(caller.name)} joins.")
+            return await self.lobby_reply(game_id, _("{name} joins.", name=_short(caller.name)))
 
     async def leave(self, game_id: int, caller: Caller) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if lv.seat_of_member(caller.member_id) is None:
-                raise UserError("You are not in this game.")
+                raise UserError(lazy("You are not in this game."))
             seat, note = await self._leave_lobby(lv, caller.member_id)
-            return await self._lobby_changed(game_id, f"{seat.name} leaves.{note}")
+            return await self._lobby_changed(game_id, _("{name} leaves.", name=seat.name) + note)
 
     async def kick(self, game_id: int, caller: Caller, member_id: int) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
-            access.require_host(caller, lv.row, lv.seats, "kick players")
+            access.require_host(caller, lv.row, lv.seats, lazy("kick players"))
             seat, note = await self._leave_lobby(lv, member_id)
-            return await self._lobby_changed(game_id, f"{seat.name} was removed.{note}")
+            return await self._lobby_changed(game_id, _("{name} was removed.", name=seat.name) + note)
 
     async def _lobby_changed(self, game_id: int, note: str) -> Reply:
         lv = await self._refresh(game_id)
         if lv.row.status == "aborted":
-            return lv.reply(f"Game #{game_id} was closed: nobody is left in its lobby.",
-                            also=self._lobby_closed(lv, f"**{self._title(lv).display_name}** game #{game_id} — closed: {note}"))
+            return lv.reply(_("Game #{game} was closed: nobody is left in its lobby.", game=game_id),
+                            also=self._lobby_closed(lv, _("**{title}** game #{game} — closed: {why}",
+                                                          title=self._title(lv).display_name, game=game_id, why=note)))
         return await self.lobby_reply(game_id, note)
 
     async def replace(self, game_id: int, caller: Caller, old_member: int, new_member: int,
@@ -365,10 +366,10 @@ class Service:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if not (access.is_host(caller, lv.row, lv.seats) or caller.member_id == old_member):
-                raise UserError("Only the host (or the player themself) can hand a seat over.")
+                raise UserError(lazy("Only the host (or the player themself) can hand a seat over."))
             seat = lv.seat_of_member(old_member)
             if seat is None:
-                raise UserError("That member has no seat in this game.")
+                raise UserError(lazy("That member has no seat in this game."))
             return await self._hand_over(lv, seat, new_member, new_name)
 
     async def claim(self, game_id: int, caller: Caller, seat_number: int) -> Reply:
@@ -378,12 +379,12 @@ class Service:
             ordered = sorted(lv.seats, key=lambda s: (s.position if s.position is not None else 1 << 30,
                                                       s.player_id))
             if not 1 <= seat_number <= len(ordered) or ordered[seat_number - 1].member_id > 0:
-                raise UserError("That seat is not free.")
+                raise UserError(lazy("That seat is not free."))
             return await self._hand_over(lv, ordered[seat_number - 1], caller.member_id, caller.name)
 
     async def _hand_over(self, lv: Live, seat: Seat, new_member: int, new_name: str) -> Reply:
         if lv.seat_of_member(new_member):
-            raise UserError("The new member already has a seat in this game.")
+            raise UserError(lazy("The new member already has a seat in this game."))
         new_name = _short(new_name)
         async with self.db.transaction():
             await self.db.replace_member(lv.row.id, seat.member_id, new_member, new_name)
@@ -393,17 +394,18 @@ class Service:
                 await self.db.update_game(lv.row.id, turn_members=[new_member if m == seat.member_id else m
                                                                    for m in lv.row.turn_members])
         lv = await self._refresh(lv.row.id)
-        return lv.reply(f"{new_name} takes over {seat.name}'s seat.")
+        return lv.reply(_("{new} takes over {old}'s seat.", new=new_name, old=seat.name))
 
     async def start(self, game_id: int, caller: Caller) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if lv.row.status != "lobby":
-                raise UserError("This game has already started.")
-            access.require_host(caller, lv.row, lv.seats, "start the game")
+                raise UserError(lazy("This game has already started."))
+            access.require_host(caller, lv.row, lv.seats, lazy("start the game"))
             t = self._title(lv)
             if len(lv.seats) < t.player_range[0]:
-                raise UserError(f"{t.display_name} needs at least {t.player_range[0]} players.")
+                raise UserError(lazy_n("{title} needs at least {n} player.", "{title} needs at least {n} players.",
+                                       t.player_range[0], title=t.display_name))
             order = [s.player_id for s in sorted(lv.seats, key=lambda s: s.player_id)]
             random.Random(lv.row.seed).shuffle(order)
             position = {pid: i for i, pid in enumerate(order)}
@@ -414,7 +416,7 @@ class Service:
                                                   lv.row.setup, game_id)
             except Exception as exc:
                 if self.engine.is_game_error(exc):  # e.g. a map for more players
-                    raise UserError(f"The game cannot start: {clip(str(exc))}") from None
+                    raise UserError(lazy("The game cannot start: {why}", why=clip(str(exc)))) from None
                 raise
             lv.session = session
             lv.seats = [Seat(s.game_id, s.player_id, s.member_id, s.name, position[s.player_id], s.joined_at)
@@ -426,36 +428,40 @@ class Service:
                 await self._schedule_reminder(game_id)
             lv = await self._refresh(game_id)
             seating = ", ".join(f"{i + 1}. {p['name']}" for i, p in enumerate(players))
-            reply = lv.reply(f"**{t.display_name}** game #{game_id} starts. Seats: {seating}.")
+            reply = lv.reply(_("**{title}** game #{game} starts. Seats: {seats}.", title=t.display_name, game=game_id,
+                               seats=seating))
             await self._finish_reply(lv, reply, None, set(), turn, set(session.start_pictures))
-            reply.also = self._lobby_closed(lv, f"**{t.display_name}** game #{game_id} — started. Seats: {seating}.")
+            reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — started. Seats: {seats}.",
+                                                  title=t.display_name, game=game_id, seats=seating))
             return reply
 
     async def abort(self, game_id: int, caller: Caller) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
-            access.require_host(caller, lv.row, lv.seats, "abort the game")
+            access.require_host(caller, lv.row, lv.seats, lazy("abort the game"))
             if lv.row.status in ("finished", "aborted"):
-                raise UserError("This game is already over.")
+                raise UserError(lazy("This game is already over."))
             was_lobby = lv.row.status == "lobby"
             async with self.db.transaction():
                 await self.db.update_game(game_id, status="aborted")
                 await self.db.set_reminder(game_id, next_at=None)
             await self._refresh(game_id)
-            reply = lv.reply(f"Game #{game_id} was aborted.")
+            reply = lv.reply(_("Game #{game} was aborted.", game=game_id))
             if was_lobby:
-                reply.also = self._lobby_closed(lv, f"**{self._title(lv).display_name}** game #{game_id} — aborted in the lobby.")
+                reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — aborted in the lobby.",
+                                                      title=self._title(lv).display_name, game=game_id))
             return reply
 
     async def list_games(self, caller: Caller, mine: bool = False) -> Reply:
         rows = await self.db.list_games(guild_id=caller.guild_id, member_id=caller.member_id if mine else None)
         if not rows:
-            return Reply("No open games.")
+            return Reply(_("No open games."))
         lines = []
         for r in rows:
             seats = await self.db.seats(r.id)
-            where = f" in <#{r.thread_id}>" if r.thread_id else ""
-            lines.append(f"#{r.id} {r.title} — {r.status}{where}: {', '.join(s.name for s in seats)}")
+            status = {"lobby": _("lobby"), "active": _("running"), "finished": _("finished")}.get(r.status, r.status)
+            where = " " + _("in {thread}", thread=f"<#{r.thread_id}>") if r.thread_id else ""
+            lines.append(f"#{r.id} {r.title} — {status}{where}: {', '.join(s.name for s in seats)}")
         return Reply("\n".join(lines))
 
     # ------------------------------------------------------------------ turn
@@ -474,14 +480,17 @@ class Service:
         if s is None:
             return ""
         if s.finished:
-            return f"**Game over**{f' ({s.end_reason})' if s.end_reason else ''}: {s.result_text(lv.names)}."
+            reason = f" ({s.end_reason})" if s.end_reason else ""
+            return _("**Game over**{reason}: {result}.", reason=reason, result=s.result_text(lv.names))
         whom = []
         for pid in s.active_players():
             m = lv.member_of_player(pid)
             name = lv.names.get(int(pid), str(pid))
             whom.append(f"<@{m}>" if (mention and m is not None and m > 0) else f"**{name}**")
         hint = self._words(lambda: s.hint(lv.names), "hint", lv)
-        return f"Next: {', '.join(whom)}{s.acting_for()}" + (f" — {hint}." if hint else ".")
+        if hint:
+            return _("Next: {whom}{acting_for} — {hint}.", whom=", ".join(whom), acting_for=s.acting_for(), hint=hint)
+        return _("Next: {whom}{acting_for}.", whom=", ".join(whom), acting_for=s.acting_for())
 
     @staticmethod
     def _words(make: Callable[[], str], what: str, lv: Live) -> str:
@@ -529,11 +538,11 @@ class Service:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.row.status != "active" or lv.session is None:
-                raise UserError("This game is not running." if lv.row.status != "lobby"
-                                else "This game has not started yet.")
+                raise UserError(lazy("This game is not running.") if lv.row.status != "lobby"
+                                else lazy("This game has not started yet."))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None:
-                raise UserError("You have no seat in this game.")
+                raise UserError(lazy("You have no seat in this game."))
             session = lv.session
             cmd = self._command(lv, kind, group)
             # whose turn first: a member out of turn hears that, not why the move would be illegal for them
@@ -561,8 +570,9 @@ class Service:
         name = lv.names.get(seller, str(seller))
         offer = self._words(lambda: lv.session.offer_text(action, lv.names), "offer", lv)
         pinged = [member] if member is not None and member > 0 else []
-        reply = lv.reply(f"{offer}; the price is {name}'s to agree to.\n"
-                         f"Next: {f'<@{member}>' if pinged else name} — accept or decline the offer.", mention=pinged,
+        reply = lv.reply(_("{offer}; the price is {name}'s to agree to.", offer=offer, name=name) + "\n" +
+                         _("Next: {whom} — accept or decline the offer.", whom=f"<@{member}>" if pinged else name),
+                         mention=pinged,
                          buttons=[f"offer_yes:{count}", f"offer_no:{count}"])
         await self._publish(publish, reply)
         return reply
@@ -575,19 +585,19 @@ class Service:
             offer = self._offers.get(game_id)
             if offer is None or offer.at_count != at_count or lv.session is None or \
                     len(lv.session.actions) != at_count:
-                raise UserError("This offer is no longer open.")
+                raise UserError(lazy("This offer is no longer open."))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None or seat.player_id != offer.seller:
-                raise UserError(f"Only {lv.names.get(offer.seller, offer.seller)} answers this offer.")
+                raise UserError(lazy("Only {name} answers this offer.", name=lv.names.get(offer.seller, offer.seller)))
             del self._offers[game_id]
             if not accept:
-                reply = lv.reply(f"{seat.name} declines: "
-                                 f"{self._words(lambda: lv.session.offer_text(offer.action, lv.names), 'offer', lv)}.")
+                reply = lv.reply(_("{name} declines: {offer}.", name=seat.name,
+                                   offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv)))
                 await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members, set())
                 await self._publish(publish, reply)
                 return reply
             reply = await self._apply(lv, Caller(offer.buyer, "", caller.guild_id), dict(offer.action), None)
-            reply.text = f"{seat.name} agrees. {reply.text}"
+            reply.text = _("{name} agrees.", name=seat.name) + " " + reply.text
             await self._publish(publish, reply)
             return reply
 
@@ -596,22 +606,25 @@ class Service:
         right one."""
         session = type(lv.session) if lv.session is not None else self._title(lv).family
         if group is not ANY_GROUP and group != session.group:
-            where = f"`/{session.group} …`" if session.group else "the game commands (`/pass`, `/buy`, …)"
-            raise UserError(f"Game #{lv.row.id} is {self._title(lv).display_name}: use {where}.")
+            where = f"`/{session.group} …`" if session.group else lazy("the game commands (`/pass`, `/buy`, …)")
+            raise UserError(lazy("Game #{game} is {title}: use {where}.", game=lv.row.id,
+                                 title=self._title(lv).display_name, where=where))
         return session.command(name)
 
     async def press(self, game_id: int, caller: Caller, key: str, publish: Publish | None = None) -> Reply:
         """A game button (Pass, Pay out, Done building...) pressed: its family's command for the presser."""
         lv = await self._scoped(caller, game_id)
         if lv.session is None:
-            raise UserError("This game has not started yet.")
+            raise UserError(lazy("This game has not started yet."))
         command, options = lv.session.button_action(key)
         return await self.act(game_id, caller, command, options, publish)
 
-    def _not_your_turn(self, lv: Live) -> str:
+    def _not_your_turn(self, lv: Live) -> Any:
         active = lv.session.active_players() if lv.session else []
-        waiting = ", ".join(lv.names.get(p, str(p)) for p in active) or "nobody"
-        return f"It is not your turn: waiting for {waiting}."
+        waiting = ", ".join(lv.names.get(p, str(p)) for p in active)
+        if not waiting:
+            return lazy("It is not your turn: nobody can act now.")
+        return lazy("It is not your turn: waiting for {names}.", names=waiting)
 
     async def _apply(self, lv: Live, caller: Caller, action: dict, publish: Publish | None,
                      cmd: Command | None = None) -> Reply:
@@ -642,7 +655,7 @@ class Service:
         reply = lv.reply(text + ".")
         kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
         await self._finish_reply(lv, reply, change, previous, turn, kinds)
-        reply.also = self._vote_closed(lv, vote, "the game went on")
+        reply.also = self._vote_closed(lv, vote, _("the game went on"))
         await self._publish(publish, reply)
         return reply
 
@@ -656,10 +669,10 @@ class Service:
             change = await asyncio.to_thread(session.apply, action)
         except Exception as exc:
             if self.engine.is_game_error(exc):  # refused: the engine left the game as it was
-                raise UserError(f"Not allowed: {clip(str(exc))}") from None
+                raise UserError(lazy("Not allowed: {why}", why=clip(str(exc)))) from None
             self._forget(game_id)
             log.exception("game %s: the engine failed on %s", game_id, clip(json.dumps(action), 300))
-            raise UserError(ENGINE_FAILED) from None
+            raise UserError(lazy(ENGINE_FAILED)) from None
         except BaseException:  # cancelled while the engine ran
             self._forget(game_id)
             raise
@@ -679,12 +692,12 @@ class Service:
         except LogConflict:
             self._forget(game_id)
             log.error("game %s: the stored log moved on under the game in memory; rebuilt", game_id)
-            raise UserError("The game changed while your command ran, so nothing was stored. "
-                            "Look at the game again and retry.") from None
+            raise UserError(lazy("The game changed while your command ran, so nothing was stored. "
+                                 "Look at the game again and retry.")) from None
         except Exception:
             self._forget(game_id)
             log.exception("game %s: the action could not be stored", game_id)
-            raise UserError("Your action could not be stored, so it did not happen. Please retry.") from None
+            raise UserError(lazy("Your action could not be stored, so it did not happen. Please retry.")) from None
         except BaseException:
             self._forget(game_id)
             raise
@@ -729,33 +742,35 @@ class Service:
         try:
             steps = int(steps)
         except (TypeError, ValueError):
-            raise UserError(f"steps must be a number, not {quote(steps)}.") from None
+            raise UserError(lazy("steps must be a number, not {value}.", value=quote(steps))) from None
         if not 1 <= steps <= MAX_UNDO_STEPS:
-            raise UserError(f"steps: how many actions to take back, from 1 to {MAX_UNDO_STEPS}.")
+            raise UserError(lazy("steps: how many actions to take back, from 1 to {most}.", most=MAX_UNDO_STEPS))
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.row.status not in ("active", "finished") or lv.game is None:
-                raise UserError("This game is not running.")
+                raise UserError(lazy("This game is not running."))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None:
-                raise UserError("You have no seat in this game.")
+                raise UserError(lazy("You have no seat in this game."))
             count = await self.db.action_count(game_id)
             if steps > count:
-                raise UserError(f"There are only {count} actions to undo.")
+                raise UserError(lazy_n("There is only {n} action to undo.", "There are only {n} actions to undo.", count))
             rows = await self.db.action_rows(game_id, limit=steps)
             previous = await self.db.undo_request(game_id)
             if all(m == caller.member_id for _, _, m, _ in rows):
                 reply = await self._do_undo(lv, steps, seat.name)
-                reply.also = self._vote_closed(lv, previous, "replaced by an undo")
+                reply.also = self._vote_closed(lv, previous, _("replaced by an undo"))
                 await self._publish(publish, reply)
                 return reply
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id})
             mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
-            reply = lv.reply(f"{seat.name} asks to undo the last {steps} action{'s' if steps > 1 else ''}: "
-                             f"{await self._undone(lv, steps)}. "
-                             f"Everyone must agree: {' '.join(f'<@{m}>' for m in mentions)}",
+            undone = await self._undone(lv, steps)
+            reply = lv.reply(ngettext("{name} asks to undo the last action: {actions}. Everyone must agree: {whom}",
+                                      "{name} asks to undo the last {n} actions: {actions}. Everyone must agree: {whom}",
+                                      steps, name=seat.name, actions=undone,
+                                      whom=" ".join(f"<@{m}>" for m in mentions)),
                              mention=mentions, buttons=[f"undo_yes:{count}", f"undo_no:{count}"],
-                             also=self._vote_closed(lv, previous, "replaced by a new request"))
+                             also=self._vote_closed(lv, previous, _("replaced by a new request")))
             msg = await self._publish(publish, reply)
             req.message_id = getattr(msg, "id", None)
             await self.db.save_undo_request(req)
@@ -779,7 +794,8 @@ class Service:
         """Edit a vote message that is no longer open: its buttons go."""
         if req is None or req.message_id is None:
             return []
-        return [lv.reply(f"Undo vote on {req.steps} action(s) closed: {why}.", edit=req.message_id)]
+        return [lv.reply(ngettext("Undo vote on {n} action closed: {why}.", "Undo vote on {n} actions closed: {why}.",
+                                  req.steps, why=why), edit=req.message_id)]
 
     UNDO_TOLD = 8  # an undo tells this many of the actions it takes back, the latest ones
 
@@ -789,8 +805,10 @@ class Service:
         stored = await self.db.actions(lv.row.id)
         told = min(steps, self.UNDO_TOLD)
         said = await asyncio.to_thread(self._sentences, lv, stored, told)
-        more = f"{steps - told} earlier action(s), then " if steps > told else ""
-        return more + "; ".join(said)
+        if steps > told:
+            return ngettext("{n} earlier action, then {actions}", "{n} earlier actions, then {actions}", steps - told,
+                            actions="; ".join(said))
+        return "; ".join(said)
 
     async def vote_undo(self, game_id: int, caller: Caller, agree: bool, at_count: int,
                         publish: Publish | None = None) -> Reply:
@@ -799,30 +817,32 @@ class Service:
             req = await self.db.undo_request(game_id)
             count = await self.db.action_count(game_id)
             if req is None or req.at_count != at_count or count != at_count:
-                raise UserError("This undo request is no longer open.")
+                raise UserError(lazy("This undo request is no longer open."))
             seat = lv.seat_of_member(caller.member_id)
             voters = self._voters(lv, req)
             if seat is None or (seat.player_id not in voters and seat.player_id != req.requester):
-                raise UserError("Only the players of this game vote on undo.")
+                raise UserError(lazy("Only the players of this game vote on undo."))
             if not agree:
                 await self.db.delete_undo_request(game_id)
-                reply = lv.reply(f"{seat.name} refused to undo. The game goes on.",
-                                 also=self._vote_closed(lv, req, f"{seat.name} refused"))
+                reply = lv.reply(_("{name} refused to undo. The game goes on.", name=seat.name),
+                                 also=self._vote_closed(lv, req, _("{name} refused", name=seat.name)))
             else:
                 req.agreed.add(seat.player_id)
                 missing = voters - req.agreed
                 if missing:
                     await self.db.save_undo_request(req)
                     waiting = ", ".join(lv.names[p] for p in sorted(missing))
-                    reply = lv.reply(f"{seat.name} agrees to undo {req.steps} action(s); waiting for {waiting}.")
+                    reply = lv.reply(ngettext("{name} agrees to undo {n} action; waiting for {names}.",
+                                              "{name} agrees to undo {n} actions; waiting for {names}.", req.steps,
+                                              name=seat.name, names=waiting))
                 else:
                     requester = lv.names.get(req.requester, str(req.requester))
-                    reply = await self._do_undo(lv, req.steps, f"With everyone's agreement, {requester}")
-                    reply.also = self._vote_closed(lv, req, "everyone agreed")
+                    reply = await self._do_undo(lv, req.steps, requester, agreed=True)
+                    reply.also = self._vote_closed(lv, req, _("everyone agreed"))
             await self._publish(publish, reply)
             return reply
 
-    async def _do_undo(self, lv: Live, steps: int, who: str) -> Reply:
+    async def _do_undo(self, lv: Live, steps: int, who: str, agreed: bool = False) -> Reply:
         """Take back the last `steps` actions: the shorter game is rebuilt first, then the log, the game row
         and the reminder change in one transaction."""
         game_id = lv.row.id
@@ -848,7 +868,14 @@ class Service:
         self._live[game_id] = lv
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-        reply = lv2.reply(f"{who} undid {steps} action{'s' if steps > 1 else ''}: {undone}.")
+        if agreed:
+            text = ngettext("With everyone's agreement, {name} undid {n} action: {actions}.",
+                            "With everyone's agreement, {name} undid {n} actions: {actions}.", steps, name=who,
+                            actions=undone)
+        else:
+            text = ngettext("{name} undid {n} action: {actions}.", "{name} undid {n} actions: {actions}.", steps,
+                            name=who, actions=undone)
+        reply = lv2.reply(text)
         undone = Change({}, before, session.summary())
         kinds = self._words_set(lambda: session.pictures_for(undone), lv2) | {session.picture_kinds[0]}
         await self._finish_reply(lv2, reply, None, previous, turn, kinds)
@@ -862,7 +889,8 @@ class Service:
             if lv.session is None:
                 return lv.reply(await self.lobby_text(game_id))
             lines = self._words(lambda: "\n".join(lv.session.status_lines(lv.names)), "status", lv).split("\n")
-            lines[0] = f"**{self._title(lv).display_name}** game #{game_id} — {lines[0]}"
+            lines[0] = _("**{title}** game #{game} — {state}", title=self._title(lv).display_name, game=game_id,
+                         state=lines[0])
             lines.append(self.turn_text(lv, mention=False))
             reply = lv.reply("\n".join(lines))
             kinds = set(pictures) if pictures is not None else set(lv.session.picture_kinds)
@@ -874,23 +902,26 @@ class Service:
         try:
             n, page = max(1, min(int(n), 50)), max(1, int(page))
         except (TypeError, ValueError):
-            raise UserError(f"count and page are numbers, not {quote(n)} and {quote(page)}.") from None
+            raise UserError(lazy("count and page are numbers, not {count} and {page}.", count=quote(n),
+                                 page=quote(page))) from None
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             stored = await self.db.actions(game_id)
             if not stored:
-                return lv.reply("No actions yet.")
+                return lv.reply(_("No actions yet."))
             end = len(stored) - (page - 1) * n
             if end <= 0:
                 pages = -(-len(stored) // n)
-                raise UserError(f"The log has {len(stored)} actions: {pages} page(s) of {n}.")
+                raise UserError(lazy("The log has {actions} actions: {pages} page(s) of {size}.", actions=len(stored),
+                                     pages=pages, size=n))
             upto = stored[:end]
             said = await asyncio.to_thread(self._sentences, lv, upto, min(n, end))
         first = end - len(said) + 1
         pages = -(-len(stored) // n)
         lines = [f"{first + i}. {text}" for i, text in enumerate(said)]
         if pages > 1:
-            lines.append(f"(page {page} of {pages}{'; older: page ' + str(page + 1) if page < pages else ''})")
+            lines.append(_("(page {page} of {pages}; older: page {older})", page=page, pages=pages, older=page + 1)
+                         if page < pages else _("(page {page} of {pages})", page=page, pages=pages))
         return lv.reply("\n".join(lines))
 
     def _sentences(self, lv: Live, stored: list[dict], n: int) -> list[str]:
@@ -920,7 +951,8 @@ class Service:
     @staticmethod
     def check_import_size(size: int) -> None:
         if size > MAX_IMPORT_BYTES:
-            raise UserError(f"The log is {size / 2**20:.1f} MB; the limit is {MAX_IMPORT_BYTES // 2**20} MB.")
+            raise UserError(lazy("The log is {size} MB; the limit is {most} MB.", size=f"{size / 2**20:.1f}",
+                                 most=MAX_IMPORT_BYTES // 2**20))
 
     def parse_log(self, data: bytes | str | dict) -> tuple[ImportedLog, dict]:
         """A game log (18xx.games' format, or Steam's laid out alike), checked for size and shape (the engine
@@ -930,27 +962,31 @@ class Service:
             try:
                 data = json.loads(data)
             except (ValueError, UnicodeDecodeError):
-                raise UserError("The file is not JSON: attach the game's log as 18xx.games exports it.") from None
+                raise UserError(lazy("The file is not JSON: attach the game's log as 18xx.games exports it.")) from None
         if not isinstance(data, dict):
-            raise UserError("The file is not an 18xx.games game log: it should be one JSON object with "
-                            "`title`, `players` and `actions`.")
+            raise UserError(lazy("The file is not an 18xx.games game log: it should be one JSON object with "
+                                 "`title`, `players` and `actions`."))
         try:
             parsed = ImportedLog.model_validate(data)
         except pydantic.ValidationError as exc:
             err = exc.errors()[0]
-            where = ".".join(str(x) for x in err["loc"]) or "the log"
-            raise UserError(f"The file is not an 18xx.games game log: {quote(where)}: {err['msg']}.") from None
+            where = ".".join(str(x) for x in err["loc"]) or "log"
+            raise UserError(lazy("The file is not an 18xx.games game log: {where}: {why}.", where=quote(where),
+                                 why=err["msg"])) from None
         title = next((t for t in self.engine.titles.values() if t.name.lower() == parsed.title.lower()), None)
         if title is None:
-            raise UserError(f"Cannot import a {quote(parsed.title)} game; playable: {', '.join(self.engine.titles)}.")
+            raise UserError(lazy("Cannot import a {title} game; playable: {titles}.", title=quote(parsed.title),
+                                 titles=", ".join(self.engine.titles)))
         if len(parsed.actions) > MAX_IMPORT_ACTIONS:
-            raise UserError(f"The log has {len(parsed.actions)} actions; the limit is {MAX_IMPORT_ACTIONS}.")
+            raise UserError(lazy("The log has {actions} actions; the limit is {most}.", actions=len(parsed.actions),
+                                 most=MAX_IMPORT_ACTIONS))
         ids = [p.id for p in parsed.players]
         if len(set(ids)) != len(ids):
-            raise UserError("The log names one player id twice.")
+            raise UserError(lazy("The log names one player id twice."))
         if len(ids) > title.player_range[1]:
-            raise UserError(f"The log has {len(ids)} players; {title.display_name} is for at most "
-                            f"{title.player_range[1]}.")
+            raise UserError(lazy_n("The log has {players} players; {title} is for at most {n}.",
+                                   "The log has {players} players; {title} is for at most {n}.", title.player_range[1],
+                                   players=len(ids), title=title.display_name))
         return parsed, data
 
     async def import_game(self, caller: Caller, data: bytes | str | dict, members: list[tuple[int, str] | None],
@@ -962,19 +998,19 @@ class Service:
         parsed, raw = self.parse_log(data)
         taken = [m[0] for m in members if m is not None]
         if len(set(taken)) != len(taken):
-            raise UserError("A member can only take one seat.")
+            raise UserError(lazy("A member can only take one seat."))
         seated = [(p, members[i] if i < len(members) else None) for i, p in enumerate(parsed.players)]
-        players = [{"id": p.id, "name": _short(m[1] if m else p.name or f"Player {i + 1}")}
+        players = [{"id": p.id, "name": _short(m[1] if m else p.name or _("Player {n}", n=i + 1))}
                    for i, (p, m) in enumerate(seated)]
         try:
             async with self._importing:
                 session = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
         except Exception as exc:
             if self.engine.is_game_error(exc):
-                raise UserError(f"The log does not replay: {clip(str(exc))}") from None
+                raise UserError(lazy("The log does not replay: {why}", why=clip(str(exc)))) from None
             log.exception("import: the engine failed on a log")
-            raise UserError("The rules engine failed on this log; nothing was imported. "
-                            "The error was logged for the developers.") from None
+            raise UserError(lazy("The rules engine failed on this log; nothing was imported. "
+                                 "The error was logged for the developers.")) from None
         host = caller.member_id if caller.member_id in taken else (taken[0] if taken else caller.member_id)
         turn_names = {p["id"]: p["name"] for p in players}
         setup = session.setup()
@@ -999,8 +1035,15 @@ class Service:
         lv = await self._refresh(row.id)
         log.info("game %s: imported %d actions", row.id, len(session.actions))
         name = self._title(lv).display_name
-        article = "an" if name[:1].lower() in "aeiou8" or name.startswith(("11", "18")) else "a"
-        reply = lv.reply(f"Imported {article} {name} game with {len(session.actions)} actions as game #{row.id}.")
+        if name[:1].lower() in "aeiou8" or name.startswith(("11", "18")):  # English: "an 1830 game"
+            text = ngettext("Imported an {title} game with {n} action as game #{game}.",
+                            "Imported an {title} game with {n} actions as game #{game}.", len(session.actions),
+                            title=name, game=row.id)
+        else:
+            text = ngettext("Imported a {title} game with {n} action as game #{game}.",
+                            "Imported a {title} game with {n} actions as game #{game}.", len(session.actions),
+                            title=name, game=row.id)
+        reply = lv.reply(text)
         await self._finish_reply(lv, reply, None, set(), turn, set(session.picture_kinds))
         return lv.row, reply
 
@@ -1011,21 +1054,23 @@ class Service:
             hours = float(hours) if hours is not None else 0.0
             every = float(every) if every is not None else None
         except (TypeError, ValueError):
-            raise UserError("hours and every are numbers of hours.") from None
+            raise UserError(lazy("hours and every are numbers of hours.")) from None
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            access.require_player_or_host(caller, lv.row, lv.seats, "set its reminders")
+            access.require_player_or_host(caller, lv.row, lv.seats, lazy("set its reminders"))
             if not hours > 0:  # 0, negative or NaN: off
                 await self.db.set_reminder(game_id, enabled=0, next_at=None)
-                return lv.reply("Reminders are off for this game.")
+                return lv.reply(_("Reminders are off for this game."))
             for value in (hours, every):
                 if value is not None and not MIN_REMINDER_HOURS <= value <= MAX_REMINDER_HOURS:
-                    raise UserError(f"Reminders: from {MIN_REMINDER_HOURS:g} to {MAX_REMINDER_HOURS:g} hours.")
+                    raise UserError(lazy("Reminders: from {least} to {most} hours.", least=f"{MIN_REMINDER_HOURS:g}",
+                                         most=f"{MAX_REMINDER_HOURS:g}"))
             every_s = every * 3600 if every else DEFAULT_REMINDER_EVERY
             async with self.db.transaction():
                 await self.db.set_reminder(game_id, enabled=1, first_after=hours * 3600, every=every_s)
                 await self._schedule_reminder(game_id)
-            return lv.reply(f"Reminders after {hours:g} h of idle time, then every {every_s / 3600:g} h.")
+            return lv.reply(_("Reminders after {hours} h of idle time, then every {every} h.", hours=f"{hours:g}",
+                              every=f"{every_s / 3600:g}"))
 
     async def note_language(self, member_id: int, language: str) -> None:
         """The member's Discord language, kept for their DMs (stored when it changes)."""
@@ -1035,7 +1080,7 @@ class Service:
 
     async def set_notify(self, caller: Caller, on: bool) -> Reply:
         await self.db.set_dm_optin(caller.member_id, on)
-        return Reply("I will DM you when it is your turn." if on else "No more DMs about your turns.")
+        return Reply(_("I will DM you when it is your turn.") if on else _("No more DMs about your turns."))
 
     async def due_reminders(self, now: float | None = None) -> list[Reply]:
         now = time.time() if now is None else now
@@ -1052,7 +1097,7 @@ class Service:
                 if not turn or lv.session is None:
                     continue
                 idle = now - (lv.row.last_action_at or now)
-                text = f"Reminder ({idle / 3600:.0f} h idle). " + self.turn_text(lv, mention=True)
+                text = _("Reminder ({hours} h idle).", hours=f"{idle / 3600:.0f}") + " " + self.turn_text(lv, mention=True)
                 out.append(lv.reply(text, mention=[m for m in turn if m > 0],
                                     dm=[m for m in turn if await self.db.dm_optin(m)]))
         return out
