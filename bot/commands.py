@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.errors import UserError, quote
+from i18n import _, lazy
 
 if TYPE_CHECKING:
     from bot.session import Change, Session
@@ -75,7 +76,7 @@ class Command:
             opts[o.name] = number(v, o.name) if o.kind is int else str(v)
         missing = [o.name for o in self.options if o.required and o.name not in opts]
         if missing:
-            raise UserError(f"{self.name} needs {', '.join(missing)}.")
+            raise UserError(lazy("{command} needs {options}.", command=self.name, options=", ".join(missing)))
         return opts
 
     def out_of_turn(self, options: dict[str, Any]) -> bool:
@@ -142,9 +143,9 @@ def number(v: Any, name: str) -> int:
     try:
         n = int(str(v).strip().lstrip("$"))
     except ValueError:
-        raise UserError(f"{name} must be a number, not {quote(v)}.") from None
+        raise UserError(lazy("{option} must be a number, not {value}.", option=name, value=quote(v))) from None
     if abs(n) > NUMBER_LIMIT:
-        raise UserError(f"{name} {quote(v)} is out of range.")
+        raise UserError(lazy("{option} {value} is out of range.", option=name, value=quote(v)))
     return n
 
 
@@ -157,4 +158,6 @@ def or_list(words: list[str]) -> str:
     """`a, b or c`; `a, or b or c` where the last choice has an "or" of its own."""
     if len(words) == 1:
         return words[0]
-    return ", ".join(words[:-1]) + (", or " if " or " in words[-1] else " or ") + words[-1]
+    if f" {_('or')} " in words[-1]:
+        return _("{items}, or {last}", items=", ".join(words[:-1]), last=words[-1])
+    return _("{items} or {last}", items=", ".join(words[:-1]), last=words[-1])

@@ -480,7 +480,7 @@ class Service:
         if s is None:
             return ""
         if s.finished:
-            reason = f" ({s.end_reason})" if s.end_reason else ""
+            reason = f" ({s.reason_text(s.end_reason)})" if s.end_reason else ""
             return _("**Game over**{reason}: {result}.", reason=reason, result=s.result_text(lv.names))
         whom = []
         for pid in s.active_players():

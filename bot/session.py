@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from bot.commands import Button, Command
 from bot.errors import UserError, quote
+from i18n import lazy
 
 log = logging.getLogger(__name__)
 
@@ -109,16 +110,19 @@ class Session:
                 continue
             setting = known.get(name)
             if setting is None:
-                takes = ", ".join(known) or "no settings"
-                raise UserError(f"{title.display_name} takes {takes}, not {quote(name)}.")
+                if not known:
+                    raise UserError(lazy("{title} takes no settings, not {value}.", title=title.display_name,
+                                         value=quote(name)))
+                raise UserError(lazy("{title} takes {settings}, not {value}.", title=title.display_name,
+                                     settings=", ".join(known), value=quote(name)))
             values = [v.strip() for v in str(value).replace(" ", ",").split(",") if v.strip()] \
                 if name in title.multiple else [str(value).strip()]
             allowed = {k.lower(): v for name, v in setting.choices for k in (name, v)}
             if allowed:
                 bad = [v for v in values if v.lower() not in allowed]
                 if bad:
-                    raise UserError(f"{setting.name} {quote(bad[0])} is not one of "
-                                    f"{', '.join(v for _, v in setting.choices)}.")
+                    raise UserError(lazy("{setting} {value} is not one of {values}.", setting=setting.name,
+                                         value=quote(bad[0]), values=", ".join(v for _n, v in setting.choices)))
                 values = [allowed[v.lower()] for v in values]
             setup[name] = values if name in title.multiple else values[0]
         for setting in title.settings:
@@ -195,7 +199,8 @@ class Session:
     def command(cls, name: str) -> Command:
         cmd = cls.commands.get(name)
         if cmd is None:
-            raise UserError(f"Unknown action {quote(name)} for this game; actions: {', '.join(cls.commands)}.")
+            raise UserError(lazy("Unknown action {action} for this game; actions: {actions}.", action=quote(name),
+                                 actions=", ".join(cls.commands)))
         return cmd
 
     @classmethod
@@ -226,7 +231,7 @@ class Session:
     def button_action(self, key: str) -> tuple[str, dict[str, Any]]:
         button = self.buttons.get(key)
         if button is None:
-            raise UserError("That button does not belong to this game.")
+            raise UserError(lazy("That button does not belong to this game."))
         return button.command, dict(button.options)
 
     # ---------------------------------------------------------------- words
@@ -270,6 +275,11 @@ class Session:
     def status_lines(self, names: dict[int, str]) -> list[str]:
         """Where the game stands, a line per player and company (after a heading line)."""
         return []
+
+    @staticmethod
+    def reason_text(reason: Any) -> str:
+        """Why the game ended (the engine's `end_reason`), in words."""
+        return str(reason or "")
 
     def result_text(self, names: dict[int, str]) -> str:
         res = self.result() or {}
@@ -321,7 +331,8 @@ class Engine:
         found = self.titles.get(name) or next((t for t in self.titles.values() if t.name.lower() == str(name).lower()),
                                               None)
         if found is None:
-            raise UserError(f"Unknown title {quote(name)}. Available: {', '.join(self.titles)}.")
+            raise UserError(lazy("Unknown title {title}. Available: {titles}.", title=quote(name),
+                                 titles=", ".join(self.titles)))
         return found
 
     # ------------------------------------------------------------------ sessions

@@ -86,6 +86,8 @@ def _fill(text: str, params: dict[str, Any]) -> str:
 
 def _(msgid: str, /, **params: Any) -> str:
     """`msgid` in the language in force, its `{placeholders}` filled from `params`."""
+    if not msgid:  # gettext("") is the catalogue's header
+        return ""
     return _fill(catalogue(language()).gettext(msgid), params)
 
 
@@ -103,6 +105,11 @@ def pgettext(context: str, msgid: str, /, **params: Any) -> str:
 def N_(msgid: str) -> str:
     """Marks a message written where it cannot be translated yet (a class attribute, a table): it is
     extracted to the catalogue and translated where it is shown, with `_(value)`."""
+    return msgid
+
+
+def NP_(context: str, msgid: str) -> str:
+    """`N_` for a message with a context: shown with `pgettext(context, value)`."""
     return msgid
 
 
@@ -143,7 +150,7 @@ def lazy_n(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
 
 # gettext keywords for extraction (Babel's `extract`): name -> positions of the singular (and plural)
 KEYWORDS: dict[str, Any] = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None,
-                            "lazy": None, "lazy_n": (1, 2), "locale_str": None}
+                            "lazy": None, "lazy_n": (1, 2), "locale_str": None, "NP_": ((1, "c"), 2)}
 
-__all__ = ["DEFAULT", "LANGUAGES", "Msg", "N_", "_", "catalogue", "language", "lazy", "lazy_n", "ngettext",
+__all__ = ["DEFAULT", "LANGUAGES", "Msg", "NP_", "N_", "_", "catalogue", "language", "lazy", "lazy_n", "ngettext",
            "normalize", "pgettext", "speaking", "use"]

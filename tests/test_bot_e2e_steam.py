@@ -5,6 +5,8 @@ it to the end with the `/steam` commands and the game buttons: each move is what
 agent would do, sent by the member whose seat must act, with the options its autocomplete offers.
 Along the way: pictures after each action that changes them, a ping only when the member to act
 changes, refusals out of turn and of another family's commands, and a restart in the middle.
+Played in English and in Russian (a Russian server, members whose Discord speaks Russian): in Russian every
+post is Russian, player and place names aside.
 """
 
 from __future__ import annotations
@@ -24,41 +26,56 @@ pytestmark = pytest.mark.skipif(not engine_available(), reason="engines not impo
 BUTTONS = {"pass": "pass", "end_build": "done"}
 SEED = 1  # this game's seed (a lobby draws one at random): a game that plays every kind of move
 SPECIAL = {"grow", "urbanize", "upgrade", "redirect", "upgrade_loco", "score"}
+WORDS = {  # what the posts and replies say, by language
+    "en": {"open": "is open in", "lobby": "**Steam** game", "map": "map rust_belt", "starts": "starts. Seats:",
+           "turn": "not your turn", "family": "is Steam: use `/steam …`", "done": "Done", "over": "**Game over**",
+           "vp": "VP", "status": "Rust Belt, standard game"},
+    "ru": {"open": "открыта в", "lobby": "**Steam**, партия", "map": "map rust_belt", "starts": "начинается. Места:",
+           "turn": "не ваш ход", "family": "это Steam: используйте `/steam …`", "done": "Сделано",
+           "over": "**Партия окончена**", "vp": "ПО", "status": "Rust Belt, стандартная игра"},
+}
 
 
-async def test_a_whole_steam_game_through_discord(tmp_path):
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_whole_steam_game_through_discord(tmp_path, lang):
     from engine.steam import Game
     from engine.steam.actions import to_dict
     from engine.steam.agent import choose
+    from i18n.glossary import foreign_words
 
+    say = WORDS[lang]
     fake = await FakeDiscord().start()
+    fake.guild_locale = lang
     db_path = str(tmp_path / "rh.db")
     engine = QuickPictures()
     runner = BotRunner(fake, db_path, engine=engine)
     await runner.start()
     try:
-        ann, bob, cid = (fake.add_user(n) for n in ("Ann", "Bob", "Cid"))
+        ann, bob, cid = (fake.add_user(n, locale=lang) for n in ("Ann", "Bob", "Cid"))
         maps = await fake.autocomplete(ann, fake.channel_id, "game", {"title": "steam", "map": ""}, "map", sub="new")
         assert ("Rust Belt", "rust_belt") in {(c["name"], c["value"]) for c in maps}
         modes = await fake.autocomplete(ann, fake.channel_id, "game", {"title": "steam", "mode": "st"}, "mode", sub="new")
         assert [c["value"] for c in modes] == ["standard"]
         rec = await fake.command(ann, fake.channel_id, "game",
                                  {"title": "steam", "map": "rust_belt", "mode": "standard"}, sub="new")
-        assert rec.final.ephemeral and "is open in" in rec.final.content, rec.final.content
+        assert rec.final.ephemeral and say["open"] in rec.final.content, rec.final.content
         thread = max(cid_ for cid_, ch in fake.channels.items() if ch.get("type") == 11)
-        game_id = int(rec.final.content.split("#")[1].split()[0])
+        game_id = int(rec.final.content.replace("№", "#").split("#")[1].split()[0])
         await runner.bot.service.db.update_game(game_id, seed=SEED)  # the same game every run
         lobby = fake.channel_messages(thread)[-1]
-        assert "**Steam** game" in lobby.content and "map rust_belt" in lobby.content
+        assert say["lobby"] in lobby.content and say["map"] in lobby.content, lobby.content
         await fake.click(bob, lobby, f"rh:join:{game_id}")
         await fake.command(cid, thread, "game", {}, sub="join")
         rec = await fake.command(ann, thread, "game", {}, sub="start")
         started = fake.channel_messages(thread)[-1]
-        assert "starts. Seats:" in started.content
+        assert say["starts"] in started.content, started.content
         assert {n.split("-")[-1] for n, _ in started.attachments} == {"map.png", "players.png"}
 
         # a shadow of the game (the same settings and seats) chooses the moves
         shadow = Game.from_18xx((await runner.bot.service.live(game_id)).session.export())
+        places = {n for h in shadow.board.hexes for n in (shadow.board.hexes[h].town,
+                                                           getattr(shadow.board.hexes[h].city, "name", None)) if n}
+        names = places | {"Ann", "Bob", "Cid", "Rust Belt", "Steam"}
         member_of = {p["id"]: {"Ann": ann, "Bob": bob, "Cid": cid}[p["name"]] for p in shadow.to_18xx()["players"]}
         rng = random.Random(7)
         announced = member_of[shadow.active_players()[0]]
@@ -76,9 +93,9 @@ async def test_a_whole_steam_game_through_discord(tmp_path):
                 other = next(m for m in member_of.values() if m != who)
                 before = len(fake.channel_messages(thread))
                 rec = await fake.command(other, thread, "steam", opts, sub=kind)
-                assert "not your turn" in rec.final.content.lower(), rec.final.content
+                assert say["turn"] in rec.final.content.lower(), rec.final.content
                 rec = await fake.command(who, thread, "pass", {})
-                assert "is Steam: use `/steam …`" in rec.final.content, rec.final.content
+                assert say["family"] in rec.final.content, rec.final.content
                 assert len(fake.channel_messages(thread)) == before
                 checked["refusal"] += 1
 
@@ -107,18 +124,21 @@ async def test_a_whole_steam_game_through_discord(tmp_path):
             else:
                 rec = await fake.command(who, thread, "steam", opts, sub=kind)
             assert rec.final is not None and rec.final.ephemeral, (i, action)
-            assert rec.final.content.startswith("Done"), (i, action, rec.final.content)
+            assert rec.final.content.startswith(say["done"]), (i, action, rec.final.content)
             shadow.apply(action)
             kinds.add(action["type"])
             posted = fake.channel_messages(thread)[before:]
             assert len(posted) == 1, (i, action, [m.content for m in posted])
             msg = posted[0]
-            names = {n.split("-")[-1] for n, _ in msg.attachments}
+            if lang == "ru":
+                assert not foreign_words(msg.content, names), (i, action, msg.content)
+                assert not foreign_words(rec.final.content, names), (i, action, rec.final.content)
+            pictures = {n.split("-")[-1] for n, _ in msg.attachments}
             if action["type"] in ("lay", "upgrade", "redirect", "urbanize", "grow", "move"):
-                assert "map.png" in names, (i, action, names)
+                assert "map.png" in pictures, (i, action, pictures)
             if action["type"] in ("take_tile", "move", "upgrade_loco", "score") or action.get("loans"):
-                assert "players.png" in names, (i, action, names)
-            if not names:  # nothing to see changed: nothing drawn (no shares issued, a bid, a pass)
+                assert "players.png" in pictures, (i, action, pictures)
+            if not pictures:  # nothing to see changed: nothing drawn (no shares issued, a bid, a pass)
                 assert action["type"] in ("capital", "bid", "pass", "end_build"), (i, action)
             # pings: only when the member to act changes, and only that member
             am = msg.allowed_mentions or {}
@@ -132,12 +152,14 @@ async def test_a_whole_steam_game_through_discord(tmp_path):
             i += 1
 
         final = fake.channel_messages(thread)[-1]
-        assert "**Game over**" in final.content and "VP" in final.content, final.content
+        assert say["over"] in final.content and say["vp"] in final.content, final.content
+        if lang == "ru":
+            assert not foreign_words(final.content, names), final.content
         assert {"capital", "bid", "take_tile", "lay", "end_build", "move", "pass"} <= kinds, kinds
         assert len(kinds & SPECIAL) >= 4 and shadow.end_reason == "rounds", (kinds, shadow.end_reason)
         assert checked["refusal"] >= 3 and checked["autocomplete"] > 20 and checked["buttons"] > 5, checked
         rec = await fake.command(bob, thread, "game", {}, sub="status")
-        assert "Rust Belt, standard game" in rec.final.content and "**Game over**" in rec.final.content
+        assert say["status"] in rec.final.content and say["over"] in rec.final.content, rec.final.content
     finally:
         await runner.stop()
         await fake.stop()

@@ -3,21 +3,15 @@ terms), Russian without English fragments, the fonts' Cyrillic, and the language
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 import i18n
 from i18n import _, lazy, ngettext, speaking
-from i18n.glossary import keep_latin, prose, terms_for
+from i18n.glossary import foreign_words, prose, terms_for
 from i18n.tool import extract, placeholders, read
 
 TEMPLATE = extract()
 RU = read("ru")
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_'’]*")
-MENTION = re.compile(r"<[@#][!&]?\d+>|https?://\S+|\*\*|__|_|~~")
-
-
 def strings(message) -> tuple[str, ...]:
     return message.string if isinstance(message.string, tuple) else (message.string,)
 
@@ -28,14 +22,6 @@ def ids(message) -> tuple[str, ...]:
 
 def messages():
     return [m for m in TEMPLATE if m.id]
-
-
-def foreign_words(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
-    """Latin words a Russian text keeps outside code, placeholders, mentions and the words that stay as
-    typed (command values, names of games and services, ALL-CAPS ids such as PRR or SEAT)."""
-    text = MENTION.sub(" ", prose(text))
-    keep = keep_latin() | allowed
-    return [w for w in LATIN_WORD.findall(text) if w not in keep and not w.isupper() and w.lower() not in keep]
 
 
 def test_every_message_of_the_code_has_its_russian():

@@ -11,11 +11,13 @@ Pictures: the board and the players (render.steam).
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from bot.commands import Button, Command, Option, clean, number, or_list
 from bot.errors import UserError, quote
 from bot.session import Change, Session, Setting, Title, player_name
+from i18n import N_, NP_, _, language, lazy, ngettext, pgettext
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +36,50 @@ def reserve_index(text: Any) -> int | None:
         return int(t)
     if len(t) == 1 and "A" <= t <= "Z":
         return ord(t) - 65
-    raise UserError(f"A reserve hex is a letter (A, B, ...), not {quote(text)}.")
+    raise UserError(lazy("A reserve hex is a letter (A, B, ...), not {value}.", value=quote(text)))
 
 
 def cubes_text(cubes: list[str]) -> str:
-    return ", ".join(cubes) if cubes else "no cubes"
+    from engine.steam.labels import cubes_text as words
+
+    return words(cubes)
+
+
+def color_word(color: Any) -> str:
+    return pgettext("colour", str(color))
+
+
+def tile_name(tile: Any) -> str:
+    from engine.steam.game import TILE_NAMES
+
+    try:
+        return _(TILE_NAMES[int(tile)])
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
+def phase_word(name: Any) -> str:
+    """A phase's name (the engine's `phase_name`) in the language in force."""
+    return _(str(name)) if name else ""
+
+
+# the engine's events (`Game.last_events`) are English sentences; their words in the language in force
+EVENTS = tuple((re.compile(pattern), msgid) for pattern, msgid in (
+    (r"^initial order by drawn tiles (?P<draws>.+)$", N_("initial order by drawn tiles {draws}")),
+    (r"^(?P<name>.+) borrows \$(?P<amount>\d+) \(income -(?P<income>\d+), VP -(?P<vp>\d+)\)$",
+     N_("{name} borrows ${amount} (income -{income}, VP -{vp})")),
+    (r"^(?P<name>.+) wins slot (?P<slot>\d+) for \$(?P<price>\d+)$", N_("{name} wins slot {slot} for ${price}")),
+    (r"^(?P<name>.+) pays \$(?P<price>\d+) for slot (?P<slot>\d+)$", N_("{name} pays ${price} for slot {slot}")),
+    (r"^(?P<name>.+) is bankrupt and leaves the game$", N_("{name} is bankrupt and leaves the game")),
+))
+
+
+def event_text(event: str) -> str:
+    for pattern, msgid in EVENTS:
+        m = pattern.match(event)
+        if m:
+            return _(msgid, **m.groupdict())
+    return event
 
 
 class SteamCommand(Command):
@@ -64,8 +105,8 @@ class SteamCommand(Command):
 
 # ---------------------------------------------------------------------------- auctions, shares, tiles
 class Bid(SteamCommand):
-    name, help, types = "bid", "Bid for the turn order", ("bid",)
-    options = (Option("amount", "your bid in dollars", int, True),)
+    name, help, types = "bid", N_("Bid for the turn order"), ("bid",)
+    options = (Option("amount", N_("your bid in dollars"), int, True),)
 
     def needs_legal(self, options):
         return False
@@ -77,18 +118,18 @@ class Bid(SteamCommand):
         return [(f"${a['amount']}", a["amount"]) for a in self.legal_of(legal)]
 
     def describe(self, s, change, names):
-        return f"{self.who(s, change, names)} bids ${change.action.get('amount')}"
+        return _("{name} bids ${amount}", name=self.who(s, change, names), amount=change.action.get("amount"))
 
     def label(self, s, a):
-        return f"bid ${a.get('amount')}"
+        return _("bid ${amount}", amount=a.get("amount"))
 
     def options_for(self, a):
         return {"amount": a["amount"]}
 
 
 class Shares(SteamCommand):
-    name, help, types = "shares", "Issue shares: $5 each, income -1 each", ("capital",)
-    options = (Option("count", "how many shares to issue (0 for none)", int, True),)
+    name, help, types = "shares", N_("Issue shares: $5 each, income -1 each"), ("capital",)
+    options = (Option("count", N_("how many shares to issue (0 for none)"), int, True),)
 
     def needs_legal(self, options):
         return False
@@ -96,34 +137,35 @@ class Shares(SteamCommand):
     def build(self, s, opts, player, legal):
         count = number(opts["count"], "count")
         if count < 0:
-            raise UserError("count: how many shares to issue, 0 or more.")
+            raise UserError(lazy("count: how many shares to issue, 0 or more."))
         return {"type": "capital", **self.me(player), "loans": count}
 
     def choices(self, s, option, filled, legal):
         summary = s.summary()
         income = s.player(summary, summary.get("next")).get("income", 0)
-        return [(f"{self.label(s, a)}: +${5 * a['loans']}, income {income} → {income - a['loans']}", a["loans"])
-                for a in self.legal_of(legal)]
+        return [(_("{shares}: +${amount}, income {before} → {after}", shares=self.label(s, a), amount=5 * a["loans"],
+                   before=income, after=income - a["loans"]), a["loans"]) for a in self.legal_of(legal)]
 
     def describe(self, s, change, names):
         n = int(change.action.get("loans") or 0)
         who = self.who(s, change, names)
         if not n:
-            return f"{who} issues no shares"
+            return _("{name} issues no shares", name=who)
         b, a = s.player(change.before, change.action["entity"]), s.player(change.after, change.action["entity"])
-        return f"{who} issues {n} share{'s' if n > 1 else ''} for ${5 * n}: income {b.get('income')} → {a.get('income')}"
+        return ngettext("{name} issues {n} share for ${amount}: income {before} → {after}",
+                        "{name} issues {n} shares for ${amount}: income {before} → {after}", n, name=who,
+                        amount=5 * n, before=b.get("income"), after=a.get("income"))
 
     def label(self, s, a):
-        n = a.get("loans")
-        return f"issue {n} share{'' if n == 1 else 's'}"
+        return ngettext("issue {n} share", "issue {n} shares", int(a.get("loans") or 0))
 
     def options_for(self, a):
         return {"count": a["loans"]}
 
 
 class Tile(SteamCommand):
-    name, help, types = "tile", "Take an action tile", ("take_tile",)
-    options = (Option("tile", "action tile (autocomplete names them)", required=True),)
+    name, help, types = "tile", N_("Take an action tile"), ("take_tile",)
+    options = (Option("tile", N_("action tile (autocomplete names them)"), required=True),)
 
     @staticmethod
     def key(a: dict) -> str:
@@ -136,7 +178,7 @@ class Tile(SteamCommand):
         raw = str(opts["tile"]).strip().lower()
         digits = "".join(ch for ch in raw.split("-")[0].split()[0] if ch.isdigit()) if raw else ""
         if not digits:
-            raise UserError(f"tile: an action tile number 1-7, not {quote(opts['tile'])}.")
+            raise UserError(lazy("tile: an action tile number 1-7, not {value}.", value=quote(opts["tile"])))
         return {"type": "take_tile", **self.me(player), "tile": int(digits), "use": not raw.endswith("skip")}
 
     def choices(self, s, option, filled, legal):
@@ -144,12 +186,13 @@ class Tile(SteamCommand):
 
     def describe(self, s, change, names):
         a = change.action
-        tile = (change.after.get("action_tiles") or {}).get(str(a.get("tile"))) or {}
-        text = f"{self.who(s, change, names)} takes action tile {a.get('tile')} {tile.get('name', '')}".rstrip()
-        return text + ("" if a.get("use", True) else ", passing on its action")
+        tile = f"{a.get('tile')} {tile_name(a.get('tile'))}".rstrip()
+        if a.get("use", True):
+            return _("{name} takes action tile {tile}", name=self.who(s, change, names), tile=tile)
+        return _("{name} takes action tile {tile}, passing on its action", name=self.who(s, change, names), tile=tile)
 
     def label(self, s, a):
-        return f"tile {self.key(a)}"
+        return _("tile {tile}", tile=self.key(a))
 
     def options_for(self, a):
         return {"tile": self.key(a)}
@@ -157,10 +200,10 @@ class Tile(SteamCommand):
 
 # ---------------------------------------------------------------------------- building
 class Build(SteamCommand):
-    name, help, types = "build", "Build track: lay a tile (town tiles too), upgrade or redirect", \
+    name, help, types = "build", N_("Build track: lay a tile (town tiles too), upgrade or redirect"), \
         ("lay", "upgrade", "redirect")
-    options = (Option("hex", "where (autocomplete names the places)", required=True),
-               Option("track", "what to build there (autocomplete lists the ways)", required=True))
+    options = (Option("hex", N_("where (autocomplete names the places)"), required=True),
+               Option("track", N_("what to build there (autocomplete lists the ways)"), required=True))
     pictures = frozenset({"map"})
 
     @staticmethod
@@ -177,11 +220,13 @@ class Build(SteamCommand):
             text, where = (x.strip() for x in text.split("@", 1))
         parts = text.split(":")
         if len(parts) != 3 or parts[0] not in self.types:
-            raise UserError(f"track: choose it from the list (e.g. `lay:22:0`), not {quote(opts['track'])}.")
+            raise UserError(lazy("track: choose it from the list (e.g. `lay:22:0`), not {value}.",
+                                 value=quote(opts["track"])))
         kind, tile, rotation = parts[0], parts[1], number(parts[2], "rotation")
         h = s.find_hex(opts["hex"], self.legal_of(legal))
         if where is not None and s.find_hex(where, self.legal_of(legal)) != h:
-            raise UserError(f"That track is for {s.hex_label(where)}, not {s.hex_label(h)}.")
+            raise UserError(lazy("That track is for {place}, not {other}.", place=s.hex_label(where),
+                                 other=s.hex_label(h)))
         return {"type": kind, **self.me(player), "hex": h, "tile": tile, "rotation": rotation}
 
     def choices(self, s, option, filled, legal):
@@ -192,29 +237,48 @@ class Build(SteamCommand):
                 ways.setdefault(c["action"]["hex"], []).append(c["action"]["type"])
             out = []
             for h, kinds in ways.items():
-                counts = ", ".join(f"{kinds.count(k)} {k}" for k in self.types if k in kinds)
+                counts = ", ".join(self.ways(kinds.count(k), k) for k in self.types if k in kinds)
                 out.append((f"{s.hex_label(h)} — {counts}", h))
             return out
         h = s.find_hex(filled["hex"], self.legal_of(legal), strict=False) if filled.get("hex") else None
         return [(c["label"], self.key(c["action"], with_hex=h is None)) for c in builds
                 if h is None or c["action"]["hex"] == h]
 
+    KINDS = (NP_("track", "lay"), NP_("track", "upgrade"), NP_("track", "redirect"))  # shown with pgettext
+
+    @staticmethod
+    def ways(n: int, kind: str) -> str:
+        if kind == "lay":
+            return ngettext("{n} lay", "{n} lays", n)
+        if kind == "upgrade":
+            return ngettext("{n} upgrade", "{n} upgrades", n)
+        return ngettext("{n} redirect", "{n} redirects", n)
+
     def describe(self, s, change, names):
-        said = change.notes.get("label") or self.label(s, change.action)
-        verb, _, rest = said.partition(" ")
-        return f"{self.who(s, change, names)} {verb}s {rest}"
+        who, kind = self.who(s, change, names), change.action.get("type")
+        p = change.notes.get("track")
+        if not p:
+            return _("{name}: {what}", name=who, what=self.label(s, change.action))
+        if kind == "lay" and p.get("town"):
+            return _("{who} lays town tile {tile} on {place}: {track}{cost}", who=who, **p)
+        if kind == "lay":
+            return _("{who} lays {tile} on {place}: {track}{cost}", who=who, **p)
+        if kind == "upgrade":
+            return _("{who} upgrades {place} to {tile}: adds {track}{cost}", who=who, **p)
+        return _("{who} redirects {place} ({tile}): now {track}{cost}", who=who, **p)
 
     def label(self, s, a):
-        return f"{a.get('type')} {a.get('tile')} on {s.hex_label(a.get('hex'))}, rotation {a.get('rotation')}"
+        return _("{kind} {tile} on {place}, rotation {rotation}", kind=pgettext("track", str(a.get("type"))),
+                 tile=a.get("tile"), place=s.hex_label(a.get("hex")), rotation=a.get("rotation"))
 
     def options_for(self, a):
         return {"hex": a["hex"], "track": self.key(a)}
 
 
 class Urbanize(SteamCommand):
-    name, help, types = "urbanize", "Urbanization: turn a town into a New City", ("urbanize",)
-    options = (Option("town", "the town to urbanize", required=True),
-               Option("city", "the New City: its colour and the reserve hex whose cubes it takes", required=True))
+    name, help, types = "urbanize", N_("Urbanization: turn a town into a New City"), ("urbanize",)
+    options = (Option("town", N_("the town to urbanize"), required=True),
+               Option("city", N_("the New City: its colour and the reserve hex whose cubes it takes"), required=True))
     pictures = frozenset({"map"})
 
     @staticmethod
@@ -237,28 +301,29 @@ class Urbanize(SteamCommand):
     def describe(self, s, change, names):
         a = change.action
         cubes = s.reserve_cubes(change.before, a.get("reserve"))
-        text = f"{self.who(s, change, names)} urbanizes {s.hex_label(a.get('hex'))}: a {a.get('color')} New City"
+        who, place, color = self.who(s, change, names), s.hex_label(a.get("hex")), color_word(a.get("color"))
         if a.get("reserve") is not None:
-            text += f" with reserve hex {reserve_letter(a['reserve'])}'s cubes ({cubes_text(cubes)})"
-        return text
+            return _("{name} urbanizes {place}: a {color} New City with reserve hex {reserve}'s cubes ({cubes})",
+                     name=who, place=place, color=color, reserve=reserve_letter(a["reserve"]), cubes=cubes_text(cubes))
+        return _("{name} urbanizes {place}: a {color} New City", name=who, place=place, color=color)
 
     def label(self, s, a):
-        return f"New City ({a.get('color')}) on {s.hex_label(a.get('hex'))}"
+        return _("New City ({color}) on {place}", color=color_word(a.get("color")), place=s.hex_label(a.get("hex")))
 
     def options_for(self, a):
         return {"town": a["hex"], "city": self.key(a)}
 
 
 class Grow(SteamCommand):
-    name, help, types = "grow", "City Growth: move a reserve hex's cubes to a city", ("grow",)
-    options = (Option("reserve", "reserve hex (A, B, ...)", required=True),
-               Option("city", "the city that grows", required=True))
+    name, help, types = "grow", N_("City Growth: move a reserve hex's cubes to a city"), ("grow",)
+    options = (Option("reserve", N_("reserve hex (A, B, ...)"), required=True),
+               Option("city", N_("the city that grows"), required=True))
     pictures = frozenset({"map"})
 
     def build(self, s, opts, player, legal):
         idx = reserve_index(opts["reserve"])
         if idx is None:
-            raise UserError("reserve: the letter of a reserve hex with cubes.")
+            raise UserError(lazy("reserve: the letter of a reserve hex with cubes."))
         return {"type": "grow", **self.me(player), "reserve": idx,
                 "city": s.find_hex(opts["city"], self.legal_of(legal), field="city")}
 
@@ -274,18 +339,19 @@ class Grow(SteamCommand):
     def describe(self, s, change, names):
         a = change.action
         cubes = s.reserve_cubes(change.before, a.get("reserve"))
-        return (f"{self.who(s, change, names)} grows {s.hex_label(a.get('city'))} with reserve hex "
-                f"{reserve_letter(a.get('reserve'))}'s cubes ({cubes_text(cubes)})")
+        return _("{name} grows {place} with reserve hex {reserve}'s cubes ({cubes})", name=self.who(s, change, names),
+                 place=s.hex_label(a.get("city")), reserve=reserve_letter(a.get("reserve")), cubes=cubes_text(cubes))
 
     def label(self, s, a):
-        return f"City Growth: reserve {reserve_letter(a.get('reserve'))} to {s.hex_label(a.get('city'))}"
+        return _("City Growth: reserve {reserve} to {place}", reserve=reserve_letter(a.get("reserve")),
+                 place=s.hex_label(a.get("city")))
 
     def options_for(self, a):
         return {"reserve": reserve_letter(a["reserve"]), "city": a["city"]}
 
 
 class Done(SteamCommand):
-    name, help, types = "done", "End your build turn", ("end_build",)
+    name, help, types = "done", N_("End your build turn"), ("end_build",)
 
     def needs_legal(self, options):
         return False
@@ -294,12 +360,15 @@ class Done(SteamCommand):
         return {"type": "end_build", **self.me(player)}
 
     def describe(self, s, change, names):
-        said = change.notes.get("label") or "end building"
-        return f"{self.who(s, change, names)} ends building" + (said[len('end building'):] if said.startswith(
-            "end building") else "")
+        who, without = self.who(s, change, names), change.notes.get("without")
+        if without == "urbanize":
+            return _("{name} ends building (without the New City)", name=who)
+        if without:
+            return _("{name} ends building (without the City Growth)", name=who)
+        return _("{name} ends building", name=who)
 
     def label(self, s, a):
-        return "end building"
+        return _("end building")
 
 
 # ---------------------------------------------------------------------------- moving goods
@@ -308,19 +377,20 @@ def path_text(s: Steam, path: list[dict], earns: dict, mover: Any) -> str:
     if not path:
         return "?"
     names = s.player_names()
+    you, nobody = _("you"), _("nobody")
     hops = path[0]["from"] + "".join(
-        f"→{p['to']} ({'you' if p['owner'] == mover else names.get(p['owner'], 'nobody') if p['owner'] is not None else 'nobody'})"
+        f"→{p['to']} ({you if p['owner'] == mover else names.get(p['owner'], nobody) if p['owner'] is not None else nobody})"
         for p in path)
-    pts = [f"you {earns.get(str(mover), 0)}"] + [f"{names.get(int(k), k)} {v}" for k, v in earns.items()
-                                                  if str(k) != str(mover)]
+    pts = [_("you {n}", n=earns.get(str(mover), 0))] + [f"{names.get(int(k), k)} {v}" for k, v in earns.items()
+                                                         if str(k) != str(mover)]
     return f"{hops}: {', '.join(pts)}"
 
 
 class Deliver(SteamCommand):
-    name, help, types = "deliver", "Move goods: deliver a cube along a path of links", ("move",)
-    options = (Option("cube", "the cube to move and the city it starts in", required=True),
-               Option("path", "the links it travels, and who earns each one", required=True),
-               Option("points", "your points: income (default) or vp"))
+    name, help, types = "deliver", N_("Move goods: deliver a cube along a path of links"), ("move",)
+    options = (Option("cube", N_("the cube to move and the city it starts in"), required=True),
+               Option("path", N_("the links it travels, and who earns each one"), required=True),
+               Option("points", N_("your points: income (default) or vp")))
     pictures = frozenset({"map"})
 
     @staticmethod
@@ -330,11 +400,12 @@ class Deliver(SteamCommand):
     def build(self, s, opts, player, legal):
         city, _, color = str(opts["cube"]).strip().rpartition(":")
         if not city or not color:
-            raise UserError(f"cube: choose it from the list (e.g. `3,4:red`), not {quote(opts['cube'])}.")
+            raise UserError(lazy("cube: choose it from the list (e.g. `3,4:red`), not {value}.",
+                                 value=quote(opts["cube"])))
         links = [x.strip() for x in str(opts["path"]).split("+") if x.strip()]
         to = str(opts.get("points") or "income").strip().lower()
         if to not in ("income", "vp"):
-            raise UserError(f"points: `income` or `vp`, not {quote(opts.get('points'))}.")
+            raise UserError(lazy("points: `income` or `vp`, not {value}.", value=quote(opts.get("points"))))
         h = s.find_hex(city, self.legal_of(legal), field="city")
         wanted = {"city": h, "color": color.strip().lower(), "links": links, "to": to}
         return self.find(legal, wanted) or {"type": "move", **self.me(player), **wanted}
@@ -342,13 +413,14 @@ class Deliver(SteamCommand):
     def choices(self, s, option, filled, legal):
         moves = [c for c in self.labelled(s) if c["action"].get("to") == "income"]
         if option == "points":
-            return [("income", "income"), ("vp", "vp")]
+            return [(_("income"), "income"), (_("VP"), "vp")]
         if option == "cube":
             paths: dict[str, int] = {}
             for c in moves:
                 k = self.cube_key(c["action"])
                 paths[k] = paths.get(k, 0) + 1
-            return [(f"{k.split(':')[1]} cube in {s.hex_label(k.split(':')[0])} ({n} path{'s' if n > 1 else ''})", k)
+            return [(ngettext("{color} cube in {place} ({n} path)", "{color} cube in {place} ({n} paths)", n,
+                              color=color_word(k.split(":")[1]), place=s.hex_label(k.split(":")[0])), k)
                     for k, n in paths.items()]
         cube = str(filled.get("cube") or "")
         mover = s.acting().get("entity")
@@ -360,25 +432,32 @@ class Deliver(SteamCommand):
         path, earns = change.notes.get("path") or [], change.notes.get("earns") or {}
         mover = a.get("entity")
         dest = path[-1]["to"] if path else "?"
-        text = f"{self.who(s, change, names)} delivers a {a.get('color')} cube from {s.hex_label(a.get('city'))} to {dest}"
+        who, color, start = self.who(s, change, names), color_word(a.get("color")), s.hex_label(a.get("city"))
         if path:
-            text += " via " + ", ".join(f"{p['from']}–{p['to']} ({player_name(p['owner'], names) if p['owner'] is not None else 'nobody'})"
-                                         for p in path)
+            via = ", ".join(f"{p['from']}–{p['to']} ({player_name(p['owner'], names) if p['owner'] is not None else _('nobody')})"
+                            for p in path)
+            text = _("{name} delivers a {color} cube from {start} to {end} via {links}", name=who, color=color,
+                     start=start, end=dest, links=via)
+        else:
+            text = _("{name} delivers a {color} cube from {start} to {end}", name=who, color=color, start=start,
+                     end=dest)
         mine = earns.get(str(mover), 0)
-        points = [f"{player_name(mover, names)} +{mine} {'income' if a.get('to') == 'income' else 'VP'}"] if mine else []
-        points += [f"{player_name(int(k), names)} {v} point{'s' if v > 1 else ''}" for k, v in earns.items()
-                   if str(k) != str(mover)]
+        where = _("income") if a.get("to") == "income" else _("VP")
+        points = [f"{player_name(mover, names)} +{mine} {where}"] if mine else []
+        points += [ngettext("{name} {n} point", "{name} {n} points", v, name=player_name(int(k), names))
+                   for k, v in earns.items() if str(k) != str(mover)]
         return text + (f": {', '.join(points)}" if points else "")
 
     def label(self, s, a):
-        return f"{a.get('color')} cube from {s.hex_label(a.get('city'))} ({len(a.get('links') or [])} links)"
+        return ngettext("{color} cube from {place} ({n} link)", "{color} cube from {place} ({n} links)",
+                        len(a.get("links") or []), color=color_word(a.get("color")), place=s.hex_label(a.get("city")))
 
     def options_for(self, a):
         return {"cube": self.cube_key(a), "path": "+".join(a["links"]), "points": a.get("to", "income")}
 
 
 class Loco(SteamCommand):
-    name, help, types = "loco", "Upgrade your locomotive (instead of moving a cube)", ("upgrade_loco",)
+    name, help, types = "loco", N_("Upgrade your locomotive (instead of moving a cube)"), ("upgrade_loco",)
 
     def needs_legal(self, options):
         return False
@@ -389,15 +468,15 @@ class Loco(SteamCommand):
     def describe(self, s, change, names):
         pid = change.action["entity"]
         b, a = s.player(change.before, pid).get("loco"), s.player(change.after, pid).get("loco")
-        return f"{self.who(s, change, names)} upgrades the locomotive: {b} → {a}"
+        return _("{name} upgrades the locomotive: {before} → {after}", name=self.who(s, change, names), before=b, after=a)
 
     def label(self, s, a):
-        return "upgrade the locomotive"
+        return _("upgrade the locomotive")
 
 
 class Score(SteamCommand):
-    name, help, types = "score", "Put your points from another player's delivery on income or VP", ("score",)
-    options = (Option("to", "income or vp", required=True),)
+    name, help, types = "score", N_("Put your points from another player's delivery on income or VP"), ("score",)
+    options = (Option("to", N_("income or vp"), required=True),)
 
     def needs_legal(self, options):
         return False
@@ -405,7 +484,7 @@ class Score(SteamCommand):
     def build(self, s, opts, player, legal):
         to = str(opts["to"]).strip().lower()
         if to not in ("income", "vp"):
-            raise UserError(f"to: `income` or `vp`, not {quote(opts['to'])}.")
+            raise UserError(lazy("to: `income` or `vp`, not {value}.", value=quote(opts["to"])))
         return {"type": "score", **self.me(player), "to": to}
 
     def choices(self, s, option, filled, legal):
@@ -414,18 +493,19 @@ class Score(SteamCommand):
     def describe(self, s, change, names):
         pending = change.before.get("pending_scores") or [[None, 0]]
         pts = pending[0][1]
-        to = "income" if change.action.get("to") == "income" else "VP"
-        return f"{self.who(s, change, names)} puts {pts} point{'s' if pts != 1 else ''} on {to}"
+        where = _("income") if change.action.get("to") == "income" else _("VP")
+        return ngettext("{name} puts {n} point on {where}", "{name} puts {n} points on {where}", pts,
+                        name=self.who(s, change, names), where=where)
 
     def label(self, s, a):
-        return f"points on {a.get('to')}"
+        return _("points on {where}", where=_("income") if a.get("to") == "income" else _("VP"))
 
     def options_for(self, a):
         return {"to": a["to"]}
 
 
 class Pass(SteamCommand):
-    name, help, types = "pass", "Pass (in an auction: drop out; in moving goods: move nothing)", ("pass",)
+    name, help, types = "pass", N_("Pass (in an auction: drop out; in moving goods: move nothing)"), ("pass",)
 
     def needs_legal(self, options):
         return False
@@ -434,25 +514,25 @@ class Pass(SteamCommand):
         return {"type": "pass", **self.me(player)}
 
     def describe(self, s, change, names):
-        said = change.notes.get("label") or ""
+        how = change.notes.get("pass")
         who = self.who(s, change, names)
-        if "free pass" in said:
-            return f"{who} uses the First Player free pass and stays in"
-        if "drop out" in said:
-            return f"{who} drops out of the auction"
-        return f"{who} passes"
+        if how == "free":
+            return _("{name} uses the First Player free pass and stays in", name=who)
+        if how == "drop":
+            return _("{name} drops out of the auction", name=who)
+        return _("{name} passes", name=who)
 
     def label(self, s, a):
-        return "pass"
+        return _("pass")
 
 
 COMMANDS: tuple[Command, ...] = (Bid(), Pass(), Shares(), Tile(), Build(), Urbanize(), Grow(), Done(), Deliver(),
                                  Loco(), Score())
 
-HINTS = {"bid": "bid", "capital": "issue shares (/steam shares)", "take_tile": "take an action tile (/steam tile)",
-         "urbanize": "place your New City (/steam urbanize)", "grow": "grow a city (/steam grow)",
-         "move": "deliver a cube (/steam deliver)", "upgrade_loco": "upgrade your locomotive (/steam loco)",
-         "end_build": "end building (/steam done)"}
+HINTS = {"bid": N_("bid"), "capital": N_("issue shares (/steam shares)"),
+         "take_tile": N_("take an action tile (/steam tile)"), "urbanize": N_("place your New City (/steam urbanize)"),
+         "grow": N_("grow a city (/steam grow)"), "move": N_("deliver a cube (/steam deliver)"),
+         "upgrade_loco": N_("upgrade your locomotive (/steam loco)"), "end_build": N_("end building (/steam done)")}
 
 
 class Steam(Session):
@@ -460,17 +540,17 @@ class Steam(Session):
     group = "steam"
     commands = {c.name: c for c in COMMANDS}
     buttons = {
-        "income": Button("Points on income", "success", "score", (("to", "income"),), when="score"),
-        "vp": Button("Points on VP", "secondary", "score", (("to", "vp"),), when="score"),
-        "done": Button("Done building", "primary", "done", when="end_build"),
-        "pass": Button("Pass", "secondary", "pass", when="pass"),
+        "income": Button(N_("Points on income"), "success", "score", (("to", "income"),), when="score"),
+        "vp": Button(N_("Points on VP"), "secondary", "score", (("to", "vp"),), when="score"),
+        "done": Button(N_("Done building"), "primary", "done", when="end_build"),
+        "pass": Button(N_("Pass"), "secondary", "pass", when="pass"),
     }
     picture_kinds = ("map", "players")
     start_pictures = ("map", "players")
 
     def __init__(self, title: str, game: Any):
         super().__init__(title, game)
-        self._choices: tuple[int, list[dict]] | None = None
+        self._choices: tuple[tuple[int, str], list[dict]] | None = None
 
     # ---------------------------------------------------------------- making games
     @classmethod
@@ -483,8 +563,8 @@ class Steam(Session):
         low = min(b.min_players for b in boards)
         high = max(b.max_players for b in boards)
         return [Title(Game.TITLE, "Steam", cls, (low, high),
-                      (Setting("map", "Steam map", maps, Settings.model_fields["map"].default),
-                       Setting("mode", "basic or standard game", modes, Settings.model_fields["mode"].default)))]
+                      (Setting("map", N_("Steam map"), maps, Settings.model_fields["map"].default),
+                       Setting("mode", N_("basic or standard game"), modes, Settings.model_fields["mode"].default)))]
 
     @classmethod
     def new_game(cls, title, players, seed, setup, game_id=None):
@@ -530,9 +610,9 @@ class Steam(Session):
     # ---------------------------------------------------------------- what the engine tells
     def choices(self) -> list[dict]:
         """The legal moves with their labels (and a delivery's path and earnings), per state."""
-        n = len(self.actions)
-        if self._choices is None or self._choices[0] != n:
-            self._choices = (n, self.game.choices())
+        key = (len(self.actions), language())  # labelled in the language in force
+        if self._choices is None or self._choices[0] != key:
+            self._choices = (key, self.game.choices())
         return self._choices[1]
 
     def legal(self) -> list[dict]:
@@ -579,7 +659,8 @@ class Steam(Session):
         if len(found) == 1 or (found and not strict):
             return found[0]
         if strict:
-            raise UserError(f"{quote(raw)} is not a hex you can use now: write `q,r` or choose from the list.")
+            raise UserError(lazy("{value} is not a hex you can use now: write `q,r` or choose from the list.",
+                                 value=quote(raw)))
         return raw
 
     # ---------------------------------------------------------------- applying
@@ -589,7 +670,16 @@ class Steam(Session):
             notes["label"] = self.game.label(action)
         except Exception:  # an action the engine will refuse: it says why
             return notes
-        if action.get("type") == "move":
+        kind = action.get("type")
+        if kind in ("lay", "upgrade", "redirect"):
+            notes["track"] = self.game.track_parts(action)
+        elif kind == "pass" and self.game.s.phase in ("setup_auction", "auction"):
+            free = (self.game.s.auction or {}).get("free_pass") == self.game.seat_of(action.get("entity"))
+            notes["pass"] = "free" if free else "drop"
+        elif kind == "end_build":
+            notes["without"] = self.game.s.pending.get(self.game.seat_of(action.get("entity"))) \
+                if self.game.mode != "basic" else None
+        if kind == "move":
             same = {k: v for k, v in action.items() if k not in ("id", "created_at")}
             match = next((c for c in self.choices() if c["action"] == same), None)
             if match:
@@ -604,7 +694,7 @@ class Steam(Session):
         text = super().describe(change, names)
         events = [e for e in change.notes.get("events") or [] if " urbanizes " not in e and "free pass" not in e]
         if events:
-            text += "; " + "; ".join(events)
+            text += "; " + "; ".join(event_text(e) for e in events)
         return text + self.aftermath(change, names)
 
     def aftermath(self, change: Change, names: dict[int, str]) -> str:
@@ -617,17 +707,18 @@ class Steam(Session):
                 if b is not None and p.get("cash") != b:
                     moved.append(f"{player_name(p['id'], names)} {'+' if p['cash'] > b else '-'}${abs(p['cash'] - b)}")
             if moved:
-                notes.append("income and expenses: " + ", ".join(moved))
+                notes.append(_("income and expenses: {moves}", moves=", ".join(moved)))
             if not after.get("finished"):
-                notes.append(f"round {after.get('round')} of {after.get('rounds')} begins")
+                notes.append(_("round {round} of {rounds} begins", round=after.get("round"), rounds=after.get("rounds")))
         if after.get("turn_order") != before.get("turn_order") and after.get("turn_order"):
-            notes.append("turn order " + ", ".join(player_name(p, names) for p in after["turn_order"]))
+            notes.append(_("turn order {names}", names=", ".join(player_name(p, names) for p in after["turn_order"])))
         if after.get("phase") != before.get("phase") and not after.get("finished"):
-            notes.append(f"now: {after.get('phase_name')}")
+            notes.append(_("now: {phase}", phase=phase_word(after.get("phase_name"))))
         elif after.get("cycle") and after.get("cycle") != before.get("cycle"):
-            notes.append(f"move goods, cycle {after['cycle']}")
+            notes.append(_("move goods, cycle {cycle}", cycle=after["cycle"]))
         if after.get("finished") and not before.get("finished"):
-            notes.append("the game is over" + (f" ({after['end_reason']})" if after.get("end_reason") else ""))
+            reason = self.reason_text(after.get("end_reason"))
+            notes.append(_("the game is over ({why})", why=reason) if reason else _("the game is over"))
         return "" if not notes else " — " + "; ".join(notes)
 
     def hint(self, names: dict[int, str]) -> str:
@@ -636,55 +727,71 @@ class Steam(Session):
         me = self.player(s, s.get("next"))
         if "score" in types:
             pts = (s.get("pending_scores") or [[None, 0]])[0][1]
-            return f"put your {pts} point{'s' if pts != 1 else ''} from that delivery on income or VP (/steam score)"
+            return ngettext("put your {n} point from that delivery on income or VP (/steam score)",
+                            "put your {n} points from that delivery on income or VP (/steam score)", pts)
         if "bid" in types:
             au = s.get("auction") or {}
             high = au.get("high")
             least = 0 if high is None else high + 1
-            high_txt = f" (high bid: {player_name(au.get('high_player'), names)} ${high})" if high is not None else ""
-            return f"bid at least ${least}{high_txt} (/steam bid) or pass"
+            if high is not None:
+                return _("bid at least ${least} (high bid: {name} ${high}) (/steam bid) or pass", least=least,
+                         name=player_name(au.get("high_player"), names), high=high)
+            return _("bid at least ${least} (/steam bid) or pass", least=least)
         words = []
         if any(t in types for t in ("lay", "upgrade", "redirect")):
             left = me.get("placements_left")
-            tiles = f"{left} tile{'s' if left != 1 else ''} left: " if left else ""
-            words.append(f"build track ({tiles}/steam build)")
-        words += [HINTS[t] for t in types if t in HINTS and t != "bid"]
+            if left:
+                words.append(ngettext("build track ({n} tile left: /steam build)",
+                                      "build track ({n} tiles left: /steam build)", left))
+            else:
+                words.append(_("build track (/steam build)"))
+        words += [_(HINTS[t]) for t in types if t in HINTS and t != "bid"]
         if "pass" in types:
-            words.append("pass")
+            words.append(_("pass"))
         return or_list(words) if words else ""
 
     def status_lines(self, names: dict[int, str]) -> list[str]:
         s = self.summary()
-        head = f"{s.get('map_name')}, {s.get('mode')} game — round {s.get('round')} of {s.get('rounds')}, " \
-               f"{s.get('phase_name')}" + (f" (cycle {s['cycle']})" if s.get("cycle") else "") + "."
-        lines = [head]
+        mode = _("basic game") if s.get("mode") == "basic" else _("standard game")
+        phase = phase_word(s.get("phase_name"))
+        if s.get("cycle"):
+            phase = _("{phase} (cycle {cycle})", phase=phase, cycle=s["cycle"])
+        lines = [_("{map}, {mode} — round {round} of {rounds}, {phase}.", map=s.get("map_name"), mode=mode,
+                   round=s.get("round"), rounds=s.get("rounds"), phase=phase)]
         if s.get("turn_order"):
-            lines.append("Turn order: " + ", ".join(player_name(p, names) for p in s["turn_order"]) + ".")
-        tiles = {t["player"]: f"{k} {t['name']}" for k, t in (s.get("action_tiles") or {}).items()}
+            lines.append(_("Turn order: {names}.", names=", ".join(player_name(p, names) for p in s["turn_order"])))
+        tiles = {t["player"]: f"{k} {tile_name(k)}" for k, t in (s.get("action_tiles") or {}).items()}
         for p in s.get("players") or []:
-            bits = [f"${p.get('cash')}", f"income {p.get('income')}", f"{p.get('vp')} VP", f"locomotive {p.get('loco')}"]
+            bits = [f"${p.get('cash')}", _("income {n}", n=p.get("income")), _("{n} VP", n=p.get("vp")),
+                    _("locomotive {n}", n=p.get("loco"))]
             if p.get("shares"):
-                bits.append(f"{p['shares']} share{'s' if p['shares'] > 1 else ''} issued")
+                bits.append(ngettext("{n} share issued", "{n} shares issued", p["shares"]))
             if p.get("id") in tiles:
-                bits.append(f"tile {tiles[p['id']]}")
+                bits.append(_("tile {tile}", tile=tiles[p["id"]]))
             if p.get("links"):
-                bits.append(f"{p['links']} link{'s' if p['links'] > 1 else ''}")
+                bits.append(ngettext("{n} link", "{n} links", p["links"]))
             if p.get("bankrupt"):
-                bits.append("bankrupt")
+                bits.append(_("bankrupt"))
             lines.append(f"• {player_name(p.get('id'), names)}: {', '.join(bits)}")
         reserve = [f"{reserve_letter(i)} ({cubes_text(c)})" for i, c in enumerate(s.get("reserve") or []) if c]
         if reserve:
-            lines.append("• goods display: " + ", ".join(reserve))
+            lines.append(_("• goods display: {reserve}", reserve=", ".join(reserve)))
         au = s.get("auction")
         if au and au.get("high") is not None:
-            lines.append(f"• high bid: {player_name(au.get('high_player'), names)} ${au['high']}")
+            lines.append(_("• high bid: {name} ${amount}", name=player_name(au.get("high_player"), names),
+                           amount=au["high"]))
         return lines
+
+    @staticmethod
+    def reason_text(reason: Any) -> str:
+        """Why the game ended (the engine's `end_reason`) in words."""
+        return {"rounds": _("the last round was played"), "bankruptcy": _("bankruptcy")}.get(reason, reason or "")
 
     def result_text(self, names: dict[int, str]) -> str:
         scoring = self.game.scoring() or {}
         rows = scoring.get("ranking") or []
-        return ", ".join(f"{player_name(r['id'], names)} {r['vp']} VP" + (" (bankrupt)" if r.get("bankrupt") else "")
-                         for r in rows)
+        return ", ".join((_("{name} {n} VP (bankrupt)", name=player_name(r["id"], names), n=r["vp"]) if r.get("bankrupt")
+                          else _("{name} {n} VP", name=player_name(r["id"], names), n=r["vp"])) for r in rows)
 
     # ---------------------------------------------------------------- pictures and buttons
     PLAYER_FIELDS = ("cash", "income", "vp", "loco", "shares", "tile", "bankrupt", "links")

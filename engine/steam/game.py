@@ -37,9 +37,10 @@ from engine.steam.actions import (
 from engine.steam.board import BAG, CUBE_COLORS, TERRAIN_SURCHARGE, Board, load_board
 from engine.steam.hexes import Hex, hex_key, neighbor
 from engine.steam.track import Link, Network, Seg, Tile
+from i18n import N_, _, ngettext, pgettext
 
-TILE_NAMES = {1: "First Player", 2: "First Move", 3: "Engineer", 4: "First Build", 5: "City Growth",
-              6: "Locomotive", 7: "Urbanization"}
+TILE_NAMES = {1: N_("First Player"), 2: N_("First Move"), 3: N_("Engineer"), 4: N_("First Build"),
+              5: N_("City Growth"), 6: N_("Locomotive"), 7: N_("Urbanization")}  # shown with i18n's _()
 NEW_CITY_TILES = {"red": 1, "blue": 1, "yellow": 1, "purple": 1, "gray": 4}
 ROUNDS = {3: 10, 4: 8, 5: 7, 6: 7}
 INCOME_MIN = -10
@@ -1255,7 +1256,7 @@ class Game:
         if info.city:
             return info.city.name
         if info.town:
-            return info.town + (" (city)" if h in self.s.new_cities else "")
+            return info.town + (" " + _("(city)") if h in self.s.new_cities else "")
         return hex_key(h)
 
     def city_color(self, h: Hex) -> str | None:
@@ -1272,17 +1273,19 @@ class Game:
         near = [self.place_name(n) for d in range(6) if (n := self.board.nbr(h, d)) is not None
                 and (n in self.board.cities or n in self.board.towns)]
         if len(near) >= 2:
-            return f"{hex_key(h)} between {', '.join(near[:-1])} and {near[-1]}"
+            return _("{hex} between {places} and {last}", hex=hex_key(h), places=", ".join(near[:-1]), last=near[-1])
         if near:
-            return f"{hex_key(h)} next to {near[0]}"
+            return _("{hex} next to {place}", hex=hex_key(h), place=near[0])
         place, steps = nearest_place(self.board, h)
         if place is None:
             return hex_key(h)
-        return f"{hex_key(h)}, {steps} hexes {compass(place, h)} of {self.place_name(place)}"
+        return ngettext("{hex}, {n} hex {direction} of {place}", "{hex}, {n} hexes {direction} of {place}", steps,
+                        hex=hex_key(h), direction=pgettext("compass", compass(place, h)), place=self.place_name(place))
 
-    PHASE_NAMES = {"setup_auction": "turn-order auction", "capital": "buy capital", "auction": "turn-order auction",
-                   "select": "select action tiles", "build": "build track", "move": "move goods",
-                   "income": "income", "done": "game over"}
+    PHASE_NAMES = {"setup_auction": N_("turn-order auction"), "capital": N_("buy capital"),
+                   "auction": N_("turn-order auction"), "select": N_("select action tiles"),
+                   "build": N_("build track"), "move": N_("move goods"), "income": N_("income"),
+                   "done": N_("game over")}  # shown with i18n's _()
 
     def _auction_view(self) -> dict | None:
         au = self.s.auction
@@ -1385,6 +1388,12 @@ class Game:
 
         a = action if isinstance(action, BaseModel) else from_dict(action, self.seat_of)
         return labels.label(self, a)
+
+    def track_parts(self, action) -> dict:
+        """What a track action (log form) would build now, in words: place, tile, track, cost, town."""
+        from engine.steam import labels
+
+        return labels.track_parts(self, from_dict(action, self.seat_of))
 
     def action_types(self) -> list[str]:
         """The kinds of action the player to act may take now (no listing of every choice)."""

@@ -68,3 +68,18 @@ def terms_for(english: str, locations: list[str]) -> list[Term]:
 
 def keep_latin() -> frozenset[str]:
     return frozenset().union(*(load(f).keep_latin for f in FAMILIES))
+
+
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_'’]*")
+MARKUP = re.compile(r"<[@#][!&]?\d+>|https?://\S+|\*\*|__|~~")
+
+
+def foreign_words(text: str, names: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The Latin words a Russian text keeps outside `code`, placeholders, mentions, links, the words that
+    stay as typed (the glossaries' `keep_latin`), ALL-CAPS ids (PRR, SEAT) and the given names (players,
+    places): English left in a Russian message."""
+    text = MARKUP.sub(" ", prose(text))
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    keep = keep_latin()
+    return [w for w in LATIN_WORD.findall(text) if w not in keep and not w.isupper() and w.lower() not in keep]

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine import hexgeo
 from engine.steam.board import load_board
+from i18n import _, ngettext
 
 from ..fonts import font
 from ..mapdraw import _edge_curve, _Hex
@@ -153,7 +154,7 @@ def _path_points(hx: _Hex, edges, stub: bool):
 def _paint_paths(d: ImageDraw.ImageDraw, hx: _Hex, paths, w: int, R: float, stubs: bool) -> None:
     """Track: a dark casing, then each path in its owner's colour; an unfinished link's path dashed."""
     lines = [(_path_points(hx, edges, stubs), colour, complete) for edges, colour, complete in paths]
-    for pts, _, _ in lines:
+    for pts, _colour, _complete in lines:
         d.line(pts, fill=S.CASING, width=w + 2 * max(2, w // 4), joint="curve")
     for pts, colour, complete in lines:
         if complete:
@@ -272,7 +273,7 @@ class BoardPainter:
                 self.text((x, y + 0.5 * self.R), name, 0.26 * self.R)
         for key, c in cities.items():
             x, y = self.centre(_parse(key))
-            self.text((x, y - 0.58 * self.R), c["name"].removesuffix(" (city)"), 0.27 * self.R)
+            self.text((x, y - 0.58 * self.R), c["name"].removesuffix(" " + _("(city)")), 0.27 * self.R)
         self.paint_open_ends()
         self.paint_header()
         self.paint_goods()
@@ -298,7 +299,8 @@ class BoardPainter:
         R = self.R
         y = 0.62 * R
         status = status_line(v)
-        title = f"{v.get('map_name', v['map'])} ({v.get('mode', '')})"
+        mode = _("basic game") if v.get("mode") == "basic" else _("standard game")
+        title = f"{v.get('map_name', v['map'])} ({mode})"
         self.text((0.4 * R, y), title, 0.42 * R, anchor="lm", halo=False)
         tw = self.d.textlength(title, font=font(int(0.42 * R), "bold"))
         self.text((0.4 * R + tw + 0.5 * R, y), status, 0.4 * R, style="regular", anchor="lm", halo=False)
@@ -307,10 +309,10 @@ class BoardPainter:
             colour = S.player_color(i)
             self.d.rounded_rectangle((x, y - 0.16 * R, x + 0.9 * R, y + 0.16 * R), radius=0.1 * R, fill=colour,
                                      outline=S.CASING, width=max(2, int(0.04 * R)))
-            label = p["name"] + (" (bankrupt)" if p.get("bankrupt") else "")
+            label = _("{name} (bankrupt)", name=p["name"]) if p.get("bankrupt") else p["name"]
             self.text((x + 1.05 * R, y), label, 0.36 * R, style="regular", anchor="lm", halo=False)
             x += 1.05 * R + self.d.textlength(label, font=font(int(0.36 * R), "regular")) + 0.6 * R
-        self.text((x + 0.2 * R, y), "dashed: unfinished link", 0.3 * R, fill=S.GREY_TEXT, style="regular",
+        self.text((x + 0.2 * R, y), _("dashed: unfinished link"), 0.3 * R, fill=S.GREY_TEXT, style="regular",
                   anchor="lm", halo=False)
 
     def paint_goods(self):
@@ -318,7 +320,7 @@ class BoardPainter:
         v = self.view
         R = self.R
         top = self.goods_top
-        self.text((0.4 * R, top + 0.45 * R), "Reserve hexes", 0.34 * R, anchor="lm", halo=False)
+        self.text((0.4 * R, top + 0.45 * R), _("Reserve hexes"), 0.34 * R, anchor="lm", halo=False)
         r = 0.62 * R
         x = 0.4 * R + r
         y = top + 1.65 * R
@@ -329,13 +331,14 @@ class BoardPainter:
             if cubes:
                 _paint_cubes(self.d, x, y, list(cubes), 0.22 * R)
             else:
-                self.text((x, y), "empty", 0.2 * R, fill=S.GREY_TEXT, style="regular", halo=False)
+                self.text((x, y), _("empty"), 0.2 * R, fill=S.GREY_TEXT, style="regular", halo=False)
             x += 2 * r + 0.25 * R
         x += 0.3 * R
         bag = sum((v.get("bag") or {}).values())
-        self.text((x, top + 1.2 * R), f"Bag: {bag} cubes", 0.32 * R, style="regular", anchor="lm", halo=False)
-        self.text((x, top + 1.85 * R), "New City tiles:", 0.32 * R, style="regular", anchor="lm", halo=False)
-        x2 = x + self.d.textlength("New City tiles:", font=font(int(0.32 * R), "regular")) + 0.3 * R
+        self.text((x, top + 1.2 * R), ngettext("Bag: {n} cube", "Bag: {n} cubes", bag), 0.32 * R, style="regular", anchor="lm", halo=False)
+        tiles = _("New City tiles:")
+        self.text((x, top + 1.85 * R), tiles, 0.32 * R, style="regular", anchor="lm", halo=False)
+        x2 = x + self.d.textlength(tiles, font=font(int(0.32 * R), "regular")) + 0.3 * R
         for colour, n in (v.get("new_city_tiles") or {}).items():
             s = 0.3 * R
             self.d.rectangle((x2, top + 1.85 * R - s / 2, x2 + s, top + 1.85 * R + s / 2),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.steam.game import TILE_NAMES
+from engine.steam.labels import tile_name
+from i18n import NP_, _, pgettext
 
 from ..fonts import font
 from ..png import to_png
@@ -21,8 +22,10 @@ HEAD_BG = (60, 60, 60)
 ZEBRA = ((255, 255, 255), (243, 241, 234))
 ACTING = (255, 240, 190)
 
-COLUMNS = [("", 50), ("Player", 260), ("Cash", 100), ("Income", 110), ("VP", 120), ("Loco", 110),
-           ("Shares", 100), ("Links", 90), ("Tile", 244)]
+# the columns' headings are shown with pgettext("column", name)
+COLUMNS = [("", 50), (NP_("column", "Player"), 260), (NP_("column", "Cash"), 100), (NP_("column", "Income"), 110),
+           (NP_("column", "VP"), 120), (NP_("column", "Loco"), 110), (NP_("column", "Shares"), 100),
+           (NP_("column", "Links"), 90), (NP_("column", "Tile"), 244)]
 
 
 def status_line(state: dict) -> str:
@@ -30,13 +33,15 @@ def status_line(state: dict) -> str:
     names = {p["id"]: p["name"] for p in state["players"]}
     if state.get("finished"):
         winner = names.get((state.get("scoring") or {}).get("winner"))
-        return f"Game over after round {state['round']}" + (f": {winner} wins" if winner else "")
-    phase = state.get("phase_name", state.get("phase", ""))
+        if winner:
+            return _("Game over after round {round}: {name} wins", round=state["round"], name=winner)
+        return _("Game over after round {round}", round=state["round"])
+    phase = _(state.get("phase_name", state.get("phase", "")))
     if state.get("cycle"):
-        phase += f", cycle {state['cycle']}"
-    text = f"Round {state['round']} of {state['rounds']}: {phase}"
+        phase = _("{phase}, cycle {cycle}", phase=phase, cycle=state["cycle"])
+    text = _("Round {round} of {rounds}: {phase}", round=state["round"], rounds=state["rounds"], phase=phase)
     if state.get("next") is not None:
-        text += f", {names.get(state['next'], state['next'])} to act"
+        text = _("{status}, {name} to act", status=text, name=names.get(state["next"], state["next"]))
     return text
 
 
@@ -81,7 +86,8 @@ class PlayersPainter:
         self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=HEAD_BG)
         x = PAD
         for name, width in columns:
-            self.d.text((x + width / 2, y + ROW / 2), name, font=font(SMALL, "bold"), fill=(255, 255, 255), anchor="mm")
+            self.d.text((x + width / 2, y + ROW / 2), pgettext("column", name) if name else "", font=font(SMALL, "bold"),
+                        fill=(255, 255, 255), anchor="mm")
             x += width
 
     def paint_table(self, y: int, players: list[dict]) -> int:
@@ -95,7 +101,7 @@ class PlayersPainter:
             tile = p.get("tile")
             cells = ["" if p.get("bankrupt") else str(k + 1), p["name"], f"${p['cash']}", str(p["income"]),
                      _vp_text(p), "", str(p.get("shares", 0)), str(p.get("links", 0)),
-                     f"{tile} {TILE_NAMES[tile]}" if tile else ""]
+                     f"{tile} {tile_name(tile)}" if tile else ""]
             x = PAD
             for (name, width), text in zip(COLUMNS, cells, strict=True):
                 cx, cy = x + width / 2, y + ROW / 2
@@ -103,7 +109,7 @@ class PlayersPainter:
                     colour = S.player_color(self.seat[p["id"]])
                     self.d.rounded_rectangle((x + 8, cy - 11, x + 44, cy + 11), radius=8, fill=colour,
                                              outline=S.CASING, width=2)
-                    label = text + (" (bankrupt)" if p.get("bankrupt") else "")
+                    label = _("{name} (bankrupt)", name=text) if p.get("bankrupt") else text
                     self.d.text((x + 54, cy), label, font=fb, fill=S.GREY_TEXT if p.get("bankrupt") else S.INK,
                                 anchor="lm")
                 elif name == "Loco":
@@ -127,7 +133,7 @@ class PlayersPainter:
     def paint_tiles(self, y: int) -> int:
         """The seven action tiles: who took each this round (passed on: struck through)."""
         taken = self.s.get("action_tiles") or {}
-        self.d.text((PAD, y + 20), "Action tiles this round", font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
+        self.d.text((PAD, y + 20), _("Action tiles this round"), font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
         y += 44
         col_w = (W - 2 * PAD) / 2
         for t in range(1, 8):
@@ -137,10 +143,10 @@ class PlayersPainter:
             box = (x, ty + 4, x + col_w - 12, ty + 50)
             self.d.rounded_rectangle(box, radius=10, fill=(255, 255, 255) if info else (236, 236, 236),
                                      outline=(170, 170, 170), width=2)
-            self.d.text((x + 14, ty + 27), f"{t} {TILE_NAMES[t]}", font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
+            self.d.text((x + 14, ty + 27), f"{t} {tile_name(t)}", font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
             if info:
                 who = self.names.get(info["player"], str(info["player"]))
-                note = " (passed)" if info.get("passed") else " (to do)" if info.get("pending") else ""
+                note = " " + _("(passed)") if info.get("passed") else " " + _("(to do)") if info.get("pending") else ""
                 colour = S.player_color(self.seat.get(info["player"]))
                 nx = x + col_w - 200
                 self.d.rounded_rectangle((nx - 34, ty + 17, nx - 8, ty + 37), radius=6, fill=colour,
@@ -149,15 +155,16 @@ class PlayersPainter:
         return y + 4 * 56
 
     def paint_scoring(self, y: int, scoring: dict) -> None:
-        self.d.text((PAD, y + 22), "Final scoring", font=font(TEXT, "bold"), fill=S.INK, anchor="lm")
+        self.d.text((PAD, y + 22), _("Final scoring"), font=font(TEXT, "bold"), fill=S.INK, anchor="lm")
         y += 50
-        cols = [("Rank", 90), ("Player", 300), ("VP", 110), ("Income", 170), ("Links", 110), ("Total", 140)]
+        cols = [(NP_("column", "Rank"), 90), (NP_("column", "Player"), 300), (NP_("column", "VP"), 110),
+                (NP_("column", "Income"), 170), (NP_("column", "Links"), 110), (NP_("column", "Total"), 140)]
         self._header(y, cols)
         y += ROW
         for k, r in enumerate(scoring["ranking"]):
             self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=ZEBRA[k % 2])
             if r.get("bankrupt"):
-                cells = [str(r["rank"]), r["name"] + " (bankrupt)", "", "", "", ""]
+                cells = [str(r["rank"]), _("{name} (bankrupt)", name=r["name"]), "", "", "", ""]
             else:
                 cells = [str(r["rank"]), r["name"], str(r["vp_before"]),
                          f"{r['income']} -> {r['income_vp']:+d}", f"+{r['links']}", str(r["vp"])]
