@@ -103,10 +103,18 @@ class OperatingMixin:
             return None
         return best_routes(self, corp)
 
+    def revenue_decided(self, operator) -> None:
+        """Once its revenue is decided an operator has an operating record, all its trains count as run in
+        this operating round (idle ones too, as on 18xx.games: sold on, they don't run again in it), and
+        its obsolete trains go."""
+        operator.operated = True
+        for train in operator.trains:
+            train.operated = True
+        self.rust_obsolete(operator)
+
     def pay_dividend(self, corp: Corporation, revenue: int, kind: str) -> None:
         corp.last_revenue = revenue
-        corp.operated = True  # it has an operating record once its revenue is decided
-        self.rust_obsolete(corp)
+        self.revenue_decided(corp)
         if kind == "payout":
             self.payout(corp, revenue)
             if revenue > 0:

@@ -456,10 +456,7 @@ class Game1860(BaseGame):
         subsidies go to the treasury. Withholding moves the price one step left; a payout of at least the
         price moves it right once per multiple of the price, up to four times."""
         corp.last_revenue = revenue
-        corp.operated = True
-        for train in corp.trains:
-            train.operated = True
-        self.rust_obsolete(corp)
+        self.revenue_decided(corp)
         self.or_payouts[corp.sym] = revenue if kind == "payout" else 0
         if kind == "withhold":
             if revenue + subsidy:

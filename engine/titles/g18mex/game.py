@@ -117,7 +117,7 @@ class Game18MEX(BaseGame):
     def pay_minor(self, minor: Minor, revenue: int) -> None:
         """A minor keeps half its revenue (rounded down) and pays the rest to its owner."""
         minor.last_revenue = revenue
-        minor.operated = True
+        self.revenue_decided(minor)
         kept = revenue // 2
         if kept:
             self.transfer(self.bank, minor, kept)
