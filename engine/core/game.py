@@ -557,10 +557,14 @@ class BaseGame(OperatingMixin):
     def float_corporation(self, corp: Corporation) -> None:
         if corp.capitalization == "full":
             self.transfer(self.bank, corp, corp.par_price.price * corp.total_shares)
+        if self.rules.home_token_timing == "float":
+            self.place_home_token(corp)
 
     def set_par(self, corp: Corporation, cell) -> None:
         self.market.set_par(corp, cell)
         corp.ipoed = True
+        if self.rules.home_token_timing == "par":
+            self.place_home_token(corp)
 
     def operating_order(self) -> list[Operator]:
         """Minors first, in their order; then corporations by share price."""

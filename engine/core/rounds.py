@@ -261,6 +261,9 @@ class OperatingRound(Round):
     def start(self) -> None:
         self.game.payout_companies()
         self.entities = self.game.operating_order()
+        if self.game.rules.home_token_timing == "operating_round":
+            for operator in self.entities:
+                self.game.place_home_token(operator)
         for operator in self.entities:
             for train in operator.trains:
                 train.operated = False
@@ -287,7 +290,8 @@ class OperatingRound(Round):
                 train.operated = False
         self.routes = []
         self.revenue = 0
-        self.game.place_home_token(corp)
+        if self.game.rules.home_token_timing == "operate":
+            self.game.place_home_token(corp)
         self.begin_entity_turn()
 
     def after_process(self, action, entity) -> None:

@@ -17,7 +17,7 @@ class Rules:
     sell_after: str = "first"  # "first": no sales in the first stock round; "any_time", "after_sr_floated", ...
     sell_buy_order: str = "sell_buy_sell"  # "sell_buy", "sell_buy_or_buy_sell"
     sell_movement: str = "down_share"  # "down_per_10", "left_block", "none", ...
-    must_sell_in_blocks: bool = False  # one sale of a corporation per turn
+    must_sell_in_blocks: bool = False  # one sale of a corporation per stock-round turn
     president_sales_to_market: bool = False  # the president's certificate may be sold: receivership
     market_share_limit: int = 50
     pool_share_drop: str = "none"
@@ -29,7 +29,7 @@ class Rules:
     cert_limit_includes_privates: bool = True
     cert_limit_change_on_bankruptcy: bool = False
     capitalization: str = "full"  # "incremental", "escrow"
-    home_token_timing: str = "operate"  # "float", "par", "operating_round"
+    home_token_timing: str = "operate"  # when the home station goes down: "float", "par", "operating_round"
     next_sr_player_order: str = "after_last_to_act"
     # auctions
     min_bid_increment: int = 5
@@ -39,7 +39,7 @@ class Rules:
     tile_lays: tuple[dict, ...] = ({"lay": True, "upgrade": True, "cost": 0},)
     tile_cost: int = 0
     track_restriction: str = "semi_restrictive"
-    must_buy_train: str = "route"  # "always", "never"
+    must_buy_train: str = "route"  # a corporation without a train must buy one: "always", "never"
     allow_train_buy_from_others: bool = True
     train_price_min: int = 1  # trains between corporations: at least this, in multiples of
     train_price_multiple: int = 1
@@ -50,7 +50,6 @@ class Rules:
     ebuy_from_others: str = "value"  # "never", "always"
     ebuy_depot_train_must_be_cheapest: bool = True
     ebuy_can_sell_shares: bool = True
-    ebuy_pres_swap: bool = True
     ebuy_sell_more_than_needed: bool = False
     ebuy_owner_must_help: bool = False
     # end of the game

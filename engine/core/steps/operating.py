@@ -589,7 +589,12 @@ class BuyTrain(Step):
         return any(price <= corp.cash for _, _, price in self.exchange_options(corp))
 
     def must_buy(self, corp: Corporation) -> bool:
-        return not corp.trains and bool(self.depot_trains()) and self.game.route_available(corp)
+        """A corporation without a train must buy one while the bank has trains: when it has a route
+        (MUST_BUY_TRAIN route), always, or never."""
+        when = self.game.rules.must_buy_train
+        if when == "never" or corp.trains or not self.depot_trains():
+            return False
+        return when == "always" or self.game.route_available(corp)
 
     def emergency(self, corp: Corporation) -> bool:
         return self.must_buy(corp) and corp.cash < self.cheapest_depot_price()

@@ -31,6 +31,11 @@ class BuySellParShares(Step):
     def sold_this_round(self, player: Player, corp: Corporation) -> bool:
         return corp.sym in self.round.players_sold.get(player.id, ())
 
+    def sold_in_block(self, corp: Corporation) -> bool:
+        """Where a title sells in blocks, a corporation sold this turn can't be sold again in the turn."""
+        return self.game.rules.must_sell_in_blocks and any(
+            kind == "sell" and c is corp for kind, c in self.current_actions)
+
     def actions(self, entity) -> tuple[str, ...]:
         if entity is not self.round.current_entity:
             return ()
@@ -228,7 +233,7 @@ class BuySellParShares(Step):
 
     def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
         game = self.game
-        if not self.sale_allowed_now() or not self.may_trade(corp):
+        if not self.sale_allowed_now() or not self.may_trade(corp) or self.sold_in_block(corp):
             return []
         return [(shares, pct) for shares, pct in game.sellable_bundles(player, corp)
                 if game.fits_in_pool(corp, pct) and game.can_dump(player, corp, shares)]
@@ -267,6 +272,8 @@ class BuySellParShares(Step):
             raise GameError(f"{corp.sym} has no par price yet: its certificates can't be sold")
         if not self.may_trade(corp):
             raise GameError(f"{corp.sym}'s certificates can't be bought or sold now")
+        if self.sold_in_block(corp):
+            raise GameError(f"{player.name} has sold {corp.sym} this turn: all of a sale goes at once")
         if percent not in game.sale_percents(corp, shares):
             raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(action_ids(shares))}")
         if not game.fits_in_pool(corp, percent):

@@ -332,11 +332,8 @@ class Dividend1817(Dividend):
 
 
 class BuyTrain1817(BuyTrain):
-    """No corporation must buy a train (one without a train at the end of its turn is liquidated), and none
-    buys from a corporation in the liquidation zone."""
-
-    def must_buy(self, corp: Corporation) -> bool:
-        return False
+    """No corporation must buy a train (MUST_BUY_TRAIN never: one without a train at the end of its turn is
+    liquidated), and none buys from a corporation in the liquidation zone."""
 
     def other_trains(self, corp: Corporation) -> list:
         return [t for t in super().other_trains(corp) if not self.game.in_liquidation(t.owner)]

@@ -261,8 +261,7 @@ class Game1860(BaseGame):
         # one step down and back up: the bottom of its stack (from the 0 cell this leaves it one step higher)
         self.market.move(corp, "down")
         self.market.move(corp, "up")
-        super().float_corporation(corp)
-        self.place_home_token(corp)
+        super().float_corporation(corp)  # the home station too (HOME_TOKEN_TIMING float)
         home = self.hexmap.hex(self.home_hexes(corp)[0])
         if home.tile.color == "white" and not self.sr_after_southern:
             self.pending_home_tracks.append(corp)

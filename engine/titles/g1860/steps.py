@@ -446,7 +446,7 @@ class BuySellParShares(stock.BuySellParShares):
     # --- selling ----------------------------------------------------------------------------------------
     def sellable_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
         game = self.game
-        if not self.sale_in_order() or (corp.sym in self.sold_this_turn):
+        if not self.sale_in_order() or self.sold_in_block(corp):
             return []
         return [(shares, pct) for shares, pct in game.sellable_bundles(player, corp)
                 if game.fits_in_pool(corp, pct) and self.can_dump(player, corp, shares, pct)]
@@ -465,7 +465,7 @@ class BuySellParShares(stock.BuySellParShares):
         game = self.game
         if not corp.ipoed:
             raise GameError(f"{corp.sym} has no par price: its certificates can't be sold")
-        if corp.sym in self.sold_this_turn:
+        if self.sold_in_block(corp):
             raise GameError(f"{player.name} has sold {corp.sym} this turn: all of a sale goes at once")
         if percent not in game.sale_percents(corp, shares):
             raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(s.id for s in shares)}")
@@ -475,10 +475,6 @@ class BuySellParShares(stock.BuySellParShares):
             raise GameError(f"{player.name} can't sell part of {corp.sym}'s president's certificate: the market "
                             "has no certificate to give in change and no other player holds two shares")
 
-    def setup(self) -> None:
-        super().setup()
-        self.sold_this_turn: set[str] = set()
-
     def process_sell_shares(self, action, player: Player) -> None:
         game = self.game
         corp = game.share(action.shares[0]).corporation if action.shares else None
@@ -486,8 +482,6 @@ class BuySellParShares(stock.BuySellParShares):
                 action.share_price != game.share_price_for_sale(corp):
             raise GameError(f"{corp.sym}'s shares sell for {game.fmt(game.share_price_for_sale(corp))} each")
         super().process_sell_shares(action, player)
-        if corp is not None:
-            self.sold_this_turn.add(corp.sym)
         self.game.check_bank_broken()
 
     # --- privates -----------------------------------------------------------------------------------------
