@@ -42,7 +42,10 @@ def check_invariants(game, total_money: int | None) -> str | None:
         if game.pool.percent_of(c) > game.rules.market_share_limit + max(sizes, default=0) - min(sizes, default=0):
             return f"the market holds {game.pool.percent_of(c)}% of {c.sym}"
         pres = c.presidents_share.owner
-        if c.ipoed and not c.receivership and not game.presided_by_nobody(c) and \
+        # a president's certificate sold to the market that no player holds enough to take (18MEX: a sale the
+        # NdM's holdings ledger lets go) leaves the seller president without it, as on 18xx.games
+        stranded = pres is game.pool and all(p.percent_of(c) < c.presidents_share.percent for p in game.players)
+        if c.ipoed and not c.receivership and not game.presided_by_nobody(c) and not stranded and \
                 (c.owner is None or pres is not c.owner):
             return f"{c.sym}'s president's certificate is not with its president"
         if c.tokens_left < 0:

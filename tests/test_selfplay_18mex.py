@@ -38,3 +38,21 @@ def test_the_invariants_allow_the_market_over_its_limit_after_an_ndm_swap():
     held = next(s for p in game.players for s in p.shares_of(ndm) if s.percent == 10 and not s.president)
     game.give_share(held, game.pool)
     assert check_invariants(game, None) == "the market holds 65% of NdM"
+
+
+def test_the_invariants_allow_a_president_without_the_certificate_nobody_can_take():
+    """18xx.games lets the NdM's president sell the presidency by the holdings ledger with no player
+    holding 20% (tests/fixtures/18MEX/random/ndm_presidency_sold_with_nobody_to_take_it): he stays
+    president with the certificate in the market. Once a player holds enough to take it, the certificate
+    away from the president is a broken invariant again."""
+    from pathlib import Path
+
+    from engine.selfplay import check_invariants
+
+    path = Path(__file__).parent / "fixtures" / "18MEX" / "random" / "ndm_presidency_sold_with_nobody_to_take_it.json"
+    game = load_18xx(json.loads(path.read_text()))
+    ndm = next(c for c in game.corporations if c.sym == "NdM")
+    assert ndm.presidents_share.owner is game.pool and ndm.owner is game.player(2)
+    assert check_invariants(game, None) is None
+    game.give_share(next(s for s in game.pool.shares_of(ndm) if not s.president), game.player(5))
+    assert check_invariants(game, None) == "NdM's president's certificate is not with its president"
