@@ -20,6 +20,58 @@ ZONE = {  # light tints of 18xx.games' market colours, by type name
 PLAIN = (246, 240, 226)
 PAR_RING = (200, 0, 0)
 TOK_R = 16
+# the zig-zag (1860) wraps into bands of ZZ_BAND spaces, so that a phone shows it some 400 px wide with the
+# prices legible; its markers are labels as wide as a space, stacked above the upper spaces and below the
+# lower ones
+ZZ_W, ZZ_H, ZZ_BAND, ZZ_TAG = 106, 50, 14, 38
+
+
+def _zz_stack(depth: int) -> int:
+    """Room for `depth` markers stacked beside a band."""
+    return depth * (ZZ_TAG + 4) + 8
+
+
+def _band_height(depths: tuple[int, int]) -> int:
+    return _zz_stack(depths[0]) + 2 * ZZ_H + _zz_stack(depths[1]) + 12
+
+
+def _band_depths(n_cols: int, stacks: dict) -> tuple[tuple[int, int], ...]:
+    """Per band of the zig-zag, the most markers on one of its upper and on one of its lower spaces."""
+    return tuple(
+        tuple(max((len(stacks.get((0, c), ())) for c in range(b, min(b + ZZ_BAND, n_cols)) if c % 2 == side),
+                  default=0) for side in (0, 1))
+        for b in range(0, n_cols, ZZ_BAND))
+
+
+def _tag(d: ImageDraw.ImageDraw, title: str, x: float, y: float, sym: str) -> None:
+    """A corporation's marker on the zig-zag: its colours, its name in big letters."""
+    fill, text = C.entity(title, sym)
+    w, h = ZZ_W - 10, ZZ_TAG
+    d.rounded_rectangle((x - w / 2, y - h / 2, x + w / 2, y + h / 2), radius=h // 2, fill=fill, outline=C.BLACK,
+                        width=2)
+    size = 24
+    f = font(size, "bold")
+    while size > 10 and d.textlength(sym, font=f) > w - 16:
+        size -= 1
+        f = font(size, "bold")
+    d.text((x, y), sym, font=f, fill=text, anchor="mm")
+
+
+def _zigzag(row: list, depths: tuple, top: int, cell, cells: dict) -> float:
+    """Draw the zig-zag's spaces band by band, each with room for its markers; returns where the legend goes."""
+    band_top = [top]
+    for band in depths:
+        band_top.append(band_top[-1] + _band_height(band))
+    for c, info in enumerate(row):
+        if info is None:
+            continue
+        band, k = divmod(c, ZZ_BAND)
+        up = c % 2 == 0
+        x0 = 20 + k * ZZ_W // 2
+        y0 = band_top[band] + _zz_stack(depths[band][0]) + (0 if up else ZZ_H)
+        cell(x0, y0, ZZ_W, ZZ_H, info)
+        cells[(0, c)] = (x0, y0, up)
+    return band_top[-1] + 4
 
 
 def _cell_fill(title: str, types: list[str]) -> tuple[int, int, int]:
@@ -57,16 +109,16 @@ def _token(d: ImageDraw.ImageDraw, title: str, x: float, y: float, r: float, sym
     d.text((x, y), sym, font=f, fill=text, anchor="mm")
 
 
-def _order_mark(d: ImageDraw.ImageDraw, x: float, y: float, n: int) -> None:
+def _order_mark(d: ImageDraw.ImageDraw, x: float, y: float, n: int, r: int = 7) -> None:
     """A small white disc with the marker's place in the operating order of its space."""
-    r = 7
     d.ellipse((x - r, y - r, x + r, y + r), fill=C.WHITE, outline=C.BLACK, width=1)
-    d.text((x, y), str(n), font=font(11, "bold"), fill=C.BLACK, anchor="mm")
+    d.text((x, y), str(n), font=font(r * 11 // 7, "bold"), fill=C.BLACK, anchor="mm")
 
 
 @cache
-def _background(title: str, deepest: int):
-    """The market without tokens (cells, zones, legend), cropped, and where each cell's tokens go."""
+def _background(title: str, deepest: int | tuple):
+    """The market without tokens (cells, zones, legend), cropped, and where each cell's tokens go. `deepest`:
+    the most markers on one space (a row), or per band of a zig-zag the most above and below it."""
     market = data.load(title)["market"]
     grid = market["grid"]
     one_d = len(grid) == 1
@@ -77,19 +129,21 @@ def _background(title: str, deepest: int):
         cw, ch = 86, 84
         width, height = n_cols * cw + 40, len(grid) * ch + 110
         step = cw
-    else:
-        cw = 70 if zigzag else 60
-        ch = 56
-        step = cw / 2 if zigzag else cw
-        stack_h = max(4, deepest) * (2 * tok_r + 3) + 10
+    elif not zigzag:
+        cw, ch = 60, 56
+        step = cw
         width = int(step * (n_cols - 1) + cw + 40)
-        height = int(ch * (2 if zigzag else 1) + 2 * stack_h + 110)
+        height = int(ch + max(4, deepest) * (2 * tok_r + 3) + 120)
+    else:
+        cw, ch = ZZ_W, ZZ_H
+        width = ZZ_W // 2 * (ZZ_BAND - 1) + ZZ_W + 40
+        height = 52 + sum(_band_height(band) for band in deepest) + 60
     img = Image.new("RGB", (width, height), C.WHITE)
     d = ImageDraw.Draw(img)
     d.text((20, 14), f"{title} stock market", font=font(24, "bold"), fill=C.BLACK)
     top = 52
-    price_font = font(18, "bold")
-    small = font(13)
+    price_font = font(24 if zigzag else 18, "bold")
+    small = font(18 if zigzag else 13)
     cells: dict[tuple[int, int], tuple[float, float, bool]] = {}  # (row, col) -> (x0, y0, up)
 
     def cell(x0, y0, w, h, cellinfo):
@@ -98,7 +152,7 @@ def _background(title: str, deepest: int):
         d.rectangle((x0, y0, x0 + w, y0 + h), fill=_cell_fill(title, types), outline=(80, 80, 80), width=1)
         if "par" in types:
             d.rectangle((x0 + 3, y0 + 3, x0 + w - 3, y0 + h - 3), outline=PAR_RING, width=3)
-        d.text((x0 + w / 2, y0 + 14), str(price), font=price_font, fill=C.BLACK, anchor="mm")
+        d.text((x0 + w / 2, y0 + (h / 2 if zigzag else 14)), str(price), font=price_font, fill=C.BLACK, anchor="mm")
 
     if not one_d:
         for r, row in enumerate(grid):
@@ -109,19 +163,17 @@ def _background(title: str, deepest: int):
                 cell(x0, y0, cw, ch, info)
                 cells[(r, c)] = (x0, y0, False)
         legend_y = top + len(grid) * ch + 14
-    else:
+    elif not zigzag:
         row = grid[0]
-        stack_h = max(4, deepest) * (2 * tok_r + 3) + 10
-        base_y = top + (stack_h if zigzag else 0)
         for c, info in enumerate(row):
             if info is None:
                 continue
             x0 = 20 + c * step
-            up = zigzag and c % 2 == 0
-            y0 = base_y + (0 if up else ch) if zigzag else base_y
-            cell(x0, y0, cw, ch, info)
-            cells[(0, c)] = (x0, y0, up)
-        legend_y = base_y + ch * (2 if zigzag else 1) + max(deepest, 1) * (2 * tok_r + 3) + 16
+            cell(x0, top, cw, ch, info)
+            cells[(0, c)] = (x0, top, False)
+        legend_y = top + ch + max(deepest, 1) * (2 * tok_r + 3) + 16
+    else:
+        legend_y = _zigzag(grid[0], deepest, top, cell, cells)
     # legend: zone colours and the par marker
     colours = data.load(title)["constants"].get("STOCKMARKET_COLORS", {})
     used = {t for row in grid for info in row if info for t in info.get("types", [])}
@@ -149,6 +201,8 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
     ordered = any((op or {}).get("stack_position") is not None for op in ((facts or {}).get("operators") or {}).values())
     stacks = _stacks(summary, facts)
     deepest = max((len(v) for v in stacks.values()), default=0)
+    if zigzag:
+        deepest = _band_depths(len(market["grid"][0]), stacks)
     background, cells, (cw, ch) = _background(title, deepest if one_d else 0)
     img = background.copy()
     d = ImageDraw.Draw(img)
@@ -168,6 +222,14 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
                 _token(d, title, x, y, rad, sym)
                 if ordered and len(syms) > 1:
                     _order_mark(d, x + rad * 0.75, y - rad * 0.75, k + 1)
+        elif zigzag:
+            for k, sym in enumerate(syms):
+                x = x0 + cw / 2
+                off = ZZ_TAG / 2 + 5 + k * (ZZ_TAG + 4)
+                y = y0 - off if up else y0 + ch + off
+                _tag(d, title, x, y, sym)
+                if ordered and len(syms) > 1:
+                    _order_mark(d, x + cw / 2 - 12, y - ZZ_TAG / 2 + 6, k + 1, 10)
         else:
             for k, sym in enumerate(syms):
                 x = x0 + cw / 2

@@ -159,3 +159,31 @@ def test_cli_trace_fallback(tmp_path):
     assert main([str(HERE / "fixtures" / "1830" / "26855.json"), "--at", "100", "--what", "map",
                  "--out", str(out)]) == 0
     _check_size(out.read_bytes())
+
+
+def _where(img: Image.Image, rgb: tuple[int, int, int]):
+    """The box around the pixels of exactly this colour."""
+    solid = Image.new("RGB", img.size, rgb)
+    return ImageChops.difference(img, solid).convert("L").point(lambda v: 255 if v < 4 else 0).getbbox()
+
+
+def test_1860_zig_zag_fits_a_phone_with_each_marker_at_its_price():
+    """The 55 spaces of 1860's zig-zag wrap into bands (a phone shows the picture ~400 px wide); a marker
+    stands above an upper space and below a lower one, within its width, and markers sharing a space are
+    stacked apart."""
+    from render import colors, market
+
+    corps = {"IOW": 26, "C&N": 41, "FYN": 41, "NGStL": 0}  # 100 (upper), 210 (lower, two), 0 (upper)
+    summary = {"corporations": {sym: {"price": [0, 0, col]} for sym, col in corps.items()}}
+    img = _img(render.draw_market("1860", summary))
+    assert img.width <= 900 and img.height < 1.5 * img.width
+    stacks = market._stacks(summary)
+    _, cells, (cw, ch) = market._background("1860", market._band_depths(55, stacks))
+    boxes = {}
+    for sym, col in corps.items():
+        x0, y0, up = cells[(0, col)]
+        box = boxes[sym] = _where(img, colors.entity("1860", sym)[0])
+        assert box and x0 <= box[0] and box[2] <= x0 + cw + 1, sym
+        assert (box[3] <= y0) if up else (box[1] >= y0 + ch), sym
+    assert boxes["C&N"][3] <= boxes["FYN"][1] or boxes["FYN"][3] <= boxes["C&N"][1]
+    assert len({cells[(0, c)][1] for c in (0, 26, 41)}) == 3  # three bands
