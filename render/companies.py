@@ -8,6 +8,8 @@ certificates against the limit, what a closed minor became, and the NdM merger.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PIL import Image, ImageDraw
 
 from engine.core import data
@@ -21,6 +23,8 @@ PAD = 10
 HEAD_BG = (60, 60, 60)
 ZEBRA = ((255, 255, 255), (242, 240, 234))
 GREY = (140, 140, 140)
+TROUBLE = (178, 0, 0)  # a corporation's state that changes how it plays (receivership, insolvent, bankrupt)
+CALM_STATES = {"relaunched", "nationalised"}
 UNLIMITED_CERTS = 999  # a certificate limit this high stands for none
 
 
@@ -100,17 +104,27 @@ def _train_price(t: dict, money: _Money) -> str:
     return ", or ".join([money.credits(price)] + offers)
 
 
-def _bank_text(summary: dict, money: _Money) -> str:
+def _bank_text(summary: dict, money: _Money, facts: dict) -> str:
     bank = summary.get("bank")
     if bank is None:
         return ""
     broken = bank <= 0 or summary.get("end_reason") == "bank"
+    pounds = facts.get("bank_pounds_left")
+    if pounds is not None and not broken:
+        # 1860's table keeps the players' pounds apart from the companies' credits; 18xx.games counts one total
+        return f"Bank £{pounds} left ({money(bank)} with credits, as 18xx.games counts)"
     if not broken:
         return f"Bank {money(bank)}"
     short = f" ({money(-bank)} short)" if bank < 0 else ""
     if summary.get("finished"):
         return f"Bank broken{short}"
     return f"Bank broken{short}: the game ends after this set of operating rounds"
+
+
+class Emphasis(NamedTuple):
+    """A table cell drawn bold in a colour of its own."""
+    text: str
+    colour: tuple[int, int, int]
 
 
 class _Table:
@@ -147,6 +161,8 @@ class _Table:
                     d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + ROW_H - 4), radius=8, fill=fill,
                                         outline=C.BLACK)
                     self._cell(d, x, y, w, str(value), bold, text, "c")
+                elif isinstance(value, Emphasis):
+                    self._cell(d, x, y, w, value.text, bold, value.colour, align)
                 else:
                     colour = GREY if style.get("dim") else C.BLACK
                     self._cell(d, x, y, w, str(value), bold if style.get("bold") else body, colour, align)
@@ -183,7 +199,10 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     show_states = bool(facts.get("operator_states")) or any(states.values())
     cols = [("Corp", 90, "c"), ("President", 180 if summary.get("minors") else 150, "l")]
     if show_states:
-        cols.append(("State", 150, "l"))
+        # wide enough for the longest state shown (receivership and insolvent at once), never cut short
+        bold = font(17, "bold")
+        longest = max((bold.getlength(", ".join(s)) for s in states.values()), default=0)
+        cols.append(("State", max(130, int(longest) + 2 * PAD + 6), "l"))
     cols += [("Price", 80, "r"), ("Par", 70, "r"), ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens left", 120, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
             ("Privates", 130, "l")]
     if show_rev:
@@ -194,7 +213,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         started = c.get("ipoed") or c.get("floated") or price
         row = [sym, _owner_name(c.get("pres"), names) if c.get("pres") is not None else ""]
         if show_states:
-            row.append(", ".join(states.get(sym) or []))
+            shown = states.get(sym) or []
+            row.append(Emphasis(", ".join(shown), TROUBLE) if set(shown) - CALM_STATES else ", ".join(shown))
         row += [money(price[0]) if price else "", money(c.get("par")), money.credits(c.get("cash")),
                _trains_text(c.get("trains", []), obsolete), c.get("tokens_left", 0),
                f"{c.get('ipo', 0)}%" + (f" ({reserved[sym]} res.)" if reserved.get(sym) else ""),
@@ -292,7 +312,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     head = [summary.get("round_desc") or summary.get("round") or "",
             f"Phase {summary.get('phase', '?')}"
             + (f" (train limit {phase['train_limit']}, tiles {', '.join(phase.get('tiles', []))})" if phase else ""),
-            _bank_text(summary, money)]
+            _bank_text(summary, money, facts)]
     if summary.get("next") is not None:
         nxt = summary["next"]
         head.append(f"Next: {names.get(nxt, nxt)}")

@@ -218,6 +218,9 @@ class Game1860(BaseGame):
     def bank_pounds_left(self) -> int:
         return self.bank_pounds - sum(p.cash for p in self.players)
 
+    def title_facts(self) -> dict:
+        return {"bank_pounds_left": self.bank_pounds_left()}
+
     def check_bank_broken(self) -> None:
         if not self.nationalization and self.bank_pounds_left() < 0:
             self.bank.broken = True
