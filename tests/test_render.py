@@ -187,3 +187,21 @@ def test_1860_zig_zag_fits_a_phone_with_each_marker_at_its_price():
         assert (box[3] <= y0) if up else (box[1] >= y0 + ch), sym
     assert boxes["C&N"][3] <= boxes["FYN"][1] or boxes["FYN"][3] <= boxes["C&N"][1]
     assert len({cells[(0, c)][1] for c in (0, 26, 41)}) == 3  # three bands
+
+
+def test_1860_company_states_drawn_whole_and_in_red():
+    """A company's states (1860: receivership, insolvent, bankrupt...) are never cut short, and those that
+    change how it plays stand out in red; the bank is shown as the table counts it, pounds left."""
+    from render import companies
+    from render.fonts import font
+
+    trace = HERE / "fixtures" / "1860" / "1860_game_end_bank.trace.jsonl"
+    summary = json.loads(trace.read_text().splitlines()[300])
+    states = {"IOW": ["receivership", "insolvent", "nationalised"], "FYN": ["nationalised"]}
+    facts = {"operator_states": ["receivership", "insolvent", "bankrupt", "relaunched", "nationalised"],
+             "operators": {sym: {"states": s} for sym, s in states.items()}, "bank_pounds_left": 4321}
+    img = _img(render.draw_companies("1860", summary, facts))
+    red = _where(img, companies.TROUBLE)
+    assert red and red[2] - red[0] >= font(17, "bold").getlength(", ".join(states["IOW"])) - 8  # cut: "…" for a word
+    assert red[3] - red[1] < companies.ROW_H  # one row: the nationalised FYN is not in red
+    assert companies._bank_text(summary, companies._Money({}, {}), facts).startswith("Bank £4321 left")
