@@ -206,7 +206,10 @@ class StockMarket:
         self._move(corp, cell)
 
     def place(self, corp, cell: Cell) -> None:
-        """Put a marker on a cell whatever the movement rules (1817: into the liquidation zone)."""
+        """Put a marker on a cell whatever the movement rules (1817: into the liquidation zone). A marker
+        already there keeps its place in the cell's order."""
+        if corp.share_price is cell:
+            return
         if corp.share_price is not None:
             corp.share_price.corporations.remove(corp)
         cell.corporations.append(corp)
