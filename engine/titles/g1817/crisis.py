@@ -2,7 +2,7 @@
 preside, a short's dividend or settlement) sells shares, only as many as needed, until their cash is no
 longer negative; one who can't, or won't, goes bankrupt.
 
-Bankruptcy: the player sells what they still may, the rest of their certificates go to the market (the
+Bankruptcy: the player sells what the crisis still allows, the rest of their certificates go to the market (the
 presidency stays with nobody: each corporation they presided goes to the liquidation zone), the bank
 forgives what they still owe, and the game goes on without them, with the certificate limit of the
 players left.
@@ -46,7 +46,9 @@ class CashCrisis(Step):
         owed = -player.cash
         out = []
         for corp in game.corporations:
-            if not player.shares_of(corp) or not corp.operated or not game.in_normal_zone(corp):
+            # 18xx.games allows a sale of any corporation during an operating round, else once it has operated
+            if not player.shares_of(corp) or not (corp.operated or game.round.operating) or \
+                    not game.in_normal_zone(corp):
                 continue
             for shares, percent in game.sellable_bundles(player, corp):
                 if not game.fits_in_pool(corp, percent) or not game.can_dump(player, corp, shares) or \
@@ -75,7 +77,16 @@ class CashCrisis(Step):
         game.sell_shares(player, shares, percent)
 
     def process_bankrupt(self, action, player: Player) -> None:
-        self.game.go_bankrupt(player)
+        """The player first sells what the crisis still allows, the largest such sale of each corporation in
+        operating order (so no sale hands over a presidency, nor sells more than the debt needs)."""
+        game = self.game
+        for corp in sorted((c for c in game.corporations if player.shares_of(c) and c.share_price),
+                           key=game.operating_sort_key):
+            bundles = [(shares, pct) for shares, pct in self.sales(player) if shares[0].corporation is corp]
+            if bundles:
+                shares, percent = max(bundles, key=lambda b: game.bundle_price(corp, b[1]))
+                game.sell_shares(player, shares, percent)
+        game.go_bankrupt(player)
 
     def legal(self, player) -> list[dict]:
         out = [self.action(player, "sell_shares", shares=[s.id for s in shares], percent=percent)

@@ -318,20 +318,11 @@ class Game1817(BaseGame):
         self.bank.cash += amount
 
     def go_bankrupt(self, player) -> None:
-        """The player sells what they still may (the largest bundle of each corporation), the rest of their
-        certificates go to the market without changing presidents (those they presided go to the
-        liquidation zone, presided by nobody), the bank forgives their debt and takes their cash."""
+        """After their last sales (engine.titles.g1817.crisis), the player's certificates go to the market
+        without changing presidents (those they presided go to the liquidation zone, presided by nobody),
+        the bank forgives their debt and takes their cash."""
         held = sorted((c for c in self.corporations if player.shares_of(c) and c.share_price),
                       key=self.operating_sort_key)
-        for corp in held:
-            if not (corp.operated and self.in_normal_zone(corp)):
-                continue
-            bundles = [(shares, pct) for shares, pct in self.sellable_bundles(player, corp)
-                       if all(s.percent > 0 for s in shares) and self.can_dump(player, corp, shares)
-                       and not self.keeps_presidency_without_certificate(player, corp, shares, pct)]
-            if bundles:
-                shares, percent = max(bundles, key=lambda b: b[1])
-                self.sell_shares(player, shares, percent)
         for corp in held:
             for share in list(player.shares_of(corp)):
                 self.give_share(share, self.pool)

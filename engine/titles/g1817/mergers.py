@@ -46,7 +46,9 @@ class MergerRound1817(RoundOfSet):
 
     @property
     def finished(self) -> bool:
-        return self.entity_index >= len(self.entities)
+        """Every corporation has had its turn, and nothing is left to do (a train over the limit discarded,
+        even in a round where no corporation may convert or merge)."""
+        return self.entity_index >= len(self.entities) and self.active_step() is None
 
     def after_process(self, action, entity) -> None:
         if self.active_step() is not None:
