@@ -64,6 +64,9 @@ WEIGHTS = {
     "lay_tile": 3.0, "place_token": 2.0, "run_routes": 5.0, "dividend": 5.0, "buy_train": 2.0,
     "discard_train": 1.0, "bankrupt": 0.3,
 }
+# where a title's rare corners need a push: 1817's mergers (a merger needs two corporations of a size, both
+# in the normal zone, in the merger round of one of them)
+TITLE_WEIGHTS = {"1817": {"merge": 6.0}}
 
 
 def random_program(game, rng: random.Random) -> dict | None:
@@ -72,6 +75,12 @@ def random_program(game, rng: random.Random) -> dict | None:
         return None
     player = rng.choice([p for p in game.players if not p.bankrupt])
     base = {"entity": player.id, "entity_type": "player"}
+    if "program_merger_pass" in game.PROGRAM_TYPES and (game.round.merger or rng.random() < 0.2):
+        # 1817: pass in merger rounds for some of the corporations the player presides, for each kind of round
+        own = [c.sym for c in game.corporations if c.owner is player]
+        by_round = {name: [sym for sym in own if rng.random() < 0.9] for name in ("MR", "AR") if rng.random() < 0.8}
+        options = ["disable_others"] if rng.random() < 0.5 else []
+        return {**base, "type": "program_merger_pass", "corporations_by_round": by_round, "options": options}
     kind = rng.random()
     if kind < 0.5:
         return {**base, "type": "program_share_pass", "unconditional": rng.random() < 0.3,
@@ -94,7 +103,7 @@ def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
             and rng.random() < min(0.9, 0.1 + 0.04 * turns_in_round / len(game.players)):
         # stock rounds come to an end: the longer one lasts, the likelier a player is done
         return next(a for a in legal if a["type"] == "pass")
-    if roll < 0.03 and game.round.stock and game.PROGRAMS:
+    if roll < (0.08 if game.round.merger else 0.03 if game.round.stock else 0) and game.PROGRAMS:
         return random_program(game, rng)
     if roll < 0.005 and game.PROGRAMS:
         return random_program(game, rng)
@@ -107,7 +116,7 @@ def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)
     kinds = list(by_type)
-    weights = [WEIGHTS.get(k, 1.0) for k in kinds]
+    weights = [TITLE_WEIGHTS.get(game.TITLE, {}).get(k, WEIGHTS.get(k, 1.0)) for k in kinds]
     if "bankrupt" in by_type and set(kinds) - {"bankrupt", "sell_shares"}:
         # bankruptcy while there is still something else to do: rarely (18xx.games allows it whenever
         # the president can't raise the cheapest train's price)
@@ -184,7 +193,8 @@ def run(title: str, games: int, seed: int, players: int | None = None, max_actio
     finished = 0
     rng = random.Random(seed)
     entry = REGISTRY[title]
-    rule_names = [sym for sym, _ in entry.playable_rules]
+    # the rules built so far, even of a title not offered to players yet
+    rule_names = [sym for sym, _ in entry.optional_rules if sym not in entry.game_class.UNSUPPORTED_OPTIONAL_RULES]
     low, high = entry.player_range
     for i in range(games):
         game_seed = rng.randrange(1 << 30)

@@ -32,7 +32,7 @@ from engine.core.entities import (
 from engine.core.errors import GameError
 from engine.core.market import StockMarket
 from engine.core.operations import OperatingMixin
-from engine.core.programs import Programs
+from engine.core.programs import PROGRAM_TYPES, Programs
 from engine.core.rules import Rules
 
 MAX_REFUSAL = 300  # characters at most in a refusal's message
@@ -45,6 +45,7 @@ class BaseGame(OperatingMixin):
     PLAYABLE = True  # False: rules still being built; logs replay as far as they go, players can't start one
     PLAYER_DEBT = False  # a player's cash may fall below zero until they settle (1817's cash crisis)
     PROGRAMS = True  # players may leave standing orders (engine.core.programs)
+    PROGRAM_TYPES = PROGRAM_TYPES  # the standing orders (and their cancellation) a player may give
 
     def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
                  game_id: int | str | None = None) -> None:
@@ -815,6 +816,7 @@ class BaseGame(OperatingMixin):
     def run_programs(self) -> list[dict]:
         """Let the programs of the players to act play their turns; the actions they took."""
         out: list[dict] = []
+        self.programs.main_seq = self.programs.seq
         for _ in range(1000):  # each program action ends a turn, disables itself or starts a pass
             actions = self.programs.next_actions()
             if not actions:
@@ -841,7 +843,7 @@ class BaseGame(OperatingMixin):
                 self.end_game("dnf")  # 18xx.games stops a game that reaches its 100th turn: did not finish
                 return
             self.round = self.next_round()
-            self.programs.round_started(self.round.stock)
+            self.programs.round_started(self.round)
             self.round.start()
 
     LAST_TURN = 100

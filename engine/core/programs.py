@@ -10,6 +10,11 @@ another player did counts from their latest turn in this round only.
 
 A player has one program at a time. When a round begins that is not a stock round, programs end, an
 indefinite pass excepted.
+
+Titles with merger rounds (1817) add a merger-round pass: the president passes for the corporations
+named for each kind of merger round (a conversion or merger in the merger round, the offer of a
+corporation for sale in the acquisition round), optionally only until another corporation converted,
+merged or was acquired; it ends when a round begins that is not a merger round.
 """
 
 from __future__ import annotations
@@ -18,7 +23,6 @@ from engine.core.entities import Corporation, Player
 from engine.core.errors import GameError
 
 PROGRAM_TYPES = ("program_buy_shares", "program_share_pass", "program_disable")
-SECURE_PERCENT = 50  # a president holding this much can't be unseated by another player's buy
 
 
 class Programs:
@@ -26,6 +30,7 @@ class Programs:
         self.game = game
         self.by_player: dict[int, dict] = {}
         self.seq = 0  # order of the actions processed so far: what "since the program was set" compares
+        self.main_seq = 0  # the action whose consequences the programs are playing out
 
     def tick(self) -> int:
         self.seq += 1
@@ -33,13 +38,17 @@ class Programs:
 
     def check(self, player: Player, action) -> None:
         """GameError if the program can't be set as given (nothing is changed either way)."""
-        if action.type not in PROGRAM_TYPES:
+        if action.type not in self.game.PROGRAM_TYPES:
             raise GameError(f"{self.game.TITLE} has no {action.type.replace('_', ' ')}")
         if action.type == "program_buy_shares":
             self.game.corporation(action.corporation)
             until = action.until_condition
             if isinstance(until, int) and until < 1:
                 raise GameError(f"a program buys until at least 1 share is held, not {until}")
+        if action.type == "program_merger_pass":
+            for corporations in action.corporations_by_round.values():
+                for sym in corporations:
+                    self.game.corporation(sym)
 
     def set(self, player: Player, action) -> None:
         if action.type == "program_disable":
@@ -49,12 +58,17 @@ class Programs:
         program["seq"] = self.seq
         self.by_player[player.id] = program
 
-    def round_started(self, stock: bool) -> None:
-        """A new round: programs that only make sense in stock rounds end when it is not one."""
-        if stock:
-            return
-        self.by_player = {pid: p for pid, p in self.by_player.items()
-                          if p["type"] == "program_share_pass" and p.get("indefinite")}
+    def round_started(self, round_) -> None:
+        """A new round: programs made for another kind of round end."""
+        self.by_player = {pid: p for pid, p in self.by_player.items() if self.lasts_into(p, round_)}
+
+    @staticmethod
+    def lasts_into(program: dict, round_) -> bool:
+        if program["type"] == "program_merger_pass":
+            return round_.merger
+        if program["type"] == "program_share_pass" and program.get("indefinite"):
+            return True
+        return round_.stock
 
     # --- acting --------------------------------------------------------------------------------
     def next_actions(self) -> list[dict]:
@@ -63,12 +77,16 @@ class Programs:
         from engine.core.steps.stock import BuySellParShares
 
         game = self.game
-        if game.finished or not isinstance(game.round, StockRound) or not self.by_player:
+        if game.finished or not self.by_player:
+            return []
+        if game.round.merger:
+            return self._merger_pass()
+        if not isinstance(game.round, StockRound):
             return []
         step = game.round.active_step()
         if not isinstance(step, BuySellParShares):
             return []
-        player = game.round.current_entity
+        player = next(iter(step.active_entities()), None)  # a bidder, while a corporation is auctioned (1817)
         program = self.by_player.get(getattr(player, "id", None))
         if program is None:
             return []
@@ -76,13 +94,36 @@ class Programs:
         if not available:
             return []
         if program["type"] == "program_share_pass":
-            if "pass" not in available:
+            if "pass" not in available or not step.normal_pass():
                 return []
             reason = None if program.get("unconditional") else self.stop_reason(step, player, program, None)
             return [self._disable(player, reason)] if reason else [self._act(player, "pass")]
         if program["type"] == "program_buy_shares":
             return self._buy_shares(step, player, program, available)
         return []
+
+    def _merger_pass(self) -> list[dict]:
+        """The merger-round pass of the president to act: it passes when the corporation whose turn it is
+        (merger round) or that is on offer (acquisition round) is one of those named for this kind of round."""
+        game = self.game
+        round_ = game.round
+        step = round_.active_step()
+        if not hasattr(step, "merger_auto_pass_entity"):
+            return []
+        actor = next(iter(step.active_entities()), None)
+        if actor is None or not step.actions(actor):
+            return []
+        player = game.player_of(actor)
+        program = self.by_player.get(getattr(player, "id", None))
+        if program is None or program["type"] != "program_merger_pass":
+            return []
+        if "disable_others" in (program.get("options") or ()) and program["seq"] != self.main_seq \
+                and step.others_acted():
+            return [self._disable(player, "Other players have acted and requested to stop")]
+        corp = step.merger_auto_pass_entity()
+        if corp is None or corp.sym not in (program.get("corporations_by_round") or {}).get(round_.short_name, ()):
+            return []
+        return [self._act(actor, "pass")]
 
     def _buy_shares(self, step, player: Player, program: dict, available) -> list[dict]:
         game = self.game
@@ -148,13 +189,21 @@ class Programs:
             return None
         if kind == "sell":
             return "Shares were sold"
-        # a buy
-        if corp.owner is not player or player.percent_of(corp) >= SECURE_PERCENT:
+        if kind == "short":
+            return "Short bought"
+        if kind == "loan":
+            return f"{corp.sym} took a loan"
+        if kind == "redeem":
+            return f"{corp.sym} redeemed a share."
+        if kind != "buy":
+            return f"Unknown action {kind} disabling for safety"
+        secure = step.secure_percent
+        if corp.owner is not player or player.percent_of(corp) >= secure:
             return None
         if corp is not buying:
             return f"{other.name} bought on corporation {corp.sym} and is unsecure"
         percent = player.percent_of(corp) + share_to_buy.percent
-        if percent > SECURE_PERCENT:
+        if percent > secure:
             return None
         bigger = max((s for s in corp.shares if s.percent > share_to_buy.percent and s.owner is not player),
                      key=lambda s: s.percent, default=None)
@@ -166,5 +215,7 @@ class Programs:
         return self._act(player, "program_disable", reason=reason)
 
     @staticmethod
-    def _act(player: Player, kind: str, **fields) -> dict:
-        return {"type": kind, "entity": player.id, "entity_type": "player", **fields}
+    def _act(entity, kind: str, **fields) -> dict:
+        if isinstance(entity, Corporation):
+            return {"type": kind, "entity": entity.sym, "entity_type": "corporation", **fields}
+        return {"type": kind, "entity": entity.id, "entity_type": "player", **fields}

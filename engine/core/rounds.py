@@ -15,6 +15,8 @@ class Round:
     kind = "round"  # what the game's round flow goes by: after_<kind>_round picks the next round
     stock = False  # a stock round: players buy and sell, programs act
     operating = False  # an operating round: corporations take turns
+    merger = False  # a merger round (1817's merger and acquisition rounds): merger-round programs act
+    short_name = ""  # 18xx.games' short name of the round, as programs name it (1817: "MR", "AR")
 
     def __init__(self, game, step_classes, round_num: int = 1) -> None:
         self.game = game

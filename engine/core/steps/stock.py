@@ -9,6 +9,7 @@ from engine.core.steps import Step
 
 class BuySellParShares(Step):
     description = "buy, sell or pass"
+    secure_percent = 50  # programs: a president holding this much can't be unseated by another player's buy
 
     def setup(self) -> None:
         # this turn's (kind, corporation): kind is buy, par, sell or company (a private bought)
@@ -23,6 +24,10 @@ class BuySellParShares(Step):
     @property
     def bought(self) -> bool:
         return any(kind in ("buy", "par", "company") for kind, _ in self.current_actions)
+
+    def normal_pass(self) -> bool:
+        """A pass now would end the turn (programs pass only then; 1817: not a drop out of an auction)."""
+        return True
 
     def track(self, player: Player, corp: Corporation, kind: str) -> None:
         self.current_actions.append((kind, corp))

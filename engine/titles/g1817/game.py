@@ -53,7 +53,7 @@ class Game1817(BaseGame):
     PLAYABLE = False  # the stock, operating, merger and acquisition rounds are still being built
     ROUND_END = "acquisition"
     PLAYER_DEBT = True
-    PROGRAMS = False  # 18xx.games' merger-round standing orders are not built
+    PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"volatility", "modern_trains"})
 
     def setup(self) -> None:
@@ -543,6 +543,10 @@ class Game1817(BaseGame):
         out = {"loans": corp.loans}
         if corp.total_shares != 10:
             out["shares"] = corp.total_shares
+        if self.stations_to_reduce and self.stations_to_reduce[1] is corp and not corp.ipoed:
+            # the merged corporation's stations, waiting for the survivor to reduce them, are no longer its
+            # own once it is reset (18xx.games has started it afresh), nor yet the survivor's
+            out["tokens"] = []
         return out
 
     # --- what players' views show (engine.core.turninfo) --------------------------------------------

@@ -22,6 +22,7 @@ class RoundOfSet(Round):
     """A round after an operating round, numbered as it is (18xx.games: "Merger Round 2.1 (of 2)")."""
 
     label = ""
+    merger = True
 
     @property
     def description(self) -> str:
@@ -32,6 +33,7 @@ class MergerRound1817(RoundOfSet):
     name = "Merger and Conversion Round"
     label = "Merger Round"
     kind = "merger"
+    short_name = "MR"
 
     def start(self) -> None:
         game = self.game
@@ -152,6 +154,13 @@ class Conversion(Step):
     def process_pass(self, action, corp: Corporation) -> None:
         self.passed = True
 
+    # --- what merger-round programs look at -----------------------------------------------------------
+    def merger_auto_pass_entity(self) -> Corporation | None:
+        return self.round.current_entity
+
+    def others_acted(self) -> bool:
+        return bool(self.round.converts)
+
     def legal(self, corp) -> list[dict]:
         acts = self.actions(corp)
         out = [self.action(corp, "convert")] if "convert" in acts else []
@@ -214,7 +223,8 @@ class ReduceStations(Step):
 
 class PostConversion(Step):
     """After a conversion, from its president round the table: each player may buy one of its new shares (the
-    president as many as they like) or pass; until the corporation takes a loan."""
+    president as many as they like; one who is short closes a short with it) or pass; until the corporation
+    takes a loan."""
 
     description = "buy a share of the converted corporation, or pass"
 
@@ -229,10 +239,12 @@ class PostConversion(Step):
         return next((s for s in corp.shares_of(corp) if not s.president), None)
 
     def can_buy(self, player: Player, corp: Corporation) -> bool:
+        """A share to close a short ignores the holding and certificate limits."""
         game = self.game
         share = self.treasury_share(corp)
-        return share is not None and player.cash >= game.certificate_price(share, corp.share_price.price) and \
-            game.holding_ok(player, corp, share.percent) and game.num_certs(player) < game.cert_limit
+        return share is not None and player.cash >= game.certificate_price(share, corp.share_price.price) and (
+            bool(game.shorts_of(player, corp)) or
+            game.holding_ok(player, corp, share.percent) and game.num_certs(player) < game.cert_limit)
 
     def active_entities(self) -> list:
         corp = self.corporation()
@@ -265,7 +277,10 @@ class PostConversion(Step):
             raise GameError(f"{player.name} may buy one of {corp.sym}'s treasury shares")
         if not self.can_buy(player, corp):
             raise GameError(f"{player.name} can't buy a share of {corp.sym}")
+        closing = bool(game.shorts_of(player, corp))
         game.buy_shares(player, shares)
+        if closing:  # the share and the short leave the game
+            game.unshort(player, shares[0])
         if player is not corp.owner or not self.can_buy(player, corp):
             player.passed = True
 
@@ -316,10 +331,12 @@ class PostConversionLoans(Step):
 class AcquisitionRound1817(RoundOfSet):
     name = label = "Acquisition Round"
     kind = "acquisition"
+    short_name = "AR"
 
     def start(self) -> None:
         game = self.game
         self.cash_crisis_player: Player | None = None
+        self.acquired: list[Corporation] = []  # bought by a player's corporation this round
         self.entities = [p for p in game.players if any(c.owner is p for c in game.corporations)]
         # corporations to deal with, lowest share price first
         self.offering = sorted((c for c in game.corporations if c.floated and not c.closed),
@@ -644,7 +661,15 @@ class Acquire(Auction):
         if self.winner:
             self.winner = None
             self.round.offering.remove(corp)
+            self.round.acquired.append(corp)
             self.next_offer()
+
+    # --- what merger-round programs look at -----------------------------------------------------------
+    def merger_auto_pass_entity(self) -> Corporation | None:
+        return self.offer
+
+    def others_acted(self) -> bool:
+        return bool(self.round.acquired)
 
     def process_pass(self, action, entity) -> None:
         if self.offer:

@@ -16,7 +16,7 @@ from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError
 from engine.core.rounds import StockRound
 from engine.core.steps import Step
-from engine.core.steps.stock import BuySellParShares
+from engine.core.steps.stock import BuySellParShares, track_for_programs
 from engine.titles.g1817.auction import Auction
 
 MIN_IPO_BID = 100
@@ -58,6 +58,7 @@ class HomeStation(Step):
 
 class BuySellParShares1817(Auction, BuySellParShares):
     description = "buy, sell, start a corporation, act for a corporation or pass"
+    secure_percent = 60  # with shorts, 50% of a corporation is not enough to keep it
 
     def setup(self) -> None:
         BuySellParShares.setup(self)
@@ -195,6 +196,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         corp.cash += price
         self.winner = player
         self.sized = False
+        self.track(player, corp, "par")
         sizes = game.corporation_sizes()
         if len(sizes) == 1:
             self.size(corp, sizes[0])
@@ -231,7 +233,6 @@ class BuySellParShares1817(Auction, BuySellParShares):
         self.winner = None
         self.forming = None
         self.round.current_entity.passed = False  # the player who started the auction has acted
-        self.track(self.round.current_entity, corp, "par")
         self.passed = True
 
     def open_auction(self, player: Player, item, price: int) -> None:
@@ -368,6 +369,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if not self.corporate_actions(corp):
             raise GameError(f"{corp.sym} can't take a loan now")
         self.corporate_action = corp
+        track_for_programs(self.round, corp.owner, corp, "loan", self.game.programs.seq)
         self.game.take_loan(corp)
         self.game.buy_missing_stations(corp)
 
@@ -383,10 +385,14 @@ class BuySellParShares1817(Auction, BuySellParShares):
             raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)}")
         game.transfer(corp, game.bank, price)
         game.transfer_shares(shares, corp)
+        track_for_programs(self.round, corp.owner, corp, "redeem", game.programs.seq)
         self.corporate_action = corp
         self.bought_back = True
 
     # --- passing ----------------------------------------------------------------------------------
+    def normal_pass(self) -> bool:
+        return not (self.auctioning or self.winner)
+
     def process_pass(self, action, player: Player) -> None:
         if self.winner:
             if not self.sized:
