@@ -46,6 +46,7 @@ class BaseGame(OperatingMixin):
     PLAYER_DEBT = False  # a player's cash may fall below zero until they settle (1817's cash crisis)
     PROGRAMS = True  # players may leave standing orders (engine.core.programs)
     PROGRAM_TYPES = PROGRAM_TYPES  # the standing orders (and their cancellation) a player may give
+    IPO_NAME = "IPO"  # what 18xx.games calls a corporation's unsold shares (1817: its treasury)
 
     def __init__(self, players: list[dict], seed: int = 0, optional_rules: Iterable[str] = (),
                  game_id: int | str | None = None) -> None:

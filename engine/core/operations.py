@@ -54,6 +54,10 @@ class OperatingMixin:
             # the corporation that laid the tile chooses the city each displaced station goes to
             self.token_placers[(sym, coord)] = corp.sym
 
+    def forget_route(self, corp: Corporation) -> None:
+        """The corporation lost stations (1817: a merger, or it was started afresh): look for its route again."""
+        self._routes_found.discard(corp.sym)
+
     def place_token(self, corp: Corporation, city_id: str, slot: int, price: int) -> None:
         """The corporation's next station from its charter, for `price` (a private's station is free)."""
         if price:
@@ -62,7 +66,8 @@ class OperatingMixin:
         corp.tokens_used += 1
 
     def route_available(self, corp: Corporation) -> bool:
-        # once a corporation has a route it keeps one (track and stations are never taken away)
+        # once a corporation has a route it keeps one (track is never taken away; a title that takes stations
+        # away says so with `forget_route`)
         if corp.sym in self._routes_found:
             return True
         if self.hexmap.route_available(corp.sym):

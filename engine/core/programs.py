@@ -145,10 +145,10 @@ class Programs:
             source = game.pool if from_market else corp
             shares = [s for s in source.shares_of(corp) if not s.president and step.can_buy_share(player, s)]
             if not shares:
-                where = "market" if from_market else "IPO"
+                where = "market" if from_market else game.IPO_NAME
                 return [self._disable(player, f"Cannot buy {corp.sym} from {where}")]
             if len({s.percent for s in shares}) > 1:
-                where = "market" if from_market else "IPO"
+                where = "market" if from_market else game.IPO_NAME
                 return [self._disable(player, f"Shares of different sizes exist, cannot auto buy {corp.sym} "
                                               f"from {where}")]
             share = shares[0]

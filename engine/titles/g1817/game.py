@@ -54,6 +54,7 @@ class Game1817(BaseGame):
     ROUND_END = "acquisition"
     PLAYER_DEBT = True
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
+    IPO_NAME = "Treasury"
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"volatility", "modern_trains"})
 
     def setup(self) -> None:
@@ -438,6 +439,7 @@ class Game1817(BaseGame):
         for city in hexmap.token_cities(corp.sym):
             if id(city) in theirs:
                 hexmap.remove_token(corp.sym, city.tile.hex.coord)
+        self.forget_route(corp)
         self.stations_to_reduce = (corp, target, len(target.token_prices))
         if not self.stations_over_limit():
             self.move_stations()
@@ -463,23 +465,38 @@ class Game1817(BaseGame):
     STATION_LIMIT_AFTER_MERGER = 8
 
     def merge_shares(self, corp: Corporation, target: Corporation) -> None:
-        """Two 5-share corporations: the survivor grows to 10 shares; each 20% of the merged one becomes
-        one of its 10% shares (from its treasury); the player holding most becomes president (the
-        survivor's president keeps it in a tie)."""
+        """Two 5-share corporations: the survivor grows to 10 shares; each 20% of the merged one becomes one
+        of its 10% shares (its new treasury shares first, then extra ones), each short of 20% a short of 10%;
+        the player holding most becomes president (the survivor's president keeps it in a tie); then a
+        holder's short and 10% share cancel out."""
         previous = corp.owner
         issued = self.resize(corp, 10)
+        number = max([s.number for s in corp.shares] + [9])
         for share in list(target.shares):
             holder = corp if share.owner is target else share.owner
-            for _ in range(share.percent // 20):
-                if not issued:
-                    raise GameError("more merged shares than the survivor issues (shorts): not built yet")
-                new = issued.pop(0)
-                if holder is not corp:
-                    self.give_share(new, holder)
+            for _ in range(abs(share.percent) // 20):
+                if share.percent > 0 and issued:
+                    new = issued.pop(0)
+                    if holder is not corp:
+                        self.give_share(new, holder)
+                    continue
+                number += 1
+                if share.percent > 0:
+                    self.add_share(Share(f"{corp.sym}_{number}", corp, 10, owner=holder))
+                else:
+                    self.add_share(Share(f"{corp.sym}_{number}", corp, -10, owner=holder, buyable=False,
+                                         counts_for_limit=False))
         self.check_presidency(corp, previous, None)
+        for holder in dict.fromkeys(s.owner for s in corp.shares):
+            while self.shorts_of(holder, corp):
+                share = next((s for s in holder.shares_of(corp) if s.percent == 10), None)
+                if share is None:
+                    break
+                self.unshort(holder, share)
 
     def reset_corporation(self, corp: Corporation) -> None:
         """A corporation merged away or acquired becomes one that may be started again."""
+        self.forget_route(corp)
         for holder in (*self.players, self.pool):
             holder.shares_by_corp.pop(corp.sym, None)
         for share in corp.shares:

@@ -212,6 +212,7 @@ class ReduceStations(Step):
         city = game.hexmap.city(action.city)
         sym = city.tokens[action.slot]
         game.hexmap.remove_token(sym, city.tile.hex.coord)
+        game.forget_route(corp)
         if not game.stations_over_limit():
             game.move_stations()
 
@@ -223,8 +224,8 @@ class ReduceStations(Step):
 
 class PostConversion(Step):
     """After a conversion, from its president round the table: each player may buy one of its new shares (the
-    president as many as they like; one who is short closes a short with it) or pass; until the corporation
-    takes a loan."""
+    president as many as they like; one who is short closes a short with it), sell theirs (not the president),
+    or pass; until the corporation takes a loan."""
 
     description = "buy a share of the converted corporation, or pass"
 
@@ -285,7 +286,20 @@ class PostConversion(Step):
             player.passed = True
 
     def process_sell_shares(self, action, player: Player) -> None:
-        raise GameError("selling shares after a conversion is not built yet")
+        """A holder other than the president may sell instead (18xx.games: any of their shares of it, to the
+        market, at its price); that is their turn."""
+        game = self.game
+        corp = self.corporation()
+        shares = [game.share(sid) for sid in action.shares]
+        percent = sum(s.percent for s in shares)
+        if "sell_shares" not in self.actions(player) or \
+                not any({s.id for s in bundle} == set(action.shares) for bundle, _ in self.sales(player, corp)):
+            raise GameError(f"{player.name} may sell only their own shares of {corp.sym}")
+        game.sell_shares(player, shares, percent)
+        player.passed = True
+
+    def sales(self, player: Player, corp: Corporation) -> list:
+        return self.game.sellable_bundles(player, corp)
 
     def process_pass(self, action, player: Player) -> None:
         player.passed = True
@@ -296,6 +310,9 @@ class PostConversion(Step):
         if "buy_shares" in self.actions(player):
             share = self.treasury_share(corp)
             out.append(self.action(player, "buy_shares", shares=[share.id], percent=share.percent))
+        if "sell_shares" in self.actions(player):
+            out.extend(self.action(player, "sell_shares", shares=[s.id for s in bundle], percent=percent)
+                       for bundle, percent in self.sales(player, corp))
         if self.actions(player):
             out.append(self.action(player, "pass"))
         return out
@@ -418,14 +435,19 @@ class Acquire(Auction):
             round_.offering.pop(0)
 
     def drop_orphan_offer(self) -> None:
-        """A corporation on offer whose president went bankrupt meanwhile is presided by nobody: not offered;
-        a bankrupt bidder is out of the auction."""
+        """A corporation on offer or at auction that moved into a zone meanwhile (its president went bankrupt
+        in a cash crisis) is no longer dealt with this round, unless a buyer is already taking it over; a
+        bankrupt bidder is out of the auction."""
+        corp = self.offer or self.auctioning or (self.winner[1] if self.winner else None)
+        if corp is not None and self.buyer is None and self.game.entered_zone_this_round(corp):
+            self.offer = self.auctioning = self.winner = None
+            self.bids.clear()
+            self.bidders = []
+            self.round.offering.remove(corp)
+            self.next_offer()
+            self.round.blocking_cache.clear()
         for player in [p for p in self.bidders if p.bankrupt]:
             self.drop_out(player)
-            self.round.blocking_cache.clear()
-        if self.offer is not None and self.offer.owner is None:
-            self.round.offering.remove(self.offer)
-            self.next_offer()
             self.round.blocking_cache.clear()
 
     def start_auction(self, corp: Corporation) -> None:
