@@ -159,6 +159,18 @@ def test_a_mine_adds_ten_dollars_to_routes_through_it():
     assert route_bonus(game.hexmap, "Bess", route, 50) == 60
 
 
+def test_the_route_finder_counts_mines_and_bridges_as_the_route_check_does():
+    from engine.core.autoroute import best_routes, check_routes
+
+    game = fixture_upto(344)  # H runs through the mines of G14 and H11 (and I8) and stops at bridged H9
+    corp = game.corporation("H")
+    best = best_routes(game, corp)
+    assert check_routes(game, corp, best) == [r["revenue"] for r in best]
+    through = {h for r in best for segment in r["connections"] for h in segment}
+    assert {"G14", "H11", "I8"} <= through and all("H9" in r["hexes"] for r in best)
+    assert sum(r["revenue"] for r in best) == 190  # $50 of it from the three mines and the two stops at H9
+
+
 def test_a_conversion_issues_three_shares_the_players_may_buy_then_the_corporation_buys_a_station():
     game = fixture_upto(264)  # merger round 2.1, A&S (2 shares, president 5159) to act
     corp, president = game.corporation("A&S"), game.player(5159)

@@ -156,10 +156,15 @@ class RouteRules:
 
     @property
     def simple_values(self) -> bool:
-        """True when a route's revenue is the plain sum of its stop values (lets the search add up
-        values while it walks). Titles with route bonuses or N+M trains return False and get
-        :meth:`route_value` called on every candidate."""
+        """True when a route's revenue is the plain sum of its stop values and its track bonuses (lets the
+        search add up values while it walks). Titles with other route bonuses or N+M trains return False and
+        get :meth:`route_value` called on every candidate."""
         return self.hexmap.route_hook is None
+
+    def track_bonuses(self) -> dict[str, int]:
+        """Revenue a route earns once for each of these hexes its track runs through, on top of its stops'
+        values (1817: a mine)."""
+        return {}
 
     def run_ok(self, stopmasks: list[int], net) -> bool:
         """Whether the routes of a run may run together, each given as the bits (net.index) of the stops it
@@ -251,7 +256,8 @@ class _Net:
         self.chains: list[_Chain] = []
         self.adj: list[list[tuple]] = []  # node -> [(other, mask, chain, start_terminal, end_terminal)]
         self.hex_bit: dict[str, int] = {}
-        key_bits: dict = {}
+        self.key_bits: dict = {}  # a piece of track (routes.path_track_keys) -> its bit in the chains' masks
+        key_bits = self.key_bits
         starts = hexmap.token_cities(sym)
         todo = []
         for c in starts:
@@ -607,6 +613,10 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
                     sm >>= 1
                     i += 1
                 vals.append(v)
+        bonuses = _track_bonus_masks(rules, cands.net)
+        if bonuses:
+            masks = cands.masks
+            vals = [v + sum(amount for bits, amount in bonuses if masks[k] & bits) for k, v in enumerate(vals)]
         order = [k for k in range(len(costs)) if costs[k] <= limit and vals[k] > 0]
     else:
         vals = [0] * len(costs)
@@ -626,6 +636,18 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
     masks = cands.masks
     order = _one_per_track(order, masks)
     return [vals[k] for k in order], [masks[k] for k in order], order, fields
+
+
+def _track_bonus_masks(rules: RouteRules, net: _Net) -> list[tuple[int, int]]:
+    """(track bits of the hex, bonus) for each bonus hex the corporation's track reaches."""
+    bonuses = rules.track_bonuses()
+    if not bonuses:
+        return []
+    bits: dict[str, int] = {}
+    for key, bit in net.key_bits.items():
+        if key[0] in bonuses:
+            bits[key[0]] = bits.get(key[0], 0) | bit
+    return [(mask, bonuses[coord]) for coord, mask in bits.items()]
 
 
 class _GroupFields:

@@ -30,6 +30,7 @@ from engine.titles.g1817.operating import (
     Dividend1817,
     Loan,
     OperatingRound1817,
+    RouteRules1817,
     SpecialTrack1817,
     Track1817,
     route_bonus,
@@ -55,6 +56,7 @@ class Game1817(BaseGame):
     PLAYER_DEBT = True
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
     IPO_NAME = "Treasury"
+    ROUTE_RULES = RouteRules1817
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"volatility", "modern_trains"})
 
     def setup(self) -> None:

@@ -7,6 +7,7 @@ turn without a train goes to the liquidation zone.
 
 from __future__ import annotations
 
+from engine.core.autoroute import RouteRules
 from engine.core.entities import Company, Corporation
 from engine.core.errors import GameError
 from engine.core.rounds import OperatingRound
@@ -26,6 +27,27 @@ def route_bonus(hexmap, corp: str, route: dict, revenue: int) -> int:
     mines = sum(1 for coord in hexes if MINE in marked.get(coord, ()))
     bridges = sum(1 for coord in route["hexes"] if BRIDGE in marked.get(coord, ()))
     return revenue + MARKER_BONUS * (mines + bridges)
+
+
+class RouteRules1817(RouteRules):
+    """The route finder's view of the bonuses (the same as `route_bonus`): a bridged city adds to the value of
+    each stop there, a mine to a route whose track runs through it; so a run's value still adds up as the
+    search walks."""
+
+    @property
+    def simple_values(self) -> bool:
+        return True
+
+    def stop_value(self, node, train) -> int:
+        bridged = BRIDGE in self.hexmap.assignments.get(node.tile.hex.coord, ())
+        return super().stop_value(node, train) + (MARKER_BONUS if bridged else 0)
+
+    def track_bonuses(self) -> dict[str, int]:
+        return {coord: MARKER_BONUS for coord, marks in self.hexmap.assignments.items() if MINE in marks}
+
+    def route_value(self, stops, paths, train) -> int:
+        hexes = {p.tile.hex.coord for p in paths if p.tile.hex is not None}
+        return sum(self.stop_value(s, train) for s in stops) + sum(self.track_bonuses().get(h, 0) for h in hexes)
 
 
 class OperatingRound1817(OperatingRound):
