@@ -775,11 +775,15 @@ class HexMap:
         self._put_token(corp, city, slot, home=True)
         return city.id
 
-    def replace_token(self, old: str, new: str, coord: str) -> None:
-        """A station changes hands where it stands (18MEX: the NdM's exchange stations at a merger)."""
+    def replace_token(self, old: str, new: str, coord: str, first_free_slot: bool = False) -> None:
+        """A station changes hands where it stands (18MEX: the NdM's exchange stations at a merger); with
+        `first_free_slot`, in the city's first slot free once it is taken off (1817, as 18xx.games swaps them)."""
         city = next(c for c in self.hex(coord).tile.cities if old in c.tokens)
         slot = city.tokens.index(old)
         self.remove_token(old, coord)
+        if first_free_slot:
+            slot = next(i for i, (t, r) in enumerate(zip(city.tokens, city.reservations, strict=False))
+                        if t is None and r is None)
         self._put_token(new, city, slot)
 
     def remove_token(self, corp: str, coord: str) -> None:

@@ -441,10 +441,18 @@ class Game1817(BaseGame):
         for city in hexmap.token_cities(corp.sym):
             if id(city) in theirs:
                 hexmap.remove_token(corp.sym, city.tile.hex.coord)
+                self.station_back_to_charter(corp)
         self.forget_route(corp)
         self.stations_to_reduce = (corp, target, len(target.token_prices))
         if not self.stations_over_limit():
             self.move_stations()
+
+    @staticmethod
+    def station_back_to_charter(corp: Corporation) -> None:
+        """A station taken off the map goes back to its corporation's charter (while the survivor reduces its
+        stations, each side's charter shows it, as on 18xx.games)."""
+        if corp.tokens_used:
+            corp.tokens_used -= 1
 
     def stations_over_limit(self) -> bool:
         corp, target, _ = self.stations_to_reduce
@@ -456,7 +464,7 @@ class Game1817(BaseGame):
         hexmap = self.hexmap
         placed, moved = hexmap.tokened_hexes(corp.sym), hexmap.tokened_hexes(target.sym)
         for coord in moved:
-            hexmap.replace_token(target.sym, corp.sym, coord)
+            hexmap.replace_token(target.sym, corp.sym, coord, first_free_slot=True)
         target.tokens_used = 0
         total = min(len(corp.token_prices) + their_count, self.STATION_LIMIT_AFTER_MERGER)
         used = len(placed) + len(moved)

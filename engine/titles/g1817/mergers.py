@@ -212,6 +212,7 @@ class ReduceStations(Step):
         city = game.hexmap.city(action.city)
         sym = city.tokens[action.slot]
         game.hexmap.remove_token(sym, city.tile.hex.coord)
+        game.station_back_to_charter(game.corporation(sym))
         game.forget_route(corp)
         if not game.stations_over_limit():
             game.move_stations()

@@ -180,15 +180,10 @@ class Track1817(Track):
         super().process_lay_tile(action, corp)
 
     def after_lay(self, action, operator) -> None:
-        """The Mountain Engineers' income comes before it is known whether another lay can be paid; an
-        ordinary tile on Pittsburgh laid by the corporation that owns the Pittsburgh Steel Mill closes it (as
-        on 18xx.games: another corporation's tile there leaves it open, though it can no longer be used)."""
-        game = self.game
-        game.after_lay_1817(operator, action.hex, self.built_on)
-        psm = game.company_by_sym.get(PITTSBURGH_STEEL_MILL)
-        if psm is not None and not psm.closed and psm.owner is operator and \
-                action.hex in (psm.ability("tile_lay") or {}).get("hexes", ()):
-            game.close_company(psm)
+        """The Mountain Engineers' income comes before it is known whether another lay can be paid. An
+        ordinary tile on Pittsburgh leaves the Pittsburgh Steel Mill open, though it can no longer be used
+        (18xx.games means to close it then, but its check never matches: docs/1817.md)."""
+        self.game.after_lay_1817(operator, action.hex, self.built_on)
 
 
 class SpecialTrack1817(SpecialTrack):
@@ -356,6 +351,13 @@ class Dividend1817(Dividend):
 class BuyTrain1817(BuyTrain):
     """No corporation must buy a train (MUST_BUY_TRAIN never: one without a train at the end of its turn is
     liquidated), and none buys from a corporation in the liquidation zone."""
+
+    def process_buy_train(self, action, corp: Corporation) -> None:
+        """As on 18xx.games, buying ends as soon as no other train can be bought: the interest is then due
+        before another corporation discards a train the purchase put over the limit."""
+        super().process_buy_train(action, corp)
+        if not self.can_buy(corp):
+            self.passed = True
 
     def other_trains(self, corp: Corporation) -> list:
         return [t for t in super().other_trains(corp) if not self.game.in_liquidation(t.owner)]
