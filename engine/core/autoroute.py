@@ -615,8 +615,11 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
                 vals.append(v)
         bonuses = _track_bonus_masks(rules, cands.net)
         if bonuses:
-            masks = cands.masks
-            vals = [v + sum(amount for bits, amount in bonuses if masks[k] & bits) for k, v in enumerate(vals)]
+            vals = list(vals)
+            for bits, amount in bonuses:
+                for k, mask in enumerate(cands.masks):
+                    if mask & bits:
+                        vals[k] += amount
         order = [k for k in range(len(costs)) if costs[k] <= limit and vals[k] > 0]
     else:
         vals = [0] * len(costs)
