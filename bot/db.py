@@ -114,6 +114,7 @@ class GameRow:
     end_reason: str | None = None
     settings: dict[str, Any] = field(default_factory=dict)  # the family's own set-up (Steam: map, mode)
     language: str = "en"  # what its thread speaks (i18n.LANGUAGES)
+    pin_message_id: int | None = None  # the thread's pinned summary message
 
     @property
     def setup(self) -> dict[str, Any]:
@@ -130,6 +131,7 @@ class GameRow:
             last_action_at=r["last_action_at"], turn_members=json.loads(r["turn_members"] or "[]"),
             result=json.loads(r["result"]) if r["result"] else None, end_reason=r["end_reason"],
             settings=json.loads(r["settings"] or "{}"), language=r["language"],
+            pin_message_id=r["pin_message_id"],
         )
 
 
@@ -164,6 +166,22 @@ class UndoRequest:
     at_count: int
     agreed: set[int] = field(default_factory=set)   # player ids
     message_id: int | None = None
+
+
+@dataclass
+class UndoEvent:
+    """Actions taken back: after action `kept` of the log, the seat `requester` undid `steps` actions, taken by
+    the seats `takers` (None: an imported action), with the agreement of the seats `agreed` (empty: its own
+    actions, no vote). `told`: the undone actions as sentences."""
+
+    game_id: int
+    kept: int
+    requester: int
+    steps: int
+    takers: list[int | None]
+    agreed: list[int]
+    told: str
+    created_at: float = 0.0
 
 
 class Database:
@@ -443,6 +461,21 @@ class Database:
     async def delete_undo_request(self, game_id: int) -> None:
         async with self.transaction():
             await self._db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
+
+    # ---------------------------------------------------------------- undo events
+    async def add_undo_event(self, ev: UndoEvent) -> None:
+        async with self.transaction():
+            await self._db.execute(
+                "INSERT INTO undo_events(game_id, kept, requester, steps, takers, agreed, told, created_at)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (ev.game_id, ev.kept, ev.requester, ev.steps, json.dumps(ev.takers), json.dumps(ev.agreed), ev.told,
+                 ev.created_at or time.time()))
+
+    async def undo_events(self, game_id: int) -> list[UndoEvent]:
+        """The game's undos, oldest first."""
+        async with self._db.execute("SELECT * FROM undo_events WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
+            return [UndoEvent(r["game_id"], r["kept"], r["requester"], r["steps"], json.loads(r["takers"]),
+                              json.loads(r["agreed"]), r["told"], r["created_at"]) for r in await cur.fetchall()]
 
     # ---------------------------------------------------------------- reminders
     @staticmethod

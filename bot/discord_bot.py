@@ -117,12 +117,16 @@ class RoundhouseBot(commands.Bot):
     # ---------------------------------------------------------------- publishing
     async def publish(self, reply: Reply, channel_id: int | None = None) -> discord.Message | None:
         """Post a reply in its game's thread (or edit `reply.edit` in place): text, pictures, buttons; ping
-        only `reply.mention`. Then the replies in `reply.also`. Returns the message of `reply` itself."""
+        only `reply.mention`. The thread's pinned summary is brought up to date first (`reply.pinned`), the
+        replies in `reply.also` follow. Returns the message of `reply` itself."""
         from bot.ui import buttons_view
         target = reply.thread_id or channel_id
         if target is None:
             return None
         channel = self.get_partial_messageable(target)
+        if reply.pinned is not None and reply.game_id is not None and reply.thread_id:
+            # first: a summary posted anew stays above the news, which remains the thread's last message
+            await self.keep_pinned(reply.game_id, reply.thread_id, reply.pinned)
         kwargs: dict[str, Any] = {
             "content": reply.text[:2000],
             "allowed_mentions": allowed_mentions_for(reply.mention),
@@ -147,6 +151,28 @@ class RoundhouseBot(commands.Bot):
             except discord.HTTPException:
                 log.info("could not publish %r", more.text[:60])
         return msg
+
+    async def keep_pinned(self, game_id: int, thread_id: int, text: str) -> None:
+        """Edit the thread's pinned summary to `text`: pinned again if someone unpinned it, posted and pinned
+        anew if it was deleted (or never posted). Best effort: a summary that cannot be kept never stops the
+        game (pinning needs the Pin Messages permission)."""
+        channel = self.get_partial_messageable(thread_id)
+        kwargs: dict[str, Any] = {"content": text[:2000], "allowed_mentions": discord.AllowedMentions.none()}
+        try:
+            message_id = await self.service.pinned_message(game_id)
+            msg = None
+            if message_id is not None:
+                try:
+                    msg = await channel.get_partial_message(message_id).edit(**kwargs)
+                except discord.NotFound:
+                    msg = None
+            if msg is None:
+                msg = await channel.send(**kwargs)
+                await self.service.set_pinned_message(game_id, msg.id)
+            if not msg.pinned:
+                await msg.pin(reason=f"Roundhouse game #{game_id}: where the game stands")
+        except discord.HTTPException as exc:
+            log.info("game %s: could not keep the pinned summary: %s", game_id, exc)
 
     def _spawn(self, coro: Any) -> None:
         t = asyncio.create_task(coro)

@@ -26,7 +26,7 @@ import pydantic
 from bot import access
 from bot.access import Caller
 from bot.commands import Command, fit
-from bot.db import Database, GameRow, LogConflict, Seat, UndoRequest
+from bot.db import Database, GameRow, LogConflict, Seat, UndoEvent, UndoRequest
 from bot.errors import UserError, clip, quote
 from bot.session import Change, Engine, Session, Title
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, use
@@ -72,6 +72,7 @@ class Reply:
     also: list[Reply] = field(default_factory=list)      # further posts/edits published after this one
     guild_id: int | None = None                          # the game's server (links to its thread)
     language: str = DEFAULT                              # what it is written in (its buttons too)
+    pinned: str | None = None                            # the thread's pinned summary, as it reads now
 
 
 @dataclass
@@ -447,6 +448,8 @@ class Service:
                 await self.db.set_reminder(game_id, next_at=None)
             await self._refresh(game_id)
             reply = lv.reply(_("Game #{game} was aborted.", game=game_id))
+            if not was_lobby:
+                reply.pinned = _("**{title}** game #{game} — aborted.", title=self._title(lv).display_name, game=game_id)
             if was_lobby:
                 reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — aborted in the lobby.",
                                                       title=self._title(lv).display_name, game=game_id))
@@ -492,6 +495,31 @@ class Service:
             return _("Next: {whom}{acting_for} — {hint}.", whom=", ".join(whom), acting_for=s.acting_for(), hint=hint)
         return _("Next: {whom}{acting_for}.", whom=", ".join(whom), acting_for=s.acting_for())
 
+    def summary_text(self, lv: Live) -> str:
+        """The thread's pinned message: the game, where it stands, the standings and whose turn it is (no
+        pings: it is edited after every action)."""
+        title = self._title(lv).display_name
+        if lv.session is None:
+            return _("**{title}** game #{game} — {status}.", title=title, game=lv.row.id, status=lv.row.status)
+        where = self._words(lambda: lv.session.status_lines(lv.names)[0], "summary", lv).rstrip(".")
+        lines = [_("**{title}** game #{game} — {status}.", title=title, game=lv.row.id, status=where)]
+        if not lv.session.finished:
+            standings = self._words(lambda: lv.session.result_text(lv.names), "standings", lv)
+            if standings:
+                lines.append(_("Standings: {standings}.", standings=standings))
+        lines.append(self.turn_text(lv, mention=False))
+        return "\n".join(lines)
+
+    async def set_pinned_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the thread's pinned summary message (posted anew when the old one was deleted)."""
+        await self.db.update_game(game_id, pin_message_id=message_id)
+        if game_id in self._live:
+            self._live[game_id].row.pin_message_id = message_id
+
+    async def pinned_message(self, game_id: int) -> int | None:
+        row = await self.db.get_game(game_id)
+        return row.pin_message_id if row is not None else None
+
     @staticmethod
     def _words(make: Callable[[], str], what: str, lv: Live) -> str:
         """Words for a message, best effort: never let them block a move."""
@@ -525,6 +553,7 @@ class Service:
         stem = f"game{lv.row.id}-{len(lv.session.actions) if lv.session else 0}"
         reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, stem)
         reply.buttons = lv.session.buttons_for(change) if lv.session is not None else []
+        reply.pinned = self.summary_text(lv)
         if changed and turn:
             reply.dm = [m for m in turn if await self.db.dm_optin(m)]
 
@@ -758,8 +787,8 @@ class Service:
             rows = await self.db.action_rows(game_id, limit=steps)
             previous = await self.db.undo_request(game_id)
             if all(m == caller.member_id for _, _, m, _ in rows):
-                reply = await self._do_undo(lv, steps, seat.name)
-                reply.also = self._vote_closed(lv, previous, _("replaced by an undo"))
+                reply = await self._do_undo(lv, steps, seat.player_id)
+                reply.also += self._vote_closed(lv, previous, _("replaced by an undo"))
                 await self._publish(publish, reply)
                 return reply
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id})
@@ -836,20 +865,24 @@ class Service:
                                               "{name} agrees to undo {n} actions; waiting for {names}.", req.steps,
                                               name=seat.name, names=waiting))
                 else:
-                    requester = lv.names.get(req.requester, str(req.requester))
-                    reply = await self._do_undo(lv, req.steps, requester, agreed=True)
-                    reply.also = self._vote_closed(lv, req, _("everyone agreed"))
+                    reply = await self._do_undo(lv, req.steps, req.requester, req.agreed)
+                    reply.also += self._vote_closed(lv, req, _("everyone agreed"))
             await self._publish(publish, reply)
             return reply
 
-    async def _do_undo(self, lv: Live, steps: int, who: str, agreed: bool = False) -> Reply:
-        """Take back the last `steps` actions: the shorter game is rebuilt first, then the log, the game row
-        and the reminder change in one transaction."""
+    async def _do_undo(self, lv: Live, steps: int, requester: int, agreed: set[int] | None = None) -> Reply:
+        """Take back the last `steps` actions for the seat `requester` (with the votes of `agreed`): the shorter
+        game is rebuilt first, then the log, the game row, the reminder and the record of the undo change in
+        one transaction."""
         game_id = lv.row.id
         self._offers.pop(game_id, None)
         undone = await self._undone(lv, steps)
         stored = await self.db.actions(game_id)
         keep = len(stored) - steps
+        seat_of = {s.member_id: s.player_id for s in lv.seats}
+        takers = [seat_of.get(m) if m is not None else None
+                  for _, _, m, _ in await self.db.action_rows(game_id, limit=steps)]
+        event = UndoEvent(game_id, keep, requester, steps, takers, sorted((agreed or set()) - {requester}), undone)
         before = lv.session.summary() if lv.session else {}
         session = await asyncio.to_thread(self.engine.replay, lv.row.title, self._players(lv.seats), lv.row.seed,
                                           lv.row.setup, stored[:keep], game_id)
@@ -859,6 +892,7 @@ class Service:
             async with self.db.transaction():
                 await self.db.truncate_actions(game_id, keep, {"status": "active", "turn_members": turn,
                                                                "result": None, "end_reason": None})
+                await self.db.add_undo_event(event)
                 await self._schedule_reminder(game_id)
         except BaseException:
             self._forget(game_id)
@@ -868,18 +902,38 @@ class Service:
         self._live[game_id] = lv
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-        if agreed:
-            text = ngettext("With everyone's agreement, {name} undid {n} action: {actions}.",
-                            "With everyone's agreement, {name} undid {n} actions: {actions}.", steps, name=who,
-                            actions=undone)
-        else:
-            text = ngettext("{name} undid {n} action: {actions}.", "{name} undid {n} actions: {actions}.", steps,
-                            name=who, actions=undone)
-        reply = lv2.reply(text)
-        undone = Change({}, before, session.summary())
-        kinds = self._words_set(lambda: session.pictures_for(undone), lv2) | {session.picture_kinds[0]}
+        reply = lv2.reply(self.undo_sentence(event, lv2.names))
+        change = Change({}, before, session.summary())
+        kinds = self._words_set(lambda: session.pictures_for(change), lv2) | {session.picture_kinds[0]}
         await self._finish_reply(lv2, reply, None, previous, turn, kinds)
         return reply
+
+    @staticmethod
+    def undo_sentence(event: UndoEvent, names: dict[int, str]) -> str:
+        """`Cid undid 1 action: Cid buys DH for $70.`; after a vote, who agreed, and whose actions they were
+        when not only the requester's (the thread's message and the history alike)."""
+        def listed(pids: list[int]) -> str:
+            said = [names.get(p) or _("Player {n}", n=p) for p in pids]
+            return _("{names} and {last}", names=", ".join(said[:-1]), last=said[-1]) if len(said) > 1 else said[0]
+
+        facts = {"name": names.get(event.requester) or _("Player {n}", n=event.requester), "actions": event.told}
+        takers = list(dict.fromkeys(p for p in event.takers if p is not None))
+        if takers and takers != [event.requester]:
+            facts["takers"] = listed(takers)
+        if event.agreed:
+            facts["voters"] = listed(event.agreed)
+        n = event.steps
+        if "voters" in facts and "takers" in facts:
+            return ngettext("With everyone's agreement ({voters}), {name} undid {n} action taken by {takers}: "
+                            "{actions}.", "With everyone's agreement ({voters}), {name} undid {n} actions taken by "
+                            "{takers}: {actions}.", n, **facts)
+        if "voters" in facts:
+            return ngettext("With everyone's agreement ({voters}), {name} undid {n} action: {actions}.",
+                            "With everyone's agreement ({voters}), {name} undid {n} actions: {actions}.", n, **facts)
+        if "takers" in facts:
+            return ngettext("{name} undid {n} action taken by {takers}: {actions}.",
+                            "{name} undid {n} actions taken by {takers}: {actions}.", n, **facts)
+        return ngettext("{name} undid {n} action: {actions}.", "{name} undid {n} actions: {actions}.", n, **facts)
 
     # ------------------------------------------------------------------ read-only
     async def status(self, game_id: int, caller: Caller, pictures: tuple[str, ...] | None = None) -> Reply:
@@ -898,7 +952,8 @@ class Service:
             return reply
 
     async def history(self, game_id: int, caller: Caller, n: Any = 10, page: Any = 1) -> Reply:
-        """The game's log in sentences, `n` actions a page: page 1 the latest, 2 the ones before…"""
+        """The game's log in sentences, `n` actions a page: page 1 the latest, 2 the ones before… Undos are
+        told where they happened, after the last action they kept."""
         try:
             n, page = max(1, min(int(n), 50)), max(1, int(page))
         except (TypeError, ValueError):
@@ -907,18 +962,29 @@ class Service:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             stored = await self.db.actions(game_id)
-            if not stored:
+            undos = await self.db.undo_events(game_id)
+            if not stored and not undos:
                 return lv.reply(_("No actions yet."))
             end = len(stored) - (page - 1) * n
-            if end <= 0:
-                pages = -(-len(stored) // n)
+            if end < 0 or (end == 0 and page > 1):
+                pages = max(1, -(-len(stored) // n))
                 raise UserError(lazy("The log has {actions} actions: {pages} page(s) of {size}.", actions=len(stored),
                                      pages=pages, size=n))
-            upto = stored[:end]
-            said = await asyncio.to_thread(self._sentences, lv, upto, min(n, end))
+            said = await asyncio.to_thread(self._sentences, lv, stored[:end], min(n, end)) if end else []
         first = end - len(said) + 1
-        pages = -(-len(stored) // n)
-        lines = [f"{first + i}. {text}" for i, text in enumerate(said)]
+        pages = max(1, -(-len(stored) // n))
+        # each undo is told after the last action it left that no later undo took back (every action after
+        # that one was taken after it); on a page, after its actions, or before the first on the oldest page
+        told: dict[int, list[str]] = {}
+        at = len(stored)
+        for ev in reversed(undos):
+            at = min(at, ev.kept)
+            if first - (first == 1) <= at <= end:
+                told.setdefault(at, []).insert(0, f"↩ {self.undo_sentence(ev, lv.names)}")
+        lines = list(told.get(first - 1, []))
+        for i, text in enumerate(said):
+            lines.append(f"{first + i}. {text}")
+            lines.extend(told.get(first + i, []))
         if pages > 1:
             lines.append(_("(page {page} of {pages}; older: page {older})", page=page, pages=pages, older=page + 1)
                          if page < pages else _("(page {page} of {pages})", page=page, pages=pages))

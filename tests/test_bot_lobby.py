@@ -148,7 +148,9 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         assert [name.rsplit("-", 1)[-1] for name, _ in rec.final.attachments] == \
             ["map.png", "market.png", "companies.png", "chart.png"]
         rec = await fake.command(dan, thread, "game", {}, sub="history")
-        assert rec.final.content.startswith("1.")
+        *undos, last = rec.final.content.splitlines()  # the five undos above, told before the one action left
+        assert last.startswith("1. ") and len(undos) == 5 and all(" undid " in u for u in undos)
+        assert undos[1].startswith("↩ With everyone's agreement (") and " undid 2 actions taken by " in undos[1]
         rec = await fake.command(dan, fake.channel_id, "game", {}, sub="list")
         assert f"#{gid} 1830" in rec.final.content
         rec = await fake.command(dan, fake.channel_id, "game", {"game": gid}, sub="export")

@@ -106,7 +106,10 @@ async def test_steam_turns_autocomplete_undo_spectators_and_restart(db):
     status = await svc.status(gid, outsider)
     assert "Rust Belt, standard game — round 1 of 10" in status.text and "• Ann:" in status.text
     await refused(svc.status(gid, Caller(99, "Eve", OTHER_GUILD, 1)), "no game")
-    assert (await svc.history(gid, outsider)).text == f"1. {first.name} issues 2 shares for $10: income 0 → -2"
+    told = (await svc.history(gid, outsider)).text.splitlines()
+    assert told[0] == f"1. {first.name} issues 2 shares for $10: income 0 → -2"
+    assert told[1].startswith("↩ ") and " undid 1 action: " in told[1] and "bids $1" in told[1]
+    assert told[2].startswith("↩ With everyone's agreement (") and len(told) == 3
 
     # reminders name the member to act
     await svc.set_remind(gid, bidder, 1)

@@ -15,7 +15,7 @@ from fakediscord.play import session_1830
 from bot.commands import fit
 from bot.config import Config
 from bot.console import Console, run_console
-from bot.db import Database, migration_files
+from bot.db import Database, UndoEvent, migration_files
 from bot.errors import UserError
 from bot.families.g18xx import G18xx
 from bot.families.g18xx.commands import format_routes, parse_routes
@@ -52,6 +52,13 @@ async def test_repository_round_trip(tmp_path):
         assert (await db.game_by_thread(99)).id == g.id
         await db.truncate_actions(g.id, 0)
         assert await db.actions(g.id) == []
+        undo = UndoEvent(g.id, 0, 1, 1, [2], [2], "Bob passes", 5.0)
+        await db.add_undo_event(undo)
+        await db.add_undo_event(UndoEvent(g.id, 0, 2, 1, [None], [], "Bob passes", 6.0))
+        assert (await db.undo_events(g.id))[0] == undo and [e.takers for e in await db.undo_events(g.id)] == [[2], [None]]
+        assert (await db.get_game(g.id)).pin_message_id is None
+        await db.update_game(g.id, pin_message_id=123)
+        assert (await db.get_game(g.id)).pin_message_id == 123
         await db.set_dm_optin(12, True)
         assert await db.dm_optin(12) and not await db.dm_optin(11)
         await db.set_reminder(g.id, next_at=5.0)

@@ -95,15 +95,28 @@ async def test_history_and_undo_tell_sentences(table):
     assert "Cid undid 1 action: Cid buys DH for $70." in text
     text = await table.say("as Cid bid DH 70", "undo Ann 2", "agree Cid", "agree Bob", "agree Dee")
     assert "Ann asks to undo the last 2 actions: Ann buys CS for $40; Cid buys DH for $70." in text
-    assert "With everyone's agreement, Ann undid 2 actions: Ann buys CS for $40; Cid buys DH for $70." in text
+    vote = ("With everyone's agreement (Bob, Cid and Dee), Ann undid 2 actions taken by Ann and Cid: "
+            "Ann buys CS for $40; Cid buys DH for $70.")
+    assert vote in text
+    # who undid what is kept (undo_events) and told in the history where it happened: both undos after
+    # action 1, the last one kept no later action
     text = await table.say("history 5")
-    assert text.strip() == "1. Dee buys SV for $20"
+    assert text.strip().splitlines() == ["1. Dee buys SV for $20", "↩ Cid undid 1 action: Cid buys DH for $70.",
+                                         f"↩ {vote}"]
     await table.say(*AUCTION[3:6])
     assert (await table.say("history 2")).strip().splitlines() == [
         "3. Cid buys DH for $70", "4. Bob buys MH for $110", "(page 1 of 2; older: page 2)"]
     assert (await table.say("history 2 2")).strip().splitlines() == [
-        "1. Dee buys SV for $20", "2. Ann buys CS for $40", "(page 2 of 2)"]
+        "1. Dee buys SV for $20", "↩ Cid undid 1 action: Cid buys DH for $70.", f"↩ {vote}",
+        "2. Ann buys CS for $40", "(page 2 of 2)"]
     assert "! The log has 4 actions: 2 page(s) of 2." in await table.say("history 2 3")
+    # everyone takes back their own: the log is empty, and its history is the undos, in the order they happened
+    await table.say("undo Bob", "undo Cid", "undo Ann")
+    text = await table.say("undo Dee", "history")
+    assert text.strip().splitlines()[-6:] == [
+        "↩ Cid undid 1 action: Cid buys DH for $70.", f"↩ {vote}", "↩ Bob undid 1 action: Bob buys MH for $110.",
+        "↩ Cid undid 1 action: Cid buys DH for $70.", "↩ Ann undid 1 action: Ann buys CS for $40.",
+        "↩ Dee undid 1 action: Dee buys SV for $20."]
 
 
 async def test_console_speaks_console(table):

@@ -43,6 +43,8 @@ class Message:
     at: float
     raw: dict = field(default_factory=dict)
     edits: int = 0                 # times edited in place (PATCH)
+    pinned: bool = False
+    deleted: bool = False          # deleted by a member (`FakeDiscord.delete_message`) or the bot
 
     @property
     def ephemeral(self) -> bool:
@@ -274,7 +276,7 @@ class FakeDiscord:
             "author": self.bot_user, "attachments": [
                 {"id": str(self.new_id()), "filename": n, "size": len(b), "url": f"{self.base}/cdn/{n}",
                  "proxy_url": f"{self.base}/cdn/{n}"} for n, b in m.attachments],
-            "embeds": [], "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": False,
+            "embeds": [], "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": m.pinned,
             "tts": False, "timestamp": TS, "edited_timestamp": None, "flags": m.flags,
             "components": m.components or [],
             **({"webhook_id": str(self.app_id)} if m.via != "channel" else {}),
@@ -398,8 +400,23 @@ class FakeDiscord:
                             time.perf_counter(), payload)
                 await self._record(m)
                 return self._json(self._message_json(m))
+            if len(parts) == 5 and parts[2:4] == ["messages", "pins"] and method in ("PUT", "DELETE"):
+                m = self._channel_message(cid, int(parts[4]))
+                if m is None:
+                    return self._json({"message": "Unknown Message", "code": 10008}, 404)
+                m.pinned = method == "PUT"
+                return web.Response(status=204)
+            if method == "GET" and len(parts) == 4 and parts[2:4] == ["messages", "pins"]:
+                return self._json({"items": [{"pinned_at": TS, "message": self._message_json(m)}
+                                             for m in self.pinned_messages(cid)], "has_more": False})
+            if method == "DELETE" and len(parts) == 4 and parts[2] == "messages":
+                m = self._channel_message(cid, int(parts[3]))
+                if m is None:
+                    return self._json({"message": "Unknown Message", "code": 10008}, 404)
+                self.delete_message(m)
+                return web.Response(status=204)
             if method == "PATCH" and len(parts) == 4 and parts[2] == "messages":
-                m = next((x for x in self.messages if x.id == int(parts[3]) and x.channel_id == cid), None)
+                m = self._channel_message(cid, int(parts[3]))
                 if m is None:
                     return self._json({"message": "Unknown Message", "code": 10008}, 404)
                 for key in ("content", "components", "allowed_mentions"):
@@ -559,7 +576,22 @@ class FakeDiscord:
         return rec
 
     def channel_messages(self, channel_id: int) -> list[Message]:
-        return [m for m in self.messages if m.via == "channel" and m.channel_id == channel_id]
+        """The messages posted in a channel and not deleted, oldest first."""
+        return [m for m in self.messages if m.via == "channel" and m.channel_id == channel_id and not m.deleted]
+
+    def _channel_message(self, channel_id: int, message_id: int) -> Message | None:
+        return next((m for m in self.channel_messages(channel_id) if m.id == message_id), None)
+
+    def pinned_messages(self, channel_id: int) -> list[Message]:
+        return [m for m in self.channel_messages(channel_id) if m.pinned]
+
+    def delete_message(self, message: Message) -> None:
+        """A member deletes a message (it is unpinned with it)."""
+        message.deleted, message.pinned = True, False
+
+    def unpin(self, message: Message) -> None:
+        """A member unpins a message."""
+        message.pinned = False
 
     async def wait_for_message(self, pred, timeout: float = 10) -> Message:
         async def _wait():
