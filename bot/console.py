@@ -296,7 +296,7 @@ class Console:
             if not args:
                 raise UserError(f"{cmd} SEAT")
             gid = await self._current()
-            offer = svc._offers.get(gid)
+            offer = await svc.open_offer(gid)
             if offer is None:
                 raise UserError(_("No trade offer is open."))
             await svc.answer_offer(gid, await self._seat(args[0]), cmd == "accept", offer.at_count,

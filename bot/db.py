@@ -169,6 +169,19 @@ class UndoRequest:
 
 
 @dataclass
+class TradeOffer:
+    """An action waiting for another seat's consent (a trade between two players' companies), offered when the
+    log had `at_count` actions. Kept until the seller answers or the game moves on (any action, an undo)."""
+
+    game_id: int
+    buyer: int            # player id (seat) that offered
+    seller: int           # player id (seat) that must agree
+    action: dict
+    at_count: int
+    message_id: int | None = None
+
+
+@dataclass
 class UndoEvent:
     """Actions taken back: after action `kept` of the log, the seat `requester` undid `steps` actions, taken by
     the seats `takers` (None: an imported action), with the agreement of the seats `agreed` (empty: its own
@@ -421,6 +434,7 @@ class Database:
             await self._db.execute(self._INSERT_ACTION, self._action_row(game_id, seq, action, member_id, now))
             await self.update_game(game_id, **{**(game_fields or {}), "last_action_at": now})
             await self.delete_undo_request(game_id)  # the log moved on
+            await self.delete_trade_offer(game_id)
         return seq
 
     async def replace_actions(self, game_id: int, actions: list[dict], member_id: int | None = None) -> None:
@@ -436,6 +450,7 @@ class Database:
         async with self.transaction():
             await self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep))
             await self.delete_undo_request(game_id)
+            await self.delete_trade_offer(game_id)
             if game_fields:
                 await self.update_game(game_id, **game_fields)
 
@@ -461,6 +476,28 @@ class Database:
     async def delete_undo_request(self, game_id: int) -> None:
         async with self.transaction():
             await self._db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
+
+    # ---------------------------------------------------------------- trade offers
+    async def trade_offer(self, game_id: int) -> TradeOffer | None:
+        async with self._db.execute("SELECT * FROM trade_offers WHERE game_id = ?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        return TradeOffer(r["game_id"], r["buyer"], r["seller"], json.loads(r["action"]), r["at_count"],
+                          r["message_id"])
+
+    async def save_trade_offer(self, offer: TradeOffer) -> None:
+        """Open (replacing any open one) or update the game's trade offer."""
+        async with self.transaction():
+            await self._db.execute(
+                "INSERT OR REPLACE INTO trade_offers(game_id, buyer, seller, action, at_count, message_id, created_at)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (offer.game_id, offer.buyer, offer.seller, json.dumps(offer.action), offer.at_count,
+                 offer.message_id, time.time()))
+
+    async def delete_trade_offer(self, game_id: int) -> None:
+        async with self.transaction():
+            await self._db.execute("DELETE FROM trade_offers WHERE game_id = ?", (game_id,))
 
     # ---------------------------------------------------------------- undo events
     async def add_undo_event(self, ev: UndoEvent) -> None:

@@ -26,7 +26,7 @@ import pydantic
 from bot import access
 from bot.access import Caller
 from bot.commands import Command, fit
-from bot.db import Database, GameRow, LogConflict, Seat, UndoEvent, UndoRequest
+from bot.db import Database, GameRow, LogConflict, Seat, TradeOffer, UndoEvent, UndoRequest
 from bot.errors import UserError, clip, quote
 from bot.session import Change, Engine, Session, Title
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, use
@@ -73,18 +73,6 @@ class Reply:
     guild_id: int | None = None                          # the game's server (links to its thread)
     language: str = DEFAULT                              # what it is written in (its buttons too)
     pinned: str | None = None                            # the thread's pinned summary, as it reads now
-
-
-@dataclass
-class Offer:
-    """An action waiting for another seat's consent (a trade between two players' companies), made when the
-    log had `at_count` actions. Kept in memory: any other action, an undo or a restart withdraws it, and
-    the buyer offers again."""
-
-    buyer: int            # member id who offered
-    seller: int           # player id (seat) who must agree
-    action: dict
-    at_count: int
 
 
 @dataclass
@@ -151,7 +139,6 @@ class Service:
         self.broken: dict[int, str] = {}   # game id -> why its stored log could not be replayed
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
         self._tasks: set[asyncio.Future] = set()
-        self._offers: dict[int, Offer] = {}  # game id -> the trade waiting for its seller
         self._languages: dict[int, str] = {}  # member id -> their language as stored
 
     # ------------------------------------------------------------------ games in memory
@@ -591,42 +578,63 @@ class Service:
             return await self._apply(lv, caller, action, publish, cmd)
 
     async def _offer(self, lv: Live, caller: Caller, action: dict, seller: int, publish: Publish | None) -> Reply:
-        """Ask the seller's seat to agree to a trade; the buyer's turn waits for the answer."""
+        """Ask the seller's seat to agree to a trade; the buyer's turn waits for the answer. The offer is stored
+        (it survives a restart) until answered or the game moves on."""
         assert lv.session is not None
         count = len(lv.session.actions)
-        self._offers[lv.row.id] = Offer(caller.member_id, seller, action, count)
+        buyer = lv.seat_of_member(caller.member_id)
+        assert buyer is not None
+        previous = await self.db.trade_offer(lv.row.id)
         member = lv.member_of_player(seller)
         name = lv.names.get(seller, str(seller))
         offer = self._words(lambda: lv.session.offer_text(action, lv.names), "offer", lv)
         pinged = [member] if member is not None and member > 0 else []
         reply = lv.reply(_("{offer}; the price is {name}'s to agree to.", offer=offer, name=name) + "\n" +
                          _("Next: {whom} — accept or decline the offer.", whom=f"<@{member}>" if pinged else name),
-                         mention=pinged,
-                         buttons=[f"offer_yes:{count}", f"offer_no:{count}"])
-        await self._publish(publish, reply)
+                         mention=pinged, buttons=[f"offer_yes:{count}", f"offer_no:{count}"],
+                         also=self._offer_closed(lv, previous, _("replaced by a new offer")))
+        await self.db.save_trade_offer(TradeOffer(lv.row.id, buyer.player_id, seller, action, count))
+        msg = await self._publish(publish, reply)
+        if getattr(msg, "id", None) is not None:
+            await self.db.save_trade_offer(TradeOffer(lv.row.id, buyer.player_id, seller, action, count, msg.id))
         return reply
+
+    def _offer_closed(self, lv: Live, offer: TradeOffer | None, why: str) -> list[Reply]:
+        """Edit an offer message that is no longer open: its buttons go."""
+        if offer is None or offer.message_id is None:
+            return []
+        text = self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv) if lv.session else ""
+        return [lv.reply(_("{offer} — closed: {why}.", offer=text or _("The offer"), why=why), edit=offer.message_id)]
+
+    async def open_offer(self, game_id: int) -> TradeOffer | None:
+        """The game's trade offer waiting for an answer, if any."""
+        return await self.db.trade_offer(game_id)
 
     async def answer_offer(self, game_id: int, caller: Caller, accept: bool, at_count: int,
                            publish: Publish | None = None) -> Reply:
         """The seller's answer to a trade offer: accepted, the buyer's action is applied as theirs."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            offer = self._offers.get(game_id)
+            offer = await self.db.trade_offer(game_id)
             if offer is None or offer.at_count != at_count or lv.session is None or \
                     len(lv.session.actions) != at_count:
                 raise UserError(lazy("This offer is no longer open."))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None or seat.player_id != offer.seller:
                 raise UserError(lazy("Only {name} answers this offer.", name=lv.names.get(offer.seller, offer.seller)))
-            del self._offers[game_id]
-            if not accept:
+            buyer = lv.member_of_player(offer.buyer)
+            if not accept or buyer is None:
+                await self.db.delete_trade_offer(game_id)
                 reply = lv.reply(_("{name} declines: {offer}.", name=seat.name,
-                                   offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv)))
+                                   offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv)),
+                                 also=self._offer_closed(lv, offer, _("{name} declined", name=seat.name)))
                 await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members, set())
                 await self._publish(publish, reply)
                 return reply
-            reply = await self._apply(lv, Caller(offer.buyer, "", caller.guild_id), dict(offer.action), None)
+            await self.db.delete_trade_offer(game_id)
+            reply = await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), None)
             reply.text = _("{name} agrees.", name=seat.name) + " " + reply.text
+            reply.also = [*self._offer_closed(lv, offer, _("{name} agreed", name=seat.name)), *reply.also]
             await self._publish(publish, reply)
             return reply
 
@@ -663,6 +671,7 @@ class Service:
         session = lv.session
         assert session is not None
         previous = set(lv.row.turn_members)
+        offer = await self.db.trade_offer(lv.row.id)  # withdrawn by any action
         changes: list[Change] = []
         vote = None
         while action is not None and len(changes) < MAX_FOLLOW_UPS:
@@ -684,7 +693,7 @@ class Service:
         reply = lv.reply(text + ".")
         kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
         await self._finish_reply(lv, reply, change, previous, turn, kinds)
-        reply.also = self._vote_closed(lv, vote, _("the game went on"))
+        reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, _("withdrawn"))
         await self._publish(publish, reply)
         return reply
 
@@ -692,7 +701,6 @@ class Service:
         """Apply one action and store it: (what changed, the members to act now, the undo vote it closed)."""
         game_id, session = lv.row.id, lv.session
         assert session is not None
-        self._offers.pop(game_id, None)  # the game moves on: an open trade offer is withdrawn
         seq = len(session.actions) + 1
         try:
             change = await asyncio.to_thread(session.apply, action)
@@ -875,7 +883,7 @@ class Service:
         game is rebuilt first, then the log, the game row, the reminder and the record of the undo change in
         one transaction."""
         game_id = lv.row.id
-        self._offers.pop(game_id, None)
+        offer = await self.db.trade_offer(game_id)  # withdrawn with the undo
         undone = await self._undone(lv, steps)
         stored = await self.db.actions(game_id)
         keep = len(stored) - steps
@@ -902,7 +910,7 @@ class Service:
         self._live[game_id] = lv
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-        reply = lv2.reply(self.undo_sentence(event, lv2.names))
+        reply = lv2.reply(self.undo_sentence(event, lv2.names), also=self._offer_closed(lv2, offer, _("undone")))
         change = Change({}, before, session.summary())
         kinds = self._words_set(lambda: session.pictures_for(change), lv2) | {session.picture_kinds[0]}
         await self._finish_reply(lv2, reply, None, previous, turn, kinds)

@@ -179,3 +179,39 @@ async def test_a_train_from_another_players_corporation_waits_for_its_president(
     text = await table.say("accept 4")
     assert "Player 4 agrees. C&O buys a 4 train from B&O for $300." in text
     assert "! No trade offer is open." in await table.say("accept 4")
+
+
+async def test_a_trade_offer_survives_a_restart_and_ends_when_the_game_moves_on(tmp_path):
+    """The offer is stored (trade_offers): a bot restarted while it waits still takes the seller's answer;
+    any other action, or an undo, withdraws it."""
+    path = str(tmp_path / "rh.db")
+
+    async def table_on(db: Database) -> Table:
+        out = io.StringIO()
+        return Table(Console(Service(db, Engine(), pictures=False), tmp_path / "out", out), out)
+
+    async with Database(path) as db:
+        table = await table_on(db)
+        await _recorded(table, 336)  # C&O (Player 2) may buy B&O's 4-0 (Player 4's)
+        await table.say("as 2 train 4-0 300")
+        offer = await db.trade_offer(1)
+        names = {s.player_id: s.name for s in await db.seats(1)}
+        assert (names[offer.buyer], names[offer.seller]) == ("Player 2", "Player 4")
+        assert offer.at_count == 336 and offer.action["price"] == 300
+    async with Database(path) as db:  # a new process: the offer is still open
+        table = await table_on(db)
+        assert "! Only Player 4 answers this offer." in await table.say("accept 2")
+        text = await table.say("accept 4")
+        assert "Player 4 agrees. C&O buys a 4 train from B&O for $300." in text
+        assert await db.trade_offer(1) is None
+        # offered again and withdrawn by the buyer's other action
+        await table.say("undo 2", "as 2 train 4-0 250")
+        assert (await db.trade_offer(1)).action["price"] == 250
+        await table.say("as 2 pass")
+        assert await db.trade_offer(1) is None
+        # offered again and withdrawn by an undo (of the action before, by a vote if it was another's)
+        await table.say("undo 2", "as 2 train 4-0 200")
+        assert (await db.trade_offer(1)).action["price"] == 200
+        await table.say("undo 2", "agree 1", "agree 3", "agree 4")
+        assert await db.action_count(1) == 335 and await db.trade_offer(1) is None
+        assert "! No trade offer is open." in await table.say("accept 4")
