@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.access import Caller
 from bot.db import Database
 from bot.errors import UserError
-from bot.families.g18xx.words import Words, exits_text, next_hint, phase_text
+from bot.families.g18xx.words import Words, exits_text, next_hint, passed_over, phase_text
 from bot.service import Service
 from bot.session import Engine
 
@@ -107,3 +107,11 @@ def test_phrases():
         "must buy a train: PRR is short, so its president pays the rest, selling shares if needed"
     assert next_hint({"types": ["buy_shares", "lay_tile", "pass"]}, w, "PRR") == "lay track or pass"
     assert next_hint({}, w, None) == ""
+    # whom the engine passed over (turn_info's passed_over), each with the engine's reason
+    w = Words({"currency": "£%s"}, {1: "Ann", 2: "Bob"})
+    assert passed_over(w, [{"entity": 1, "entity_type": "player", "why": "cert_limit", "certificates": 16,
+                            "cert_limit": 16},
+                           {"entity": 2, "entity_type": "player", "why": "cash", "cash": 12},
+                           {"entity": "PRR", "entity_type": "corporation", "why": "nothing_to_do"}]) == \
+        "; Ann (at the certificate limit of 16) and Bob (nothing to buy or sell with £12) are passed over"
+    assert passed_over(w, []) == ""

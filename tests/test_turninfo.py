@@ -3,6 +3,9 @@
 import json
 from pathlib import Path
 
+import pytest
+
+from engine.core.errors import GameError
 from engine.titles import load_18xx
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -49,3 +52,25 @@ def test_1830_par_after_the_president_private():
     log = json.loads((FIXTURES / "1830" / "26855.json").read_text())
     game = load_18xx(log, upto=26)
     assert game.turn_info()["par"] == "B&O"
+
+
+def test_a_stock_round_says_whom_it_passed_over_and_why():
+    """1830 game 26855, stock round 1: Player 2's pass skips Player 1, whose $50 buys no certificate (and
+    nothing may be sold in the first stock round): the engine says so in turn_info, for that action only; a
+    refused action leaves it as it was."""
+    log = json.loads((FIXTURES / "1830" / "26855.json").read_text())
+    actions = load_18xx(log).actions
+    game = load_18xx({**log, "actions": []})
+    for action in actions[:44]:
+        game.apply(action)
+    assert "passed_over" not in game.turn_info()
+    game.apply(actions[44])
+    skipped = [{"entity": 1627, "entity_type": "player", "why": "cash", "cash": 50}]
+    assert game.turn_info()["passed_over"] == skipped
+    assert {p["id"]: p["name"] for p in log["players"]}[1627] == "Player 1"
+    acting = game.turn_info()["actor"]
+    with pytest.raises(GameError):
+        game.apply({"type": "pass", "entity": 1627, "entity_type": "player"})
+    assert acting["entity"] != 1627 and game.turn_info()["passed_over"] == skipped
+    game.apply(actions[45])
+    assert "passed_over" not in game.turn_info()

@@ -97,6 +97,9 @@ class BaseGame(OperatingMixin):
         self.finished = False
         self.end_reason: str | None = None
         self.actions: list[dict] = []
+        # the entities whose turn the last action skipped because they could do nothing, each with the reason
+        # (Round.pass_over_reason): a user interface tells them, it need not guess
+        self.passed_over: list[dict] = []
         self.last_routes: dict[str, list] = {}
         self._ability_uses: dict[tuple[str, str], int] = {}
         self._removed_abilities: set[tuple[str, str]] = set()
@@ -762,6 +765,7 @@ class BaseGame(OperatingMixin):
         if self.checkpoints.due(position):
             self.checkpoints.take(self, position)
         self.changing = False
+        passed_over, self.passed_over = self.passed_over, []
         try:
             self._process(parsed)
             for auto in parsed.auto_actions:
@@ -771,6 +775,7 @@ class BaseGame(OperatingMixin):
                 if generated:
                     raw["auto_actions"] = generated
         except BaseException as e:
+            self.passed_over = passed_over
             # while a log loads in one go the caller drops the game instead
             if self.changing and self.checkpoints.enabled:
                 self._go_back(position)

@@ -134,7 +134,16 @@ class Round:
             step.setup()
         self.skip_steps()
         if self.active_step() is None:
+            entity = self.current_entity
+            if entity is not None:
+                self.game.passed_over.append({"entity": entity.key, "entity_type": entity.kind,
+                                              **self.pass_over_reason(entity)})
             self.next_entity()
+
+    def pass_over_reason(self, entity) -> dict:
+        """Why `entity`, whose turn came, was passed over (it could do nothing): {"why": …, facts}. Rounds where
+        it happens say more."""
+        return {"why": "nothing_to_do"}
 
     def steps_open_to_actor(self) -> tuple[object, list]:
         """(acting entity, the steps it may use now): optional steps before the active one, then that one."""
@@ -234,6 +243,15 @@ class StockRound(Round):
         self.blocking_cache.clear()
         if not self.finished:
             self.begin_entity_turn()
+
+    def pass_over_reason(self, entity) -> dict:
+        """A player is passed over when they may neither buy nor sell: at the certificate limit, or else
+        with too little cash for any certificate on offer (selling being closed to them then either way)."""
+        game = self.game
+        certificates, limit = game.num_certs(entity), game.cert_limit
+        if limit and certificates >= limit:
+            return {"why": "cert_limit", "certificates": certificates, "cert_limit": limit}
+        return {"why": "cash", "cash": entity.cash}
 
     def finish(self) -> None:
         game = self.game

@@ -2,7 +2,9 @@
 
 `turn_info(game)`: who acts and what they must do now (action kinds, the step's words, and the facts of
 that step: an auction's bids, the par to set, a forced train purchase, tile lays left, a merger offer...).
-Each step reports its own facts (`Step.turn_facts`), so a title's steps extend it.
+Each step reports its own facts (`Step.turn_facts`), so a title's steps extend it. `passed_over`: whose turn
+the last action skipped, and why (`Round.pass_over_reason`: a stock round's player at the certificate limit,
+or without the cash for any certificate on offer).
 
 `facts(game)`: the per-entity facts that don't change with every action but that a player looks up:
 place names, phases, privates' income, each operator's kind, owner, certificates, trains (obsolete ones
@@ -28,6 +30,8 @@ def turn_info(game) -> dict:
         "round_desc": rnd.description, "actor": _ref(entity), "players": game.active_players(),
     }
     info.update(step.turn_facts(entity))
+    if game.passed_over:
+        info["passed_over"] = [dict(p) for p in game.passed_over]
     return info
 
 

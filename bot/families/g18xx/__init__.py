@@ -207,7 +207,7 @@ class G18xx(Session):
     def notes_after(self, change: Change) -> None:
         a = change.action
         change.notes["cheapest_after"] = self.turn_info().get("cheapest")
-        change.notes["acting_after"] = self.active_players()
+        change.notes["passed_over"] = self.turn_info().get("passed_over") or []
         if a.get("type") in ("run_routes", "dividend"):  # the run's revenue per train, as the engine reckoned it
             ran = (getattr(self.game, "last_routes", None) or {}).get(a.get("entity")) or []
             change.notes["run"] = [(train, revenue) for train, revenue, _ in ran]
@@ -287,8 +287,7 @@ class G18xx(Session):
             skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
         ran = str(a.get("entity")) if a.get("type") == "run_routes" else None
         text += aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip, ran)
-        if a.get("entity_type") == "player":
-            text += passed_over(w, change.before, change.after, a.get("entity"), change.notes.get("acting_after") or [])
+        text += passed_over(w, change.notes.get("passed_over") or [])
         return text
 
     def describe_all(self, changes: list[Change], names: dict[int, str]) -> str:

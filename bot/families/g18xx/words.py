@@ -407,27 +407,23 @@ def private_income(w: Words, after: dict, before: dict | None = None) -> list[st
             for sym in syms]
 
 
-def passed_over(w: Words, before: dict, after: dict, actor: Any, acting_after: list[int]) -> str:
-    """`; Bob (nothing to buy or sell with $12) is passed over`: the players a stock round skipped
-    between `actor`'s turn and the next player's (they are asked nothing: no action of theirs is logged)."""
-    rb, ra = before.get("round_desc") or before.get("round"), after.get("round_desc") or after.get("round")
-    if rb != ra or "Stock" not in str(ra) or len(acting_after) != 1 or acting_after[0] == actor:
-        return ""
-    order = [p.get("id") for p in after.get("players", []) or [] if not p.get("bankrupt")]
-    if actor not in order or acting_after[0] not in order:
-        return ""
-    i, j = order.index(actor), order.index(acting_after[0])
-    skipped = [order[(i + k) % len(order)] for k in range(1, (j - i) % len(order))]
-    if not skipped:
-        return ""
+def passed_over(w: Words, skipped: list[dict]) -> str:
+    """`; Bob (nothing to buy or sell with $12) is passed over`: the players whose turn the action skipped,
+    with the engine's reason (turn_info's `passed_over`); they are asked nothing and no action of theirs is
+    logged."""
     whys = []
-    for pid in skipped:
-        seat = (w.facts.get("players") or {}).get(pid) or {}
-        limit = seat.get("cert_limit")
-        why = (f"at the certificate limit ({seat.get('certificates')}/{limit})"
-               if limit and (seat.get("certificates") or 0) >= limit
-               else f"nothing to buy or sell with {w.money(cash_of(after, pid, 'player'))}")
-        whys.append(f"{w.who(pid, 'player')} ({why})")
+    for p in skipped:
+        if p.get("entity_type") != "player":
+            continue
+        if p.get("why") == "cert_limit":
+            why = f"at the certificate limit of {p.get('cert_limit')}"
+        elif p.get("why") == "cash":
+            why = f"nothing to buy or sell with {w.money(p.get('cash'))}"
+        else:
+            why = "nothing to do"
+        whys.append(f"{w.who(p.get('entity'), 'player')} ({why})")
+    if not whys:
+        return ""
     listed = whys[0] if len(whys) == 1 else ", ".join(whys[:-1]) + " and " + whys[-1]
     return f"; {listed} {'is' if len(whys) == 1 else 'are'} passed over"
 
