@@ -145,19 +145,6 @@ def test_legal_lays_include_recorded(game):
     Replay(game, check_legal_lays=True).run()
 
 
-def test_replay_is_fast():
-    total = 0.0
-    counts = {}
-    for game in GAMES:
-        rp = Replay(game)
-        rp.run()
-        total += rp.map_time
-        for k, v in rp.counts.items():
-            counts[k] = counts.get(k, 0) + v
-    # both games: ~290 lays, ~50 tokens, ~340 routes
-    assert total < 0.25, (total, counts)
-
-
 # -- refusals: lays and tokens ----------------------------------------------------------------
 
 YELLOW = ["yellow"]
