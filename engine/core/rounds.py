@@ -318,9 +318,19 @@ class OperatingRound(Round):
         operator = self.current_operator()
         if operator is not None and (entity is operator or getattr(entity, "owner", None) is operator):
             self.operator_acted = True
-        # an operator that closed in its own turn (18MEX: merged into the NdM) ends it, whatever is left
+        # an operator that closed in its own turn (18MEX: merged into the NdM) ends it, whatever is left;
+        # as the last of the round, the round still waits for a step that blocks for another entity (the
+        # NdM choosing which of the merged major's stations it keeps): a round ends when none blocks
         if not self.done and (self.active_step() is None or self.current_entity.closed):
-            self.next_entity()
+            if not (self.current_entity.closed and self.waits_for_others()):
+                self.next_entity()
+
+    def waits_for_others(self) -> bool:
+        """After its last operator, whether a step still blocks for someone else."""
+        if any(not c.closed for c in self.entities[self.entity_index + 1:]):
+            return False
+        step = self.active_step()
+        return step is not None and any(e is not self.current_entity for e in step.active_entities())
 
     def next_entity(self) -> None:
         game = self.game
