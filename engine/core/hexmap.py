@@ -890,6 +890,16 @@ class HexMap:
         for c in [c for c, g in self._graphs.items() if coord in g.hexes]:
             del self._graphs[c]
 
+    @contextmanager
+    def walks_kept(self, corps):
+        """The walks of these corporations stay as they were through the block, whatever it changes on the
+        map (18MEX: 18xx.games keeps what a corporation reaches while stations are taken off the map)."""
+        kept = {c: self._graphs[c] for c in corps if c in self._graphs}
+        try:
+            yield
+        finally:
+            self._graphs.update(kept)
+
     def _after_lay(self, h: Hex) -> None:
         """A new tile changes the walks of the corporations that reach its hex (and no other)."""
         self._version += 1

@@ -390,6 +390,9 @@ class Token(Step):
         price = corp.next_token_price
         if self.round.tokened or price is None or price > corp.cash:
             return False
+        return self.reaches_station(corp)
+
+    def reaches_station(self, corp: Corporation) -> bool:
         return bool(self.game.hexmap.legal_tokens(corp.sym))
 
     def actions(self, entity) -> tuple[str, ...]:

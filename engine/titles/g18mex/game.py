@@ -12,7 +12,7 @@ from engine.core.entities import Company, Corporation, Minor, Player, Share, Tra
 from engine.core.game import BaseGame
 from engine.core.rounds import AuctionRound, OperatingRound, StockRound
 from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
-from engine.core.steps.operating import BuyCompany, DiscardTrain, HomeToken, Route, Token
+from engine.core.steps.operating import BuyCompany, DiscardTrain, HomeToken, Route
 from engine.titles.g18mex import steps
 
 NDM = "NdM"
@@ -38,6 +38,10 @@ class Game18MEX(BaseGame):
         self.merged_major: Corporation | None = None
         self.merged_cities_to_select: list[str] = []  # hexes of the merged major's stations, NdM to choose one
         self.recently_floated: list[Corporation] = []  # floated since the last operating round (optional rule)
+        # whether a major can place a station, as found in its turn: it stands until the next tile or station
+        # (a minor's or a merged major's station taken off the map doesn't change it; see docs/18mex.md)
+        self.track_or_station_count = 0
+        self.station_findings: dict[str, tuple[int, bool]] = {}
         super().__init__(players, seed, optional_rules, game_id)
 
     # --- set-up -----------------------------------------------------------------------------------
@@ -79,7 +83,7 @@ class Game18MEX(BaseGame):
 
     def operating_round(self, round_num: int):
         return OperatingRound(self, [steps.Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
-                                     steps.SpecialTrack, steps.Track, Token, Route, steps.Dividend,
+                                     steps.SpecialTrack, steps.Track, steps.Token, Route, steps.Dividend,
                                      DiscardTrain, steps.SingleDepotTrainBuy, steps.BlockingBuyCompany],
                               round_num=round_num)
 
@@ -214,8 +218,9 @@ class Game18MEX(BaseGame):
             if minor.owner is not None:
                 self.buy_shares(minor.owner, [share], free=True)
             minor.closed_cities = self.hexmap.token_cities(minor.sym)
-            for coord in self.hexmap.tokened_hexes(minor.sym):
-                self.hexmap.remove_token(minor.sym, coord)
+            with self.findings_kept():
+                for coord in self.hexmap.tokened_hexes(minor.sym):
+                    self.hexmap.remove_token(minor.sym, coord)
             if minor.cash:
                 self.transfer(minor, corp, minor.cash)
             for train in list(minor.trains):
@@ -295,7 +300,8 @@ class Game18MEX(BaseGame):
             if refund > 0:
                 amount = -int(-refund // 1)
                 self.transfer(self.bank, player, amount)
-        self.merge_stations(major)
+        with self.findings_kept():
+            self.merge_stations(major)
         if major.cash > 0:
             self.transfer(major, ndm, major.cash)
         for train in list(major.trains):
@@ -373,6 +379,31 @@ class Game18MEX(BaseGame):
     def float_corporation(self, corp: Corporation) -> None:
         super().float_corporation(corp)
         self.recently_floated.append(corp)
+
+    def lay_tile(self, corp, coord: str, tile_id: str, rotation: int, cost: int) -> None:
+        super().lay_tile(corp, coord, tile_id, rotation, cost)
+        self.track_or_station_count += 1
+
+    def place_token(self, corp, city_id: str, slot: int, price: int) -> None:
+        super().place_token(corp, city_id, slot, price)
+        self.track_or_station_count += 1
+
+    def findings_kept(self):
+        """Stations taken off the map leave a major that has found no station site since the last tile or
+        station with what it reached then (18xx.games' graph of it stands until track or a station is laid)."""
+        n = self.track_or_station_count
+        return self.hexmap.walks_kept([sym for sym, (count, found) in self.station_findings.items()
+                                       if count == n and not found])
+
+    def can_reach_station(self, corp: Corporation) -> bool:
+        """Whether the major reaches a city with room for its station, as first found since the last tile or
+        station: 18xx.games keeps that finding while stations are taken off the map (minors closing, a
+        merger), so a city they free is no station site until a tile or a station is laid."""
+        found = self.station_findings.get(corp.sym)
+        if found is None or found[0] != self.track_or_station_count:
+            found = (self.track_or_station_count, bool(self.hexmap.legal_tokens(corp.sym)))
+            self.station_findings[corp.sym] = found
+        return found[1]
 
     def after_lay(self, operator, coord: str, by: Company | None = None) -> None:
         """A tile laid on one half of Mexico City is laid on the other too (its terrain paid); the KCM&O

@@ -173,6 +173,13 @@ class SpecialTrack(operating.SpecialTrack):
         self.game.after_lay(company.owner, action.hex, by=company)
 
 
+class Token(operating.Token):
+    """A station where the major's finding since the last tile or station allows one (Game18MEX.can_reach_station)."""
+
+    def reaches_station(self, corp: Corporation) -> bool:
+        return self.game.can_reach_station(corp)
+
+
 class Dividend(operating.Dividend):
     """A minor's revenue is shared half and half with its owner (its share of an odd sum is the smaller)."""
 
@@ -298,7 +305,8 @@ class Assign(Step):
         target = getattr(action, "target", None)
         if target not in self.game.merged_cities_to_select:
             raise GameError(f"the NdM keeps a station on one of {', '.join(self.game.merged_cities_to_select)}")
-        self.game.select_ndm_city(target)
+        with self.game.findings_kept():
+            self.game.select_ndm_city(target)
 
     def legal(self, entity) -> list[dict]:
         return [self.action(entity, "assign", target=coord, target_type="hex")
@@ -306,4 +314,4 @@ class Assign(Step):
 
 
 __all__ = ["Assign", "Bankrupt", "BlockingBuyCompany", "BuySellParShares", "Dividend", "Merge", "SingleDepotTrainBuy",
-           "SpecialTrack", "Track"]
+           "SpecialTrack", "Token", "Track"]
