@@ -371,10 +371,18 @@ class BaseGame(OperatingMixin):
             return
         # the president's certificate sold for part of its value: the pool gives change, from its own
         # certificates if it has them, else from those the new president swaps in
+        change = []
         while change_due and any(not s.president for s in to.shares_of(corp)):
-            self.move_share(next(s for s in to.shares_of(corp) if not s.president), owner)
+            change.append(next(s for s in to.shares_of(corp) if not s.president))
+            self.move_share(change[-1], owner)
             change_due -= 1
         self.check_presidency(corp, previous, to)
+        if change and corp.owner is previous and corp.presidents_share.owner is to:
+            # no change without a new president, as on 18xx.games (18MEX: a bankrupt president selling part
+            # of the NdM's certificate while its holdings ledger keeps him level with another player)
+            for share in change:
+                self.move_share(share, to)
+            return
         for _ in range(change_due):
             self.move_share(next(s for s in to.shares_of(corp) if not s.president), owner)
 
