@@ -202,6 +202,7 @@ class SingleDepotTrainBuy(operating.BuyTrain):
     from the bank per turn."""
 
     def setup(self) -> None:
+        super().setup()
         self.bought_from_depot = False
 
     def depot_offer(self) -> list:
