@@ -26,6 +26,7 @@ GREY = (140, 140, 140)
 TROUBLE = (178, 0, 0)  # a corporation's state that changes how it plays (receivership, insolvent, bankrupt)
 CALM_STATES = {"relaunched", "nationalised"}
 UNLIMITED_CERTS = 999  # a certificate limit this high stands for none
+MANY_CORPORATIONS = 12  # more than this: those never started are named in a line, not given rows
 
 
 def _player_names(summary: dict) -> dict:
@@ -68,8 +69,10 @@ def _holdings(facts: dict, sym: str, pid, pct: int) -> str:
     op = (facts.get("operators") or {}).get(sym) or {}
     unit = op.get("share_percent") or 10
     held = sorted((c["percent"] for c in op.get("certificates") or [] if c.get("owner") == pid), reverse=True)
-    if held and min(held) < unit and len(held) > 1:
+    if held and min(held) < unit and len(held) > 1 and min(held) > 0:
         return f"{sym} {'+'.join(str(p) for p in held)}"
+    if pct < 0:  # shorts (1817)
+        return f"{sym} {pct} (short)"
     return f"{sym} {pct}"
 
 
@@ -106,7 +109,7 @@ def _train_price(t: dict, money: _Money) -> str:
 
 def _bank_text(summary: dict, money: _Money, facts: dict) -> str:
     bank = summary.get("bank")
-    if bank is None:
+    if bank is None or facts.get("unlimited_bank"):
         return ""
     broken = bank <= 0 or summary.get("end_reason") == "bank"
     pounds = facts.get("bank_pounds_left")
@@ -203,22 +206,50 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         bold = font(17, "bold")
         longest = max((bold.getlength(", ".join(s)) for s in states.values()), default=0)
         cols.append(("State", max(130, int(longest) + 2 * PAD + 6), "l"))
-    cols += [("Price", 80, "r"), ("Par", 70, "r"), ("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens left", 120, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
-            ("Privates", 130, "l")]
+    ops = facts.get("operators") or {}
+    phase_limit = next((p.get("train_limit") for p in d_.get("phases", []) if p["name"] == str(summary.get("phase"))),
+                       None)
+    # a title with loans and corporations of several sizes (1817): size, loans against the limit, the
+    # interest they cost a round, and the shorts against each
+    loans = facts.get("loans") or {}
+    if loans:
+        notes_zone = "Price: liq. / acq. in the liquidation or acquisition zone"
+    cols += [("Price", 110 if loans else 80, "r"), ("Par", 70, "r")]
+    if loans:
+        cols += [("Size", 60, "r"), ("Loans", 80, "r"), ("Interest", 90, "r"), ("Shorts", 80, "r")]
+    cols += [("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens left", 120, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
+             ("Privates", 130, "l")]
     if show_rev:
         cols.append(("Last run", 100, "r"))
     corp_t = _Table("Corporations", cols)
+    # many corporations (1817's twenty): those never started are listed by name under the table
+    hidden = [sym for sym, c in corps.items() if not (c.get("ipoed") or c.get("floated") or c.get("price"))
+              and not c.get("closed") and not states.get(sym)] if len(corps) > MANY_CORPORATIONS else []
     for sym, c in corps.items():
+        if sym in hidden:
+            continue
         price = c.get("price")
         started = c.get("ipoed") or c.get("floated") or price
         row = [sym, _owner_name(c.get("pres"), names) if c.get("pres") is not None else ""]
         if show_states:
             shown = states.get(sym) or []
             row.append(Emphasis(", ".join(shown), TROUBLE) if set(shown) - CALM_STATES else ", ".join(shown))
-        row += [money(price[0]) if price else "", money(c.get("par")), money.credits(c.get("cash")),
-               _trains_text(c.get("trains", []), obsolete), c.get("tokens_left", 0),
-               f"{c.get('ipo', 0)}%" + (f" ({reserved[sym]} res.)" if reserved.get(sym) else ""),
-               f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
+        zone = (ops.get(sym) or {}).get("zone")
+        row += [(money(price[0]) if price else "") + (f" {zone[:3]}." if zone and zone != "normal" else ""),
+                money(c.get("par"))]
+        if loans:
+            op = ops.get(sym) or {}
+            shorts = sum((op.get("shorts") or {}).values())
+            row += [op.get("total_shares", "") if started else "",
+                    f"{op.get('loans', 0)}/{op.get('max_loans', '')}" if started else "",
+                    money.credits(op.get("interest")) if op.get("loans") else "", shorts or ""]
+        limit = (ops.get(sym) or {}).get("train_limit")
+        own_limit = started and limit is not None and limit != phase_limit  # its own, not the phase's
+        row += [money.credits(c.get("cash")),
+                _trains_text(c.get("trains", []), obsolete) + (f" (max {limit})" if own_limit else ""),
+                c.get("tokens_left", 0),
+                f"{c.get('ipo', 0)}%" + (f" ({reserved[sym]} res.)" if reserved.get(sym) else ""),
+                f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
         if c.get("closed"):
             row[1] = "closed"
         if show_rev:
@@ -233,7 +264,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
             who = f"closed → {into['percent']}% {into['corporation']}" if into else "closed"
         else:
             who = _owner_name(owner, names) + (" (minor)" if op else "")
-        row = [sym, who, *([""] if show_states else []), "", "", money.credits(m.get("cash")),
+        row = [sym, who, *([""] if show_states else []), "", "", *([""] * 4 if loans else []), money.credits(m.get("cash")),
                _trains_text(m.get("trains", []), obsolete), "", "", "",
                f"→ {into['percent']}% {into['corporation']}" if into and not m.get("closed") else ""]
         corp_t.add(row + ([""] if show_rev else []), {"entity": sym, "dim": m.get("closed")})
@@ -320,6 +351,12 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         head.append(f"Game over ({summary.get('end_reason', '')})")
     head.append(_merger_text(facts))
     notes = ["* obsolete: runs once more, then goes"] if obsolete else []
+    if loans:
+        fixed = " (fixed for this operating round)" if loans.get("fixed") else ""
+        notes.insert(0, f"Loans of {money(loans.get('value'))}: {loans.get('out')} of {loans.get('total')} out, "
+                        f"interest {money(loans.get('rate'))} a loan{fixed}. {notes_zone}")
+    if hidden:
+        notes.append(f"Not started: {', '.join(hidden)}")
 
     width = max(corp_t.width, player_t.width, private_t.width + train_t.width + 40) + 2 * 20
     height = 20 + 70 + corp_t.height + player_t.height + max(private_t.height, train_t.height) + 10 + 26 * len(notes)

@@ -428,6 +428,7 @@ class MapPainter:
         # whichever covers less and is preferred
         items = [self.hex_reservation_item(h, sym) for sym in hex_level]
         items += [self.blocker_item(h, sym) for sym in hv.get("blocked_by") or []]
+        items += [self.marker_item(h, kind) for kind in hv.get("markers") or []]
         items += self.revenue_items(h, tdef, positions, cities)
         items += [self.label_item(h, label, fill) for label in tdef.labels]
         # terrain (printed tiles keep theirs; a laid tile has none)
@@ -474,6 +475,20 @@ class MapPainter:
 
         spots = h.ring(0.55, 12) + [(h.cx, h.cy)] + h.ring(0.35, 12)
         return [(0.001 * k, [_rect(x, y, w, hh, 0.02 * R)], partial(draw, x, y)) for k, (x, y) in enumerate(spots)]
+
+    def marker_item(self, h: _Hex, kind: str):
+        """A title's marker on a hex (1817's mine, bridge, ranch): a large disc in its colour with its word,
+        readable on a phone."""
+        R = self.R
+        fill, ink, word = MARKERS.get(kind, ((90, 90, 90), C.WHITE, kind))
+        r = 0.26 * R
+
+        def draw(x, y):
+            self.circle(x, y, r, fill, outline=(255, 215, 0), width=max(3, 2 * self.line_w))
+            self.text((x, y), word, 0.16 * R, fill=ink, style="condensed", max_w=1.85 * r)
+
+        spots = h.ring(0.5, 12) + h.ring(0.3, 12) + [(h.cx, h.cy)]
+        return [(0.001 * k, [("circle", x, y, r + 0.02 * R)], partial(draw, x, y)) for k, (x, y) in enumerate(spots)]
 
     def revenue_items(self, h: _Hex, tdef: TileDef, positions, cities: list[dict]):
         R = self.R
@@ -1006,17 +1021,23 @@ def parse_borders(hex_data: dict):
     return [(b["edge"], b.get("type"), b.get("cost", 0)) for b in hex_data.get("borders", [])]
 
 
+# markers a title puts on hexes (1817): fill, ink, word
+MARKERS = {"mine": ((60, 60, 60), (255, 255, 255), "MINE"), "bridge": ((30, 100, 220), (255, 255, 255), "BRIDGE"),
+           "ranch": ((150, 100, 40), (255, 255, 255), "RANCH")}
+
+
 def _hex_key(hv: dict) -> tuple:
     """What a hex picture depends on."""
     cities = tuple((c.get("revenue") if not isinstance(c.get("revenue"), dict) else tuple(c["revenue"].items()),
                     tuple(c.get("tokens") or ()), tuple(c.get("reserved") or ()), tuple(c.get("face_down") or ()))
                    for c in hv.get("cities") or ())
-    return (hv["tile"], int(hv.get("rotation") or 0), hv.get("color"), cities, tuple(hv.get("blocked_by") or ()))
+    return (hv["tile"], int(hv.get("rotation") or 0), hv.get("color"), cities, tuple(hv.get("blocked_by") or ()),
+            tuple(hv.get("markers") or ()))
 
 
 def _key_view(key: tuple) -> dict:
-    tile, rotation, color, cities, blocked = key
-    return {"tile": tile, "rotation": rotation, "color": color, "blocked_by": list(blocked),
+    tile, rotation, color, cities, blocked, markers = key
+    return {"tile": tile, "rotation": rotation, "color": color, "blocked_by": list(blocked), "markers": list(markers),
             "cities": [{"revenue": dict(rev) if isinstance(rev, tuple) else rev, "slots": len(tokens),
                         "tokens": list(tokens), "reserved": list(reserved), "face_down": list(down)}
                        for rev, tokens, reserved, down in cities]}

@@ -24,6 +24,9 @@ TOK_R = 16
 # prices legible; its markers are labels as wide as a space, stacked above the upper spaces and below the
 # lower ones
 ZZ_W, ZZ_H, ZZ_BAND, ZZ_TAG = 106, 50, 14, 38
+# a long one-row market (1817's 32 spaces) wraps into lines of WRAP spaces, markers two abreast under a space
+WRAP, WRAP_W, WRAP_H, WRAP_TOK_R = 11, 100, 66, 24
+ZONE_WORDS = {"liquidation": "liquidation", "acquisition": "acquisition"}  # zones named on their spaces
 
 
 def _zz_stack(depth: int) -> int:
@@ -74,6 +77,28 @@ def _zigzag(row: list, depths: tuple, top: int, cell, cells: dict) -> float:
     return band_top[-1] + 4
 
 
+def _line_rows(n_cols: int, stacks: dict) -> tuple[int, ...]:
+    """Per line of a wrapped row, the rows of markers (two abreast) under its fullest space."""
+    return tuple(max([-(-len(syms) // 2) for (_, c), syms in stacks.items() if c // WRAP == k] or [1])
+                 for k in range(-(-n_cols // WRAP)))
+
+
+def _wrapped(row: list, line_rows: tuple, top: int, cell, cells: dict) -> float:
+    """Draw a long row's spaces line by line, each line with room for its markers; returns where the legend
+    goes."""
+    line_top = [top]
+    for rows in line_rows:
+        line_top.append(line_top[-1] + WRAP_H + rows * (2 * WRAP_TOK_R + 3) + 14)
+    for c, info in enumerate(row):
+        if info is None:
+            continue
+        line, k = divmod(c, WRAP)
+        x0, y0 = 20 + k * WRAP_W, line_top[line]
+        cell(x0, y0, WRAP_W, WRAP_H, info)
+        cells[(0, c)] = (x0, y0, False)
+    return line_top[-1] + 4
+
+
 def _cell_fill(title: str, types: list[str]) -> tuple[int, int, int]:
     colours = data.load(title)["constants"].get("STOCKMARKET_COLORS", {})
     for t in types:
@@ -118,22 +143,20 @@ def _order_mark(d: ImageDraw.ImageDraw, x: float, y: float, n: int, r: int = 7) 
 @cache
 def _background(title: str, deepest: int | tuple):
     """The market without tokens (cells, zones, legend), cropped, and where each cell's tokens go. `deepest`:
-    the most markers on one space (a row), or per band of a zig-zag the most above and below it."""
+    the most markers on one space, per band of a zig-zag the most above and below it, or per line of a
+    wrapped row the rows of markers under it."""
     market = data.load(title)["market"]
     grid = market["grid"]
     one_d = len(grid) == 1
     zigzag = bool(market.get("zigzag"))
     n_cols = max(len(r) for r in grid)
-    tok_r = TOK_R
     if not one_d:
         cw, ch = 86, 84
         width, height = n_cols * cw + 40, len(grid) * ch + 110
-        step = cw
     elif not zigzag:
-        cw, ch = 60, 56
-        step = cw
-        width = int(step * (n_cols - 1) + cw + 40)
-        height = int(ch + max(4, deepest) * (2 * tok_r + 3) + 120)
+        cw, ch = WRAP_W, WRAP_H
+        width = WRAP * WRAP_W + 40
+        height = 52 + sum(WRAP_H + rows * (2 * WRAP_TOK_R + 3) + 14 for rows in deepest) + 60
     else:
         cw, ch = ZZ_W, ZZ_H
         width = ZZ_W // 2 * (ZZ_BAND - 1) + ZZ_W + 40
@@ -142,8 +165,9 @@ def _background(title: str, deepest: int | tuple):
     d = ImageDraw.Draw(img)
     d.text((20, 14), f"{title} stock market", font=font(24, "bold"), fill=C.BLACK)
     top = 52
-    price_font = font(24 if zigzag else 18, "bold")
-    small = font(18 if zigzag else 13)
+    wrapped = one_d and not zigzag
+    price_font = font(24 if zigzag else 26 if wrapped else 18, "bold")
+    small = font(18 if zigzag else 15 if wrapped else 13)
     cells: dict[tuple[int, int], tuple[float, float, bool]] = {}  # (row, col) -> (x0, y0, up)
 
     def cell(x0, y0, w, h, cellinfo):
@@ -152,7 +176,11 @@ def _background(title: str, deepest: int | tuple):
         d.rectangle((x0, y0, x0 + w, y0 + h), fill=_cell_fill(title, types), outline=(80, 80, 80), width=1)
         if "par" in types:
             d.rectangle((x0 + 3, y0 + 3, x0 + w - 3, y0 + h - 3), outline=PAR_RING, width=3)
-        d.text((x0 + w / 2, y0 + (h / 2 if zigzag else 14)), str(price), font=price_font, fill=C.BLACK, anchor="mm")
+        d.text((x0 + w / 2, y0 + (h / 2 if zigzag else 18 if wrapped else 14)), str(price), font=price_font,
+               fill=C.BLACK, anchor="mm")
+        zone = next((t for t in types if t in ZONE_WORDS), None)
+        if zone and wrapped:  # the zone said on the space itself
+            d.text((x0 + w / 2, y0 + h - 16), ZONE_WORDS[zone], font=small, fill=C.BLACK, anchor="mm")
 
     if not one_d:
         for r, row in enumerate(grid):
@@ -164,14 +192,7 @@ def _background(title: str, deepest: int | tuple):
                 cells[(r, c)] = (x0, y0, False)
         legend_y = top + len(grid) * ch + 14
     elif not zigzag:
-        row = grid[0]
-        for c, info in enumerate(row):
-            if info is None:
-                continue
-            x0 = 20 + c * step
-            cell(x0, top, cw, ch, info)
-            cells[(0, c)] = (x0, top, False)
-        legend_y = top + ch + max(deepest, 1) * (2 * tok_r + 3) + 16
+        legend_y = _wrapped(grid[0], deepest, top, cell, cells)
     else:
         legend_y = _zigzag(grid[0], deepest, top, cell, cells)
     # legend: zone colours and the par marker
@@ -203,6 +224,8 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
     deepest = max((len(v) for v in stacks.values()), default=0)
     if zigzag:
         deepest = _band_depths(len(market["grid"][0]), stacks)
+    elif one_d:
+        deepest = _line_rows(len(market["grid"][0]), stacks)
     background, cells, (cw, ch) = _background(title, deepest if one_d else 0)
     img = background.copy()
     d = ImageDraw.Draw(img)
@@ -230,14 +253,14 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
                 _tag(d, title, x, y, sym)
                 if ordered and len(syms) > 1:
                     _order_mark(d, x + cw / 2 - 12, y - ZZ_TAG / 2 + 6, k + 1, 10)
-        else:
+        else:  # a wrapped row: two abreast under the space
+            r = WRAP_TOK_R
             for k, sym in enumerate(syms):
-                x = x0 + cw / 2
-                if zigzag and up:
-                    y = y0 - tok_r - 4 - k * (2 * tok_r + 3)
-                else:
-                    y = y0 + ch + tok_r + 4 + k * (2 * tok_r + 3)
-                _token(d, title, x, y, tok_r, sym)
+                row_i, col_i = divmod(k, 2)
+                n_in_row = min(2, len(syms) - row_i * 2)
+                x = x0 + cw / 2 + (col_i - (n_in_row - 1) / 2) * (2 * r + 2)
+                y = y0 + ch + r + 4 + row_i * (2 * r + 3)
+                _token(d, title, x, y, r, sym)
                 if ordered and len(syms) > 1:
-                    _order_mark(d, x + tok_r * 0.75, y - tok_r * 0.75, k + 1)
+                    _order_mark(d, x + r * 0.75, y - r * 0.75, k + 1)
     return to_png(img)

@@ -1011,6 +1011,8 @@ class HexMap:
                 "tile": t.name, "tile_id": t.id, "rotation": t.rotation, "color": t.color, "cities": cities,
                 "blocked_by": [b for b in h.blockers if blocked is None or b in blocked],
             }
+            if self.assignments.get(coord):  # a title's markers on the hex (1817: mine, bridge)
+                out[coord]["markers"] = sorted(self.assignments[coord])
         return {"title": self.title, "layout": self.layout, "hexes": out}
 
 

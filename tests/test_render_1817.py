@@ -1,0 +1,62 @@
+"""1817's pictures from the engine's state (recorded game 15528, late in its sixth stock round): the map with
+the mine and bridge markers, the one-row market wrapped into lines with its acquisition and liquidation
+zones named, and the companies with their size, loans against the limit, interest and shorts.
+
+Golden files: see tests/test_render.py (RENDER_GOLDEN_UPDATE=1 regenerates them)."""
+
+from __future__ import annotations
+
+import io
+import json
+from functools import cache
+from pathlib import Path
+
+from PIL import Image
+from test_render import _compare
+
+import render
+from engine.core.actions import resolve_undo
+from engine.titles import rules_class
+
+LOG = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+AT = 1300  # actions played: three mines and a bridge on the map, shorts, loans, a corporation liquidated
+
+
+@cache
+def _late():
+    actions = [a for a in resolve_undo(LOG["actions"]) if a["type"] != "message"]
+    game = rules_class("1817").from_18xx(dict(LOG, actions=actions[:AT]))
+    summary = game.summary()
+    names = {p["id"]: p["name"] for p in LOG["players"]}
+    for p in summary["players"]:
+        p["name"] = names[p["id"]]
+    return game, summary, game.facts()
+
+
+def test_map_shows_mines_and_bridges():
+    game, _, _ = _late()
+    view = game.map_view()
+    markers = {coord: hv["markers"] for coord, hv in view["hexes"].items() if hv.get("markers")}
+    assert markers["H9"] == ["bridge"] and sum(m == ["mine"] for m in markers.values()) >= 3
+    png = render.draw_map(view)
+    without = render.draw_map({**view, "hexes": {c: {k: v for k, v in hv.items() if k != "markers"}
+                                                 for c, hv in view["hexes"].items()}})
+    assert png != without
+    _compare("map_1817_markers", png)
+
+
+def test_market_wraps_its_row_and_names_the_zones():
+    _, summary, facts = _late()
+    png = render.draw_market("1817", summary, facts)
+    img = Image.open(io.BytesIO(png))
+    assert img.width <= 1200 and img.height < 2 * img.width  # three lines a phone shows whole
+    _compare("market_1817_zones", png)
+
+
+def test_companies_show_size_loans_interest_and_shorts():
+    game, summary, facts = _late()
+    ops = facts["operators"]
+    assert ops["A&S"]["total_shares"] == 10 and ops["A&S"]["loans"] == 4 and ops["A&S"]["max_loans"] == 10
+    assert ops["A&S"]["interest"] == 4 * facts["loans"]["rate"] and sum(ops["A&S"]["shorts"].values()) == 10
+    assert ops["R"]["zone"] == "liquidation" and facts["loans"]["out"] == sum(o.get("loans", 0) for o in ops.values())
+    _compare("companies_1817_loans", render.draw_companies("1817", summary, facts))
