@@ -2,7 +2,7 @@
 
 Draws the state after action N (default: the last) of an 18xx.games game log, replayed by the engine
 (engine.titles.load_18xx), with the engine's facts (minors, reserved and 5% certificates, obsolete trains) on
-the companies and market pictures. Titles without an engine yet (1817) are drawn from the per-action trace beside
+the companies and market pictures. Titles without an engine yet are drawn from the per-action trace beside
 the log (GAME.trace.jsonl). A map drawn right after a run_routes action shows that run.
 `chart`: each player's value and each share price at every stock round up to N (render/chart.py).
 Steam logs (title "steam") have two pictures: map and players.

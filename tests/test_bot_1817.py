@@ -144,3 +144,40 @@ def test_a_corporation_buys_back_its_shares_and_bids_name_corporations():
     assert built["corporation"] == "ME" and "company" not in built
     with pytest.raises(UserError, match="short needs corporation"):
         s.command("short").given({})
+
+
+async def test_the_console_plays_1817(tmp_path):
+    """The recorded game's opening through the console: the private auction, corporations started with their
+    home, size and privates, the first operating rounds' loans, half pays and the first conversion, each
+    move typed as `as SEAT COMMAND …` from what `legal` offers."""
+    import io
+
+    from fakediscord.recorded import controller, flatten
+
+    from bot.config import Config
+    from bot.console import Console, run_console
+
+    upto = _first("buy_shares", 0) + 1  # the first share bought after the first conversion
+    trace = [json.loads(x) for x in (Path(__file__).parent / "fixtures" / "1817" / "15528.trace.jsonl")
+             .read_text().splitlines()]
+    seat = {p["id"]: i for i, p in enumerate(LOG["players"], start=1)}
+    empty = tmp_path / "game.json"
+    empty.write_text(json.dumps(dict(LOG, actions=[])))
+    session = G18xx("1817", rules_class("1817").from_18xx(dict(LOG, actions=[])))
+    lines = [f"import {empty} Ann Bob Cid Dan", "legal"]
+    steps = list(flatten(ACTIONS[:upto]))
+    for n, (k, action) in enumerate(steps):
+        kind, opts = session.command_for(action)
+        who = seat[controller(action, trace[k], steps[n - 1][1] if n else None)]
+        lines.append(f"as {who} {kind} {Console.command_words(session, kind, opts)}")
+    lines.append("status")
+    out = io.StringIO()
+    await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
+                      stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
+    text = out.getvalue()
+    assert "! " not in text, text[text.index("! ") - 300:text.index("! ") + 300]
+    assert "bid PSM 0    # PSM: $0 or more" in text  # `legal` as lines to type: the seed money pays to face value
+    for words in ("Ann bids $10 on MAJC", "opens an auction to start H with $", "puts OBC into H for $40",
+                  "takes a loan of $100: 1 of 2 loans, interest $5 a loan", "pays half of $60",
+                  "A&S converts, 2 → 5 shares: Bob 2 of 2 → 2 of 5 (40%)", "buys 20% of A&S from the IPO"):
+        assert words in text, words

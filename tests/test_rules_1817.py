@@ -25,11 +25,10 @@ def fixture_upto(action_id: int):
     return rules_class("1817").from_18xx(log)
 
 
-def test_1817_is_not_offered_to_players_until_its_rules_are_built():
-    assert REGISTRY["1817"].game_class is not None and not REGISTRY["1817"].playable
-    assert "1817" not in TITLES
-    with pytest.raises(GameError, match="no rules engine for '1817'"):
-        create_game("1817", PLAYERS)
+def test_1817_is_offered_to_players_without_the_expansions_not_built():
+    assert REGISTRY["1817"].playable and "1817" in TITLES
+    assert create_game("1817", PLAYERS).turn_info()["round"] == "Auction Round"
+    assert {sym for sym, _ in REGISTRY["1817"].playable_rules}.isdisjoint({"volatility", "modern_trains"})
 
 
 def test_interest_rises_five_dollars_for_every_five_loans_out():

@@ -27,12 +27,17 @@ def flatten(applied: list[dict]) -> Iterator[tuple[int, dict]]:
             k += 1
 
 
-def controller(action: dict, state: dict) -> int:
-    """Player id who must submit `action`, from the trace state before it."""
+def controller(action: dict, state: dict, previous: dict | None = None) -> int:
+    """Player id who must submit `action`, from the trace state before it (and the action before it: a
+    corporation without a president yet, 1817's being auctioned, has its home chosen by the player who
+    opened the auction)."""
     if action["entity_type"] == "player":
         return int(action["entity"])
     if action["entity_type"] == "corporation":
-        return int(state["corporations"][action["entity"]]["pres"])
+        pres = state["corporations"][action["entity"]].get("pres")
+        if pres is None and previous is not None:
+            return int(previous["entity"])
+        return int(pres)
     if action["entity_type"] == "minor":
         return int(state["minors"][action["entity"]]["owner"])
     owner = state["companies"][action["entity"]]

@@ -51,7 +51,7 @@ STATIONS = {2: 1, 5: 2, 10: 4}  # stations a corporation of each size starts wit
 
 class Game1817(BaseGame):
     TITLE = "1817"
-    PLAYABLE = False  # the stock, operating, merger and acquisition rounds are still being built
+    PLAYABLE = True
     ROUND_END = "acquisition"
     PLAYER_DEBT = True
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
