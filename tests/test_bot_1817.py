@@ -181,3 +181,17 @@ async def test_the_console_plays_1817(tmp_path):
                   "takes a loan of $100: 1 of 2 loans, interest $5 a loan", "pays half of $60",
                   "A&S converts, 2 → 5 shares: Bob 2 of 2 → 2 of 5 (40%)", "buys 20% of A&S from the IPO"):
         assert words in text, words
+
+
+def test_a_cash_crisis_says_what_is_owed_and_bankruptcy_follows():
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "random" / "shorts_and_bankruptcies.json")
+                     .read_text())
+    actions = resolve_undo(log["actions"])
+    k = next(i for i, a in enumerate(actions) if a["type"] == "bankrupt")
+    s = G18xx("1817", rules_class("1817").from_18xx(dict(log, actions=actions[:k])))
+    names = {p["id"]: p["name"] for p in log["players"]}
+    assert s.hint(names) == "sell shares to pay the $6 owed (/sell), or go bankrupt (/bankrupt)"
+    player = actions[k]["entity"]
+    assert s.command("bankrupt").confirm is not None  # asked before it is sent
+    text = s.describe(send(s, "bankrupt", {}, player), names)
+    assert text.startswith(f"{names[player]} goes bankrupt, owing $6")

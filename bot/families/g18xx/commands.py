@@ -1248,7 +1248,8 @@ class Bankrupt(G18xxCommand):
             if a.get("entity_type") != "player" else None
         if pres is None or not (players_of(change.after).get(pres) or {}).get("bankrupt") or \
                 (players_of(change.before).get(pres) or {}).get("bankrupt"):
-            return f"{who} goes bankrupt"  # a company's own bankruptcy (1860): the aftermath says what follows
+            owed = (change.notes.get("turn_before") or {}).get("owes")  # 1817's cash crisis
+            return f"{who} goes bankrupt" + (f", owing {w.money(owed)}" if owed else "")  # the aftermath says what follows
         return f"{w.who(pres, 'player')} goes bankrupt: {who} can't buy the train it must have"
 
     def label(self, s, a):

@@ -521,6 +521,10 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
     if assign:
         hexes = ", ".join(w.place(h) for h in assign.get("hexes") or [])
         return f"choose which of {assign.get('from')}'s stations the NdM keeps: {hexes} (/assign)"
+    if info.get("owes") and "bankrupt" in types:  # 1817's cash crisis
+        if "sell_shares" in types:
+            return f"sell shares to pay the {w.money(info['owes'])} owed (/sell), or go bankrupt (/bankrupt)"
+        return f"{w.money(info['owes'])} owed and nothing may be sold: go bankrupt (/bankrupt)"
     if "discard_train" in types:
         return f"discard a train: {operator or 'the corporation'} is over its train limit"
     if info.get("emergency") and operator:

@@ -35,6 +35,10 @@ class CashCrisis(Step):
     def skip(self) -> None:
         """Waits for the next crisis."""
 
+    def turn_facts(self, entity) -> dict:
+        """What the player in a cash crisis owes (their cash below zero)."""
+        return {"owes": -entity.cash} if isinstance(entity, Player) and entity.cash < 0 else {}
+
     def done(self) -> bool:
         return not self.active_entities()
 
