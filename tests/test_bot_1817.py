@@ -195,3 +195,16 @@ def test_a_cash_crisis_says_what_is_owed_and_bankruptcy_follows():
     assert s.command("bankrupt").confirm is not None  # asked before it is sent
     text = s.describe(send(s, "bankrupt", {}, player), names)
     assert text.startswith(f"{names[player]} goes bankrupt, owing $6")
+
+
+def test_auctions_of_corporations_say_who_won():
+    said = []
+    s = G18xx("1817", rules_class("1817").from_18xx(dict(LOG, actions=[])))
+    for a in ACTIONS[:960]:
+        change = s.apply({k: v for k, v in a.items() if k not in ("id", "created_at", "original_id")})
+        said.append(s.describe(change, NAMES))
+    assert "Player3 passes; Player4 wins H for $160" in said  # then chooses its size
+    assert "Player3 passes; Player2 wins GT for $110" in said  # one size then, nothing to put in: started at once
+    assert "Player4 passes; Player2 wins GT for $70, A&S buying it" in " ".join(said)  # acquired
+    assert "Player3 bids $450 on A&A; Player3 wins A&A for $450" in said  # then names the buyer
+    assert "Player3 bids $250 on ME; Player3 wins ME for $250, WT buying it" in said

@@ -274,7 +274,7 @@ class G18xx(Session):
         a = change.action
         w = self.words(names)
         text = super().describe(change, names)
-        won = won_privates(w, a, change.before, change.after)
+        won = won_privates(w, a, change.before, change.after) + self.won_auctions(change, w)
         if won:
             text += "; " + "; ".join(won)
         automatic = [describe_auto(w, x) for x in a.get("auto_actions") or []]
@@ -289,6 +289,31 @@ class G18xx(Session):
         text += aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip, ran)
         text += passed_over(w, change.notes.get("passed_over") or [])
         return text
+
+    def won_auctions(self, change: Change, w: Words) -> list[str]:
+        """A corporation's auction won by this action, from what the engine told of it before and after (1817:
+        `Ann wins H for $200` to start it; `Ann wins WT for $450, GT buying it` in the acquisition round)."""
+        before, after = change.notes.get("turn_before") or {}, self.turn_info()
+        actor = after.get("actor") or {}
+        sale_b, sale_a = before.get("acquisition") or {}, after.get("acquisition") or {}
+        if sale_a.get("price") is not None and sale_b.get("price") is None and \
+                sale_a.get("corporation") == sale_b.get("corporation"):
+            winner = actor.get("entity") if actor.get("entity_type") == "player" else \
+                (corps_of(change.after).get(actor.get("entity")) or {}).get("pres")
+            buyer = after.get("buyer")
+            return [f"{w.who(winner, 'player')} wins {sale_a['corporation']} for {w.money(sale_a['price'])}"
+                    + (f", {buyer} buying it" if buyer else "")] if winner is not None else []
+        auction = before.get("auction") or {}
+        item = auction.get("item")
+        pres = (corps_of(change.after).get(item) or {}).get("pres")
+        started = pres is not None and (corps_of(change.before).get(item) or {}).get("pres") is None
+        if item in corps_of(change.after) and (after.get("forming") == item or started):  # a corporation to start
+            winner = actor.get("entity") if after.get("forming") == item else pres
+            bids = [price for _, price in auction.get("bids") or []]
+            if change.action.get("type") == "bid" and change.action.get("corporation") == item:
+                bids.append(change.action.get("price"))
+            return [f"{w.who(winner, 'player')} wins {item} for {w.money(max(bids))}"] if bids else []
+        return []
 
     def describe_all(self, changes: list[Change], names: dict[int, str]) -> str:
         """Several passes of one entity (an end of turn): `NYC ends its turn (passing on 2 steps) — …`."""
