@@ -208,3 +208,19 @@ def test_auctions_of_corporations_say_who_won():
     assert "Player4 passes; Player2 wins GT for $70, A&S buying it" in " ".join(said)  # acquired
     assert "Player3 bids $450 on A&A; Player3 wins A&A for $450" in said  # then names the buyer
     assert "Player3 bids $250 on ME; Player3 wins ME for $250, WT buying it" in said
+
+
+def test_standing_order_to_pass_in_merger_rounds():
+    s, action = before("convert")  # a merger round: A&S's president may convert, merge or pass
+    president = s.active_players()[0]
+    auto = s.command("auto")
+    assert ("merger-pass", "merger-pass") in auto.choices(s, "mode", {}, s.legal())
+    order = auto.build(s, auto.given({"mode": "merger-pass"}), president, s.legal())
+    mine = sorted(sym for sym, c in s.summary()["corporations"].items() if c.get("pres") == president)
+    assert order["corporations_by_round"] == {"MR": mine, "AR": mine}
+    order["entity"] = president
+    text = s.describe(s.apply(order), NAMES)
+    assert text.startswith(f"{NAMES[president]} will pass automatically in merger and acquisition rounds for ")
+    assert "A&S passes" in text  # the order acts at once: A&S's turn is passed
+    with pytest.raises(UserError, match="no corporation"):
+        auto.build(s, {"mode": "merger-pass", "corporation": "XYZ"}, president, [])

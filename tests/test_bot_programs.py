@@ -67,5 +67,6 @@ def test_auto_command_autocomplete():
     session, auto = session_1830(), G18xx.commands["auto"]
     legal = [{"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["NYC_3"], "percent": 10},
              {"type": "par", "entity": 1, "entity_type": "player", "corporation": "PRR", "share_price": "67,5,6"}]
-    assert [v for _, v in auto.choices(session, "mode", {}, legal)] == list(AUTO_MODES)
+    # 1830 has no merger rounds: no merger pass offered
+    assert [v for _, v in auto.choices(session, "mode", {}, legal)] == [m for m in AUTO_MODES if m != "merger-pass"]
     assert [v for _, v in auto.choices(session, "corporation", {"mode": "buy"}, legal)] == ["NYC", "PRR"]

@@ -1256,16 +1256,18 @@ class Bankrupt(G18xxCommand):
         return "bankrupt"
 
 
-AUTO_MODES = ("pass", "pass-always", "buy", "off")
+AUTO_MODES = ("pass", "pass-always", "buy", "merger-pass", "off")
+MERGER_ROUNDS = ("MR", "AR")  # 1817's merger and acquisition rounds, as 18xx.games' merger pass names them
 
 
 class Auto(G18xxCommand):
-    """Standing orders for stock rounds (18xx.games' programmed actions), for the member's own seat."""
+    """Standing orders (18xx.games' programmed actions) for the member's own seat: in stock rounds, and where
+    the title has them (1817) in merger and acquisition rounds."""
 
-    name, help = "auto", "Standing orders for stock rounds: pass or buy for you at your turns"
-    types = ("program_share_pass", "program_buy_shares", "program_disable")
-    options = (Option("mode", "pass (this stock round, until shares are sold) | pass-always | buy | off", required=True),
-               Option("corporation", "mode buy: corporation to buy a share of each turn"),
+    name, help = "auto", "Standing orders: pass or buy for you in stock rounds, pass in merger rounds (1817)"
+    types = ("program_share_pass", "program_buy_shares", "program_disable", "program_merger_pass")
+    options = (Option("mode", "pass (this stock round) | pass-always | buy | merger-pass (1817) | off", required=True),
+               Option("corporation", "buy: corporation to buy a share of; merger-pass: the one to pass for (default all)"),
                Option("until", "mode buy: float, or how many shares to hold"),
                Option("then_pass", "mode buy: yes to pass automatically once done"))
     any_time = True
@@ -1297,12 +1299,38 @@ class Auto(G18xxCommand):
             return {**base, "type": "program_buy_shares", "corporation": corporations[corp],
                     "until_condition": until, "from_market": False,
                     "auto_pass_after": str(opts.get("then_pass") or "").strip().lower() in ("yes", "y", "true", "1")}
+        if mode == "merger-pass":
+            return {**base, **self.merger_pass(s, opts.get("corporation"), player)}
         raise UserError(f"/auto mode is one of {', '.join(AUTO_MODES)}, not {quote(mode)}.")
 
+    @staticmethod
+    def merger_pass(s: G18xx, named: Any, player: int) -> dict:
+        """Pass in the merger and acquisition rounds for the corporations named (default: all the member
+        presides), where the title has such rounds (the engine's program types say)."""
+        if "program_merger_pass" not in (getattr(s.game, "PROGRAM_TYPES", ()) or ()):
+            raise UserError(f"{s.title} has no merger rounds to pass in.")
+        corps = {c.upper(): c for c in s.corporations()}
+        if named:
+            wanted = [x.strip().upper() for x in str(named).split(",") if x.strip()]
+            bad = [x for x in wanted if x not in corps]
+            if bad:
+                raise UserError(f"There is no corporation {quote(bad[0])}.")
+            chosen = [corps[x] for x in wanted]
+        else:
+            chosen = sorted(sym for sym, c in corps_of(s.summary()).items() if c.get("pres") == player)
+            if not chosen:
+                raise UserError("You preside no corporation to pass for: name one with `corporation`.")
+        return {"type": "program_merger_pass", "corporations_by_round": {r: chosen for r in MERGER_ROUNDS},
+                "options": []}
+
     def choices(self, s, option, filled, legal):
-        fixed = {"mode": AUTO_MODES, "until": ("float", "2", "3", "4", "5", "6"), "then_pass": ("yes", "no")}
+        merger = "program_merger_pass" in (getattr(s.game, "PROGRAM_TYPES", ()) or ())
+        modes = tuple(m for m in AUTO_MODES if merger or m != "merger-pass")
+        fixed = {"mode": modes, "until": ("float", "2", "3", "4", "5", "6"), "then_pass": ("yes", "no")}
         if option in fixed:
             return [(v, v) for v in fixed[option]]
+        if filled.get("mode") == "merger-pass":
+            return [(sym, sym) for sym, c in corps_of(s.summary()).items() if c.get("pres") is not None]
         corps = sorted({corp_of(a["shares"][0]) for a in of_type(legal, "buy_shares")} |
                        {a["corporation"] for a in of_type(legal, "par")})
         return [(c, c) for c in corps]
@@ -1314,6 +1342,9 @@ class Auto(G18xxCommand):
         if t == "program_share_pass":
             when = "in every stock round" if a.get("indefinite") else "for the rest of this stock round"
             return f"{who} will pass automatically {when}"
+        if t == "program_merger_pass":
+            corps = sorted({c for cs in (a.get("corporations_by_round") or {}).values() for c in cs})
+            return f"{who} will pass automatically in merger and acquisition rounds for {', '.join(corps) or 'none'}"
         if t == "program_buy_shares":
             until = a.get("until_condition")
             goal = "until it floats" if until == "float" else f"until holding {until} shares"
@@ -1328,6 +1359,9 @@ class Auto(G18xxCommand):
         t = a["type"]
         if t == "program_share_pass":
             return {"mode": "pass-always" if a.get("indefinite") else "pass"}
+        if t == "program_merger_pass":
+            corps = sorted({c for cs in (a.get("corporations_by_round") or {}).values() for c in cs})
+            return {"mode": "merger-pass", "corporation": ",".join(corps)}
         if t == "program_buy_shares":
             return {"mode": "buy", "corporation": a["corporation"], "until": str(a["until_condition"]),
                     "then_pass": "yes" if a.get("auto_pass_after") else "no"}
