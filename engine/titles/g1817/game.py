@@ -340,6 +340,13 @@ class Game1817(BaseGame):
         left = sum(1 for p in self.players if not p.bankrupt)
         self.cert_limit = self.data["meta"]["cert_limit"].get(str(left), self.cert_limit)
 
+    def sell_shares(self, player, shares: list[Share], percent: int) -> None:
+        """After any sale, a short and a share both in the market cancel out (as 18xx.games does after
+        every sale)."""
+        super().sell_shares(player, shares, percent)
+        for corp in self.corporations:
+            self.close_market_shorts(corp)
+
     def close_market_shorts(self, corp: Corporation) -> None:
         """A short and a share both in the market cancel out."""
         while self.shorts_of(self.pool, corp):
