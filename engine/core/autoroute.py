@@ -347,7 +347,10 @@ class _Candidates:
     value (summed with `vals`), track mask, stop cost, visited-stop mask, route reference, and whether the
     route used a limited pass."""
 
-    def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int], train=None):
+    def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int], train=None, best_only=None):
+        """With `best_only` (the track bonuses, as from _track_bonus_masks), only candidates better than all
+        found before are kept, and routes that can't beat the best so far are not grown (one train to run:
+        the best route is all the search needs)."""
         self.net = net
         self.values: list[int] = []
         self.masks: list[int] = []
@@ -389,6 +392,26 @@ class _Candidates:
                 for (o, m, ch, ts, te) in net.adj[i]] for i in range(n)]
         values, masks, costs, stopmasks, refs, limited, packs = (self.values, self.masks, self.costs,
                                                                  self.stopmasks, self.refs, self.limited, self.packs)
+        bounded = best_only is not None
+        bonus_masks = best_only or []
+        top_value = max(vals, default=0)
+        bonus_total = sum(amount for _, amount in bonus_masks)
+        best = [0]
+
+        def better(v, mask) -> bool:
+            """Whether a route worth v on its stops with this track beats the best so far (it becomes it)."""
+            total = v
+            for bits, amount in bonus_masks:
+                if mask & bits:
+                    total += amount
+            if total > best[0]:
+                best[0] = total
+                return True
+            return False
+
+        def hopeless(v, c) -> bool:
+            """No longer route grown from one worth v at stop cost c can beat the best so far."""
+            return bounded and v + (max_cost - c) * top_value + bonus_total <= best[0]
 
         def through(node, lp):
             """The limited-pass state once the route runs through `node`, or None if it can't."""
@@ -422,7 +445,7 @@ class _Candidates:
                 mask2 = mask | m
                 cn2 = cn + pk[o]
                 ls2 = (step, ls)
-                if endok[o] and endok[right_end]:
+                if endok[o] and endok[right_end] and (not bounded or better(v2, mask2)):
                     values.append(v2)
                     masks.append(mask2)
                     costs.append(c2)
@@ -430,6 +453,8 @@ class _Candidates:
                     refs.append((rs, ls2))
                     limited.append(lp)
                     packs.append(cn2)
+                if hopeless(v2, c2):
+                    continue
                 left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank, hm | hx, lp, right_end, cn2, rs, ls2)
 
         def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term, hm, lp, cn, rs):
@@ -455,7 +480,7 @@ class _Candidates:
                 hm2 = hm | hx
                 cn2 = cn + pk[o]
                 rs2 = (step, rs)
-                if endok[o] and endok[anchor]:
+                if endok[o] and endok[anchor] and (not bounded or better(v2, mask2)):
                     values.append(v2)
                     masks.append(mask2)
                     costs.append(c2)
@@ -465,6 +490,8 @@ class _Candidates:
                     packs.append(cn2)
                 if node == anchor:
                     first_id, anchor_term = cid, ts
+                if hopeless(v2, c2):
+                    continue
                 # grow the other end from the anchor: mirror images skipped by chain id order
                 alp = through(anchor, lp) if not anchor_term else None
                 if alp is not None:
@@ -482,7 +509,7 @@ class _Candidates:
                         mask3 = mask2 | m2
                         cn3 = cn2 + pk[o2]
                         ls2 = (step2, None)
-                        if endok[o2] and endok[o]:
+                        if endok[o2] and endok[o] and (not bounded or better(v3, mask3)):
                             values.append(v3)
                             masks.append(mask3)
                             costs.append(c3)
@@ -490,6 +517,8 @@ class _Candidates:
                             refs.append((rs2, ls2))
                             limited.append(alp)
                             packs.append(cn3)
+                        if hopeless(v3, c3):
+                            continue
                         left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank, hm2 | hx2, alp, o, cn3, rs2, ls2)
                 right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term, hm2, lp, cn2, rs2)
 
@@ -873,11 +902,12 @@ def best_routes(game, corp) -> list[dict]:
     net = _net(rules)
     # one candidate set per way of counting stops, made for the longest train that counts that way
     candidate_sets: dict[tuple, tuple[_Candidates, list[int]]] = {}
+    best_only = _track_bonus_masks(rules, net) if _one_best_route(rules, net, trains) else None
     for t in trains:
         cost_key = rules.cost_key(t)
         if cost_key not in candidate_sets:
             vals = [rules.stop_value(x, t) for x in net.nodes]
-            candidate_sets[cost_key] = (_Candidates(net, rules, rules.train_limit(t), vals, t), vals)
+            candidate_sets[cost_key] = (_Candidates(net, rules, rules.train_limit(t), vals, t, best_only), vals)
     if not any(len(c) for c, _ in candidate_sets.values()):
         return []
     keys = [rules.train_key(t) for t in trains]
@@ -907,6 +937,16 @@ def best_routes(game, corp) -> list[dict]:
     order = {t.id: i for i, t in enumerate(corp.trains)}
     out.sort(key=lambda r: order.get(r["train"], 0))
     return out
+
+
+def _one_best_route(rules: RouteRules, net: _Net, trains: list) -> bool:
+    """Whether the run is the single best route of one train whose value adds up along the search (every
+    stop costing at least one): then the search may skip routes that can't beat the best found."""
+    if len(trains) != 1 or not rules.simple_values or not rules.additive(trains[0]) or rules.counts_stops:
+        return False
+    if type(rules).run_ok is not RouteRules.run_ok or rules.limited_passes() or not rules.reenter_hexes:
+        return False
+    return all(rules.stop_cost(x, trains[0]) >= 1 and rules.stop_value(x, trains[0]) >= 0 for x in net.nodes)
 
 
 def check_routes(game, corp, routes: list[dict]) -> list[int]:
