@@ -184,7 +184,7 @@ class Programs:
                     share_to_buy) -> str | None:
         buying = share_to_buy.corporation if share_to_buy is not None else None
         if kind == "par":
-            if buying is None or step.sale_allowed_now():
+            if buying is None or step.sale_timing_ok(corp):
                 return f"Corporation {corp.sym} parred"
             return None
         if kind == "sell":

@@ -219,6 +219,11 @@ class BuySellParShares(Step):
     def sale_allowed_now(self) -> bool:
         return self.sale_refusal() is None
 
+    def sale_timing_ok(self, corp: Corporation) -> bool:
+        """Whether the corporation's shares could be sold at this point of the game (programs: a newly started
+        corporation is a move to answer when it could be sold at once)."""
+        return self.sale_allowed_now()
+
     def sale_refusal(self) -> str | None:
         if not (self.game.rules.sells_in_first_stock_round() or self.game.turn > 1):
             return "no certificates may be sold in the first stock round"

@@ -389,6 +389,9 @@ class BuySellParShares1817(Auction, BuySellParShares):
         self.corporate_action = corp
         self.bought_back = True
 
+    def sale_timing_ok(self, corp: Corporation) -> bool:
+        return corp.operated
+
     # --- passing ----------------------------------------------------------------------------------
     def normal_pass(self) -> bool:
         return not (self.auctioning or self.winner)
