@@ -158,6 +158,7 @@ def or_list(words: list[str]) -> str:
     """`a, b or c`; `a, or b or c` where the last choice has an "or" of its own."""
     if len(words) == 1:
         return words[0]
-    if f" {_('or')} " in words[-1]:
+    word = _("or")
+    if f" {word} " in words[-1]:
         return _("{items}, or {last}", items=", ".join(words[:-1]), last=words[-1])
     return _("{items} or {last}", items=", ".join(words[:-1]), last=words[-1])

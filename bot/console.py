@@ -236,9 +236,10 @@ class Console:
             gid = await self._current()
             self.show(await svc.start(gid, await self._host(gid)))
         elif cmd == "titles":
+            anything = _("any")
             for t in svc.engine.titles.values():
                 extra = "; ".join(
-                    f"{st.name}: {', '.join(v for _n, v in st.choices) or _('any')}"
+                    f"{st.name}: {', '.join(v for _n, v in st.choices) or anything}"
                     + (_(" (default {value})", value=st.default) if st.default else "") for st in t.settings)
                 self.say(_("  {name} — {title}, {least}-{most} players", name=t.name, title=t.display_name,
                            least=t.player_range[0], most=t.player_range[1]) + (f"; {extra}" if extra else ""))

@@ -13,6 +13,8 @@ from typing import Any
 
 from PIL import Image
 
+from i18n import _
+
 from . import colors as C
 from .fonts import FONT_DIR
 from .png import to_png
@@ -46,7 +48,7 @@ def value_history(log: dict, upto: int | None = None) -> dict[str, Any]:
 
     actions = load_18xx(log, upto=upto).actions
     game = load_18xx({**log, "actions": []})
-    names = {p["id"]: p.get("name") or f"Player {p['id']}" for p in log.get("players", [])}
+    names = {p["id"]: p.get("name") or _("Player {n}", n=p["id"]) for p in log.get("players", [])}
     labels: list[str] = []
     players: dict[str, list[int]] = {names.get(p.id, str(p.id)): [] for p in game.players}
     prices: dict[str, list[int | None]] = {c.sym: [] for c in game.corporations}
@@ -123,7 +125,7 @@ def _panel(ax, heading: str, labels: list[str], series: list[tuple[str, list[int
     shifts = [[0.0] * len(labels) for _ in series]
     for x in xs:
         same: dict[int, list[int]] = {}
-        for i, (_, values, _) in enumerate(series):
+        for i, (_name, values, _colour) in enumerate(series):
             if x < len(values) and values[x] is not None:
                 same.setdefault(values[x], []).append(i)
         for group in same.values():
@@ -152,6 +154,13 @@ def _panel(ax, heading: str, labels: list[str], series: list[tuple[str, list[int
                   handlelength=1.2, borderaxespad=0.3, labelspacing=0.5)
 
 
+def _label(label: str) -> str:
+    """A point's label (`SR 3`, `end`, `now`: the history's) in the language in force."""
+    if label.startswith("SR "):
+        return _("SR {n}", n=label[3:])
+    return {"end": _("end"), "now": _("now")}.get(label, label)
+
+
 def draw_chart(title: str, history: dict[str, Any]) -> bytes:
     """Players' values above, share prices below, one point per stock round (see the module docstring)."""
     import matplotlib
@@ -166,7 +175,7 @@ def draw_chart(title: str, history: dict[str, Any]) -> bytes:
 def chart_figure(title: str, history: dict[str, Any]):
     """The chart as a matplotlib figure on an Agg canvas; drawn under `STYLE` (draw_chart sets it)."""
     figure, canvas, func_formatter, max_locator = _matplotlib()
-    labels = history["labels"]
+    labels = [_label(x) for x in history["labels"]]
     currency = history.get("currency") or "$%s"
 
     def money(v: int) -> str:
@@ -174,7 +183,8 @@ def chart_figure(title: str, history: dict[str, Any]):
 
     ranking = [f"{i}. {_short(name, 20)} {money(v)}"
                for i, (name, v) in enumerate(history.get("ranking") or [], start=1)]
-    heading = f"{title} — {'final ranking' if history.get('finished') else 'standing now'}"
+    heading = _("{title} — final ranking", title=title) if history.get("finished") else \
+        _("{title} — standing now", title=title)
     fig = figure(figsize=FIGSIZE, dpi=DPI, facecolor="white")
     canvas(fig)
     lines = [heading, *_lines(ranking, 72)]
@@ -185,7 +195,7 @@ def chart_figure(title: str, history: dict[str, Any]):
     players = [(name, vs, PLAYER_COLOURS[i % len(PLAYER_COLOURS)])
                for i, (name, vs) in enumerate(history["players"].items())]
     ticks = (func_formatter, max_locator)
-    _panel(top, "Players' value (cash, shares at market price, privates)", labels, players, money, ticks)
+    _panel(top, _("Players' value (cash, shares at market price, privates)"), labels, players, money, ticks)
     corps = [(sym, vs, _hex(C.entity(title, sym)[0])) for sym, vs in history["prices"].items()]
-    _panel(bottom, "Share prices", labels, corps, money, ticks)
+    _panel(bottom, _("Share prices"), labels, corps, money, ticks)
     return fig

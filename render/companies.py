@@ -13,6 +13,8 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from engine.core import data
+from i18n import N_, NP_, _, pgettext
+from i18n.engine_words import end_reason_text, round_text, state_word
 
 from . import colors as C
 from .fonts import font
@@ -27,15 +29,16 @@ TROUBLE = (178, 0, 0)  # a corporation's state that changes how it plays (receiv
 CALM_STATES = {"relaunched", "nationalised"}
 UNLIMITED_CERTS = 999  # a certificate limit this high stands for none
 MANY_CORPORATIONS = 12  # more than this: those never started are named in a line, not given rows
+TILE_COLOURS = (NP_("tiles", "yellow"), NP_("tiles", "green"), NP_("tiles", "brown"), NP_("tiles", "gray"))
 
 
 def _player_names(summary: dict) -> dict:
-    return {p["id"]: str(p.get("name") or f"Player {p['id']}") for p in summary.get("players", [])}
+    return {p["id"]: str(p.get("name") or _("Player {n}", n=p["id"])) for p in summary.get("players", [])}
 
 
 def _owner_name(owner, names: dict) -> str:
     if owner is None:
-        return "bank"
+        return _("bank")
     return names.get(owner, str(owner))
 
 
@@ -86,11 +89,11 @@ def _merger_text(facts: dict) -> str:
     if not merger:
         return ""
     if merger.get("candidates"):
-        return f"NdM merger: {', '.join(merger['candidates'])} may merge"
+        return _("NdM merger: {candidates} may merge", candidates=", ".join(merger["candidates"]))
     if merger.get("merged"):
-        return f"{merger['merged']} merged into the NdM"
+        return _("{corporation} merged into the NdM", corporation=merger["merged"])
     if merger.get("cert_limit_raised"):
-        return "No NdM merger: certificate limit +1"
+        return _("No NdM merger: certificate limit +1")
     return ""
 
 
@@ -103,8 +106,9 @@ def _train_price(t: dict, money: _Money) -> str:
     by_price: dict[int, list[str]] = {}
     for name, off in discount.items():
         by_price.setdefault(price - int(off), []).append(str(name))
-    offers = [f"{money.credits(p)} trading in a {'/'.join(names)}" for p, names in sorted(by_price.items())]
-    return ", or ".join([money.credits(price)] + offers)
+    offers = [_("{price} trading in a {trains}", price=money.credits(p), trains="/".join(names))
+              for p, names in sorted(by_price.items())]
+    return _(", or ").join([money.credits(price)] + offers)
 
 
 def _bank_text(summary: dict, money: _Money, facts: dict) -> str:
@@ -115,13 +119,13 @@ def _bank_text(summary: dict, money: _Money, facts: dict) -> str:
     pounds = facts.get("bank_pounds_left")
     if pounds is not None and not broken:
         # 1860's table keeps the players' pounds apart from the companies' credits; 18xx.games counts one total
-        return f"Bank £{pounds} left ({money(bank)} with credits, as 18xx.games counts)"
+        return _("Bank £{pounds} left ({money} with credits, as 18xx.games counts)", pounds=pounds, money=money(bank))
     if not broken:
-        return f"Bank {money(bank)}"
-    short = f" ({money(-bank)} short)" if bank < 0 else ""
+        return _("Bank {money}", money=money(bank))
+    short = " " + _("({money} short)", money=money(-bank)) if bank < 0 else ""
     if summary.get("finished"):
-        return f"Bank broken{short}"
-    return f"Bank broken{short}: the game ends after this set of operating rounds"
+        return _("Bank broken{short}", short=short)
+    return _("Bank broken{short}: the game ends after this set of operating rounds", short=short)
 
 
 class Emphasis(NamedTuple):
@@ -147,18 +151,18 @@ class _Table:
 
     def draw(self, d: ImageDraw.ImageDraw, x0: int, y0: int, title_entity) -> None:
         body, bold, head = font(17), font(17, "bold"), font(15, "bold")
-        d.text((x0, y0), self.title, font=font(21, "bold"), fill=C.BLACK)
+        d.text((x0, y0), _(self.title), font=font(21, "bold"), fill=C.BLACK)
         y = y0 + 30
         d.rectangle((x0, y, x0 + self.width, y + ROW_H), fill=HEAD_BG)
         x = x0
         for name, w, align in self.columns:
-            self._cell(d, x, y, w, name, head, C.WHITE, align)
+            self._cell(d, x, y, w, pgettext("column", name), head, C.WHITE, align)
             x += w
         for i, (cells, style) in enumerate(self.rows):
             y += ROW_H
             d.rectangle((x0, y, x0 + self.width, y + ROW_H), fill=ZEBRA[i % 2])
             x = x0
-            for k, ((_, w, align), value) in enumerate(zip(self.columns, cells, strict=False)):
+            for k, ((_name, w, align), value) in enumerate(zip(self.columns, cells, strict=False)):
                 if k == 0 and style.get("entity"):
                     fill, text = title_entity(style["entity"])
                     d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + ROW_H - 4), radius=8, fill=fill,
@@ -200,12 +204,13 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     # a title whose corporations can be insolvent, in receivership... (1860) says which each is in
     states = {sym: (op.get("states") or []) for sym, op in (facts.get("operators") or {}).items()}
     show_states = bool(facts.get("operator_states")) or any(states.values())
-    cols = [("Corp", 90, "c"), ("President", 180 if summary.get("minors") else 150, "l")]
+    # headings shown with pgettext("column", ...), titles with _()
+    cols = [(NP_("column", "Corp"), 90, "c"), (NP_("column", "President"), 180 if summary.get("minors") else 150, "l")]
     if show_states:
         # wide enough for the longest state shown (receivership and insolvent at once), never cut short
         bold = font(17, "bold")
-        longest = max((bold.getlength(", ".join(s)) for s in states.values()), default=0)
-        cols.append(("State", max(130, int(longest) + 2 * PAD + 6), "l"))
+        longest = max((bold.getlength(", ".join(state_word(x) for x in s)) for s in states.values()), default=0)
+        cols.append((NP_("column", "State"), max(130, int(longest) + 2 * PAD + 6), "l"))
     ops = facts.get("operators") or {}
     phase_limit = next((p.get("train_limit") for p in d_.get("phases", []) if p["name"] == str(summary.get("phase"))),
                        None)
@@ -214,14 +219,15 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     loans = facts.get("loans") or {}
     if loans:
         notes_zone = "Price: liq. / acq. in the liquidation or acquisition zone"
-    cols += [("Price", 110 if loans else 80, "r"), ("Par", 70, "r")]
+    cols += [(NP_("column", "Price"), 110 if loans else 80, "r"), (NP_("column", "Par"), 70, "r")]
     if loans:
         cols += [("Size", 60, "r"), ("Loans", 80, "r"), ("Interest", 90, "r"), ("Shorts", 80, "r")]
-    cols += [("Cash", 90, "r"), ("Trains", 150, "l"), ("Tokens left", 120, "r"), ("IPO", ipo_w, "r"), ("Pool", 70, "r"),
-             ("Privates", 130, "l")]
+    cols += [(NP_("column", "Cash"), 90, "r"), (NP_("column", "Trains"), 150, "l"),
+             (NP_("column", "Tokens left"), 120, "r"), (NP_("column", "IPO"), ipo_w, "r"),
+             (NP_("column", "Pool"), 70, "r"), (NP_("column", "Privates"), 130, "l")]
     if show_rev:
-        cols.append(("Last run", 100, "r"))
-    corp_t = _Table("Corporations", cols)
+        cols.append((NP_("column", "Last run"), 100, "r"))
+    corp_t = _Table(N_("Corporations"), cols)
     # many corporations (1817's twenty): those never started are listed by name under the table
     hidden = [sym for sym, c in corps.items() if not (c.get("ipoed") or c.get("floated") or c.get("price"))
               and not c.get("closed") and not states.get(sym)] if len(corps) > MANY_CORPORATIONS else []
@@ -233,7 +239,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         row = [sym, _owner_name(c.get("pres"), names) if c.get("pres") is not None else ""]
         if show_states:
             shown = states.get(sym) or []
-            row.append(Emphasis(", ".join(shown), TROUBLE) if set(shown) - CALM_STATES else ", ".join(shown))
+            words = ", ".join(state_word(x) for x in shown)
+            row.append(Emphasis(words, TROUBLE) if set(shown) - CALM_STATES else words)
         zone = (ops.get(sym) or {}).get("zone")
         row += [(money(price[0]) if price else "") + (f" {zone[:3]}." if zone and zone != "normal" else ""),
                 money(c.get("par"))]
@@ -248,10 +255,10 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         row += [money.credits(c.get("cash")),
                 _trains_text(c.get("trains", []), obsolete) + (f" (max {limit})" if own_limit else ""),
                 c.get("tokens_left", 0),
-                f"{c.get('ipo', 0)}%" + (f" ({reserved[sym]} res.)" if reserved.get(sym) else ""),
+                f"{c.get('ipo', 0)}%" + (" " + _("({n} res.)", n=reserved[sym]) if reserved.get(sym) else ""),
                 f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
         if c.get("closed"):
-            row[1] = "closed"
+            row[1] = _("closed")
         if show_rev:
             rev = c.get("last_revenue", c.get("revenue"))
             row.append(money.credits(rev) if rev is not None else "")
@@ -261,9 +268,9 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         owner = m.get("owner", op.get("owner"))
         into = op.get("closes_into") or {}
         if m.get("closed"):
-            who = f"closed → {into['percent']}% {into['corporation']}" if into else "closed"
+            who = _("closed → {percent}% {corporation}", **into) if into else _("closed")
         else:
-            who = _owner_name(owner, names) + (" (minor)" if op else "")
+            who = _("{name} (minor)", name=_owner_name(owner, names)) if op else _owner_name(owner, names)
         row = [sym, who, *([""] if show_states else []), "", "", *([""] * 4 if loans else []), money.credits(m.get("cash")),
                _trains_text(m.get("trains", []), obsolete), "", "", "",
                f"→ {into['percent']}% {into['corporation']}" if into and not m.get("closed") else ""]
@@ -272,21 +279,22 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     certs = {int(k): v for k, v in (facts.get("players") or {}).items()}
     turn_w = 150 if any(p["id"] == summary.get("priority") == summary.get("next") for p in summary.get("players", [])) \
         else 110
-    cols = [("Player", 150, "l"), ("Turn", turn_w, "l"), ("Cash", 90, "r"), ("Value", 90, "r"),
-            ("Certificates (P: president)", 620, "l"), ("Privates", 150, "l")]
+    cols = [(NP_("column", "Player"), 150, "l"), (NP_("column", "Turn"), turn_w, "l"), (NP_("column", "Cash"), 90, "r"),
+            (NP_("column", "Value"), 90, "r"), (NP_("column", "Certificates (P: president)"), 620, "l"),
+            (NP_("column", "Privates"), 150, "l")]
     if certs:
-        cols.insert(4, ("Certs", 80, "r"))
-    player_t = _Table("Players", cols)
+        cols.insert(4, (NP_("column", "Certs"), 80, "r"))
+    player_t = _Table(N_("Players"), cols)
     for p in summary.get("players", []):
         shares = "  ".join(_holdings(facts, sym, p["id"], pct) + ("P" if (corps.get(sym) or {}).get("pres") == p["id"] else "")
                            for sym, pct in p.get("shares", {}).items())
         marks = []
         if p["id"] == summary.get("priority"):
-            marks.append("priority")
+            marks.append(_("priority"))
         if p.get("bankrupt"):
-            marks.append("bankrupt")
+            marks.append(_("bankrupt"))
         if p["id"] == summary.get("next"):
-            marks.append("to act")
+            marks.append(_("to act"))
         row = [names[p["id"]], ", ".join(marks), money(p.get("cash")), money(p.get("value")), shares,
                " ".join(p.get("privates", []))]
         if certs:
@@ -297,8 +305,9 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         player_t.add(row, {"bold": p["id"] == summary.get("next")})
 
     companies = {c["sym"]: c for c in d_.get("companies", [])}
-    private_t = _Table("Private companies", [("Sym", 80, "l"), ("Name", 380, "l"), ("Owner", 160, "l"),
-                                             ("Value", 80, "r"), ("Income", 80, "r")])
+    private_t = _Table(N_("Private companies"), [(NP_("column", "Sym"), 80, "l"), (NP_("column", "Name"), 380, "l"),
+                                                 (NP_("column", "Owner"), 160, "l"), (NP_("column", "Value"), 80, "r"),
+                                                 (NP_("column", "Income"), 80, "r")])
     open_companies = summary.get("companies", {})
     for sym, owner in open_companies.items():
         c = companies.get(sym, {})
@@ -306,7 +315,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
                        money(c.get("revenue"))])
     for sym in summary.get("closed_companies", []):
         c = companies.get(sym, {})
-        private_t.add([sym, c.get("name", ""), "closed", money(c.get("value")), money(c.get("revenue"))],
+        private_t.add([sym, c.get("name", ""), _("closed"), money(c.get("value")), money(c.get("revenue"))],
                       {"dim": True})
 
     trains = {t["name"]: t for t in d_.get("trains", [])}
@@ -316,16 +325,18 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     price_w = max([90] + [int(font(17, "bold").getlength(p)) + 2 * PAD + 8 for p in prices.values()])
     obsolescence = any(t.get("obsolete_on") for t in trains.values())
     unlimited = any(trains.get(name, {}).get("num") == "unlimited" for name in upcoming)
-    train_t = _Table("Train depot", [("Train", 130, "l"), ("Left", 100 if unlimited else 60, "r"), ("Price", price_w, "r"),
-                                     ("Rusts on", 130 if obsolescence else 90, "l")])
+    train_t = _Table(N_("Train depot"), [(NP_("column", "Train"), 130, "l"),
+                                         (NP_("column", "Left"), 100 if unlimited else 60, "r"),
+                                         (NP_("column", "Price"), price_w, "r"),
+                                         (NP_("column", "Rusts on"), 130 if obsolescence else 90, "l")])
 
     def ends(t: dict) -> str:
-        return t.get("rusts_on") or (f"{t['obsolete_on']} (obsolete)" if t.get("obsolete_on") else "")
+        return t.get("rusts_on") or (_("{train} (obsolete)", train=t["obsolete_on"]) if t.get("obsolete_on") else "")
 
     first = True
     for name, count in upcoming.items():
         t = trains.get(name, {})
-        left = "no limit" if t.get("num") == "unlimited" else count
+        left = _("no limit") if t.get("num") == "unlimited" else count
         train_t.add([name, left, prices[name], ends(t)], {"bold": first})
         first = False
     # trains discarded to the open market: bought at their price from the pool
@@ -335,22 +346,26 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         pool[name] = pool.get(name, 0) + 1
     for name, count in pool.items():
         t = trains.get(name, {})
-        train_t.add([f"pool: {name}-train", count, money.credits(t.get("price")), ends(t)])
+        train_t.add([_("pool: {train}-train", train=name), count, money.credits(t.get("price")), ends(t)])
 
     # header line: round, phase, bank
     phases = {p["name"]: p for p in d_.get("phases", [])}
     phase = phases.get(str(summary.get("phase")), {})
-    head = [summary.get("round_desc") or summary.get("round") or "",
-            f"Phase {summary.get('phase', '?')}"
-            + (f" (train limit {phase['train_limit']}, tiles {', '.join(phase.get('tiles', []))})" if phase else ""),
+    if phase:
+        tiles = ", ".join(pgettext("tiles", t) for t in phase.get("tiles", []))
+        phase_text = _("Phase {phase} (train limit {limit}, tiles {tiles})", phase=summary.get("phase", "?"),
+                       limit=phase["train_limit"], tiles=tiles)
+    else:
+        phase_text = _("Phase {phase}", phase=summary.get("phase", "?"))
+    head = [round_text(summary.get("round_desc") or summary.get("round") or ""), phase_text,
             _bank_text(summary, money, facts)]
     if summary.get("next") is not None:
         nxt = summary["next"]
-        head.append(f"Next: {names.get(nxt, nxt)}")
+        head.append(_("Next: {name}", name=names.get(nxt, nxt)))
     if summary.get("finished"):
-        head.append(f"Game over ({summary.get('end_reason', '')})")
+        head.append(_("Game over ({why})", why=end_reason_text(summary.get("end_reason"))))
     head.append(_merger_text(facts))
-    notes = ["* obsolete: runs once more, then goes"] if obsolete else []
+    notes = [_("* obsolete: runs once more, then goes")] if obsolete else []
     if loans:
         fixed = " (fixed for this operating round)" if loans.get("fixed") else ""
         notes.insert(0, f"Loans of {money(loans.get('value'))}: {loans.get('out')} of {loans.get('total')} out, "

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine import hexgeo
 from engine.core import data
+from i18n import _
 
 from . import colors as C
 from .fonts import font
@@ -377,7 +378,7 @@ class MapPainter:
             d.rounded_rectangle((x, y - size * 0.35, x + size * 1.6, y + size * 0.35), radius=size * 0.35,
                                 fill=colour)
             x += size * 2
-            label = str(route.get("train") or f"train {i + 1}")
+            label = str(route.get("train") or _("train {n}", n=i + 1))
             d.text((x, y), label, font=f, fill=C.BLACK, anchor="lm")
             x += d.textlength(label, font=f) + size * 1.2
         return out
@@ -710,7 +711,7 @@ class MapPainter:
                 out[i] = h.at(best, 0.45)
                 taken.append(out[i])
         # keep city circles apart
-        for _ in range(3):
+        for _k in range(3):
             for i in range(len(nodes)):
                 for j in range(i + 1, len(nodes)):
                     if nodes[i].kind != "city" or nodes[j].kind != "city":
@@ -829,7 +830,7 @@ class MapPainter:
             else:
                 self.circle(sx, sy, r, fill=C.WHITE)
                 if res:
-                    fill, _ = C.entity(self.title, res)
+                    fill, _text = C.entity(self.title, res)
                     ring = fill if sum(fill) < 600 else (120, 120, 120)
                     self.circle(sx, sy, r * 0.86, fill=C.WHITE, outline=ring, width=max(2, int(0.1 * r)))
                     self.text((sx, sy), res, 0.55 * r, fill=(40, 40, 40), style="condensed", max_w=1.5 * r)

@@ -7,6 +7,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engine.core import data
+from i18n import NP_, _, language, pgettext
 
 from . import colors as C
 from .fonts import font
@@ -140,11 +141,23 @@ def _order_mark(d: ImageDraw.ImageDraw, x: float, y: float, n: int, r: int = 7) 
     d.text((x, y), str(n), font=font(r * 11 // 7, "bold"), fill=C.BLACK, anchor="mm")
 
 
-@cache
+ZONES = {"par": NP_("market", "par"), "endgame": NP_("market", "endgame"), "close": NP_("market", "close"),
+         "multiple_buy": NP_("market", "multiple buy"), "unlimited": NP_("market", "unlimited"),
+         "no_cert_limit": NP_("market", "no cert limit"), "liquidation": NP_("market", "liquidation"),
+         "acquisition": NP_("market", "acquisition"), "repar": NP_("market", "repar"),
+         "ignore_one_sale": NP_("market", "ignore one sale"), "safe_par": NP_("market", "safe par"),
+         "max_price": NP_("market", "max price")}  # the legend's words, shown with pgettext("market", ...)
+
+
 def _background(title: str, deepest: int | tuple):
-    """The market without tokens (cells, zones, legend), cropped, and where each cell's tokens go. `deepest`:
-    the most markers on one space, per band of a zig-zag the most above and below it, or per line of a
-    wrapped row the rows of markers under it."""
+    return _background_in(title, deepest, language())
+
+
+@cache
+def _background_in(title: str, deepest: int | tuple, lang: str):
+    """The market without tokens (cells, zones, legend) with its words in `lang`, cropped, and where each cell's
+    tokens go. `deepest`: the most markers on one space, per band of a zig-zag the most above and below it, or
+    per line of a wrapped row the rows of markers under it."""
     market = data.load(title)["market"]
     grid = market["grid"]
     one_d = len(grid) == 1
@@ -163,7 +176,7 @@ def _background(title: str, deepest: int | tuple):
         height = 52 + sum(_band_height(band) for band in deepest) + 60
     img = Image.new("RGB", (width, height), C.WHITE)
     d = ImageDraw.Draw(img)
-    d.text((20, 14), f"{title} stock market", font=font(24, "bold"), fill=C.BLACK)
+    d.text((20, 14), _("{title} stock market", title=title), font=font(24, "bold"), fill=C.BLACK)
     top = 52
     wrapped = one_d and not zigzag
     price_font = font(24 if zigzag else 26 if wrapped else 18, "bold")
@@ -200,13 +213,14 @@ def _background(title: str, deepest: int | tuple):
     used = {t for row in grid for info in row if info for t in info.get("types", [])}
     x = 20
     d.rectangle((x, legend_y, x + 22, legend_y + 22), fill=PLAIN, outline=PAR_RING, width=3)
-    d.text((x + 28, legend_y + 11), "par", font=small, fill=C.BLACK, anchor="lm")
-    x += 28 + d.textlength("par", font=small) + 18
+    par = pgettext("market", "par")
+    d.text((x + 28, legend_y + 11), par, font=small, fill=C.BLACK, anchor="lm")
+    x += 28 + d.textlength(par, font=small) + 18
     for t in sorted(used - {"par"}):
         if t not in colours:
             continue
         d.rectangle((x, legend_y, x + 22, legend_y + 22), fill=_cell_fill(title, [t]), outline=(80, 80, 80))
-        label = t.replace("_", " ")
+        label = pgettext("market", ZONES[t]) if t in ZONES else t.replace("_", " ")
         d.text((x + 28, legend_y + 11), label, font=small, fill=C.BLACK, anchor="lm")
         x += 28 + d.textlength(label, font=small) + 18
     img = img.crop((0, 0, width, min(height, int(legend_y + 36))))

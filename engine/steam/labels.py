@@ -202,7 +202,8 @@ def _move_label(g, action: Move) -> str:
     except GameError:
         return _("{color} cube from {place}", color=color_word(action.color), place=g.hex_label(action.city))
     mover = g.pid(action.player)
-    steps = ", ".join(f"{p['from']}-{p['to']} ({_('yours') if p['owner'] == mover else _owner_name(g, p['owner'])})"
+    yours = _("yours")
+    steps = ", ".join(f"{p['from']}-{p['to']} ({yours if p['owner'] == mover else _owner_name(g, p['owner'])})"
                       for p in path)
     earns = delivery_earnings(g, action)
     points = [_("you {n}", n=earns.get(mover, 0))] + [f"{_owner_name(g, pid)} {n}" for pid, n in earns.items()

@@ -23,7 +23,8 @@ class Term:
     also: tuple[str, ...] = ()   # other rulebooks' words for the same thing
 
     def used_in(self, english: str) -> bool:
-        return re.search(rf"(?<![\w{{]){self.en}(?![\w}}])", english, re.IGNORECASE) is not None
+        # a word joined by a hyphen names something else ("6-train" is a train's name)
+        return re.search(rf"(?<![\w{{-]){self.en}(?![\w}}])", english, re.IGNORECASE) is not None
 
     def kept_in(self, russian: str) -> bool:
         return any(re.search(stem, russian, re.IGNORECASE) for stem in self.match)
@@ -47,7 +48,7 @@ def families_of(location: str) -> tuple[str, ...]:
     """The glossaries that apply to a message written in `location` (a source path)."""
     if "steam" in location:
         return ("common", "steam")
-    if "g18xx" in location or location.startswith(("render/", "bot/families/")):
+    if "g18xx" in location or location.startswith(("render/", "bot/families/", "i18n/engine_words")):
         return ("common", "18xx")
     return ("common",)
 
