@@ -53,11 +53,11 @@ def families_of(location: str) -> tuple[str, ...]:
     return ("common",)
 
 
-CODE = re.compile(r"`[^`]*`|\{[^{}]*\}")
+CODE = re.compile(r"`[^`]*`|\{[^{}]*\}|(?<![\w/])/[a-z_]+(?: [a-z_]+)?(?=[),])|(?<![\w/])/[a-z_]+")
 
 
 def prose(text: str) -> str:
-    """A message without what is typed as it is (`code`) and its placeholders."""
+    """A message without what is typed as it is (`code`, a slash command) and its placeholders."""
     return CODE.sub(" ", text)
 
 

@@ -23,12 +23,15 @@ from bot.families.g18xx.words import (
     next_hint,
     operators_of,
     owner_of,
+    owner_word,
     passed_over,
     route_revenue,
     train_owner,
     won_privates,
 )
 from bot.session import Change, Session, Setting, Title
+from i18n import N_, _
+from i18n.engine_words import end_reason_text, round_text
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +41,12 @@ class G18xx(Session):
     group = None
     commands = {c.name: c for c in COMMANDS}
     buttons = {
-        "payout": Button("Pay out", "success", "dividend", (("kind", "payout"),), when="dividend"),
-        "withhold": Button("Withhold", "secondary", "dividend", (("kind", "withhold"),), when="dividend"),
-        "run_best": Button("Run best routes", "primary", "run", (("routes", "best"),), when="run_routes"),
-        "pass": Button("Pass", "secondary", "pass", when="pass"),
-        "end_turn": Button("End turn", "secondary", "done", when="pass"),
-        "bankrupt": Button("Yes, go bankrupt", "danger", "bankrupt"),
+        "payout": Button(N_("Pay out"), "success", "dividend", (("kind", "payout"),), when="dividend"),
+        "withhold": Button(N_("Withhold"), "secondary", "dividend", (("kind", "withhold"),), when="dividend"),
+        "run_best": Button(N_("Run best routes"), "primary", "run", (("routes", "best"),), when="run_routes"),
+        "pass": Button(N_("Pass"), "secondary", "pass", when="pass"),
+        "end_turn": Button(N_("End turn"), "secondary", "done", when="pass"),
+        "bankrupt": Button(N_("Yes, go bankrupt"), "danger", "bankrupt"),
     }
     picture_kinds = ("map", "market", "companies", "chart")
     start_pictures = ("map", "companies")
@@ -65,7 +68,7 @@ class G18xx(Session):
             if not t.playable:
                 continue
             rules = tuple((f"{sym}: {short}", sym) for sym, short in t.optional_rules)
-            settings = (Setting("rules", "optional rules (comma-separated)", rules),) if rules else ()
+            settings = (Setting("rules", N_("optional rules (comma-separated)"), rules),) if rules else ()
             out.append(Title(t.name, t.display_name, cls, t.player_range, settings, multiple=("rules",)))
         return out
 
@@ -253,10 +256,12 @@ class G18xx(Session):
         buyer = w.who(action.get("entity"), action.get("entity_type"))
         summary = self.summary()
         if action.get("type") == "buy_train":
-            what = f"train {action.get('train')} of {train_owner(summary, str(action.get('train')))}"
+            what = _("train {train} of {owner}", train=action.get("train"),
+                     owner=owner_word(train_owner(summary, str(action.get("train")))))
         else:
-            what = f"{action.get('company')} (owned by {w.who(owner_of(summary, action.get('company')))})"
-        return f"{buyer} offers {w.money(action.get('price'))} for {what}"
+            what = _("{company} (owned by {owner})", company=action.get("company"),
+                     owner=w.who(owner_of(summary, action.get("company"))))
+        return _("{buyer} offers {money} for {what}", buyer=buyer, money=w.money(action.get("price")), what=what)
 
     def may_act_out_of_turn(self, player: int, action: dict) -> bool:
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""
@@ -279,7 +284,7 @@ class G18xx(Session):
             text += "; " + "; ".join(won)
         automatic = [describe_auto(w, x) for x in a.get("auto_actions") or []]
         if automatic:
-            text += "; automatically: " + ", ".join(automatic)
+            text += "; " + _("automatically: {actions}", actions=", ".join(automatic))
         # the action's own words say how its price moved
         own_move = ("dividend", "take_loan", "payoff_loan", "convert") + (("merge",) if a.get("entity_type") == "corporation" else ())
         skip = {str(a.get("entity"))} if a.get("type") in own_move else set()
@@ -322,12 +327,15 @@ class G18xx(Session):
         a = changes[0].action
         who = self.words(names).who(a.get("entity"), a.get("entity_type"))
         said = [self.describe(c, names) for c in changes]
-        rest = [x.removeprefix(f"{who} passes") for x in said]
-        return f"{who} ends {'its' if a.get('entity_type') != 'player' else 'their'} turn" + "".join(rest)
+        rest = [x.removeprefix(_("{name} passes", name=who)) for x in said]
+        if a.get("entity_type") != "player":
+            return _("{name} ends its turn", name=who) + "".join(rest)
+        return _("{name} ends their turn", name=who) + "".join(rest)
 
     def acting_for(self) -> str:
         acting = self.acting()
-        return f" for {acting['entity']}" if acting.get("entity_type") not in (None, "player") else ""
+        return " " + _("for {operator}", operator=acting["entity"]) if acting.get("entity_type") not in (None, "player") \
+            else ""
 
     def hint(self, names: dict[int, str]) -> str:
         acting = self.acting()
@@ -337,41 +345,48 @@ class G18xx(Session):
     def status_lines(self, names: dict[int, str]) -> list[str]:
         s = self.summary()
         w = self.words(names)
-        lines = [f"{s.get('round_desc') or s.get('round', '')}, phase {s.get('phase', '?')}, "
-                 f"bank {w.money(s.get('bank', '?'))}."]
+        lines = [_("{round}, phase {phase}, bank {money}.", round=round_text(s.get("round_desc") or s.get("round", "")),
+                   phase=s.get("phase", "?"), money=w.money(s.get("bank", "?")))]
         seats = w.facts.get("players") or {}
         corps = s.get("corporations") or {}
         for p in s.get("players", []) or []:
-            shares = ", ".join(f"{k} {v}%" + (" (president)" if (corps.get(k) or {}).get("pres") == p.get("id") else "")
+            president = " " + _("(president)")
+            shares = ", ".join(f"{k} {v}%" + (president if (corps.get(k) or {}).get("pres") == p.get("id") else "")
                                for k, v in (p.get("shares") or {}).items())
             extra = "; ".join(x for x in (shares, ", ".join(p.get("privates") or [])) if x)
             seat = seats.get(p.get("id")) or {}
-            notes = [f"worth {w.money(p.get('value'))}"] if p.get("value") is not None else []
+            notes = [_("worth {money}", money=w.money(p.get("value")))] if p.get("value") is not None else []
             if seat.get("cert_limit"):
-                notes.append(f"{seat.get('certificates', 0)}/{seat['cert_limit']} certificates")
+                notes.append(_("{held}/{limit} certificates", held=seat.get("certificates", 0), limit=seat["cert_limit"]))
             if p.get("id") == s.get("priority"):
-                notes.append("priority deal")
+                notes.append(_("priority deal"))
             lines.append(f"• {w.who(p.get('id'), 'player')}: {w.money(p.get('cash'))}"
                          + (f" ({', '.join(notes)})" if notes else "") + (f" — {extra}" if extra else ""))
         for sym, m in (s.get("minors") or {}).items():
             if m.get("closed"):
                 continue
             owner = w.operator(sym).get("owner")
-            trains = ", ".join(m.get("trains") or []) or "no trains"
-            lines.append(f"• minor {sym}" + (f" ({w.who(owner, 'player')})" if owner is not None else "")
-                         + f": {w.credits(m.get('cash'))} — {trains}")
+            trains = ", ".join(m.get("trains") or []) or _("no trains")
+            minor = _("minor {name}", name=sym) + (f" ({w.who(owner, 'player')})" if owner is not None else "")
+            lines.append(f"• {minor}: {w.credits(m.get('cash'))} — {trains}")
         for sym, c in (s.get("corporations") or {}).items():
             if not c.get("ipoed"):
                 continue
             price = c.get("price")
             price = price[0] if isinstance(price, list) else price
             obsolete = {t["id"] for t in w.operator(sym).get("trains") or [] if t.get("obsolete")}
-            trains = ", ".join(f"{t} (obsolete)" if t in obsolete else t for t in c.get("trains") or []) or "no trains"
-            lines.append(f"• {sym}: {w.credits(c.get('cash'))} — share {w.money(price)}, {trains}")
+            trains = ", ".join(_("{train} (obsolete)", train=t) if t in obsolete else t for t in c.get("trains") or []) \
+                or _("no trains")
+            lines.append(_("• {corporation}: {money} — share {price}, {trains}", corporation=sym,
+                           money=w.credits(c.get("cash")), price=w.money(price), trains=trains))
         for sym, bids in ((s.get("auction") or {}).get("bids") or {}).items():
             offers = ", ".join(f"{w.who(pid, 'player')} {w.money(price)}" for pid, price in bids)
-            lines.append(f"• bids on {sym}: {offers}")
+            lines.append(_("• bids on {company}: {bids}", company=sym, bids=offers))
         return lines
+
+    @staticmethod
+    def reason_text(reason: Any) -> str:
+        return end_reason_text(reason)
 
     def result_text(self, names: dict[int, str]) -> str:
         w = self.words(names)
@@ -417,7 +432,8 @@ class G18xx(Session):
             routes = self.game.last_routes.get(ran) if ran else None
             caption = None
             if routes:
-                caption = f"{ran} ran {self.words().credits(sum(revenue for _, revenue, _ in routes))}:"
+                total = self.words().credits(sum(revenue for _train, revenue, _path in routes))
+                caption = _("{operator} ran {money}:", operator=ran, money=total)
             elif change is not None and (cmd := self.command_of(change.action)) is not None:
                 caption = cmd.caption(self, change)
             return render.draw_map(self.game.map_view(), routes=routes, caption=caption)
@@ -460,11 +476,13 @@ class G18xx(Session):
             elif key[0] == "par":
                 prices = [w.money(p) for p in sorted({int(str(a["share_price"]).split(",")[0]) for a in acts})]
                 out.append(({**first, "share_price": "PRICE"},
-                            f"{first['corporation']} at {', '.join(prices[:-1])} or {prices[-1]}"))
+                            _("{corporation} at {prices} or {last}", corporation=first["corporation"],
+                              prices=", ".join(prices[:-1]), last=prices[-1])))
             else:
                 low, high = min(a["price"] for a in acts), max(a["price"] for a in acts)
                 label = self.label(first).rsplit(" for ", 1)[0]
-                out.append(({**first, "price": "PRICE"}, f"{label} for {w.money(low)} to {w.money(high)}"))
+                out.append(({**first, "price": "PRICE"}, _("{what} for {low} to {high}", what=label, low=w.money(low),
+                                                           high=w.money(high))))
         return out
 
     def action_types(self) -> list[str]:

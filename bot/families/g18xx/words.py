@@ -13,8 +13,15 @@ from typing import Any
 
 from bot.commands import or_list
 from bot.session import player_name
+from i18n import N_, _, ngettext, pgettext
+from i18n.engine_words import end_reason_text, round_text
 
 DIRECTIONS = {"pointy": ("SW", "W", "NW", "NE", "E", "SE"), "flat": ("S", "SW", "NW", "N", "NE", "SE")}
+OPEN_MARKET = "the open market"  # train_owner's word for the pool (data: shown with owner_word)
+
+
+def owner_word(owner: Any) -> str:
+    return _("the open market") if owner == OPEN_MARKET else str(owner)
 
 
 def tile_name(tile_id: str) -> str:
@@ -30,7 +37,7 @@ def exits_text(exits: list[int] | None, layout: str | None) -> str:
     if not exits:
         return ""
     names = DIRECTIONS.get(layout or "pointy", DIRECTIONS["pointy"])
-    words = [names[e % 6] for e in exits]
+    words = [pgettext("compass", names[e % 6]) for e in exits]
     return "–".join(words) if len(words) == 2 else ", ".join(words)
 
 
@@ -40,13 +47,15 @@ def phase_text(name: str, phases: dict | None) -> str:
     bits = []
     tiles = ph.get("tiles") or []
     if tiles:
-        bits.append(f"{tiles[-1]} tiles")
+        bits.append(_("{colour} tiles", colour=pgettext("tiles", tiles[-1])))
     if ph.get("train_limit"):
-        bits.append(f"train limit {ph['train_limit']}")
+        bits.append(_("train limit {n}", n=ph["train_limit"]))
     status = ph.get("status") or []
     if "can_buy_companies" in status:
-        bits.append("privates may be sold to corporations")
-    return f"Phase {name}" + (": " + ", ".join(bits) if bits else "")
+        bits.append(_("privates may be sold to corporations"))
+    if bits:
+        return _("Phase {phase}: {what}", phase=name, what=", ".join(bits))
+    return _("Phase {phase}", phase=name)
 
 
 def route_revenue(routes: list[dict]) -> int | None:
@@ -96,7 +105,7 @@ class Words:
     def place(self, coord: Any) -> str:
         """`H12 Altoona` (just `H12` where the map names no place)."""
         name = (self.facts.get("locations") or {}).get(str(coord))
-        return f"{coord} {name}" if name else str(coord)
+        return f"{coord} {name}" if name else str(coord)  # a hex and a place name: the same in every language
 
     def exits(self, exits: list[int] | None) -> str:
         return exits_text(exits, self.facts.get("layout"))
@@ -109,7 +118,7 @@ class Words:
 
     def company(self, sym: Any) -> str:
         """A private company's name, `minor A` where it is a minor's charter."""
-        return f"minor {sym}" if self.is_minor(sym) else str(sym)
+        return _("minor {name}", name=sym) if self.is_minor(sym) else str(sym)
 
     # ---------------------------------------------------------------- certificates
     def certificate(self, share_id: str) -> dict:
@@ -140,8 +149,8 @@ class Words:
         sizes = {self.percent([s]) for s in shares}
         pct = self.percent(shares)
         if len(shares) == 1 and sizes and min(sizes) < self.unit(corp):
-            return f"a {pct}% {corp} certificate"
-        return f"{pct}% of {corp}"
+            return _("a {percent}% {corporation} certificate", percent=pct, corporation=corp)
+        return _("{percent}% of {corporation}", percent=pct, corporation=corp)
 
 
 # ---------------------------------------------------------------- summaries
@@ -184,14 +193,14 @@ def price_move(w: Words, before: dict, after: dict, corp: str, sep: str = "; ") 
     """`; NYC price $67 → $71` (nothing when the price did not move)."""
     b, a = market_price(before, corp), market_price(after, corp)
     if b is not None and a is not None and a != b:
-        return f"{sep}{corp} price {w.money(b)} → {w.money(a)}"
+        return sep + _("{corporation} price {before} → {after}", corporation=corp, before=w.money(b), after=w.money(a))
     return ""
 
 
 def floats(w: Words, before: dict, after: dict, corp: str) -> str:
     b, a = corps_of(before).get(corp) or {}, corps_of(after).get(corp) or {}
     if a.get("floated") and not b.get("floated"):
-        return f"; {corp} floats with {w.credits(a.get('cash', 0))}"
+        return "; " + _("{corporation} floats with {money}", corporation=corp, money=w.credits(a.get("cash", 0)))
     return ""
 
 
@@ -199,7 +208,7 @@ def president_change(w: Words, before: dict, after: dict, corp: str) -> str:
     b = (corps_of(before).get(corp) or {}).get("pres")
     a = (corps_of(after).get(corp) or {}).get("pres")
     if a is not None and b is not None and a != b:
-        return f"; {w.who(a, 'player')} is now president of {corp}"
+        return "; " + _("{name} is now president of {corporation}", name=w.who(a, "player"), corporation=corp)
     return ""
 
 
@@ -237,13 +246,18 @@ def holdings_change(w: Words, before: dict, after: dict, corps: list[str], into:
     unit = ((facts_after or w.facts).get("share_percent") or {}).get(into) or 10
     size_before = (((facts_before or {}).get("operators") or {}).get(corps[0]) or {}).get("total_shares", "?")
     out = []
+    places = {"treasury": _("treasury"), "market": _("market")}
     for holder in list(b) + [h for h in a if h not in b]:
-        name = holder if holder in ("treasury", "market") else w.who(holder, "player")
+        name = places[holder] if holder in places else w.who(holder, "player")
         held = b.get(holder) or {}
         was = " + ".join(f"{n} {c}" for c, n in held.items()) if len(corps) > 1 else \
-            f"{sum(held.values())} of {size_before}"
+            _("{n} of {size}", n=sum(held.values()), size=size_before)
         now = a.get(holder, {}).get(into, 0)
-        out.append(f"{name} {was or 0} → {now}" + (f" of {size} ({now * unit}%)" if size else ""))
+        if size:
+            out.append(_("{name} {before} → {n} of {size} ({percent}%)", name=name, before=was or 0, n=now, size=size,
+                         percent=now * unit))
+        else:
+            out.append(f"{name} {was or 0} → {now}")
     return ", ".join(out)
 
 
@@ -254,11 +268,12 @@ def loan_terms(w: Words, corp: str, before: dict, after: dict, facts_after: dict
     op = (facts_after.get("operators") or {}).get(corp) or {}
     n = op.get("loans", (corps_of(after).get(corp) or {}).get("loans", 0))
     rate = loans.get("rate")
-    text = f"{n} of {op.get('max_loans', '?')} loans"
+    text = _("{n} of {most} loans", n=n, most=op.get("max_loans", "?"))
     if rate is not None:
-        text += f", interest {w.money(rate)} a loan ({w.credits(op.get('interest', rate * n))} a round)"
+        text += ", " + _("interest {rate} a loan ({total} a round)", rate=w.money(rate),
+                         total=w.credits(op.get("interest", rate * n)))
         if loans.get("rate_after_next") not in (None, rate) and not loans.get("fixed"):
-            text += f"; the next loan makes it {w.money(loans['rate_after_next'])}"
+            text += "; " + _("the next loan makes it {rate}", rate=w.money(loans["rate_after_next"]))
     return text + price_move(w, before, after, corp, "; ")
 
 
@@ -277,13 +292,18 @@ def won_privates(w: Words, action: dict, before: dict, after: dict) -> list[str]
         if owner != action.get("entity"):
             cb, ca = cash_of(before, owner, "player"), cash_of(after, owner, "player")
             paid = (cb - ca) if cb is not None and ca is not None and len(syms) == 1 else None
-        text = f"{w.who(owner, 'player')} wins {' and '.join(w.company(x) for x in syms)}" + \
-            (f" for {w.money(paid)}" if paid else "")
-        got = [f"{pct}% of {corp}" if not ((corps_of(after).get(corp) or {}).get("pres") == owner and pct >= 20)
-               else f"the {corp} president's certificate"
+        won = and_list([w.company(x) for x in syms])
+        if paid:
+            text = _("{name} wins {companies} for {money}", name=w.who(owner, "player"), companies=won,
+                     money=w.money(paid))
+        else:
+            text = _("{name} wins {companies}", name=w.who(owner, "player"), companies=won)
+        got = [_("{percent}% of {corporation}", percent=pct, corporation=corp)
+               if not ((corps_of(after).get(corp) or {}).get("pres") == owner and pct >= 20)
+               else _("the {corporation} president's certificate", corporation=corp)
                for corp, pct in share_moves(before, after, owner).items() if pct > 0]
         if got and owner != action.get("entity"):
-            text += f" (with {' and '.join(got)})"
+            text += " " + _("(with {what})", what=and_list(got))
         out.append(text)
     return out
 
@@ -293,8 +313,15 @@ def train_owner(summary: dict, train: str) -> str | None:
         if train in (c.get("trains") or []):
             return sym
     if train in (((summary.get("depot") or {}).get("pool")) or []):
-        return "the open market"
+        return OPEN_MARKET
     return None
+
+
+def and_list(words: list[str]) -> str:
+    """`a and b`, `a, b and c`."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("{items} and {last}", items=", ".join(words[:-1]), last=words[-1])
 
 
 def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = None, skip: set[str] | None = None,
@@ -306,20 +333,24 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
     notes = []
     if after.get("phase") and after.get("phase") != before.get("phase"):
         notes.append(phase_text(after["phase"], facts.get("phases")))
-    rusted: dict[str, list[str]] = {}
+    rusted: dict[str, list[tuple[str, str]]] = {}
     for sym, c in operators_of(before).items():
         gone = set(c.get("trains") or []) - set((operators_of(after).get(sym) or {}).get("trains") or [])
         for tr in sorted(gone):
             if tr not in ((after.get("depot") or {}).get("pool") or []) and \
                     not any(tr in (x.get("trains") or []) for x in operators_of(after).values()):
-                rusted.setdefault(tile_name(tr), []).append(f"{sym} loses {tr}")
+                rusted.setdefault(tile_name(tr), []).append((sym, tr))
     for kind, losses in sorted(rusted.items()):
-        notes.append(f"{kind} trains {'rust' if not _were_obsolete(facts_before, losses) else 'are gone'} "
-                     f"({'; '.join(losses)})")
+        lost = "; ".join(_("{operator} loses {train}", operator=sym, train=tr) for sym, tr in losses)
+        if _were_obsolete(facts_before, [tr for _sym, tr in losses]):
+            notes.append(_("{kind} trains are gone ({losses})", kind=kind, losses=lost))
+        else:
+            notes.append(_("{kind} trains rust ({losses})", kind=kind, losses=lost))
     obsolete = _newly_obsolete(facts_before, facts)
     if obsolete:
-        notes.append(f"{' and '.join(sorted(obsolete))} trains are obsolete: they run once more, then go "
-                     f"({', '.join(sorted({o for ops in obsolete.values() for o in ops}))})")
+        notes.append(_("{kinds} trains are obsolete: they run once more, then go ({operators})",
+                       kinds=and_list(sorted(obsolete)),
+                       operators=", ".join(sorted({o for ops in obsolete.values() for o in ops}))))
     notes += _state_changes(facts_before, facts)
     closed = set(after.get("closed_companies") or []) - set(before.get("closed_companies") or [])
     minors = sorted(c for c in closed if w.is_minor(c))
@@ -327,8 +358,8 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
         notes.append(_minor_closes(w, sym, facts_before))
     privates = sorted(closed - set(minors))
     if privates:
-        notes.append(f"private{'s' if len(privates) > 1 else ''} {', '.join(privates)} "
-                     f"close{'' if len(privates) > 1 else 's'}")
+        notes.append(ngettext("private {names} closes", "privates {names} close", len(privates),
+                              names=", ".join(privates)))
     moves = []
     for sym in corps_of(after):
         move = price_move(w, before, after, sym, "").strip()
@@ -336,39 +367,42 @@ def aftermath(w: Words, before: dict, after: dict, facts_before: dict | None = N
             runs_nothing = not ((corps_of(before).get(sym) or {}).get("trains")) and \
                 (corps_of(after).get(sym) or {}).get("operated")
             if sym == ran:
-                moves.append(f"{sym} withholds: {move}")
+                moves.append(_("{corporation} withholds: {move}", corporation=sym, move=move))
+            elif runs_nothing:
+                moves.append(_("{corporation} has no train to run, so it withholds: {move}", corporation=sym, move=move))
             else:
-                moves.append(f"{sym} has no train to run, so it withholds: {move}" if runs_nothing else move)
+                moves.append(move)
     if moves:
         notes.append(", ".join(moves))
     rb, ra = before.get("round_desc") or before.get("round"), after.get("round_desc") or after.get("round")
     if ra and ra != rb:
         if str(ra).startswith("Operating Round"):
-            notes.append(f"{ra} begins")
+            notes.append(_("{round} begins", round=round_text(ra)))
             paid = private_income(w, after)
             if paid:
-                notes.append("privates pay " + ", ".join(paid))
+                notes.append(_("privates pay {incomes}", incomes=", ".join(paid)))
         else:
             paid = private_income(w, after, before)
             if paid and not str(rb).startswith("Operating Round"):  # an operating round without operators
-                notes.append("no corporation operates, so the operating round is only the privates' income: "
-                             + ", ".join(paid))
-            notes.append(f"{ra} begins")
+                notes.append(_("no corporation operates, so the operating round is only the privates' income: "
+                               "{incomes}", incomes=", ".join(paid)))
+            notes.append(_("{round} begins", round=round_text(ra)))
     elif ra:
         paid = private_income(w, after, before)
         if paid:  # everyone passed in the auction: the privates pay and the auction goes on
-            notes.append("everyone passed, so the privates pay " + ", ".join(paid))
+            notes.append(_("everyone passed, so the privates pay {incomes}", incomes=", ".join(paid)))
     if after.get("finished") and not before.get("finished"):
-        notes.append("the game is over" + (f" ({after['end_reason']})" if after.get("end_reason") else ""))
+        reason = end_reason_text(after.get("end_reason"))
+        notes.append(_("the game is over ({why})", why=reason) if reason else _("the game is over"))
     return "" if not notes else " — " + "; ".join(notes)
 
 
-STATE_WORDS = {  # (entering, leaving) the states of the engine's operator_states
-    "receivership": ("goes into receivership", "leaves receivership"),
-    "insolvent": ("is insolvent", "is no longer insolvent"),
-    "bankrupt": ("goes bankrupt: its certificates go back to its IPO", None),
-    "relaunched": ("is relaunched", None),
-    "nationalised": ("is nationalised", None),
+STATE_WORDS = {  # (entering, leaving) the states of the engine's operator_states, shown with _()
+    "receivership": (N_("{operator} goes into receivership"), N_("{operator} leaves receivership")),
+    "insolvent": (N_("{operator} is insolvent"), N_("{operator} is no longer insolvent")),
+    "bankrupt": (N_("{operator} goes bankrupt: its certificates go back to its IPO"), None),
+    "relaunched": (N_("{operator} is relaunched"), None),
+    "nationalised": (N_("{operator} is nationalised"), None),
 }
 
 
@@ -381,11 +415,12 @@ def _state_changes(facts_before: dict | None, facts_after: dict) -> list[str]:
     for sym, op in (facts_after.get("operators") or {}).items():
         now, was = set(op.get("states") or []), set((before.get(sym) or {}).get("states") or [])
         for state in sorted(now - was):
-            out.append(f"{sym} {STATE_WORDS.get(state, (state, None))[0]}")
+            entering = STATE_WORDS.get(state, (None, None))[0]
+            out.append(_(entering, operator=sym) if entering else f"{sym} {state}")
         for state in sorted(was - now):
             leaving = STATE_WORDS.get(state, (None, None))[1] if "bankrupt" not in now else None
             if leaving:
-                out.append(f"{sym} {leaving}")
+                out.append(_(leaving, operator=sym))
     return out
 
 
@@ -403,8 +438,8 @@ def private_income(w: Words, after: dict, before: dict | None = None) -> list[st
             ca = cash_of(after, owner, None)
             if cb is None or ca is None or ca - cb != sum(income[x] for x in syms):
                 return []
-    return [f"{sym} {w.money_of(owner, None, income[sym])} to {w.who(owner)}" for owner, syms in owned.items()
-            for sym in syms]
+    return [_("{company} {money} to {name}", company=sym, money=w.money_of(owner, None, income[sym]), name=w.who(owner))
+            for owner, syms in owned.items() for sym in syms]
 
 
 def passed_over(w: Words, skipped: list[dict]) -> str:
@@ -416,16 +451,15 @@ def passed_over(w: Words, skipped: list[dict]) -> str:
         if p.get("entity_type") != "player":
             continue
         if p.get("why") == "cert_limit":
-            why = f"at the certificate limit of {p.get('cert_limit')}"
+            why = _("at the certificate limit of {limit}", limit=p.get("cert_limit"))
         elif p.get("why") == "cash":
-            why = f"nothing to buy or sell with {w.money(p.get('cash'))}"
+            why = _("nothing to buy or sell with {money}", money=w.money(p.get("cash")))
         else:
-            why = "nothing to do"
+            why = _("nothing to do")
         whys.append(f"{w.who(p.get('entity'), 'player')} ({why})")
     if not whys:
         return ""
-    listed = whys[0] if len(whys) == 1 else ", ".join(whys[:-1]) + " and " + whys[-1]
-    return f"; {listed} {'is' if len(whys) == 1 else 'are'} passed over"
+    return "; " + ngettext("{names} is passed over", "{names} are passed over", len(whys), names=and_list(whys))
 
 
 def _trains(facts: dict | None) -> dict[str, dict]:
@@ -448,9 +482,9 @@ def _newly_obsolete(facts_before: dict | None, facts_after: dict) -> dict[str, s
     return out
 
 
-def _were_obsolete(facts_before: dict | None, losses: list[str]) -> bool:
+def _were_obsolete(facts_before: dict | None, lost: list[str]) -> bool:
     trains = _trains(facts_before)
-    return bool(losses) and all(trains.get(x.rsplit(" loses ", 1)[-1], {}).get("obsolete") for x in losses)
+    return bool(lost) and all(trains.get(tr, {}).get("obsolete") for tr in lost)
 
 
 def _minor_closes(w: Words, sym: str, facts_before: dict | None) -> str:
@@ -458,22 +492,22 @@ def _minor_closes(w: Words, sym: str, facts_before: dict | None) -> str:
     op = ((facts_before or {}).get("operators") or {}).get(sym) or w.operator(sym)
     into = op.get("closes_into") or {}
     owner = op.get("owner")
-    text = f"minor {sym} closes"
     if into and owner is not None:
-        text += f": {w.who(owner, 'player')} receives a {into.get('percent')}% {into.get('corporation')} certificate"
-    elif into:
-        text += f" into {into.get('corporation')}"
-    return text
+        return _("minor {name} closes: {owner} receives a {percent}% {corporation} certificate", name=sym,
+                 owner=w.who(owner, "player"), percent=into.get("percent"), corporation=into.get("corporation"))
+    if into:
+        return _("minor {name} closes into {corporation}", name=sym, corporation=into.get("corporation"))
+    return _("minor {name} closes", name=sym)
 
 
-VERBS = {"bid": "bid", "par": "start a corporation", "buy_shares": "buy shares", "sell_shares": "sell shares",
-         "lay_tile": "lay track", "place_token": "place a station", "run_routes": "run its trains",
-         "dividend": "pay out or withhold", "buy_train": "buy a train", "discard_train": "discard a train",
-         "buy_company": "buy a private company", "sell_company": "sell a private to the bank",
-         "bankrupt": "declare bankruptcy",
-         "merge": "merge", "assign": "choose a station", "take_loan": "take a loan (/loan)",
-         "payoff_loan": "repay a loan (/repay)", "short": "sell a share short (/short)",
-         "convert": "convert to more shares (/convert)", "choose": "choose (/choose)"}
+VERBS = {"bid": N_("bid"), "par": N_("start a corporation"), "buy_shares": N_("buy shares"),
+         "sell_shares": N_("sell shares"), "lay_tile": N_("lay track"), "place_token": N_("place a station"),
+         "run_routes": N_("run its trains"), "dividend": N_("pay out or withhold"), "buy_train": N_("buy a train"),
+         "discard_train": N_("discard a train"), "buy_company": N_("buy a private company"),
+         "sell_company": N_("sell a private to the bank"), "bankrupt": N_("declare bankruptcy"),
+         "merge": N_("merge"), "assign": N_("choose a station"), "take_loan": N_("take a loan (/loan)"),
+         "payoff_loan": N_("repay a loan (/repay)"), "short": N_("sell a share short (/short)"),
+         "convert": N_("convert to more shares (/convert)"), "choose": N_("choose (/choose)")}  # shown with _()
 
 
 def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
@@ -488,62 +522,71 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
         if isinstance(bids, dict):  # 1860's turn auction: player -> bid
             bids = [(int(pid), price) for pid, price in bids.items()]
         high = max(bids, key=lambda b: b[1]) if bids else None
-        high_txt = f" (high bid: {w.who(high[0], 'player')} {w.money(high[1])})" if high else ""
+        high_txt = " " + _("(high bid: {name} {money})", name=w.who(high[0], "player"), money=w.money(high[1])) \
+            if high else ""
         if auction.get("winner_chooses"):
-            return "choose a lot: buy a private (/bid) or a president's certificate (/par)"
+            return _("choose a lot: buy a private (/bid) or a president's certificate (/par)")
         if auction.get("company") is None and info.get("lots") is not None:
-            return f"bid at least {w.money(auction.get('min'))} for the first choice of the lots{high_txt} or pass"
-        return f"bid at least {w.money(auction.get('min'))} on {auction.get('company') or auction.get('item')}" \
-            f"{high_txt} or pass"
+            return _("bid at least {money} for the first choice of the lots{high} or pass",
+                     money=w.money(auction.get("min")), high=high_txt)
+        return _("bid at least {money} on {item}{high} or pass", money=w.money(auction.get("min")),
+                 item=auction.get("company") or auction.get("item"), high=high_txt)
     forming = info.get("forming")
     if forming and "choose" in types:
-        return f"choose how many shares {forming} has (/choose)"
+        return _("choose how many shares {corporation} has (/choose)", corporation=forming)
     if forming and "assign" in types:
-        return f"put privates into {forming} at their face value (/assign), or pass to finish starting it"
+        return _("put privates into {corporation} at their face value (/assign), or pass to finish starting it",
+                 corporation=forming)
     sale = info.get("acquisition")
     if sale and "assign" in types:
-        return f"offer {sale['corporation']} for sale (/offer, from {w.money(sale.get('opening'))}) or pass"
+        return _("offer {corporation} for sale (/offer, from {money}) or pass", corporation=sale["corporation"],
+                 money=w.money(sale.get("opening")))
     if sale and "merge" in types:
-        return f"name which of your corporations buys {sale['corporation']} (/merge)"
+        return _("name which of your corporations buys {corporation} (/merge)", corporation=sale["corporation"])
     if info.get("par"):
-        return f"choose {info['par']}'s par price (/par)"
+        return _("choose {corporation}'s par price (/par)", corporation=info["par"])
     if info.get("cheapest") and "bid" in types:
         sym, price = info["cheapest"]
-        return f"buy {sym} for {w.money(price)}, bid on a dearer private, or pass"
+        return _("buy {company} for {money}, bid on a dearer private, or pass", company=sym, money=w.money(price))
     merge = info.get("merge")
     if merge:
         offered = merge.get("offered")
         if merge.get("decider") == offered:
-            return f"merge {offered} into the {merge.get('into')} (/merge) or decline (pass)"
-        return (f"choose a major to merge into the {merge.get('into')}: "
-                f"{', '.join(merge.get('candidates') or [])} (/merge), or pass")
+            return _("merge {minor} into the {into} (/merge) or decline (pass)", minor=offered, into=merge.get("into"))
+        return _("choose a major to merge into the {into}: {candidates} (/merge), or pass", into=merge.get("into"),
+                 candidates=", ".join(merge.get("candidates") or []))
     assign = info.get("assign")
     if assign:
         hexes = ", ".join(w.place(h) for h in assign.get("hexes") or [])
-        return f"choose which of {assign.get('from')}'s stations the NdM keeps: {hexes} (/assign)"
+        return _("choose which of {minor}'s stations the NdM keeps: {hexes} (/assign)", minor=assign.get("from"),
+                 hexes=hexes)
     if info.get("owes") and "bankrupt" in types:  # 1817's cash crisis
         if "sell_shares" in types:
             return f"sell shares to pay the {w.money(info['owes'])} owed (/sell), or go bankrupt (/bankrupt)"
         return f"{w.money(info['owes'])} owed and nothing may be sold: go bankrupt (/bankrupt)"
     if "discard_train" in types:
-        return f"discard a train: {operator or 'the corporation'} is over its train limit"
+        if operator:
+            return _("discard a train: {operator} is over its train limit", operator=operator)
+        return _("discard a train: the corporation is over its train limit")
     if info.get("emergency") and operator:
         if "buy_train" not in types:
-            return f"sell shares to raise the money for {operator}'s train"
-        extra = ", selling shares if needed" if "sell_shares" in types else ""
-        return f"must buy a train: {operator} is short, so its president pays the rest{extra}"
+            return _("sell shares to raise the money for {operator}'s train", operator=operator)
+        if "sell_shares" in types:
+            return _("must buy a train: {operator} is short, so its president pays the rest, selling shares if needed",
+                     operator=operator)
+        return _("must buy a train: {operator} is short, so its president pays the rest", operator=operator)
     if operator:
         types = [t for t in types if t not in ("buy_shares", "par", "sell_shares")]  # private exchanges etc.
     if not info.get("emergency"):  # bankruptcy is only news when the president can't pay for a train
         types = [t for t in types if t != "bankrupt"]
-    words = [VERBS[t] for t in types if t in VERBS]
-    if info.get("must_buy") and "buy_train" in types:
-        words = ["must buy a train" if x == "buy a train" else x for x in words]
+    must = info.get("must_buy") and "buy_train" in types
+    words = [_("must buy a train") if must and t == "buy_train" else _(VERBS[t]) for t in types if t in VERBS]
     corporate = info.get("corporate") or {}  # 1817's stock round: acting for a corporation one presides
     if corporate:
         commands = {"take_loan": "/loan", "buy_shares": "/buy"}
-        words.append(f"act for {', '.join(corporate)} (" + ", ".join(dict.fromkeys(
-            commands[t] for acts in corporate.values() for t in acts if t in commands)) + ")")
-    if "pass" in types and not (info.get("must_buy") and "buy_train" in types):
-        words.append("pass")
+        words.append(_("act for {corporations} ({commands})", corporations=", ".join(corporate),
+                       commands=", ".join(dict.fromkeys(commands[t] for acts in corporate.values() for t in acts
+                                                        if t in commands))))
+    if "pass" in types and not must:
+        words.append(_("pass"))
     return or_list(words) if words else ""
