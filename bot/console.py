@@ -24,7 +24,7 @@ from bot.db import Database
 from bot.errors import UserError
 from bot.service import Reply, Service, UndoRequest
 from bot.session import Engine, Session
-from i18n import LANGUAGES, N_, _, ngettext, normalize, use
+from i18n import LANGUAGES, N_, _, ngettext, normalize, speaking, use
 
 CONSOLE_MEMBER_BASE = 1000  # console seats are members 1001, 1002, ... (stable per name within a game)
 
@@ -81,7 +81,9 @@ BOLD = re.compile(r"\*\*(.+?)\*\*")
 def plain(text: str) -> str:
     """A reply as the console shows it: no Discord markup, the console's commands."""
     for discord, console in DISCORD_TERMS:
-        text = text.replace(_(discord), _(console))
+        for lang in LANGUAGES:  # the game's language, whatever the console's
+            with speaking(lang):
+                text = text.replace(_(discord), _(console))
     return BOLD.sub(r"\1", SLASH_HINT.sub(r"(`as SEAT \1 …`)", text))
 
 

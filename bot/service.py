@@ -226,6 +226,7 @@ class Service:
         row = await self.db.get_game(game_id)
         assert row is not None
         lv.row, lv.seats = row, await self.db.seats(game_id)
+        use(row.language)  # as in `_scoped`
         return lv
 
     async def legal(self, lv: Live) -> list[dict]:

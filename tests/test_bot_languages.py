@@ -64,3 +64,43 @@ async def test_console_language(tmp_path):
     async with Database(config.db_path) as db:
         games = await db.list_games(statuses=("lobby", "active"), any_guild=True)
         assert [r.language for r in games] == ["ru", "en"], games
+
+
+async def test_an_1830_game_in_russian_on_the_console(tmp_path):
+    """The 18xx words (status, round, phase, hints, lobby) in Russian; an English game beside it stays
+    English. The moves' own sentences (bot/families/g18xx/commands.py) are not translated yet."""
+    import io
+
+    from bot.config import Config
+    from bot.console import run_console
+
+    out = io.StringIO()
+    config = Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out"), pictures=False)
+    await run_console(config, stdin=io.StringIO("new 1830 Ann Bob Cid seed=3 lang=ru\nstart\nstatus\n"
+                                                "new 1830 Ann Bob Cid seed=3\nstart\nstatus\n"), stdout=out)
+    russian, english = out.getvalue().split("1830 game #2", 1)
+    assert "1830, партия №1 — лобби (3/6): Ann, Bob, Cid." in russian, russian
+    assert "1830, партия №1 начинается. Места:" in russian, russian
+    assert "Аукционный раунд 1, фаза 2, банк $" in russian, russian
+    assert "Ходит: @Bob — купите SV за $20, сделайте ставку на более дорогую частную компанию или пас." in russian, russian
+    assert "Auction Round 1, phase 2, bank $" in english and "Next: @Bob — buy SV for $20" in english, english
+
+
+async def test_turn_dms_speak_each_members_language(tmp_path):
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"))
+    bot = await runner.start()
+    try:
+        ann, bob = fake.add_user("Ann", locale="ru"), fake.add_user("Bob", locale="en-US")
+        for uid in (ann, bob):  # both opt in, from their own clients
+            rec = await fake.command(uid, fake.channel_id, "game", {"on": True}, sub="notify")
+        assert rec.final.content == "I will DM you when it is your turn."
+        from bot.service import Reply
+        await bot._send_dms(Reply("x", game_id=7, thread_id=8, guild_id=fake.guild_id, dm=[ann, bob], language="en"))
+        dms = {m.channel_id: m.content for m in fake.messages if fake.channels.get(m.channel_id, {}).get("type") == 1}
+        texts = sorted(dms.values())
+        assert any(t.startswith("Ваш ход в партии Roundhouse №7") for t in texts), texts
+        assert any(t.startswith("It is your turn in Roundhouse game #7") for t in texts), texts
+    finally:
+        await runner.stop()
+        await fake.stop()
