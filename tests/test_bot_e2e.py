@@ -59,15 +59,28 @@ async def _import(fake: FakeDiscord, host: int, log: dict, users: list[int]) -> 
     for i, uid in enumerate(users):
         opts[f"player{i + 1}"] = UserRef(uid)
     rec = await fake.command(host, fake.channel_id, "game", opts, sub="import")
-    assert rec.final is not None and rec.final.ephemeral and "Imported" in rec.final.content, rec.final
+    assert rec.final is not None and rec.final.ephemeral, rec.final
+    assert rec.final.content.startswith(("Imported", "Импортировано")), rec.final.content
     thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
-    return int(rec.final.content.split("#")[1].split()[0]), thread
+    return int(rec.final.content.replace("№", "#").split("#")[1].split()[0]), thread
 
 
-@pytest.mark.parametrize("title, fixture", [("1830", "26855"), ("1830", "1830_game_end_bank"), ("18MEX", "13315"),
-                                            ("1860", "1860_game_end_stock_market"), ("1817", "15528")])
-async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
+WORDS = {  # what the posts and private replies say, by language
+    "en": {"turn": "not your turn", "refused": "Not allowed", "done": "Done", "over": "Game over"},
+    "ru": {"turn": "не ваш ход", "refused": "Нельзя", "done": "Сделано", "over": "Партия окончена"},
+}
+
+
+@pytest.mark.parametrize("title, fixture, lang", [("1830", "26855", "en"), ("1830", "1830_game_end_bank", "en"),
+                                                  ("18MEX", "13315", "en"), ("1860", "1860_game_end_stock_market", "en"),
+                                                  ("1817", "15528", "en"), ("1830", "26855", "ru")])
+async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lang):
+    """In Russian (a Russian server, members whose Discord speaks Russian) every post is Russian but for
+    names: players, places, companies."""
     from engine.titles import load_18xx
+    from i18n.glossary import foreign_words
+
+    say = WORDS[lang]
 
     log = json.loads((FIXTURES / title / f"{fixture}.json").read_text())
     trace = [json.loads(x) for x in (FIXTURES / title / f"{fixture}.trace.jsonl").read_text().splitlines()]
@@ -78,12 +91,15 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
     states = [trace[k] for k, _ in steps]
 
     fake = await FakeDiscord().start()
+    fake.guild_locale = lang
     db_path = str(tmp_path / "rh.db")
     engine = QuickPictures()
     runner = BotRunner(fake, db_path, engine=engine)
     await runner.start()
+    game = load_18xx(log)
+    allowed = {p["name"].replace(" ", "") for p in log["players"]} | set((game.facts().get("locations") or {}).values())
     try:
-        users = [fake.add_user(p["name"].replace(" ", "")) for p in log["players"]]
+        users = [fake.add_user(p["name"].replace(" ", ""), locale=lang) for p in log["players"]]
         member_of = {int(p["id"]): u for p, u in zip(log["players"], users, strict=True)}
         game_id, thread = await _import(fake, users[0], log, users)
 
@@ -102,13 +118,13 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
                 other = next(u for u in users if u != who)
                 before = len(fake.channel_messages(thread))
                 rec = await fake.command(other, thread, kind, opts)
-                assert rec.final.ephemeral and "not your turn" in rec.final.content.lower(), rec.final.content
+                assert rec.final.ephemeral and say["turn"] in rec.final.content.lower(), rec.final.content
                 assert len(fake.channel_messages(thread)) == before
                 # illegal: the right member, an impossible action -> the engine's message, nothing changes
                 bad = ("lay", {"hex": "A1", "tile": "57-0", "rotation": 0}) if kind != "lay" else \
                     ("bid", {"company": "CA", "price": 1})
                 rec = await fake.command(who, thread, bad[0], bad[1])
-                assert rec.final.ephemeral and rec.final.content.startswith("Not allowed"), rec.final.content
+                assert rec.final.ephemeral and rec.final.content.startswith(say["refused"]), rec.final.content
                 assert len(fake.channel_messages(thread)) == before
                 assert rec.channel_messages == []
                 checked_refusals += 1
@@ -140,10 +156,12 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
             else:
                 rec = await fake.command(who, thread, kind, opts)
             assert rec.final is not None and rec.final.ephemeral, (i, action)
-            assert rec.final.content.startswith("Done"), (i, action, rec.final.content)
+            assert rec.final.content.startswith(say["done"]), (i, action, rec.final.content)
             posted = fake.channel_messages(thread)[before:]
             assert len(posted) == 1, (i, action, [m.content for m in posted])
             msg = posted[0]
+            if lang == "ru":
+                assert not foreign_words(msg.content, allowed), (i, action, msg.content)
             names = [n for n, _ in msg.attachments]
             if kind in ("lay", "token", "run"):
                 assert any(n.endswith("-map.png") for n in names), (i, names)
@@ -165,11 +183,11 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture):
                 assert "<@" not in msg.content
 
         final = fake.channel_messages(thread)[-1]
-        assert "Game over" in final.content and ": 1. " in final.content and ", 2. " in final.content
+        assert say["over"] in final.content and ": 1. " in final.content and ", 2. " in final.content
         assert any(name.endswith("-chart.png") for name, _ in final.attachments)  # the end-of-game post
         assert restarted and checked_refusals == 3 and checked_ac == 6
         said = "\n".join(m.content for m in fake.channel_messages(thread))
-        for words in TITLE_WORDS.get(title, ()):
+        for words in TITLE_WORDS.get(title, ()) if lang == "en" else ():
             assert words in said, words
     finally:
         await runner.stop()

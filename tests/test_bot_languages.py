@@ -68,7 +68,7 @@ async def test_console_language(tmp_path):
 
 async def test_an_1830_game_in_russian_on_the_console(tmp_path):
     """The 18xx words (status, round, phase, hints, lobby) in Russian; an English game beside it stays
-    English. The moves' own sentences (bot/families/g18xx/commands.py) are not translated yet."""
+    English."""
     import io
 
     from bot.config import Config

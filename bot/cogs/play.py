@@ -107,7 +107,9 @@ def action_command(group: str | None, cmds: list[Command]) -> app_commands.Comma
     if group is None:
         cmd = app_commands.guild_only()(cmd)
     helps = {o.name: o.help[:100] for o in options}
-    app_commands.describe(**helps, game=GAME_HELP)(cmd)
+    # as locale strings: described after the command is made, plain strings would not be translated
+    app_commands.describe(**{k: app_commands.locale_str(v) for k, v in helps.items()},
+                          game=app_commands.locale_str(GAME_HELP))(cmd)
     if helps:
         app_commands.autocomplete(**{name: autocompleter(group, spec.name, name) for name in helps})(cmd)
     return cmd

@@ -13,6 +13,7 @@ from bot.commands import Command, Option, clean, number
 from bot.errors import UserError, quote
 from bot.families.g18xx.words import (
     Words,
+    and_list,
     cash_of,
     corp_of,
     corps_of,
@@ -21,6 +22,7 @@ from bot.families.g18xx.words import (
     loan_terms,
     market_price,
     owner_of,
+    owner_word,
     players_of,
     president_change,
     price_move,
@@ -30,6 +32,7 @@ from bot.families.g18xx.words import (
     tile_name,
     train_owner,
 )
+from i18n import N_, _, lazy, ngettext
 
 if TYPE_CHECKING:
     from bot.families.g18xx import G18xx
@@ -55,7 +58,7 @@ def same_entity(a: dict, base: dict) -> bool:
 
 def prices(w: Words, acts: list[dict], key: str) -> list[tuple[str, Any]]:
     return [(f"{w.money_of(a.get('entity'), a.get('entity_type'), a['price'])} ({a.get(key)})", int(a["price"]))
-            for a in acts]
+            for a in acts]  # money and a name: the same in every language
 
 
 def actor(s: G18xx, using: str | None = None, own: bool = False) -> dict:
@@ -93,11 +96,11 @@ class G18xxCommand(Command):
 
 # ---------------------------------------------------------------------------- auctions and privates
 class Bid(G18xxCommand):
-    name, help, types = "bid", ("Bid on a private, or a corporation to start or acquire (1817); 1860: bid for "
-                                "the first choice"), ("bid",)
+    name, help, types = "bid", N_("Bid on a private, or a corporation to start or acquire (1817); 1860: bid for "
+                                  "the first choice"), ("bid",)
     # both optional: 1860's turn auction bids on no company, and a private sold at its set price needs no price
-    options = (Option("company", "private company, or corporation (1817); none: the first choice of the lots (1860)"),
-               Option("price", "your bid", int))
+    options = (Option("company", N_("private company, or corporation (1817); none: the first choice of the lots (1860)")),
+               Option("price", N_("your bid"), int))
     pictures = frozenset({"companies"})
 
     def needs_legal(self, options):
@@ -128,7 +131,8 @@ class Bid(G18xxCommand):
             # a purchase at the set price (the cheapest private, a lot of 1860's auction)
             match = [a for a in of_type(legal or [], "bid") if a.get(key) == company and company]
             if not match:
-                raise UserError("Give your bid: `/bid company price`." if company else "Give your bid: `/bid price`.")
+                raise UserError(lazy("Give your bid: `/bid company price`.") if company
+                                else lazy("Give your bid: `/bid price`."))
             return clean(match[0])
         action = {"type": "bid", **actor(s, own=key == "corporation"), "price": number(opts["price"], "price")}
         if company:
@@ -140,8 +144,9 @@ class Bid(G18xxCommand):
         acts = of_type(legal, "bid")
         if option == "company":
             cheapest = (s.turn_info().get("cheapest") or (None,))[0]
-            return [(f"{a.get('company')}: buy it for {w.money(a.get('price'))}" if a.get("company") == cheapest
-                     else self.label(s, a), a.get("company") or a.get("corporation")) for a in acts
+            return [(_("{company}: buy it for {money}", company=a.get("company"), money=w.money(a.get("price")))
+                     if a.get("company") == cheapest else self.label(s, a), a.get("company") or a.get("corporation"))
+                    for a in acts
                     if a.get("company") or a.get("corporation")]
         if not filled.get("company"):
             return [(f"{w.money(a['price'])}", int(a["price"])) for a in acts
@@ -154,23 +159,25 @@ class Bid(G18xxCommand):
         target = a.get("company") or a.get("corporation")
         owner = owner_of(change.after, target)
         if owner is not None and owner != owner_of(change.before, target):
-            return f"{w.who(owner)} buys {w.company(target)} for {w.money(a.get('price'))}"
+            return _("{name} buys {company} for {money}", name=w.who(owner), company=w.company(target),
+                     money=w.money(a.get("price")))
         who = w.who(a.get("entity"), a.get("entity_type"))
         if target is None:
-            return f"{who} bids {w.money(a.get('price'))} for the first choice of the lots"
+            return _("{name} bids {money} for the first choice of the lots", name=who, money=w.money(a.get("price")))
         before = change.notes.get("turn_before") or {}
         if a.get("corporation") and not before.get("auction") and not before.get("acquisition"):
-            return f"{who} opens an auction to start {target} with {w.money(a.get('price'))}"
-        return f"{who} bids {w.money(a.get('price'))} on {w.company(target)}"
+            return _("{name} opens an auction to start {corporation} with {money}", name=who, corporation=target,
+                     money=w.money(a.get("price")))
+        return _("{name} bids {money} on {company}", name=who, money=w.money(a.get("price")), company=w.company(target))
 
     def label(self, s, a):
         target = a.get("company") or a.get("corporation")
         if target is None:
-            return f"the first choice of the lots: {s.words().money(a.get('price'))}"
+            return _("the first choice of the lots: {money}", money=s.words().money(a.get("price")))
         if (s.turn_info().get("auction") or {}).get("winner_chooses") or \
                 target == (s.turn_info().get("cheapest") or (None,))[0]:  # 1860: the lot at its price
-            return f"{target}: buy it for {s.words().money(a.get('price'))}"
-        return f"{target}: {s.words().money(a.get('price'))} or more"
+            return _("{company}: buy it for {money}", company=target, money=s.words().money(a.get("price")))
+        return _("{company}: {money} or more", company=target, money=s.words().money(a.get("price")))
 
     def options_for(self, a):
         target = a.get("company") or a.get("corporation")
@@ -178,9 +185,9 @@ class Bid(G18xxCommand):
 
 
 class Private(G18xxCommand):
-    name, help, types = "private", ("Buy a private company (a corporation from a player, or from the bank), or "
-                                    "sell one to the bank"), ("buy_company", "sell_company")
-    options = (Option("company", "private company", required=True), Option("price", "price", int))
+    name, help, types = "private", N_("Buy a private company (a corporation from a player, or from the bank), or "
+                                      "sell one to the bank"), ("buy_company", "sell_company")
+    options = (Option("company", N_("private company"), required=True), Option("price", N_("price"), int))
     pictures = frozenset({"companies"})
 
     def needs_legal(self, options):
@@ -192,7 +199,7 @@ class Private(G18xxCommand):
         if opts.get("price") is None or (match and match[0]["type"] == "sell_company"):
             # a sale to the bank (at its set price) or a purchase at the one price offered
             if not match:
-                raise UserError(f"{quote(company)} cannot be bought or sold now.")
+                raise UserError(lazy("{company} cannot be bought or sold now.", company=quote(company)))
             return clean(match[0])
         return {"type": "buy_company", **actor(s), "company": company, "price": number(opts["price"], "price")}
 
@@ -207,18 +214,22 @@ class Private(G18xxCommand):
         who = w.who(a.get("entity"), a.get("entity_type"))
         price = w.money_of(a.get("entity"), a.get("entity_type"), a.get("price"))
         if a.get("type") == "sell_company":
-            return f"{who} sells {a.get('company')} to the bank for {price}"
+            return _("{name} sells {company} to the bank for {money}", name=who, company=a.get("company"), money=price)
         owner = owner_of(change.before, a.get("company"))
-        frm = f" from {w.who(owner)}" if owner is not None else ""
-        return f"{who} buys {a.get('company')}{frm} for {price}"
+        if owner is not None:
+            return _("{name} buys {company} from {owner} for {money}", name=who, company=a.get("company"),
+                     owner=w.who(owner), money=price)
+        return _("{name} buys {company} for {money}", name=who, company=a.get("company"), money=price)
 
     def label(self, s, a):
         price = s.words().money_of(a.get("entity"), a.get("entity_type"), a.get("price"))
         if a.get("type") == "sell_company":
-            return f"{a.get('company')}: sell it to the bank for {price}"
+            return _("{company}: sell it to the bank for {money}", company=a.get("company"), money=price)
         owner = owner_of(s.summary(), a.get("company"))
-        frm = f" from {s.words().who(owner)}" if owner is not None else ""
-        return f"{a.get('company')}{frm} for {price}"
+        if owner is not None:
+            return _("{company} from {owner} for {money}", company=a.get("company"), owner=s.words().who(owner),
+                     money=price)
+        return _("{company} for {money}", company=a.get("company"), money=price)
 
     def options_for(self, a):
         return {"company": a["company"], "price": a["price"]}
@@ -226,9 +237,9 @@ class Private(G18xxCommand):
 
 # ---------------------------------------------------------------------------- shares
 class Par(G18xxCommand):
-    name, help, types = "par", "Start a corporation at a par price", ("par",)
-    options = (Option("corporation", "corporation to start", required=True),
-               Option("price", "par price", required=True))
+    name, help, types = "par", N_("Start a corporation at a par price"), ("par",)
+    options = (Option("corporation", N_("corporation to start"), required=True),
+               Option("price", N_("par price"), required=True))
     pictures = frozenset({"market"})
 
     def needs_legal(self, options):
@@ -246,9 +257,16 @@ class Par(G18xxCommand):
                 allowed = sorted({int(price_of(str(a["share_price"]))) for a in of_type(legal or [], "par")
                                   if a.get("corporation") == corp})
                 w = s.words()
-                raise UserError(f"{corp if corp in s.corporations() else quote(corp)} cannot be parred at {w.money(price) if price.isdigit() else quote(price)}"
-                                + (f": its par price is one of {', '.join(w.money(p) for p in allowed)}." if allowed
-                                   else f" now; you may {s.hint(s.player_names()) or 'not start it'}."))
+                name = corp if corp in s.corporations() else quote(corp)
+                asked = w.money(price) if price.isdigit() else quote(price)
+                if allowed:
+                    raise UserError(lazy("{corporation} cannot be parred at {price}: its par price is one of {prices}.",
+                                         corporation=name, price=asked, prices=", ".join(w.money(p) for p in allowed)))
+                hint = s.hint(s.player_names())
+                if hint:
+                    raise UserError(lazy("{corporation} cannot be parred at {price} now; you may {hint}.",
+                                         corporation=name, price=asked, hint=hint))
+                raise UserError(lazy("{corporation} cannot be parred at {price} now.", corporation=name, price=asked))
             price = str(match[0]["share_price"])
         return {"type": "par", **actor(s, own=True), "corporation": corp, "share_price": price}
 
@@ -265,20 +283,23 @@ class Par(G18xxCommand):
         a, w = change.action, s.words(names)
         sp = price_of(str(a.get("share_price", "")))
         corp = str(a.get("corporation"))
-        text = f"{w.who(a.get('entity'), 'player')} pars {corp} at {w.money(sp)}"
+        who = w.who(a.get("entity"), "player")
         privates = (players_of(change.before).get(a.get("entity")) or {}).get("privates") or []
         came_with = [sym for sym, c in (w.facts.get("presidency_with") or {}).items() if c == corp and sym in privates]
         if came_with:
-            text += " and takes the president's certificate that came with " + ", ".join(came_with)
+            text = _("{name} pars {corporation} at {price} and takes the president's certificate that came with "
+                     "{companies}", name=who, corporation=corp, price=w.money(sp), companies=", ".join(came_with))
         else:
             pres = next((c for c in w.operator(corp).get("certificates") or [] if c.get("president")), {})
             pct = pres.get("percent") or 20
             cost = int(sp) * pct // w.unit(corp) if sp.isdigit() else self.paid(change)
-            text += f" and buys the president's certificate ({pct}%) for {w.money(cost)}"
+            text = _("{name} pars {corporation} at {price} and buys the president's certificate ({percent}%) for "
+                     "{money}", name=who, corporation=corp, price=w.money(sp), percent=pct, money=w.money(cost))
         return text + floats(w, change.before, change.after, corp)
 
     def label(self, s, a):
-        return f"{a.get('corporation')} at {s.words().money(price_of(str(a.get('share_price', ''))))}"
+        return _("{corporation} at {price}", corporation=a.get("corporation"),
+                 price=s.words().money(price_of(str(a.get("share_price", "")))))
 
     def options_for(self, a):
         return {"corporation": a["corporation"], "price": a["share_price"]}
@@ -322,8 +343,8 @@ class ShareCommand(G18xxCommand):
             pct = number(p.rstrip("%"), "percent")
         shares = [x.strip() for x in re.split(r"[+\s]+", raw) if x.strip()]
         if not shares:
-            raise UserError(f"/{self.name}: name the certificate(s), e.g. `PRR_1` or `PRR_1+PRR_2` "
-                            "(autocomplete lists them).")
+            raise UserError(lazy("{command}: name the certificate(s), e.g. `PRR_1` or `PRR_1+PRR_2` (autocomplete "
+                                 "lists them).", command=f"/{self.name}"))
         face = pct if pct is not None else w.percent(shares)
         same = [a for a in acts if sorted(a.get("shares", [])) == sorted(shares) and same_entity(a, base)
                 and (pct is None or a.get("percent") in (None, pct)) and (a.get("swap") or "") == swap.strip()]
@@ -335,17 +356,28 @@ class ShareCommand(G18xxCommand):
                 if same_entity(a, base) and all(corp_of(x).upper() == corp for x in a.get("shares", [])):
                     return clean(a)
             offered = sorted({corp_of(x) for a in acts if same_entity(a, base) for x in a.get("shares", [])})
-            verb = "bought" if self.verb == "buy" else "sold"
-            raise UserError(f"No {quote(corp)} share can be {verb} by you now (certificate limit, holding limit, "
-                            f"a sale this round, or none left). "
-                            + (f"You can {self.verb}: {', '.join(offered)}." if offered
-                               else f"You can't {self.verb} any."))
+            if self.verb == "buy":
+                why = lazy("No {corporation} share can be bought by you now (certificate limit, holding limit, a sale "
+                           "this round, or none left).", corporation=quote(corp))
+                more = lazy("You can buy: {offered}.", offered=", ".join(offered)) if offered \
+                    else lazy("You can't buy any.")
+            else:
+                why = lazy("No {corporation} share can be sold by you now (certificate limit, holding limit, a sale "
+                           "this round, or none left).", corporation=quote(corp))
+                more = lazy("You can sell: {offered}.", offered=", ".join(offered)) if offered \
+                    else lazy("You can't sell any.")
+            raise UserError(lazy("{why} {more}", why=why, more=more))
         return {**base, "shares": shares, "percent": face} | ({"swap": swap.strip()} if swap.strip() else {})
 
     @staticmethod
     def change_made(w: Words, a: dict, verb: str) -> str:
-        """`, handing in NdM_8 (5%)` for a trade that makes change with a smaller certificate."""
-        return f", {verb} {a['swap']} ({w.percent([a['swap']])}%)" if a.get("swap") else ""
+        """`, handing in NdM_8 (5%)` (verb `in`) or `, taking back …` (`back`) for a trade that makes change
+        with a smaller certificate."""
+        if not a.get("swap"):
+            return ""
+        if verb == "in":
+            return ", " + _("handing in {certificate} ({percent}%)", certificate=a["swap"], percent=w.percent([a["swap"]]))
+        return ", " + _("taking back {certificate} ({percent}%)", certificate=a["swap"], percent=w.percent([a["swap"]]))
 
     def choices(self, s, option, filled, legal):
         acts = of_type(legal, *self.types)
@@ -364,9 +396,9 @@ class ShareCommand(G18xxCommand):
 
 
 class Buy(ShareCommand):
-    name, help, types = "buy", "Buy a share", ("buy_shares",)
-    options = (Option("share", "certificate(s) to buy", required=True),
-               using_option("private company exchanged (e.g. MH)"))
+    name, help, types = "buy", N_("Buy a share"), ("buy_shares",)
+    options = (Option("share", N_("certificate(s) to buy"), required=True),
+               using_option(N_("private company exchanged (e.g. MH)")))
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
@@ -376,14 +408,20 @@ class Buy(ShareCommand):
         bc, ac = corps_of(change.before).get(corp, {}), corps_of(change.after).get(corp, {})
         from_market = (bc.get("pool", 0) or 0) > (ac.get("pool", 0) or 0)
         if a.get("entity_type") == "company":
-            text = f"{w.who(owner_of(change.before, a['entity']))} exchanges {a['entity']} for {what}"
+            text = _("{name} exchanges {company} for {what}", name=w.who(owner_of(change.before, a["entity"])),
+                     company=a["entity"], what=what)
         elif a.get("entity_type") == "corporation":
-            text = f"{a['entity']} buys back {what} from the market for {w.credits(self.paid(change))}"
+            text = _("{corporation} buys back {what} from the market for {money}", corporation=a["entity"], what=what,
+                     money=w.credits(self.paid(change)))
         else:
             cost = s.trade_amount(change, w.percent(shares),
                                   market_price(change.before, corp) if from_market else bc.get("par"))
-            text = f"{w.who(a.get('entity'), 'player')} buys {what} from {'the market' if from_market else 'the IPO'}" \
-                + self.change_made(w, a, "handing in") + (f" for {w.money(cost)}" if cost else "")
+            who = w.who(a.get("entity"), "player")
+            if from_market:
+                text = _("{name} buys {what} from the market", name=who, what=what)
+            else:
+                text = _("{name} buys {what} from the IPO", name=who, what=what)
+            text += self.change_made(w, a, "in") + (" " + _("for {money}", money=w.money(cost)) if cost else "")
         return text + president_change(w, change.before, change.after, corp) + \
             floats(w, change.before, change.after, corp)
 
@@ -391,20 +429,20 @@ class Buy(ShareCommand):
         w = s.words()
         txt = "+".join(a.get("shares", []))
         if a.get("entity_type") == "company":
-            txt = f"exchange {a['entity']} for {txt}"
+            txt = _("exchange {company} for {shares}", company=a["entity"], shares=txt)
         elif a.get("entity_type") == "corporation":
-            txt = f"{a['entity']} buys back {txt}"
+            txt = _("{corporation} buys back {shares}", corporation=a["entity"], shares=txt)
         pct = a.get("percent") or w.percent(a.get("shares", []))
         if pct:
             txt += f" ({pct}%)"
         if a.get("share_price"):
-            txt += f" at {w.money(a['share_price'])}"
-        return txt + self.change_made(w, a, "handing in")
+            txt += " " + _("at {price}", price=w.money(a["share_price"]))
+        return txt + self.change_made(w, a, "in")
 
 
 class Sell(ShareCommand):
-    name, help, types = "sell", "Sell shares", ("sell_shares",)
-    options = (Option("shares", "certificates to sell", required=True),)
+    name, help, types = "sell", N_("Sell shares"), ("sell_shares",)
+    options = (Option("shares", N_("certificates to sell"), required=True),)
     option_name, verb = "shares", "sell"
     pictures = frozenset({"companies", "market"})
 
@@ -414,9 +452,11 @@ class Sell(ShareCommand):
         corp = corp_of(shares[0]) if shares else "?"
         pct = a.get("percent") or w.percent(shares)
         got = s.trade_amount(change, pct, market_price(change.before, corp), sale=True)
-        what = w.certificates_text(shares) if a.get("percent") in (None, w.percent(shares)) else f"{pct}% of {corp}"
-        return (f"{w.who(a.get('entity'), 'player')} sells {what}{self.change_made(w, a, 'taking back')} "
-                f"for {w.money(got)}" + price_move(w, change.before, change.after, corp, "; ")
+        what = w.certificates_text(shares) if a.get("percent") in (None, w.percent(shares)) else \
+            _("{percent}% of {corporation}", percent=pct, corporation=corp)
+        return (_("{name} sells {what}{change} for {money}", name=w.who(a.get("entity"), "player"), what=what,
+                  change=self.change_made(w, a, "back"), money=w.money(got))
+                + price_move(w, change.before, change.after, corp, "; ")
                 + president_change(w, change.before, change.after, corp))
 
     def label(self, s, a):
@@ -427,18 +467,20 @@ class Sell(ShareCommand):
         corps = sorted({corp_of(x) for x in shares})
         pct = a.get("percent")
         face = w.percent(shares)
-        txt = f"sell {pct if pct is not None else face}% of {'/'.join(corps)}: {'+'.join(shares)}"
+        txt = _("sell {percent}% of {corporation}: {shares}", percent=pct if pct is not None else face,
+                corporation="/".join(corps), shares="+".join(shares))
         if any(w.is_president(x) for x in shares):
-            txt += " (president's certificate swapped)" if pct is not None and pct < face else \
-                " (president's certificate sold)"
-        return txt + self.change_made(w, a, "taking back")
+            txt += " " + (_("(president's certificate swapped)") if pct is not None and pct < face else
+                          _("(president's certificate sold)"))
+        return txt + self.change_made(w, a, "back")
 
 
 # ---------------------------------------------------------------------------- track, stations, trains
 class Lay(G18xxCommand):
-    name, help, types = "lay", "Lay or upgrade a tile", ("lay_tile",)
-    options = (Option("hex", "hex, e.g. E19", required=True), Option("tile", "tile", required=True),
-               Option("rotation", "rotation 0-5", int, True), using_option("private company whose ability lays the tile"))
+    name, help, types = "lay", N_("Lay or upgrade a tile"), ("lay_tile",)
+    options = (Option("hex", N_("hex, e.g. E19"), required=True), Option("tile", N_("tile"), required=True),
+               Option("rotation", N_("rotation 0-5"), int, True),
+               using_option(N_("private company whose ability lays the tile")))
     pictures = frozenset({"map"})
 
     def needs_legal(self, options):
@@ -465,7 +507,7 @@ class Lay(G18xxCommand):
                 names = tiles.setdefault(a["hex"], [])
                 if tile_name(str(a["tile"])) not in names:
                     names.append(tile_name(str(a["tile"])))
-            return [(f"{w.place(h)}: tile {', '.join(n)}", h) for h, n in tiles.items()]
+            return [(_("{place}: tile {tiles}", place=w.place(h), tiles=", ".join(n)), h) for h, n in tiles.items()]
         sel = matching(acts, "hex", {"hex": str(filled.get("hex") or "").upper()})
         if option == "tile":
             ways: dict[tuple[str, str], list[str]] = {}
@@ -473,8 +515,9 @@ class Lay(G18xxCommand):
                 found = ways.setdefault((str(a["tile"]), a["hex"]), [])
                 if self.way(s, a) not in found:
                     found.append(self.way(s, a))
-            return [(f"{tile_name(t)} on {w.place(h)}: {'; '.join(x for x in found if x) or 'any way'}", t)
-                    for (t, h), found in ways.items()]
+            anyway = _("any way")
+            return [(_("{tile} on {place}: {ways}", tile=tile_name(t), place=w.place(h),
+                       ways="; ".join(x for x in found if x) or anyway), t) for (t, h), found in ways.items()]
         sel = matching(sel, "tile", filled)
         same: set[tuple[str, str, str]] = set()  # a straight track at rotations 1 and 4 is one lay
         out = []
@@ -484,21 +527,23 @@ class Lay(G18xxCommand):
                 continue
             same.add(key)
             way = f" ({key[2]})" if key[2] else ""
-            out.append((f"{a['rotation']}{way} — tile {tile_name(str(a['tile']))} on {w.place(a['hex'])}",
-                        int(a["rotation"])))
+            out.append((_("{rotation}{way} — tile {tile} on {place}", rotation=a["rotation"], way=way,
+                          tile=tile_name(str(a["tile"])), place=w.place(a["hex"])), int(a["rotation"])))
         return out
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
         paid = self.paid(change)
         way = self.way(s, a)
-        cost = f" for {w.money_of(a.get('entity'), a.get('entity_type'), paid)}" if paid else ""
-        return (f"{w.who(a.get('entity'), a.get('entity_type'))} lays tile {tile_name(str(a.get('tile')))} on "
-                f"{w.place(a.get('hex'))}, rotation {a.get('rotation')}{f' ({way})' if way else ''}{cost}")
+        cost = " " + _("for {money}", money=w.money_of(a.get("entity"), a.get("entity_type"), paid)) if paid else ""
+        return _("{name} lays tile {tile} on {place}, rotation {rotation}{way}{cost}",
+                 name=w.who(a.get("entity"), a.get("entity_type")), tile=tile_name(str(a.get("tile"))),
+                 place=w.place(a.get("hex")), rotation=a.get("rotation"), way=f" ({way})" if way else "", cost=cost)
 
     def label(self, s, a):
         who = f" [{a['entity']}]" if a.get("entity_type") == "company" else ""
-        return f"{a.get('hex')}: tile {tile_name(str(a.get('tile')))} rotation {a.get('rotation')}{who}"
+        return _("{hex}: tile {tile} rotation {rotation}", hex=a.get("hex"), tile=tile_name(str(a.get("tile"))),
+                 rotation=a.get("rotation")) + who
 
     def options_for(self, a):
         o = {"hex": a["hex"], "tile": a["tile"], "rotation": a["rotation"]}
@@ -512,9 +557,9 @@ def city_key(action: dict) -> str:
 
 
 class Token(G18xxCommand):
-    name, help, types = "token", "Place a station token", ("place_token",)
-    options = (Option("city", "city and slot", required=True),
-               using_option("private company whose ability places it"))
+    name, help, types = "token", N_("Place a station token"), ("place_token",)
+    options = (Option("city", N_("city and slot"), required=True),
+               using_option(N_("private company whose ability places it")))
     pictures = frozenset({"map"})
 
     def build(self, s, opts, player, legal):
@@ -526,14 +571,14 @@ class Token(G18xxCommand):
         if in_hex and not slot:  # a hex named (`token H10`): its city, if only one there may take the token
             cities = {a["city"] for a in in_hex}
             if len(cities) > 1:
-                raise UserError(f"{s.words().place(city.upper())} has {len(cities)} cities: name one of "
-                                f"{', '.join(sorted(city_key(a) for a in in_hex))}.")
+                raise UserError(lazy("{place} has {n} cities: name one of {cities}.", place=s.words().place(city.upper()),
+                                     n=len(cities), cities=", ".join(sorted(city_key(a) for a in in_hex))))
             return clean(in_hex[0])
         named = s.cities_in(city) if not slot else []
         if named:  # a hex whose city may not take the token now: the engine says why
             city = named[0]
         elif not slot and s.words().place(city.upper()) != city.upper():
-            raise UserError(f"{s.words().place(city.upper())} has no city to take a station.")
+            raise UserError(lazy("{place} has no city to take a station.", place=s.words().place(city.upper())))
         for a in offered:
             if a.get("city") == city and (not slot or int(a.get("slot", 0)) == number(slot, "slot")) and \
                     same_entity(a, base):
@@ -558,14 +603,17 @@ class Token(G18xxCommand):
         corp = a.get("tokener") or a.get("entity")
         hexes_b = set((corps_of(change.before).get(corp) or {}).get("tokens", []) or [])
         new = [h for h in (corps_of(change.after).get(corp) or {}).get("tokens", []) or [] if h not in hexes_b]
-        where = w.place(new[0]) if new else f"city {a.get('city')}"
+        where = w.place(new[0]) if new else _("city {city}", city=a.get("city"))
         paid = self.paid(change)
-        return f"{corp} places a station in {where}" + (f" for {w.credits(paid)}" if paid else "")
+        if paid:
+            return _("{operator} places a station in {place} for {money}", operator=corp, place=where,
+                     money=w.credits(paid))
+        return _("{operator} places a station in {place}", operator=corp, place=where)
 
     def label(self, s, a):
         who = f" [{a['entity']}]" if a.get("entity_type") == "company" else ""
         cost = f" {s.words().credits(a['cost'])}" if a.get("cost") else ""
-        return f"city {a.get('city')} slot {a.get('slot', 0)}{cost}{who}"
+        return _("city {city} slot {slot}", city=a.get("city"), slot=a.get("slot", 0)) + cost + who
 
     def options_for(self, a):
         o = {"city": city_key(a)}
@@ -594,27 +642,28 @@ def parse_routes(text: str) -> list[dict]:
         if not chunk:
             continue
         if ":" not in chunk:
-            raise UserError(f"Route {quote(chunk)}: write it as `TRAIN: HEX,HEX | HEX,HEX`.")
+            raise UserError(lazy("Route {route}: write it as `TRAIN: HEX,HEX | HEX,HEX`.", route=quote(chunk)))
         head, body = chunk.split(":", 1)
         train, *settings = head.split()
         route: dict = {"train": train.strip()}
         for setting in settings:
             key, _, value = setting.partition("=")
             if key not in ROUTE_SETTINGS or not value.strip().isdigit():
-                raise UserError(f"Route for train {quote(train)}: {quote(setting)} is not a setting of a route"
-                                f" ({', '.join(f'{k}=N' for k in ROUTE_SETTINGS)}).")
+                raise UserError(lazy("Route for train {train}: {setting} is not a setting of a route ({settings}).",
+                                     train=quote(train), setting=quote(setting),
+                                     settings=", ".join(f"{k}=N" for k in ROUTE_SETTINGS)))
             route[key] = int(value)
         segs = [hexes for seg in body.split("|") if (hexes := [h.strip() for h in seg.split(",") if h.strip()])]
         if not segs:
-            raise UserError(f"Route for train {quote(train.strip())} has no track.")
+            raise UserError(lazy("Route for train {train} has no track.", train=quote(train.strip())))
         route["connections"] = segs
         routes.append(route)
     return routes
 
 
 class Run(G18xxCommand):
-    name, help, types = "run", "Run trains: 'best' or routes as text", ("run_routes",)
-    options = (Option("routes", "'best' or routes as text: 3-0: E19,F20 | F20,G19; 4-1: ...", default="best"),)
+    name, help, types = "run", N_("Run trains: 'best' or routes as text"), ("run_routes",)
+    options = (Option("routes", N_("'best' or routes as text: 3-0: E19,F20 | F20,G19; 4-1: ..."), default="best"),)
     pictures = frozenset({"map"})
 
     def needs_legal(self, options):
@@ -626,8 +675,10 @@ class Run(G18xxCommand):
             acts = of_type(legal or [], "run_routes")
             if not acts:
                 hint = s.hint(s.player_names())
-                raise UserError(f"{s.acting().get('entity')} can't run trains now"
-                                + (f"; it may {hint}." if hint else "."))
+                if hint:
+                    raise UserError(lazy("{operator} can't run trains now; it may {hint}.",
+                                         operator=s.acting().get("entity"), hint=hint))
+                raise UserError(lazy("{operator} can't run trains now.", operator=s.acting().get("entity")))
             return clean(acts[0])
         return {"type": "run_routes", **actor(s), "routes": parse_routes(text)}
 
@@ -642,21 +693,22 @@ class Run(G18xxCommand):
         rev = change.notes.get("revenue") if change.notes.get("run") else route_revenue(routes)
         n = len(routes)
         if not routes:
-            return f"{who} runs no train"
-        trains = f"{n} train{'s' if n > 1 else ''}"
+            return _("{name} runs no train", name=who)
         if rev is None:
-            return f"{who} runs {trains}"
+            return ngettext("{name} runs {n} train", "{name} runs {n} trains", n, name=who)
         per = ", ".join(f"{train}: {w.credits(revenue)}" for train, revenue in run)
-        text = f"{who} runs {trains} for {w.credits(rev)} ({per})"
+        text = ngettext("{name} runs {n} train for {money} ({each})", "{name} runs {n} trains for {money} ({each})", n,
+                        name=who, money=w.credits(rev), each=per)
         subsidy = w.operator(a.get("entity")).get("subsidy")  # 1860's halts: into the treasury
         if subsidy:
-            text += f" and a subsidy of {w.credits(subsidy)} for its halts"
+            text += " " + _("and a subsidy of {money} for its halts", money=w.credits(subsidy))
         op = ((change.notes.get("facts_before") or {}).get("operators") or {}).get(a.get("entity")) or \
             w.operator(a.get("entity"))
         if op.get("revenue_split") and rev:  # a minor's revenue is shared between the minor and its owner
             kept = self.paid(change)
             if kept is not None and kept <= 0:
-                text += f": {w.credits(-kept)} to {who}, {w.money(rev + kept)} to {w.who(op.get('owner'), 'player')}"
+                text += ": " + _("{kept} to {minor}, {paid} to {owner}", kept=w.credits(-kept), minor=who,
+                                 paid=w.money(rev + kept), owner=w.who(op.get("owner"), "player"))
         return text + self.short_of_best(w, change, rev)
 
     @staticmethod
@@ -667,24 +719,27 @@ class Run(G18xxCommand):
         idle = [t for t in change.notes.get("trains") or [] if t not in ran]
         text = ""
         if idle:
-            text += f"; {' and '.join(idle)} {'stays' if len(idle) == 1 else 'stay'} idle"
+            text += "; " + ngettext("{trains} stays idle", "{trains} stay idle", len(idle), trains=and_list(idle))
         best = change.notes.get("best_run")
         if best is not None and best > revenue:
-            text += f"; the best run was {w.credits(best)} ({w.credits(best - revenue)} more)"
+            text += "; " + _("the best run was {money} ({more} more)", money=w.credits(best),
+                             more=w.credits(best - revenue))
         return text
 
     def label(self, s, a):
         rev = route_revenue(a.get("routes", []))
-        trains = ", ".join(r["train"] for r in a.get("routes", []))
-        return f"best routes: {trains or 'no train'}" + (f" for {s.words().credits(rev)}" if rev is not None else "")
+        trains = ", ".join(r["train"] for r in a.get("routes", [])) or _("no train")
+        if rev is not None:
+            return _("best routes: {trains} for {money}", trains=trains, money=s.words().credits(rev))
+        return _("best routes: {trains}", trains=trains)
 
     def options_for(self, a):
         return {"routes": format_routes(a["routes"])}
 
 
 class Dividend(G18xxCommand):
-    name, help, types = "dividend", "Pay out or withhold the revenue", ("dividend",)
-    options = (Option("kind", "payout or withhold", required=True),)
+    name, help, types = "dividend", N_("Pay out or withhold the revenue"), ("dividend",)
+    options = (Option("kind", N_("payout or withhold"), required=True),)
     pictures = frozenset({"market"})
 
     def needs_legal(self, options):
@@ -694,37 +749,46 @@ class Dividend(G18xxCommand):
         return {"type": "dividend", **actor(s), "kind": str(opts["kind"]).strip().lower()}
 
     def choices(self, s, option, filled, legal):
-        return [(a["kind"], a["kind"]) for a in of_type(legal, "dividend")]
+        return [(self.label(s, a), a["kind"]) for a in of_type(legal, "dividend")]
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
         who, kind, rev = w.who(a.get("entity"), a.get("entity_type")), a.get("kind"), change.notes.get("revenue")
         if kind == "payout":
-            text = f"{who} pays out" + (f" {w.credits(rev)}: {w.money(rev * w.unit(str(a.get('entity'))) // 100)} a share"
-                                         if rev else "")
+            if rev:
+                text = _("{name} pays out {money}: {share} a share", name=who, money=w.credits(rev),
+                         share=w.money(rev * w.unit(str(a.get("entity"))) // 100))
+            else:
+                text = _("{name} pays out", name=who)
         elif kind == "half" and rev:  # 1817: half kept (and its treasury shares' part), the rest paid out
             gained = -(self.paid(change) or 0)
-            text = f"{who} pays half of {w.credits(rev)}" + (f": {w.credits(gained)} into its treasury" if gained else "")
+            text = _("{name} pays half of {money}", name=who, money=w.credits(rev))
+            if gained:
+                text += ": " + _("{money} into its treasury", money=w.credits(gained))
         elif kind == "withhold":
             paid = self.paid(change)
             kept = -paid if paid and paid < 0 else rev
-            text = f"{who} withholds" + (f" {w.credits(kept)} (into its treasury)" if kept else "")
+            text = _("{name} withholds {money} (into its treasury)", name=who, money=w.credits(kept)) if kept \
+                else _("{name} withholds", name=who)
         else:
-            text = f"{who} pays {kind}"
+            text = _("{name} pays {kind}", name=who, kind=kind)
         return text + price_move(w, change.before, change.after, str(a.get("entity")), ", ")
 
+    KINDS = {"payout": N_("pay out"), "withhold": N_("withhold"), "half": N_("pay half")}  # shown with _()
+
     def label(self, s, a):
-        return str(a.get("kind"))
+        kind = str(a.get("kind"))
+        return _(self.KINDS[kind]) if kind in self.KINDS else kind
 
     def options_for(self, a):
         return {"kind": a["kind"]}
 
 
 class Train(G18xxCommand):
-    name, help, types = "train", "Buy a train", ("buy_train",)
-    options = (Option("train", "train id, e.g. 3-0", required=True),
-               Option("price", "price (trains from other corporations)", int),
-               Option("variant", "variant (e.g. D)"), Option("exchange", "train traded in (e.g. a 4 for a D)"))
+    name, help, types = "train", N_("Buy a train"), ("buy_train",)
+    options = (Option("train", N_("train id, e.g. 3-0"), required=True),
+               Option("price", N_("price (trains from other corporations)"), int),
+               Option("variant", N_("variant (e.g. D)")), Option("exchange", N_("train traded in (e.g. a 4 for a D)")))
     pictures = frozenset({"companies"})
 
     def build(self, s, opts, player, legal):
@@ -735,8 +799,11 @@ class Train(G18xxCommand):
             named = [a for a in sel if a.get("variant") == variant]
             if not named and variant != tile_name(train):  # naming the train's own kind is no variant
                 offered = sorted({a["variant"] for a in sel if a.get("variant")})
-                raise UserError(f"Train {quote(train)} has no variant {quote(variant)}"
-                                + (f": choose {', '.join(offered)}." if offered else "."))
+                if offered:
+                    raise UserError(lazy("Train {train} has no variant {variant}: choose {variants}.", train=quote(train),
+                                         variant=quote(variant), variants=", ".join(offered)))
+                raise UserError(lazy("Train {train} has no variant {variant}.", train=quote(train),
+                                     variant=quote(variant)))
             sel = named or sel
         if opts.get("exchange"):
             sel = [a for a in sel if a.get("exchange") == opts["exchange"]]
@@ -745,7 +812,7 @@ class Train(G18xxCommand):
         if sel:
             a = clean(sel[0])
         elif opts.get("price") is None and s.train_price(train) is None:
-            raise UserError(f"There is no train {quote(train)}.")
+            raise UserError(lazy("There is no train {train}.", train=quote(train)))
         else:  # the engine says why it can't be bought (the train limit, the money...)
             a = {"type": "buy_train", **actor(s), "train": train, "price": s.train_price(train)}
             if opts.get("variant"):
@@ -770,23 +837,29 @@ class Train(G18xxCommand):
         a, w = change.action, s.words(names)
         train = str(a.get("train"))
         seller = train_owner(change.before, train)
-        text = (f"{w.who(a.get('entity'), a.get('entity_type'))} buys a {a.get('variant') or tile_name(train)} train"
-                f"{f' from {seller}' if seller else ''} for {w.credits(a.get('price'))}")
-        return text + (f", trading in {a['exchange']}" if a.get("exchange") else "")
+        who, kind, price = w.who(a.get("entity"), a.get("entity_type")), a.get("variant") or tile_name(train), \
+            w.credits(a.get("price"))
+        if seller:
+            text = _("{name} buys a {train} train from {seller} for {money}", name=who, train=kind,
+                     seller=owner_word(seller), money=price)
+        else:
+            text = _("{name} buys a {train} train for {money}", name=who, train=kind, money=price)
+        return text + (", " + _("trading in {train}", train=a["exchange"]) if a.get("exchange") else "")
 
     def label(self, s, a):
         txt = f"{a.get('train')}"
         seller = train_owner(s.summary(), str(a.get("train")))
         if seller and seller != "the open market":
             pres = (corps_of(s.summary()).get(seller) or {}).get("pres")
-            txt += f" from {seller}" + (f" ({s.words().who(pres, 'player')})" if pres is not None else "")
+            txt += " " + _("from {seller}", seller=seller) + (f" ({s.words().who(pres, 'player')})" if pres is not None
+                                                             else "")
         elif seller:
-            txt += f" from {seller}"
+            txt += " " + _("from {seller}", seller=owner_word(seller))
         if a.get("variant") and a["variant"] != tile_name(str(a.get("train"))):
             txt += f" ({a['variant']})"
         if a.get("exchange"):
-            txt += f" trading in {a['exchange']}"
-        return txt + f" for {s.words().credits(a.get('price'))}"
+            txt += " " + _("trading in {train}", train=a["exchange"])
+        return txt + " " + _("for {money}", money=s.words().credits(a.get("price")))
 
     def options_for(self, a):
         o = {"train": a["train"], "price": a["price"]}
@@ -797,8 +870,8 @@ class Train(G18xxCommand):
 
 
 class Discard(G18xxCommand):
-    name, help, types = "discard", "Discard a train over the limit", ("discard_train",)
-    options = (Option("train", "train to discard", required=True),)
+    name, help, types = "discard", N_("Discard a train over the limit"), ("discard_train",)
+    options = (Option("train", N_("train to discard"), required=True),)
     pictures = frozenset({"companies"})
 
     def needs_legal(self, options):
@@ -812,8 +885,8 @@ class Discard(G18xxCommand):
 
     def describe(self, s, change, names):
         a = change.action
-        return (f"{s.words(names).who(a.get('entity'), a.get('entity_type'))} discards train {a.get('train')} "
-                "(over its train limit) to the open market")
+        return _("{name} discards train {train} (over its train limit) to the open market",
+                 name=s.words(names).who(a.get("entity"), a.get("entity_type")), train=a.get("train"))
 
     def label(self, s, a):
         return str(a.get("train"))
@@ -824,9 +897,9 @@ class Discard(G18xxCommand):
 
 # ---------------------------------------------------------------------------- 18MEX: the NdM merger
 class Merge(G18xxCommand):
-    name, help, types = "merge", ("Merge a corporation (18MEX: a major into the NdM; 1817: one of its size), or "
-                                  "name a buyer (1817)"), ("merge",)
-    options = (Option("corporation", "corporation to merge (1817 acquisition: the buyer)", required=True),)
+    name, help, types = "merge", N_("Merge a corporation (18MEX: a major into the NdM; 1817: one of its size), or "
+                                    "name a buyer (1817)"), ("merge",)
+    options = (Option("corporation", N_("corporation to merge (1817 acquisition: the buyer)"), required=True),)
     pictures = frozenset({"map", "market", "companies"})
 
     def build(self, s, opts, player, legal):
@@ -835,14 +908,18 @@ class Merge(G18xxCommand):
         match = [a for a in acts if str(a.get("corporation")).upper() == corp.upper()]
         if not match:
             offered = ", ".join(str(a.get("corporation")) for a in acts)
-            raise UserError(f"{quote(corp)} cannot merge now" + (f"; offered: {offered}." if offered else "."))
+            if offered:
+                raise UserError(lazy("{corporation} cannot merge now; offered: {offered}.", corporation=quote(corp),
+                                     offered=offered))
+            raise UserError(lazy("{corporation} cannot merge now.", corporation=quote(corp)))
         return clean(match[0])
 
     def choices(self, s, option, filled, legal):
         info = s.turn_info()
         if info.get("merge"):  # 18MEX: a major into the NdM
             into = info["merge"].get("into", "the NdM")
-            return [(f"merge {a['corporation']} into {into}", a["corporation"]) for a in of_type(legal, "merge")]
+            return [(_("merge {corporation} into {into}", corporation=a["corporation"], into=into), a["corporation"])
+                    for a in of_type(legal, "merge")]
         return [(self.preview_label(s, a), a["corporation"]) for a in of_type(legal, "merge")]
 
     def preview_label(self, s, a: dict) -> str:
@@ -850,12 +927,13 @@ class Merge(G18xxCommand):
         winner of an acquisition, which corporation buys."""
         if a.get("entity_type") == "player":
             sale = s.turn_info().get("acquisition") or {}
-            return f"{a['corporation']} buys {sale.get('corporation', 'it')} for {s.words().money(sale.get('price'))}"
+            return _("{buyer} buys {corporation} for {money}", buyer=a["corporation"],
+                     corporation=sale.get("corporation", "?"), money=s.words().money(sale.get("price")))
         change = s.preview(a)
         if change is None:
             return self.label(s, a)
-        return f"{a['corporation']} into {a['entity']}: " + merger_text(s.words(), change, str(a["entity"]),
-                                                                        str(a["corporation"]))
+        return _("{corporation} into {into}: {what}", corporation=a["corporation"], into=a["entity"],
+                 what=merger_text(s.words(), change, str(a["entity"]), str(a["corporation"])))
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
@@ -863,16 +941,18 @@ class Merge(G18xxCommand):
         merger = change.notes.get("merge_before") or {}
         if not merger and a.get("entity_type") == "player":  # 1817: the acquisition's winner names the buyer
             sale = (change.notes.get("turn_before") or {}).get("acquisition") or {}
-            return (f"{w.who(a.get('entity'), 'player')} names {corp} as the buyer of {sale.get('corporation')} "
-                    f"for {w.money(sale.get('price'))}")
+            return _("{name} names {buyer} as the buyer of {corporation} for {money}", name=w.who(a.get("entity"), "player"),
+                     buyer=corp, corporation=sale.get("corporation"), money=w.money(sale.get("price")))
         if not merger:  # 1817: two corporations of a size become one
-            return f"{corp} merges into {a.get('entity')}: " + merger_text(w, change, str(a.get("entity")), corp)
-        into = merger.get("into") or "the NdM"
-        text = f"{corp} merges into the {into}"
-        got = [f"{w.who(pid, 'player')} {'receives' if pct > 0 else 'gives'} {abs(pct)}%" for pid in players_of(change.after)
+            return _("{corporation} merges into {into}: {what}", corporation=corp, into=a.get("entity"),
+                     what=merger_text(w, change, str(a.get("entity")), corp))
+        into = merger.get("into") or "NdM"
+        text = _("{corporation} merges into the {into}", corporation=corp, into=into)
+        got = [_("{name} receives {percent}%", name=w.who(pid, "player"), percent=pct) if pct > 0 else
+               _("{name} gives {percent}%", name=w.who(pid, "player"), percent=-pct) for pid in players_of(change.after)
                for c, pct in share_moves(change.before, change.after, pid).items() if c == into and pct]
         if got:
-            text += f"; {', '.join(got)} of the {into} in exchange"
+            text += "; " + _("{moves} of the {into} in exchange", moves=", ".join(got), into=into)
         return text
 
     def caption(self, s, change):
@@ -880,15 +960,18 @@ class Merge(G18xxCommand):
             (change.action.get("entity") if change.action.get("entity_type") == "corporation" else None)
         if into is None:
             return None
-        the = "the " if change.notes.get("merge_before") else ""
-        return f"{change.action.get('corporation')} merged into {the}{into}: its stations are {the}{into}'s"
+        if change.notes.get("merge_before"):
+            return _("{corporation} merged into the {into}: its stations are the {into}'s",
+                     corporation=change.action.get("corporation"), into=into)
+        return _("{corporation} merged into {into}: its stations are {into}'s", corporation=change.action.get("corporation"),
+                 into=into)
 
     def label(self, s, a):
         if a.get("entity_type") == "player":
-            return f"{a.get('corporation')} buys"
+            return _("{corporation} buys", corporation=a.get("corporation"))
         if a.get("entity_type") == "corporation" and not s.turn_info().get("merge"):
-            return f"merge {a.get('corporation')} into {a.get('entity')}"
-        return f"merge {a.get('corporation')}"
+            return _("merge {corporation} into {into}", corporation=a.get("corporation"), into=a.get("entity"))
+        return _("merge {corporation}", corporation=a.get("corporation"))
 
     def options_for(self, a):
         return {"corporation": a["corporation"]}
@@ -899,15 +982,15 @@ def merger_text(w: Words, change: Change, into: str, merged: str) -> str:
     each holder of the two held before and holds now."""
     facts = change.notes.get("facts_after") or w.facts
     size = ((facts.get("operators") or {}).get(into) or {}).get("total_shares", "?")
-    text = f"{size} shares at {w.money(market_price(change.after, into))}; "
+    text = _("{n} shares at {price}", n=size, price=w.money(market_price(change.after, into))) + "; "
     return text + holdings_change(w, change.before, change.after, [into, merged], into,
                                   change.notes.get("facts_before"), facts)
 
 
 class Assign(G18xxCommand):
-    name, help, types = "assign", ("Choose the station the NdM keeps (18MEX); a private to put into a new "
-                                   "corporation, a bridge (1817)"), ("assign",)
-    options = (Option("target", "where (autocomplete lists the choices)", required=True),)
+    name, help, types = "assign", N_("Choose the station the NdM keeps (18MEX); a private to put into a new "
+                                     "corporation, a bridge (1817)"), ("assign",)
+    options = (Option("target", N_("where (autocomplete lists the choices)"), required=True),)
     pictures = frozenset({"map", "companies"})
 
     def handles(self, action):
@@ -919,7 +1002,10 @@ class Assign(G18xxCommand):
         match = [a for a in acts if str(a.get("target")).upper() == target]
         if not match:
             offered = ", ".join(str(a.get("target")) for a in acts)
-            raise UserError(f"{quote(target)} cannot be chosen now" + (f"; choose {offered}." if offered else "."))
+            if offered:
+                raise UserError(lazy("{target} cannot be chosen now; choose {offered}.", target=quote(target),
+                                     offered=offered))
+            raise UserError(lazy("{target} cannot be chosen now.", target=quote(target)))
         return clean(match[0])
 
     def choices(self, s, option, filled, legal):
@@ -931,24 +1017,25 @@ class Assign(G18xxCommand):
         a, w = change.action, s.words(names)
         who = w.who(a.get("entity"), a.get("entity_type"))
         if a.get("target_type") == "company":  # 1817: a private put into the corporation being started
-            forming = (change.notes.get("turn_before") or {}).get("forming") or "the corporation"
+            forming = (change.notes.get("turn_before") or {}).get("forming") or _("the corporation")
             cb, ca = cash_of(change.before, a.get("entity"), "player"), cash_of(change.after, a.get("entity"), "player")
             paid = ca - cb if cb is not None and ca is not None and ca > cb else None
-            return f"{who} puts {a.get('target')} into {forming}" + (f" for {w.money(paid)}" if paid else "")
+            text = _("{name} puts {company} into {corporation}", name=who, company=a.get("target"), corporation=forming)
+            return text + (" " + _("for {money}", money=w.money(paid)) if paid else "")
         if a.get("entity_type") == "company":  # a private's token (1817's bridges)
-            return f"{who} is placed on {w.place(a.get('target'))}"
-        return f"{who} keeps its station in {w.place(a.get('target'))}"
+            return _("{company} is placed on {place}", company=who, place=w.place(a.get("target")))
+        return _("{operator} keeps its station in {place}", operator=who, place=w.place(a.get("target")))
 
     def caption(self, s, change):
         return self.describe(s, change, s.player_names()) if change.action.get("target_type") != "company" else None
 
     def label(self, s, a):
         if a.get("target_type") == "company":
-            forming = s.turn_info().get("forming") or "the corporation"
-            return f"put {a.get('target')} into {forming}"
+            forming = s.turn_info().get("forming") or _("the corporation")
+            return _("put {company} into {corporation}", company=a.get("target"), corporation=forming)
         if a.get("entity_type") == "company":
-            return f"{a.get('entity')} on {s.words().place(a.get('target'))}"
-        return f"station in {a.get('target')}"
+            return _("{company} on {place}", company=a.get("entity"), place=s.words().place(a.get("target")))
+        return _("station in {place}", place=a.get("target"))
 
     def options_for(self, a):
         return {"target": a["target"]}
@@ -966,8 +1053,8 @@ def for_corporation(s: G18xx, acts: list[dict], named: Any, verb: str) -> dict |
     if mine or len(acts) == 1:
         return (mine or acts)[0]
     if len(acts) > 1:
-        raise UserError(f"Name the corporation that will {verb}: "
-                        f"{', '.join(str(a.get('entity')) for a in acts)}.")
+        raise UserError(lazy("Name the corporation that will {verb}: {corporations}.", verb=verb,
+                             corporations=", ".join(str(a.get("entity")) for a in acts)))
     return None
 
 
@@ -977,7 +1064,7 @@ def corporation_named(s: G18xx, named: Any) -> dict:
     name = str(named or "").strip().upper()
     if name:
         if name not in corps:
-            raise UserError(f"There is no corporation {quote(name)}.")
+            raise UserError(lazy("There is no corporation {corporation}.", corporation=quote(name)))
         return {"entity": corps[name], "entity_type": "corporation"}
     return actor(s)
 
@@ -986,9 +1073,9 @@ class LoanCommand(G18xxCommand):
     """A corporation takes or repays a loan: the one operating, or in a stock round one its president names.
     Autocomplete says what the loan does (loans, interest, price) before it is sent."""
 
-    options = (Option("corporation", "corporation (default: the one acting)"),)
+    options = (Option("corporation", N_("corporation (default: the one acting)")),)
     pictures = frozenset({"market", "companies"})
-    verb = ""
+    verb = ""  # an i18n.lazy infinitive ("borrow")
 
     def build(self, s, opts, player, legal):
         match = for_corporation(s, of_type(legal or [], *self.types), opts.get("corporation"), self.verb)
@@ -1011,33 +1098,38 @@ class LoanCommand(G18xxCommand):
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
         loans = w.facts.get("loans") or {}
-        what = "takes a loan of" if a.get("type") == "take_loan" else "repays a loan of"
-        return (f"{a.get('entity')} {what} {w.credits(loans.get('value', 100))}: "
-                + loan_terms(w, str(a.get("entity")), change.before, change.after, w.facts))
+        terms = loan_terms(w, str(a.get("entity")), change.before, change.after, w.facts)
+        if a.get("type") == "take_loan":
+            return _("{corporation} takes a loan of {money}: {terms}", corporation=a.get("entity"),
+                     money=w.credits(loans.get("value", 100)), terms=terms)
+        return _("{corporation} repays a loan of {money}: {terms}", corporation=a.get("entity"),
+                 money=w.credits(loans.get("value", 100)), terms=terms)
 
     def label(self, s, a):
         value = s.words().credits((s.facts().get("loans") or {}).get("value", 100))
-        return f"{'borrow' if a.get('type') == 'take_loan' else 'repay'} {value}"
+        if a.get("type") == "take_loan":
+            return _("borrow {money}", money=value)
+        return _("repay {money}", money=value)
 
     def options_for(self, a):
         return {"corporation": a["entity"]}
 
 
 class Loan(LoanCommand):
-    name, help, types = "loan", "Take a loan for a corporation (1817): $100 now, interest each operating round", \
+    name, help, types = "loan", N_("Take a loan for a corporation (1817): $100 now, interest each operating round"), \
         ("take_loan",)
-    verb = "borrow"
+    verb = lazy("borrow")
 
 
 class Repay(LoanCommand):
-    name, help, types = "repay", "Repay one of a corporation's loans (1817)", ("payoff_loan",)
-    verb = "repay"
+    name, help, types = "repay", N_("Repay one of a corporation's loans (1817)"), ("payoff_loan",)
+    verb = lazy("repay")
 
 
 class Short(G18xxCommand):
-    name, help, types = "short", ("Sell a share short (1817): the bank pays you its price; buying a share "
-                                  "of it closes the short"), ("short",)
-    options = (Option("corporation", "corporation to sell short", required=True),)
+    name, help, types = "short", N_("Sell a share short (1817): the bank pays you its price; buying a share "
+                                    "of it closes the short"), ("short",)
+    options = (Option("corporation", N_("corporation to sell short"), required=True),)
     pictures = frozenset({"companies"})
 
     def build(self, s, opts, player, legal):
@@ -1058,23 +1150,27 @@ class Short(G18xxCommand):
         got = s.trade_amount(change, 0, market_price(change.before, corp))
         held = sum(1 for c in w.operator(corp).get("certificates") or []
                     if (c.get("percent") or 0) < 0 and c.get("owner") == a.get("entity"))
-        return (f"{who} sells a share of {corp} short for {w.money(got)} (a share goes to the market; {who} "
-                f"holds {held} short{'s' if held != 1 else ''} of {corp}: buying a share closes one)")
+        return ngettext("{name} sells a share of {corporation} short for {money} (a share goes to the market; {name} "
+                        "holds {n} short of {corporation}: buying a share closes one)",
+                        "{name} sells a share of {corporation} short for {money} (a share goes to the market; {name} "
+                        "holds {n} shorts of {corporation}: buying a share closes one)", held, name=who,
+                        corporation=corp, money=w.money(got))
 
     def label(self, s, a):
-        return f"{a.get('corporation')} at {s.words().money(market_price(s.summary(), str(a.get('corporation'))))}"
+        return _("{corporation} at {price}", corporation=a.get("corporation"),
+                 price=s.words().money(market_price(s.summary(), str(a.get("corporation")))))
 
     def options_for(self, a):
         return {"corporation": a["corporation"]}
 
 
 class Convert(G18xxCommand):
-    name, help, types = "convert", "Convert a corporation to more shares (1817: 2 to 5, 5 to 10)", ("convert",)
-    options = (Option("corporation", "corporation to convert (default: the one acting)"),)
+    name, help, types = "convert", N_("Convert a corporation to more shares (1817: 2 to 5, 5 to 10)"), ("convert",)
+    options = (Option("corporation", N_("corporation to convert (default: the one acting)")),)
     pictures = frozenset({"companies"})
 
     def build(self, s, opts, player, legal):
-        match = for_corporation(s, of_type(legal or [], "convert"), opts.get("corporation"), "convert")
+        match = for_corporation(s, of_type(legal or [], "convert"), opts.get("corporation"), lazy("convert"))
         return clean(match) if match is not None else {"type": "convert", **corporation_named(s, opts.get("corporation"))}
 
     def choices(self, s, option, filled, legal):
@@ -1082,7 +1178,7 @@ class Convert(G18xxCommand):
         for a in of_type(legal, "convert"):
             change = s.preview(a)
             out.append((f"{a['entity']}: " + (self.effect(s.words(), change, change.notes.get("facts_before"))
-                                              if change else "convert"), a["entity"]))
+                                              if change else _("convert")), a["entity"]))
         return out
 
     @staticmethod
@@ -1091,23 +1187,25 @@ class Convert(G18xxCommand):
         corp = str(change.action.get("entity"))
         facts_after = change.notes.get("facts_after") or w.facts
         size = [((f or {}).get("operators") or {}).get(corp, {}).get("total_shares", "?") for f in (facts_before, facts_after)]
-        return f"{size[0]} → {size[1]} shares: " + holdings_change(w, change.before, change.after, [corp], corp,
-                                                                   facts_before, facts_after)
+        return _("{before} → {after} shares: {holders}", before=size[0], after=size[1],
+                 holders=holdings_change(w, change.before, change.after, [corp], corp, facts_before, facts_after))
 
     def describe(self, s, change, names):
         w = s.words(names)
-        return f"{change.action.get('entity')} converts, {self.effect(w, change, change.notes.get('facts_before'))}"
+        return _("{corporation} converts, {what}", corporation=change.action.get("entity"),
+                 what=self.effect(w, change, change.notes.get("facts_before")))
 
     def label(self, s, a):
-        return f"convert {a.get('entity')}"
+        return _("convert {corporation}", corporation=a.get("entity"))
 
     def options_for(self, a):
         return {"corporation": a["entity"]}
 
 
 class Choose(G18xxCommand):
-    name, help, types = "choose", "Choose what the game asks (1817: how many shares a new corporation has)", ("choose",)
-    options = (Option("choice", "your choice (autocomplete lists them)", required=True),)
+    name, help, types = "choose", N_("Choose what the game asks (1817: how many shares a new corporation has)"), \
+        ("choose",)
+    options = (Option("choice", N_("your choice (autocomplete lists them)"), required=True),)
     pictures = frozenset({"market", "companies"})
 
     def needs_legal(self, options):
@@ -1123,28 +1221,29 @@ class Choose(G18xxCommand):
 
     def choices(self, s, option, filled, legal):
         forming = s.turn_info().get("forming")
-        return [(f"{a['choice']} shares" + (f" for {forming}" if forming else ""), str(a["choice"]))
-                for a in of_type(legal, "choose")]
+        return [(_("{n} shares for {corporation}", n=a["choice"], corporation=forming) if forming
+                 else _("{n} shares", n=a["choice"]), str(a["choice"])) for a in of_type(legal, "choose")]
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
         forming = (change.notes.get("turn_before") or {}).get("forming")
         who = w.who(a.get("entity"), a.get("entity_type"))
         if forming is None:
-            return f"{who} chooses {a.get('choice')}"
-        return (f"{who} makes {forming} a {a.get('choice')}-share corporation at "
-                f"{w.money(market_price(change.after, forming))} a share")
+            return _("{name} chooses {choice}", name=who, choice=a.get("choice"))
+        return _("{name} makes {corporation} a {n}-share corporation at {price} a share", name=who, corporation=forming,
+                 n=a.get("choice"), price=w.money(market_price(change.after, forming)))
 
     def label(self, s, a):
-        return f"{a.get('choice')} shares"
+        return _("{n} shares", n=a.get("choice"))
 
     def options_for(self, a):
         return {"choice": str(a["choice"])}
 
 
 class Offer(G18xxCommand):
-    name, help, types = "offer", "Offer a corporation you preside for sale in the acquisition round (1817)", ("assign",)
-    options = (Option("corporation", "corporation to offer (default: the one on offer now)"),)
+    name, help, types = "offer", N_("Offer a corporation you preside for sale in the acquisition round (1817)"), \
+        ("assign",)
+    options = (Option("corporation", N_("corporation to offer (default: the one on offer now)")),)
     pictures = frozenset({"companies"})
 
     def handles(self, action):
@@ -1165,11 +1264,14 @@ class Offer(G18xxCommand):
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
         sale = (change.notes.get("turn_before") or {}).get("acquisition") or {}
-        opening = f" (bids from {w.money(sale['opening'])})" if sale.get("opening") else ""
-        return f"{w.who(a.get('entity'), a.get('entity_type'))} offers {a.get('target')} for sale{opening}"
+        who = w.who(a.get("entity"), a.get("entity_type"))
+        if sale.get("opening"):
+            return _("{name} offers {corporation} for sale (bids from {money})", name=who, corporation=a.get("target"),
+                     money=w.money(sale["opening"]))
+        return _("{name} offers {corporation} for sale", name=who, corporation=a.get("target"))
 
     def label(self, s, a):
-        return f"offer {a.get('target')} for sale"
+        return _("offer {corporation} for sale", corporation=a.get("target"))
 
     def options_for(self, a):
         return {"corporation": a["target"]}
@@ -1177,7 +1279,7 @@ class Offer(G18xxCommand):
 
 # ---------------------------------------------------------------------------- turn and standing orders
 class Pass(G18xxCommand):
-    name, help, types = "pass", "Pass", ("pass",)
+    name, help, types = "pass", N_("Pass"), ("pass",)
 
     def needs_legal(self, options):
         return False
@@ -1191,29 +1293,29 @@ class Pass(G18xxCommand):
         merger = change.notes.get("merge_before") or {}
         if merger and merger.get("decider") == a.get("entity"):
             if merger.get("decider") == merger.get("offered"):
-                return f"{who} declines to merge into the {merger.get('into')}"
-            return f"{who} merges none of {', '.join(merger.get('candidates') or [])}"
+                return _("{name} declines to merge into the {into}", name=who, into=merger.get("into"))
+            return _("{name} merges none of {corporations}", name=who, corporations=", ".join(merger.get("candidates") or []))
         before = change.notes.get("turn_before") or {}
         sale = before.get("acquisition") or {}
         if sale and "assign" in (before.get("types") or []) and a.get("entity_type") == "player":
-            return f"{who} does not offer {sale.get('corporation')} for sale"
+            return _("{name} does not offer {corporation} for sale", name=who, corporation=sale.get("corporation"))
         if before.get("forming") and "assign" in (before.get("types") or []):
-            return f"{who} puts no more privates into {before['forming']}"
-        text = f"{who} passes"
+            return _("{name} puts no more privates into {corporation}", name=who, corporation=before["forming"])
+        text = _("{name} passes", name=who)
         cb, ca = change.notes.get("cheapest_before"), change.notes.get("cheapest_after")
         if cb and ca and cb[0] == ca[0] and ca[1] < cb[1]:
-            text += f"; everyone passed, so {ca[0]} now costs {w.money(ca[1])}"
+            text += "; " + _("everyone passed, so {company} now costs {money}", company=ca[0], money=w.money(ca[1]))
         return text
 
     def label(self, s, a):
-        return "pass"
+        return _("pass")
 
 
 class EndTurn(Pass):
     """Pass every step left of the turn (no trains, no privates, no more shares): one message, one ping.
     Each pass is its own action in the log, as 18xx.games records them."""
 
-    name, help = "done", "End your turn: pass whatever is left of it"
+    name, help = "done", N_("End your turn: pass whatever is left of it")
 
     def follow_up(self, s, first, last):
         acting = s.acting()
@@ -1227,12 +1329,12 @@ class EndTurn(Pass):
         return {"type": "pass", "entity": acting.get("entity"), "entity_type": acting.get("entity_type")}
 
     def label(self, s, a):
-        return "end the turn"
+        return _("end the turn")
 
 
 class Bankrupt(G18xxCommand):
-    name, help, types = "bankrupt", "Declare bankruptcy (asks to confirm)", ("bankrupt",)
-    confirm = ("Declare bankruptcy? This cannot be undone by you alone.", "bankrupt")
+    name, help, types = "bankrupt", N_("Declare bankruptcy (asks to confirm)"), ("bankrupt",)
+    confirm = (N_("Declare bankruptcy? This cannot be undone by you alone."), "bankrupt")
     pictures = frozenset({"companies"})
 
     def needs_legal(self, options):
@@ -1249,11 +1351,14 @@ class Bankrupt(G18xxCommand):
         if pres is None or not (players_of(change.after).get(pres) or {}).get("bankrupt") or \
                 (players_of(change.before).get(pres) or {}).get("bankrupt"):
             owed = (change.notes.get("turn_before") or {}).get("owes")  # 1817's cash crisis
-            return f"{who} goes bankrupt" + (f", owing {w.money(owed)}" if owed else "")  # the aftermath says what follows
-        return f"{w.who(pres, 'player')} goes bankrupt: {who} can't buy the train it must have"
+            if owed:  # the aftermath says what follows
+                return _("{name} goes bankrupt, owing {money}", name=who, money=w.money(owed))
+            return _("{name} goes bankrupt", name=who)  # a company's own bankruptcy (1860): the aftermath says the rest
+        return _("{name} goes bankrupt: {operator} can't buy the train it must have", name=w.who(pres, "player"),
+                 operator=who)
 
     def label(self, s, a):
-        return "bankrupt"
+        return _("bankrupt")
 
 
 AUTO_MODES = ("pass", "pass-always", "buy", "merger-pass", "off")
@@ -1264,12 +1369,14 @@ class Auto(G18xxCommand):
     """Standing orders (18xx.games' programmed actions) for the member's own seat: in stock rounds, and where
     the title has them (1817) in merger and acquisition rounds."""
 
-    name, help = "auto", "Standing orders: pass or buy for you in stock rounds, pass in merger rounds (1817)"
+    name, help = "auto", N_("Standing orders: pass or buy for you in stock rounds, pass in merger rounds (1817)")
     types = ("program_share_pass", "program_buy_shares", "program_disable", "program_merger_pass")
-    options = (Option("mode", "pass (this stock round) | pass-always | buy | merger-pass (1817) | off", required=True),
-               Option("corporation", "buy: corporation to buy a share of; merger-pass: the one to pass for (default all)"),
-               Option("until", "mode buy: float, or how many shares to hold"),
-               Option("then_pass", "mode buy: yes to pass automatically once done"))
+    options = (Option("mode", N_("pass (this stock round) | pass-always | buy | merger-pass (1817) | off"),
+                      required=True),
+               Option("corporation", N_("buy: corporation to buy a share of; merger-pass: the one to pass for "
+                                        "(default all)")),
+               Option("until", N_("mode buy: float, or how many shares to hold")),
+               Option("then_pass", N_("mode buy: yes to pass automatically once done")))
     any_time = True
 
     def needs_legal(self, options):
@@ -1285,23 +1392,23 @@ class Auto(G18xxCommand):
             return {**base, "type": "program_disable", "reason": "user"}
         if mode == "buy":
             if not opts.get("corporation"):
-                raise UserError("/auto buy needs the corporation to buy.")
+                raise UserError(lazy("/auto buy needs the corporation to buy."))
             corp = str(opts["corporation"]).strip().upper()
             corporations = {c.upper(): c for c in s.corporations()}
             if corp not in corporations:
-                raise UserError(f"There is no corporation {quote(corp)}: "
-                                f"choose one of {', '.join(sorted(corporations.values()))}.")
+                raise UserError(lazy("There is no corporation {corporation}: choose one of {corporations}.",
+                                     corporation=quote(corp), corporations=", ".join(sorted(corporations.values()))))
             until = str(opts.get("until") or "float").strip().lower()
             if until != "float":
                 until = number(until, "until")
                 if until < 1:
-                    raise UserError("/auto until: a number of shares (1 or more), or `float`.")
+                    raise UserError(lazy("/auto until: a number of shares (1 or more), or `float`."))
             return {**base, "type": "program_buy_shares", "corporation": corporations[corp],
                     "until_condition": until, "from_market": False,
                     "auto_pass_after": str(opts.get("then_pass") or "").strip().lower() in ("yes", "y", "true", "1")}
         if mode == "merger-pass":
             return {**base, **self.merger_pass(s, opts.get("corporation"), player)}
-        raise UserError(f"/auto mode is one of {', '.join(AUTO_MODES)}, not {quote(mode)}.")
+        raise UserError(lazy("/auto mode is one of {modes}, not {mode}.", modes=", ".join(AUTO_MODES), mode=quote(mode)))
 
     @staticmethod
     def merger_pass(s: G18xx, named: Any, player: int) -> dict:
@@ -1340,17 +1447,24 @@ class Auto(G18xxCommand):
         who = w.who(a.get("entity"), a.get("entity_type"))
         t = a.get("type")
         if t == "program_share_pass":
-            when = "in every stock round" if a.get("indefinite") else "for the rest of this stock round"
-            return f"{who} will pass automatically {when}"
+            if a.get("indefinite"):
+                return _("{name} will pass automatically in every stock round", name=who)
+            return _("{name} will pass automatically for the rest of this stock round", name=who)
         if t == "program_merger_pass":
             corps = sorted({c for cs in (a.get("corporations_by_round") or {}).values() for c in cs})
-            return f"{who} will pass automatically in merger and acquisition rounds for {', '.join(corps) or 'none'}"
+            return _("{name} will pass automatically in merger and acquisition rounds for {corporations}", name=who,
+                     corporations=", ".join(corps) or _("none"))
         if t == "program_buy_shares":
             until = a.get("until_condition")
-            goal = "until it floats" if until == "float" else f"until holding {until} shares"
-            return f"{who} will buy a {a.get('corporation')} share each turn {goal}"
+            if until == "float":
+                return _("{name} will buy a {corporation} share each turn until it floats", name=who,
+                         corporation=a.get("corporation"))
+            return _("{name} will buy a {corporation} share each turn until holding {n} shares", name=who,
+                     corporation=a.get("corporation"), n=until)
         reason = a.get("reason")
-        return f"{who}'s automatic actions stop" + (f" ({reason})" if reason and reason != "user" else "")
+        if reason and reason != "user":
+            return _("{name}'s automatic actions stop ({why})", name=who, why=reason)
+        return _("{name}'s automatic actions stop", name=who)
 
     def label(self, s, a):
         return str(a.get("type"))
@@ -1373,13 +1487,13 @@ def describe_auto(w: Words, action: dict) -> str:
     who = w.who(action.get("entity"), action.get("entity_type"))
     t = action.get("type")
     if t == "pass":
-        return f"{who} passes"
+        return _("{name} passes", name=who)
     if t == "buy_shares":
-        return f"{who} buys {'+'.join(action.get('shares', []))}"
+        return _("{name} buys {shares}", name=who, shares="+".join(action.get("shares", [])))
     if t == "program_disable":
-        return f"{who}'s standing order stops ({action.get('reason')})"
+        return _("{name}'s standing order stops ({why})", name=who, why=action.get("reason"))
     if t == "program_share_pass":
-        return f"{who} will pass automatically"
+        return _("{name} will pass automatically", name=who)
     return f"{who}: {t}"
 
 
