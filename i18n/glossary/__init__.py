@@ -23,8 +23,8 @@ class Term:
     also: tuple[str, ...] = ()   # other rulebooks' words for the same thing
 
     def used_in(self, english: str) -> bool:
-        # a word joined by a hyphen names something else ("6-train" is a train's name)
-        return re.search(rf"(?<![\w{{-]){self.en}(?![\w}}])", english, re.IGNORECASE) is not None
+        # a word joined by a hyphen or a dot names something else ("6-train", "18xx.games")
+        return re.search(rf"(?<![\w{{.-]){self.en}(?![\w}}])", english, re.IGNORECASE) is not None
 
     def kept_in(self, russian: str) -> bool:
         return any(re.search(stem, russian, re.IGNORECASE) for stem in self.match)
