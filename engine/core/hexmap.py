@@ -900,6 +900,12 @@ class HexMap:
         finally:
             self._graphs.update(kept)
 
+    def forget_walks(self, corps) -> None:
+        """Drop these corporations' walks: each is found afresh when next asked."""
+        self._version += 1
+        for c in corps:
+            self._graphs.pop(c, None)
+
     def _after_lay(self, h: Hex) -> None:
         """A new tile changes the walks of the corporations that reach its hex (and no other)."""
         self._version += 1

@@ -42,6 +42,7 @@ class Game18MEX(BaseGame):
         # (a minor's or a merged major's station taken off the map doesn't change it; see docs/18mex.md)
         self.track_or_station_count = 0
         self.station_findings: dict[str, tuple[int, bool]] = {}
+        self.walks_kept_since_lay: set[str] = set()  # majors whose old walk stands until the next tile or station
         super().__init__(players, seed, optional_rules, game_id)
 
     # --- set-up -----------------------------------------------------------------------------------
@@ -383,17 +384,27 @@ class Game18MEX(BaseGame):
     def lay_tile(self, corp, coord: str, tile_id: str, rotation: int, cost: int) -> None:
         super().lay_tile(corp, coord, tile_id, rotation, cost)
         self.track_or_station_count += 1
+        self._forget_kept_walks()
 
     def place_token(self, corp, city_id: str, slot: int, price: int) -> None:
         super().place_token(corp, city_id, slot, price)
         self.track_or_station_count += 1
+        self._forget_kept_walks()
+
+    def _forget_kept_walks(self) -> None:
+        """A tile or station laid anywhere ends the kept walks (18xx.games rebuilds every graph then, not only
+        those reaching the hex)."""
+        if self.walks_kept_since_lay:
+            self.hexmap.forget_walks(self.walks_kept_since_lay)
+            self.walks_kept_since_lay.clear()
 
     def findings_kept(self):
         """Stations taken off the map leave a major that has found no station site since the last tile or
         station with what it reached then (18xx.games' graph of it stands until track or a station is laid)."""
         n = self.track_or_station_count
-        return self.hexmap.walks_kept([sym for sym, (count, found) in self.station_findings.items()
-                                       if count == n and not found])
+        kept = [sym for sym, (count, found) in self.station_findings.items() if count == n and not found]
+        self.walks_kept_since_lay.update(kept)
+        return self.hexmap.walks_kept(kept)
 
     def can_reach_station(self, corp: Corporation) -> bool:
         """Whether the major reaches a city with room for its station, as first found since the last tile or
