@@ -18,6 +18,7 @@ from i18n.engine_words import end_reason_text, round_text, state_word
 
 from . import colors as C
 from .fonts import font
+from .market import ZONE_ABBREVIATIONS
 from .png import to_png
 
 ROW_H = 34
@@ -75,7 +76,7 @@ def _holdings(facts: dict, sym: str, pid, pct: int) -> str:
     if held and min(held) < unit and len(held) > 1 and min(held) > 0:
         return f"{sym} {'+'.join(str(p) for p in held)}"
     if pct < 0:  # shorts (1817)
-        return f"{sym} {pct} (short)"
+        return _("{corporation} {percent} (short)", corporation=sym, percent=pct)
     return f"{sym} {pct}"
 
 
@@ -136,7 +137,11 @@ class Emphasis(NamedTuple):
 
 class _Table:
     def __init__(self, title: str, columns: list[tuple[str, int, str]]):
-        self.title, self.columns, self.rows = title, columns, []  # column: (header, width, align)
+        # column: (header, width, align); a column is as wide as its header at least (Russian ones are longer)
+        head = font(15, "bold")
+        self.columns = [(name, max(w, int(head.getlength(pgettext("column", name))) + 2 * PAD - 3), align)
+                        for name, w, align in columns]
+        self.title, self.rows = title, []
 
     def add(self, cells: list, style: dict | None = None):
         self.rows.append((cells, style or {}))
@@ -218,10 +223,11 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     # interest they cost a round, and the shorts against each
     loans = facts.get("loans") or {}
     if loans:
-        notes_zone = "Price: liq. / acq. in the liquidation or acquisition zone"
+        notes_zone = _("Price: liq. / acq. in the liquidation or acquisition zone")
     cols += [(NP_("column", "Price"), 110 if loans else 80, "r"), (NP_("column", "Par"), 70, "r")]
     if loans:
-        cols += [("Size", 60, "r"), ("Loans", 80, "r"), ("Interest", 90, "r"), ("Shorts", 80, "r")]
+        cols += [(NP_("column", "Size"), 60, "r"), (NP_("column", "Loans"), 80, "r"),
+                 (NP_("column", "Interest"), 90, "r"), (NP_("column", "Shorts"), 80, "r")]
     cols += [(NP_("column", "Cash"), 90, "r"), (NP_("column", "Trains"), 150, "l"),
              (NP_("column", "Tokens left"), 120, "r"), (NP_("column", "IPO"), ipo_w, "r"),
              (NP_("column", "Pool"), 70, "r"), (NP_("column", "Privates"), 130, "l")]
@@ -242,7 +248,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
             words = ", ".join(state_word(x) for x in shown)
             row.append(Emphasis(words, TROUBLE) if set(shown) - CALM_STATES else words)
         zone = (ops.get(sym) or {}).get("zone")
-        row += [(money(price[0]) if price else "") + (f" {zone[:3]}." if zone and zone != "normal" else ""),
+        row += [(money(price[0]) if price else "") + (" " + pgettext("zone", ZONE_ABBREVIATIONS[zone])
+                                                      if zone in ZONE_ABBREVIATIONS else ""),
                 money(c.get("par"))]
         if loans:
             op = ops.get(sym) or {}
@@ -253,7 +260,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         limit = (ops.get(sym) or {}).get("train_limit")
         own_limit = started and limit is not None and limit != phase_limit  # its own, not the phase's
         row += [money.credits(c.get("cash")),
-                _trains_text(c.get("trains", []), obsolete) + (f" (max {limit})" if own_limit else ""),
+                _trains_text(c.get("trains", []), obsolete) + (" " + _("(max {n})", n=limit) if own_limit else ""),
                 c.get("tokens_left", 0),
                 f"{c.get('ipo', 0)}%" + (" " + _("({n} res.)", n=reserved[sym]) if reserved.get(sym) else ""),
                 f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
@@ -367,11 +374,14 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     head.append(_merger_text(facts))
     notes = [_("* obsolete: runs once more, then goes")] if obsolete else []
     if loans:
-        fixed = " (fixed for this operating round)" if loans.get("fixed") else ""
-        notes.insert(0, f"Loans of {money(loans.get('value'))}: {loans.get('out')} of {loans.get('total')} out, "
-                        f"interest {money(loans.get('rate'))} a loan{fixed}. {notes_zone}")
+        terms = dict(value=money(loans.get("value")), out=loans.get("out"), total=loans.get("total"),
+                     rate=money(loans.get("rate")))
+        loans_note = _("Loans of {value}: {out} of {total} out, interest {rate} a loan (fixed for this operating "
+                       "round).", **terms) if loans.get("fixed") else \
+            _("Loans of {value}: {out} of {total} out, interest {rate} a loan.", **terms)
+        notes.insert(0, f"{loans_note} {notes_zone}")
     if hidden:
-        notes.append(f"Not started: {', '.join(hidden)}")
+        notes.append(_("Not started: {corporations}", corporations=", ".join(hidden)))
 
     width = max(corp_t.width, player_t.width, private_t.width + train_t.width + 40) + 2 * 20
     height = 20 + 70 + corp_t.height + player_t.height + max(private_t.height, train_t.height) + 10 + 26 * len(notes)

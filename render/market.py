@@ -27,7 +27,10 @@ TOK_R = 16
 ZZ_W, ZZ_H, ZZ_BAND, ZZ_TAG = 106, 50, 14, 38
 # a long one-row market (1817's 32 spaces) wraps into lines of WRAP spaces, markers two abreast under a space
 WRAP, WRAP_W, WRAP_H, WRAP_TOK_R = 11, 100, 66, 24
-ZONE_WORDS = {"liquidation": "liquidation", "acquisition": "acquisition"}  # zones named on their spaces
+# zones named on their spaces
+ZONE_WORDS = {"liquidation": NP_("market", "liquidation"), "acquisition": NP_("market", "acquisition")}
+# ... shortened where the word is wider than a space, and after a price in the companies' table
+ZONE_ABBREVIATIONS = {"liquidation": NP_("zone", "liq."), "acquisition": NP_("zone", "acq.")}
 
 
 def _zz_stack(depth: int) -> int:
@@ -193,7 +196,10 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
                fill=C.BLACK, anchor="mm")
         zone = next((t for t in types if t in ZONE_WORDS), None)
         if zone and wrapped:  # the zone said on the space itself
-            d.text((x0 + w / 2, y0 + h - 16), ZONE_WORDS[zone], font=small, fill=C.BLACK, anchor="mm")
+            word = pgettext("market", ZONE_WORDS[zone])
+            if small.getlength(word) > w - 6:
+                word = pgettext("zone", ZONE_ABBREVIATIONS[zone])
+            d.text((x0 + w / 2, y0 + h - 16), word, font=small, fill=C.BLACK, anchor="mm")
 
     if not one_d:
         for r, row in enumerate(grid):

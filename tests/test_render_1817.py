@@ -60,3 +60,19 @@ def test_companies_show_size_loans_interest_and_shorts():
     assert ops["A&S"]["interest"] == 4 * facts["loans"]["rate"] and sum(ops["A&S"]["shorts"].values()) == 10
     assert ops["R"]["zone"] == "liquidation" and facts["loans"]["out"] == sum(o.get("loans", 0) for o in ops.values())
     _compare("companies_1817_loans", render.draw_companies("1817", summary, facts))
+
+
+def test_companies_and_market_in_russian():
+    """The 1817 columns (size, loans, interest, shorts), the loans note, the zones and the corporations not
+    started, in Russian: only the words differ from the English pictures."""
+    from test_i18n_pictures import _differs_from_english
+
+    from i18n import speaking
+
+    _, summary, facts = _late()
+    with speaking("ru"):
+        pictures = (("companies_1817_loans", render.draw_companies("1817", summary, facts)),
+                    ("market_1817_zones", render.draw_market("1817", summary, facts)))
+    for name, png in pictures:
+        _differs_from_english(name, png)
+        _compare(f"{name}_ru", png)

@@ -306,8 +306,11 @@ class G18xx(Session):
             winner = actor.get("entity") if actor.get("entity_type") == "player" else \
                 (corps_of(change.after).get(actor.get("entity")) or {}).get("pres")
             buyer = after.get("buyer")
-            return [f"{w.who(winner, 'player')} wins {sale_a['corporation']} for {w.money(sale_a['price'])}"
-                    + (f", {buyer} buying it" if buyer else "")] if winner is not None else []
+            if winner is None:
+                return []
+            won = dict(name=w.who(winner, "player"), corporation=sale_a["corporation"], money=w.money(sale_a["price"]))
+            return [_("{name} wins {corporation} for {money}, {buyer} buying it", buyer=buyer, **won) if buyer
+                    else _("{name} wins {corporation} for {money}", **won)]
         auction = before.get("auction") or {}
         item = auction.get("item")
         pres = (corps_of(change.after).get(item) or {}).get("pres")
@@ -317,7 +320,8 @@ class G18xx(Session):
             bids = [price for _, price in auction.get("bids") or []]
             if change.action.get("type") == "bid" and change.action.get("corporation") == item:
                 bids.append(change.action.get("price"))
-            return [f"{w.who(winner, 'player')} wins {item} for {w.money(max(bids))}"] if bids else []
+            return [_("{name} wins {corporation} for {money}", name=w.who(winner, "player"), corporation=item,
+                      money=w.money(max(bids)))] if bids else []
         return []
 
     def describe_all(self, changes: list[Change], names: dict[int, str]) -> str:

@@ -1415,18 +1415,18 @@ class Auto(G18xxCommand):
         """Pass in the merger and acquisition rounds for the corporations named (default: all the member
         presides), where the title has such rounds (the engine's program types say)."""
         if "program_merger_pass" not in (getattr(s.game, "PROGRAM_TYPES", ()) or ()):
-            raise UserError(f"{s.title} has no merger rounds to pass in.")
+            raise UserError(lazy("{title} has no merger rounds to pass in.", title=s.title))
         corps = {c.upper(): c for c in s.corporations()}
         if named:
             wanted = [x.strip().upper() for x in str(named).split(",") if x.strip()]
             bad = [x for x in wanted if x not in corps]
             if bad:
-                raise UserError(f"There is no corporation {quote(bad[0])}.")
+                raise UserError(lazy("There is no corporation {corporation}.", corporation=quote(bad[0])))
             chosen = [corps[x] for x in wanted]
         else:
             chosen = sorted(sym for sym, c in corps_of(s.summary()).items() if c.get("pres") == player)
             if not chosen:
-                raise UserError("You preside no corporation to pass for: name one with `corporation`.")
+                raise UserError(lazy("You preside no corporation to pass for: name one with `corporation`."))
         return {"type": "program_merger_pass", "corporations_by_round": {r: chosen for r in MERGER_ROUNDS},
                 "options": []}
 

@@ -562,8 +562,9 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
                  hexes=hexes)
     if info.get("owes") and "bankrupt" in types:  # 1817's cash crisis
         if "sell_shares" in types:
-            return f"sell shares to pay the {w.money(info['owes'])} owed (/sell), or go bankrupt (/bankrupt)"
-        return f"{w.money(info['owes'])} owed and nothing may be sold: go bankrupt (/bankrupt)"
+            return _("sell shares to pay the {money} owed (/sell), or go bankrupt (/bankrupt)",
+                     money=w.money(info["owes"]))
+        return _("{money} owed and nothing may be sold: go bankrupt (/bankrupt)", money=w.money(info["owes"]))
     if "discard_train" in types:
         if operator:
             return _("discard a train: {operator} is over its train limit", operator=operator)
