@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 from engine.core.errors import GameError
+from engine.core.rounds import Round
+from engine.core.steps.operating import Track, priced_lays
 from engine.titles import REGISTRY, rules_class
 
 
@@ -94,8 +96,38 @@ def random_program(game, rng: random.Random) -> dict | None:
     return {**base, "type": "program_disable", "reason": "user"}
 
 
+def legal_actions(game, rng: random.Random) -> list[dict]:
+    """The legal actions, with a track step's tile lays only on one hex, taken at random among the hexes
+    where the corporation may lay: the same kinds of action as game.legal_actions(), without checking every
+    lay on the map (for 1860, whose upgrades must each be traced for reach, that check was half of a game)."""
+    rnd = game.round
+    if game.finished or getattr(type(rnd), "legal_actions", None) is not Round.legal_actions:
+        return game.legal_actions()
+    entity, steps = rnd.steps_open_to_actor()
+    out: list[dict] = []
+    for step in steps:
+        if type(step).legal is not Track.legal:
+            out.extend(a for a in step.legal(entity) if rnd.offered_by(step, a))
+            continue
+        by_hex: dict[str, list] = {}
+        for lay in priced_lays(game, entity):
+            by_hex.setdefault(lay[0], []).append(lay)
+        hexes = sorted(by_hex)
+        rng.shuffle(hexes)
+        for coord in hexes:
+            lays = step.lay_actions(entity, by_hex[coord])
+            if lays:
+                out.extend(a for a in lays if rnd.offered_by(step, a))
+                break
+        out.extend(a for a in [step.action(entity, "pass")] if rnd.offered_by(step, a))
+    unique = {}
+    for action in out:
+        unique.setdefault(repr(sorted(action.items())), action)
+    return list(unique.values())
+
+
 def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
-    legal = game.legal_actions()
+    legal = legal_actions(game, rng)
     if not legal:
         return None
     roll = rng.random()

@@ -207,10 +207,14 @@ class Track(Step):
         return None
 
     def legal(self, corp) -> list[dict]:
+        return self.lay_actions(corp, priced_lays(self.game, corp)) + [self.action(corp, "pass")]
+
+    def lay_actions(self, corp, lays) -> list[dict]:
+        """The lays among `lays` (priced_lays' tuples) that the corporation may make now."""
         game = self.game
         out = []
         lay = self.tile_lay(corp)
-        for coord, tile_id, rotation, terrain in priced_lays(game, corp):
+        for coord, tile_id, rotation, terrain in lays:
             hex_ = game.hexmap.hex(coord)
             if self.lay_refusal(lay, hex_) is not None:
                 continue
@@ -218,7 +222,6 @@ class Track(Step):
             if cost + self.follow_up_cost(hex_) <= corp.cash and \
                     self.tile_refusal(corp, hex_, tile_id, rotation, cost) is None:
                 out.append(self.action(corp, "lay_tile", hex=coord, tile=tile_id, rotation=rotation))
-        out.append(self.action(corp, "pass"))
         return out
 
 
