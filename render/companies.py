@@ -29,6 +29,9 @@ GREY = (140, 140, 140)
 TROUBLE = (178, 0, 0)  # a corporation's state that changes how it plays (receivership, insolvent, bankrupt)
 CALM_STATES = {"relaunched", "nationalised"}
 UNLIMITED_CERTS = 999  # a certificate limit this high stands for none
+PHONE_TABLE = 960  # widest table a phone shows readably (the picture is then ~1000 px): wider ones are split
+# the corporations' columns that go to the second table when one is too wide: how the company is held
+HOLDING_COLUMNS = ("Par", "IPO", "Pool", "Tokens left", "Privates", "Interest", "Shorts")
 MANY_CORPORATIONS = 12  # more than this: those never started are named in a line, not given rows
 TILE_COLOURS = (NP_("tiles", "yellow"), NP_("tiles", "green"), NP_("tiles", "brown"), NP_("tiles", "gray"))
 
@@ -163,8 +166,10 @@ class _Table:
         for name, w, align in self.columns:
             self._cell(d, x, y, w, pgettext("column", name), head, C.WHITE, align)
             x += w
-        for i, (cells, style) in enumerate(self.rows):
+        i = -1
+        for cells, style in self.rows:
             y += ROW_H
+            i += not style.get("more")  # a row that goes on from the one above keeps its shade
             d.rectangle((x0, y, x0 + self.width, y + ROW_H), fill=ZEBRA[i % 2])
             x = x0
             for k, ((_name, w, align), value) in enumerate(zip(self.columns, cells, strict=False)):
@@ -180,6 +185,13 @@ class _Table:
                     self._cell(d, x, y, w, str(value), bold if style.get("bold") else body, colour, align)
                 x += w
         d.rectangle((x0, y0 + 30, x0 + self.width, y + ROW_H), outline=(120, 120, 120))
+
+    def part(self, title: str, keep: list[int]) -> _Table:
+        """The same rows with only the columns at `keep`."""
+        out = _Table(title, [self.columns[k] for k in keep])
+        for cells, style in self.rows:
+            out.add([cells[k] if k < len(cells) else "" for k in keep], style)
+        return out
 
     @staticmethod
     def _cell(d, x, y, w, text, f, fill, align):
@@ -292,6 +304,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     if certs:
         cols.insert(4, (NP_("column", "Certs"), 80, "r"))
     player_t = _Table(N_("Players"), cols)
+    cert_col = next(k for k, c in enumerate(cols) if c[0] == "Certificates (P: president)")
     for p in summary.get("players", []):
         shares = "  ".join(_holdings(facts, sym, p["id"], pct) + ("P" if (corps.get(sym) or {}).get("pres") == p["id"] else "")
                            for sym, pct in p.get("shares", {}).items())
@@ -310,6 +323,9 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
             limit = "∞" if isinstance(limit, int) and limit >= UNLIMITED_CERTS else limit  # 1860's late phases
             row.insert(4, f"{c.get('certificates', '')}/{limit}" if c else "")
         player_t.add(row, {"bold": p["id"] == summary.get("next")})
+
+    corp_tables = _split_corporations(corp_t)
+    player_tables = [_fit_players(player_t, cert_col)]
 
     companies = {c["sym"]: c for c in d_.get("companies", [])}
     private_t = _Table(N_("Private companies"), [(NP_("column", "Sym"), 80, "l"), (NP_("column", "Name"), 380, "l"),
@@ -383,24 +399,107 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     if hidden:
         notes.append(_("Not started: {corporations}", corporations=", ".join(hidden)))
 
-    width = max(corp_t.width, player_t.width, private_t.width + train_t.width + 40) + 2 * 20
-    height = 20 + 70 + corp_t.height + player_t.height + max(private_t.height, train_t.height) + 10 + 26 * len(notes)
+    # privates and the depot side by side where they fit, else one under the other
+    bottom = [private_t] if private_t.rows else []
+    side_by_side = not bottom or private_t.width + 40 + train_t.width <= PHONE_TABLE
+    bottom_w = private_t.width + 40 + train_t.width if bottom and side_by_side else max(t.width for t in bottom + [train_t])
+    bottom_h = max(t.height for t in bottom + [train_t]) if side_by_side else sum(t.height for t in bottom + [train_t])
+    width = max([t.width for t in corp_tables + player_tables] + [bottom_w]) + 2 * 20
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    head_lines = _wrap(measure, [h for h in head[1:] if h], "  ·  ", font(18), width - 40)
+    note_lines = [line for note in notes for line in _wrap(measure, note.split(" "), " ", font(16), width - 40)]
+    height = (20 + 40 + 32 * len(head_lines) + sum(t.height for t in corp_tables + player_tables) + bottom_h + 10
+              + 26 * len(note_lines))
     img = Image.new("RGB", (width, height), C.WHITE)
     d = ImageDraw.Draw(img)
     d.text((20, 14), f"{title} — {head[0]}", font=font(22, "bold"), fill=C.BLACK)
-    d.text((20, 46), "  ·  ".join(h for h in head[1:] if h), font=font(18), fill=C.BLACK)
-    y = 86
+    for i, line in enumerate(head_lines):
+        d.text((20, 46 + 32 * i), line, font=font(18), fill=C.BLACK)
+    y = 54 + 32 * len(head_lines)
     ent = lambda sym: C.entity(title, sym)  # noqa: E731
-    corp_t.draw(d, 20, y, ent)
-    y += corp_t.height
-    for note in notes:
+    for t in corp_tables:
+        t.draw(d, 20, y, ent)
+        y += t.height
+    for note in note_lines:
         d.text((20, y - 10), note, font=font(16), fill=GREY)
         y += 26
-    player_t.draw(d, 20, y, ent)
-    y += player_t.height
-    if private_t.rows:
-        private_t.draw(d, 20, y, ent)
-        train_t.draw(d, 20 + private_t.width + 40, y, ent)
+    for t in player_tables:
+        t.draw(d, 20, y, ent)
+        y += t.height
+    if side_by_side:
+        x = 20
+        for t in bottom + [train_t]:
+            t.draw(d, x, y, ent)
+            x += t.width + 40
     else:
-        train_t.draw(d, 20, y, ent)
+        for t in bottom + [train_t]:
+            t.draw(d, 20, y, ent)
+            y += t.height
     return to_png(img)
+
+
+def _wrap(d: ImageDraw.ImageDraw, words: list[str], sep: str, f, width: int) -> list[str]:
+    """`words` joined by `sep` into lines no wider than `width` (a word wider than that has a line of its own)."""
+    lines: list[str] = []
+    for word in words:
+        if lines and d.textlength(lines[-1] + sep + word, font=f) <= width:
+            lines[-1] += sep + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _split_corporations(table: _Table) -> list[_Table]:
+    """The corporations' table, or where it is too wide for a phone two: how each company runs (president,
+    state, price, cash, trains, revenue) and how it is held (par, IPO, pool, stations, privates, 1817's
+    interest and shorts), each row led by the company."""
+    if table.width <= PHONE_TABLE:
+        return [table]
+    held = [k for k, c in enumerate(table.columns) if c[0] in HOLDING_COLUMNS]
+    runs = table.part(table.title, [k for k in range(len(table.columns)) if k not in held])
+    return [_wrap_states(runs), table.part(N_("Corporations: shares, stations, privates"), [0, *held])]
+
+
+def _wrap_states(table: _Table) -> _Table:
+    """Where the states make the table too wide for a phone (several at once, long words in Russian), each
+    company's states go on over rows of their own, every word whole."""
+    state = next((k for k, c in enumerate(table.columns) if c[0] == "State"), None)
+    if state is None or table.width <= PHONE_TABLE:
+        return table
+    name, width, align = table.columns[state]
+    room = max(PHONE_TABLE - (table.width - width), 130)
+    d, bold = ImageDraw.Draw(Image.new("RGB", (1, 1))), font(17, "bold")
+    out = _Table(table.title, [*table.columns[:state], (name, room, align), *table.columns[state + 1:]])
+    for cells, style in table.rows:
+        value = cells[state]
+        text = value.text if isinstance(value, Emphasis) else str(value)
+        lines = _wrap(d, [w + "," for w in text.split(", ")], " ", bold, room - 2 * PAD - 6)
+        lines = [line.removesuffix(",") if i == len(lines) - 1 else line for i, line in enumerate(lines)] or [""]
+        again = [Emphasis(line, value.colour) if isinstance(value, Emphasis) else line for line in lines]
+        out.add([*cells[:state], again[0], *cells[state + 1:]], style)
+        for line in again[1:]:
+            out.add([""] * state + [line], {"more": True, "dim": style.get("dim")})
+    return out
+
+
+def _fit_players(table: _Table, cert_col: int) -> _Table:
+    """The players' table with its certificates as wide as they are written, or where that is too wide for a
+    phone as wide as the other columns leave, a long list wrapped over rows of its own (a column no one has
+    anything in, such as privates late in the game, is left out)."""
+    d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    bold, head = font(17, "bold"), font(15, "bold")  # bold as the row of the player to act
+    name, _width, align = table.columns[cert_col]
+    keep = [k for k, c in enumerate(table.columns)
+            if k <= cert_col or c[0] != "Privates" or any(cells[k] for cells, _s in table.rows)]
+    table = table.part(table.title, keep)
+    need = max([d.textlength(str(cells[cert_col]), font=bold) for cells, _s in table.rows]
+               + [d.textlength(pgettext("column", name), font=head)]) + 2 * PAD + 9
+    others = table.width - table.columns[cert_col][1]
+    room = int(need) if others + need <= PHONE_TABLE else max(PHONE_TABLE - others, 250)
+    fitted = _Table(table.title, [*table.columns[:cert_col], (name, room, align), *table.columns[cert_col + 1:]])
+    for cells, style in table.rows:
+        lines = _wrap(d, str(cells[cert_col]).split("  "), "  ", bold, room - 2 * PAD - 8) or [""]
+        fitted.add([*cells[:cert_col], lines[0], *cells[cert_col + 1:]], style)
+        for line in lines[1:]:
+            fitted.add([""] * cert_col + [line], {**style, "more": True})
+    return fitted

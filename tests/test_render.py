@@ -205,3 +205,22 @@ def test_1860_company_states_drawn_whole_and_in_red():
     assert red and red[2] - red[0] >= font(17, "bold").getlength(", ".join(states["IOW"])) - 8  # cut: "…" for a word
     assert red[3] - red[1] < companies.ROW_H  # one row: the nationalised FYN is not in red
     assert companies._bank_text(summary, companies._Money({}, {}), facts).startswith("Bank £4321 left")
+
+
+def test_1860_companies_fit_a_phone_with_every_state():
+    """1860's companies picture is no wider than ~1000 px (a phone shows it whole): its corporations in two
+    stacked tables, each row led by the company, the states (receivership, insolvent, bankrupt) kept whole
+    beside the president; the same in Russian, where the words are longer."""
+    from i18n import speaking
+
+    trace = HERE / "fixtures" / "1860" / "1860_game_end_bank.trace.jsonl"
+    summary = json.loads(trace.read_text().splitlines()[300])
+    states = {"IOW": ["receivership", "insolvent"], "S&C": ["bankrupt"], "FYN": ["relaunched", "receivership"]}
+    facts = {"operator_states": ["receivership", "insolvent", "bankrupt", "relaunched", "nationalised"],
+             "operators": {sym: {"states": s} for sym, s in states.items()}, "bank_pounds_left": 4321}
+    for lang, name in (("en", "companies_1860_states"), ("ru", "companies_1860_states_ru")):
+        with speaking(lang):
+            png = render.draw_companies("1860", summary, facts)
+        img = _check_size(png)
+        assert img.width <= 1000, (lang, img.size)
+        _compare(name, png)
