@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from i18n import refusal
+
 QUOTE_LIMIT = 40
 MESSAGE_LIMIT = 400
 
@@ -27,3 +29,19 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     shortened, the whole kept under `limit` characters."""
     text = re.sub(rf"\S{{{QUOTE_LIMIT + 1},}}", lambda m: m.group(0)[: QUOTE_LIMIT - 1] + "…", text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Refusal:
+    """Why the engine refused an action (its GameError), worded in the reader's language and clipped where
+    it is shown: a value of a `lazy` message."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: BaseException):
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return clip(str(refusal(self.reason)) if hasattr(self.reason, "msgid") else str(self.reason))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)

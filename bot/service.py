@@ -27,7 +27,7 @@ from bot import access
 from bot.access import Caller
 from bot.commands import Command, fit
 from bot.db import Database, GameRow, LogConflict, Seat, TradeOffer, UndoEvent, UndoRequest
-from bot.errors import UserError, clip, quote
+from bot.errors import Refusal, UserError, clip, quote
 from bot.session import Change, Engine, Session, Title
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, use
 
@@ -405,7 +405,7 @@ class Service:
                                                   lv.row.setup, game_id)
             except Exception as exc:
                 if self.engine.is_game_error(exc):  # e.g. a map for more players
-                    raise UserError(lazy("The game cannot start: {why}", why=clip(str(exc)))) from None
+                    raise UserError(lazy("The game cannot start: {why}", why=Refusal(exc))) from None
                 raise
             lv.session = session
             lv.seats = [Seat(s.game_id, s.player_id, s.member_id, s.name, position[s.player_id], s.joined_at)
@@ -707,7 +707,7 @@ class Service:
             change = await asyncio.to_thread(session.apply, action)
         except Exception as exc:
             if self.engine.is_game_error(exc):  # refused: the engine left the game as it was
-                raise UserError(lazy("Not allowed: {why}", why=clip(str(exc)))) from None
+                raise UserError(lazy("Not allowed: {why}", why=Refusal(exc))) from None
             self._forget(game_id)
             log.exception("game %s: the engine failed on %s", game_id, clip(json.dumps(action), 300))
             raise UserError(lazy(ENGINE_FAILED)) from None
@@ -1082,7 +1082,7 @@ class Service:
                 session = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
         except Exception as exc:
             if self.engine.is_game_error(exc):
-                raise UserError(lazy("The log does not replay: {why}", why=clip(str(exc)))) from None
+                raise UserError(lazy("The log does not replay: {why}", why=Refusal(exc))) from None
             log.exception("import: the engine failed on a log")
             raise UserError(lazy("The rules engine failed on this log; nothing was imported. "
                                  "The error was logged for the developers.")) from None

@@ -41,7 +41,8 @@ def replay(log: dict, trace: list | None = None):
                 else:
                     _apply_traced(game, action, index, trace)
             except GameError as e:
-                raise GameError(f"action {quoted(action.get('id'))} ({quoted(action.get('type'))}): {e}") from None
+                raise GameError("action {id} ({type}): {reason}", id=quoted(action.get('id')),
+                                type=quoted(action.get('type')), reason=e) from None
             applied += 1
     return game, applied
 

@@ -40,7 +40,8 @@ def run_states(log: dict):
             try:
                 game.apply(action)
             except GameError as e:
-                raise GameError(f"action {action.get('id')} ({action.get('type')}): {e}") from None
+                raise GameError("action {id} ({type}): {reason}", id=action.get('id'),
+                                type=action.get('type'), reason=e) from None
 
 
 def recorded_revenue(game, corp, action: dict) -> int:

@@ -81,7 +81,32 @@ def catalogue(lang: str) -> _gettext.NullTranslations:
 
 
 def _fill(text: str, params: dict[str, Any]) -> str:
-    return text.format(**params) if params else text
+    return text.format(**{k: _shown(v) for k, v in params.items()}) if params else text
+
+
+def _shown(value: Any) -> Any:
+    """A value inside a message: an engine's refusal or its words are worded in the language in force."""
+    from engine.core.errors import Either, GameError, Listing, Phrase
+
+    if isinstance(value, Listing):
+        shown = [str(_shown(v)) for v in value]
+        if isinstance(value, Either) and len(shown) > 1:
+            return _("{choices} or {last}", choices=", ".join(shown[:-1]), last=shown[-1])
+        return ", ".join(shown)
+    if isinstance(value, GameError):
+        return refusal(value)
+    if isinstance(value, Phrase):
+        if value.context:
+            return pgettext(value.context, value.msgid, **value.params)
+        return _(value.msgid, **value.params)
+    return value
+
+
+def refusal(reason: Any) -> Msg:
+    """An engine's refusal (a GameError: its English key and values) as a message worded when shown."""
+    message = Msg(reason.msgid)
+    message.params = dict(reason.params)  # a value may be called `n`, which Msg's own arguments take
+    return message
 
 
 def _(msgid: str, /, **params: Any) -> str:
@@ -150,7 +175,9 @@ def lazy_n(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
 
 # gettext keywords for extraction (Babel's `extract`): name -> positions of the singular (and plural)
 KEYWORDS: dict[str, Any] = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None,
-                            "lazy": None, "lazy_n": (1, 2), "locale_str": None, "NP_": ((1, "c"), 2)}
+                            "lazy": None, "lazy_n": (1, 2), "locale_str": None, "NP_": ((1, "c"), 2),
+                            # the engines' refusals and the words inside them (engine/core/errors.py)
+                            "GameError": None, "FullCityError": None, "Phrase": None}
 
 __all__ = ["DEFAULT", "LANGUAGES", "Msg", "NP_", "N_", "_", "catalogue", "language", "lazy", "lazy_n", "ngettext",
-           "normalize", "pgettext", "speaking", "use"]
+           "normalize", "pgettext", "refusal", "speaking", "use"]

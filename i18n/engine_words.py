@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from i18n import N_, _
+from i18n import N_, NP_, _
 
 ROUNDS = {"Stock Round": N_("Stock Round {turn}"), "Auction Round": N_("Auction Round {turn}"),
           "Merger and Conversion Round": N_("Merger and Conversion Round {turn}")}
@@ -41,3 +41,27 @@ def state_word(state: str) -> str:
 
 def end_reason_text(reason: str | None) -> str:
     return _(END_REASONS[reason]) if reason in END_REASONS else str(reason or "")
+
+
+# Words the engine puts inside its refusals (engine.core.errors.Phrase, worded with their context where a
+# refusal is shown): what an action does ("{name} can't {action} now"), a stop a route reaches, a tile's colour.
+ACTIONS = {"assign": NP_("action", "assign"), "bankrupt": NP_("action", "bankrupt"),
+           "bid": NP_("action", "bid"), "buy_company": NP_("action", "buy company"),
+           "buy_shares": NP_("action", "buy shares"), "buy_train": NP_("action", "buy train"),
+           "choose": NP_("action", "choose"), "convert": NP_("action", "convert"),
+           "discard_train": NP_("action", "discard train"), "dividend": NP_("action", "dividend"),
+           "end_game": NP_("action", "end game"), "lay_tile": NP_("action", "lay tile"),
+           "merge": NP_("action", "merge"), "message": NP_("action", "message"), "par": NP_("action", "par"),
+           "pass": NP_("action", "pass"), "payoff_loan": NP_("action", "payoff loan"),
+           "place_token": NP_("action", "place token"),
+           "program_buy_shares": NP_("action", "program buy shares"),
+           "program_disable": NP_("action", "program disable"),
+           "program_merger_pass": NP_("action", "program merger pass"),
+           "program_share_pass": NP_("action", "program share pass"),
+           "remove_token": NP_("action", "remove token"), "run_routes": NP_("action", "run routes"),
+           "sell_company": NP_("action", "sell company"), "sell_shares": NP_("action", "sell shares"),
+           "short": NP_("action", "short"), "take_loan": NP_("action", "take loan")}
+STOPS = (NP_("stop", "city"), NP_("stop", "town"), NP_("stop", "offboard"))
+TILE_COLOURS = (NP_("tile colour", "white"), NP_("tile colour", "yellow"), NP_("tile colour", "green"),
+                NP_("tile colour", "brown"), NP_("tile colour", "gray"), NP_("tile colour", "red"),
+                NP_("tile colour", "blue"))

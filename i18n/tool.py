@@ -16,7 +16,7 @@ from i18n import DEFAULT, DOMAIN, KEYWORDS, LANGUAGES, po_path
 from i18n.glossary import terms_for
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("bot", "render", "i18n", "engine/steam")  # engine/steam: its action labels
+SOURCES = ("bot", "render", "i18n", "engine")  # engine: its refusals, and Steam's action labels
 PLACEHOLDER = re.compile(r"(?<!\{)\{([a-zA-Z_][a-zA-Z0-9_]*)(?:[.!:][^{}]*)?\}(?!\})")
 
 

@@ -76,7 +76,7 @@ WORDS = {  # what the posts and private replies say, by language
                                                   ("1817", "15528", "en"), ("1830", "26855", "ru")])
 async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lang):
     """In Russian (a Russian server, members whose Discord speaks Russian) every post is Russian but for
-    names: players, places, companies."""
+    names: players, places, companies; and so are the refusals, the engine's reasons included."""
     from engine.titles import load_18xx
     from i18n.glossary import foreign_words
 
@@ -125,6 +125,8 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lan
                     ("bid", {"company": "CA", "price": 1})
                 rec = await fake.command(who, thread, bad[0], bad[1])
                 assert rec.final.ephemeral and rec.final.content.startswith(say["refused"]), rec.final.content
+                if lang == "ru":  # the engine's reason too is in the member's language
+                    assert not foreign_words(rec.final.content, allowed), rec.final.content
                 assert len(fake.channel_messages(thread)) == before
                 assert rec.channel_messages == []
                 checked_refusals += 1

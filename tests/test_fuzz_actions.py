@@ -17,6 +17,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from refusals import assert_russian
 
 from engine import GameError
 from engine.core.actions import ACTION_TYPES, resolve_undo
@@ -149,6 +150,7 @@ def test_a_mutated_action_is_refused_cleanly_or_replays(point, source, pick, cha
         COUNTS["refused"] += 1
         assert e.__cause__ is None, f"not refused by a rule: {e}"
         assert str(e) and len(str(e)) < 400
+        assert_russian(e)
         assert state(game) == before, f"refused but changed: {action}"
         return
     COUNTS["accepted"] += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import i18n
-from i18n import _, lazy, ngettext, speaking
+from i18n import _, lazy, ngettext, pgettext, speaking
 from i18n.glossary import foreign_words, prose, terms_for
 from i18n.tool import extract, placeholders, read
 
@@ -179,3 +179,42 @@ def test_every_marked_message_reaches_the_catalogue():
                     if text and text not in found:
                         missed.append(f"{path.relative_to(ROOT)}:{node.lineno} {text[:50]!r}")
     assert not missed, missed
+
+
+def test_every_refusal_of_the_engines_is_a_key_with_named_values():
+    """The engines raise GameError("English with {named} placeholders", named=value): a key the catalogue
+    has (the test above) and values, never text built before it is raised (an f-string or a variable would
+    reach a Russian member in English). Their words inside a refusal are Phrases, also keys."""
+    import ast
+
+    from i18n.tool import ROOT
+
+    built = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ("GameError", "FullCityError", "Phrase"):
+                first = node.args[0] if node.args else None
+                key = isinstance(first, ast.Constant) and isinstance(first.value, str)
+                passed_on = isinstance(first, ast.Attribute) and first.attr == "msgid"  # a refusal re-raised
+                # a word with its context, or one of a table of words marked N_() (Steam's tile names)
+                listed = node.func.id == "Phrase" and (len(node.args) == 2 or isinstance(first, ast.Subscript))
+                if not (key or passed_on or listed):
+                    built.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not built, built
+
+
+def test_the_engines_words_inside_refusals_have_their_russian():
+    """What an action does, the stops a route reaches and the tiles' colours are named by the engine in a
+    refusal and worded here (i18n/engine_words.py), for every action type of every title."""
+    import engine.titles as titles
+    from engine.core.actions import ACTION_TYPES
+    from i18n.engine_words import ACTIONS, STOPS, TILE_COLOURS
+
+    for title in titles.TITLES:
+        titles.rules_class(title)
+    assert set(ACTION_TYPES) <= set(ACTIONS), set(ACTION_TYPES) - set(ACTIONS)
+    with speaking("ru"):
+        for context, words in [*(("action", w) for w in ACTIONS.values()), *(("stop", w) for w in STOPS),
+                               *(("tile colour", w) for w in TILE_COLOURS)]:
+            assert pgettext(context, words) != words, (context, words)

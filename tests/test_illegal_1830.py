@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from refusals import assert_russian
 
 from engine import GameError
 from engine.core.actions import resolve_undo
@@ -280,6 +281,7 @@ def test_illegal_move_is_refused(case: Case):
         game.apply(case.action)
     except GameError as e:
         message = str(e)
+        assert_russian(e)
     else:
         raise WronglyAccepted(f"accepted: {case.action}")
 

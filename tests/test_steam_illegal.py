@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from refusals import assert_russian
 
 from engine.core.errors import GameError
 from engine.steam.actions import (
@@ -37,8 +38,9 @@ from engine.steam.testing import (
 
 def refused(g, action, match: str) -> None:
     before = fingerprint(g)
-    with pytest.raises(GameError, match=match):
+    with pytest.raises(GameError, match=match) as refusal:
         g.apply(action)
+    assert_russian(refusal.value)
     assert fingerprint(g) == before, "a refused action changed the state"
 
 

@@ -275,18 +275,19 @@ def parse_action(data: dict[str, Any] | Action) -> Action:
     if isinstance(data, Action):
         return data
     if not isinstance(data, dict):
-        raise GameError(f"an action is a JSON object, not {type(data).__name__}")
+        raise GameError("an action is a JSON object, not {name}", name=type(data).__name__)
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise GameError(f"unknown action type {quoted(kind)}")
+        raise GameError("unknown action type {kind}", kind=quoted(kind))
     try:
         return cls.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"] if p not in ("int", "str", "literal['float']")) or "action"
         got = f" (got {quoted(first['input'])})" if first.get("type") != "missing" else ""
-        raise GameError(f"malformed {kind} action: {where}: {first['msg']}{got}") from None
+        raise GameError("malformed {kind} action: {where}: {problem}{got}", kind=kind, where=where,
+                        problem=first['msg'], got=got) from None
 
 
 def require_json(data: Any, where: str = "action") -> None:
@@ -296,7 +297,7 @@ def require_json(data: Any, where: str = "action") -> None:
         return
     if isinstance(data, float):
         if data != data or data in (float("inf"), float("-inf")):
-            raise GameError(f"{where} holds {data}, which a game log can't store")
+            raise GameError("{where} holds {data}, which a game log can't store", where=where, data=data)
         return
     if isinstance(data, list):
         for item in data:
@@ -305,10 +306,12 @@ def require_json(data: Any, where: str = "action") -> None:
     if isinstance(data, dict):
         for key, value in data.items():
             if not isinstance(key, str):
-                raise GameError(f"{where} has a field named {quoted(key)}: field names are strings")
+                raise GameError("{where} has a field named {hex}: field names are strings", where=where,
+                                hex=quoted(key))
             require_json(value, f"{where} field {quoted(key)}" if where == "action" else where)
         return
-    raise GameError(f"{where} holds a {type(data).__name__}, which a game log can't store")
+    raise GameError("{where} holds a {name}, which a game log can't store", where=where,
+                    name=type(data).__name__)
 
 
 def as_action_id(value) -> int | None:
@@ -333,7 +336,7 @@ def resolve_undo(actions: list[dict]) -> list[dict]:
     """
     for i, action in enumerate(actions):
         if not isinstance(action, dict):
-            raise GameError(f"action {i + 1} of the log is not a JSON object")
+            raise GameError("action {n} of the log is not a JSON object", n=i + 1)
     first_position: dict[int, int] = {}
     for i, action in enumerate(actions):
         action_id = as_action_id(action.get("id"))
@@ -352,7 +355,8 @@ def resolve_undo(actions: list[dict]) -> list[dict]:
             if target is None:
                 new_top = max(top - 1, 0)
             elif as_action_id(target) is None:
-                raise GameError(f"undo {quoted(action.get('id'))}: action_id {quoted(target)} is not an action id")
+                raise GameError("undo {id}: action_id {target} is not an action id",
+                                id=quoted(action.get('id')), target=quoted(target))
             elif as_action_id(target) == 0:
                 new_top = 0
             elif as_action_id(target) in first_position:

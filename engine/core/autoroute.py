@@ -957,8 +957,10 @@ def check_routes(game, corp, routes: list[dict]) -> list[int]:
     for route, (revenue, subsidy) in zip(routes, results, strict=True):
         want = route.get("revenue")
         if want is not None and want != revenue:
-            raise GameError(f"train {route.get('train')}'s route pays {revenue}, not {want}")
+            raise GameError("train {train}'s route pays {revenue}, not {want}", train=route.get('train'),
+                            revenue=revenue, want=want)
         want = route.get("subsidy")
         if want is not None and want != subsidy:
-            raise GameError(f"train {route.get('train')}'s route earns a subsidy of {subsidy}, not {want}")
+            raise GameError("train {train}'s route earns a subsidy of {subsidy}, not {want}",
+                            train=route.get('train'), subsidy=subsidy, want=want)
     return [revenue for revenue, _ in results]

@@ -36,7 +36,15 @@ from engine.core.programs import PROGRAM_TYPES, Programs
 from engine.core.rules import Rules
 
 MAX_REFUSAL = 300  # characters at most in a refusal's message
+MAX_VALUE = 80  # ... and in a value inside it (a value typed by a player, echoed)
 
+
+
+def _clipped(value):
+    """A value of a refusal no longer than MAX_VALUE characters (a value typed by a player, echoed)."""
+    if isinstance(value, GameError) or len(str(value)) <= MAX_VALUE:
+        return value
+    return str(value)[: MAX_VALUE - 3] + "..."
 
 class BaseGame(OperatingMixin):
     TITLE = ""
@@ -62,7 +70,8 @@ class BaseGame(OperatingMixin):
         n = len(players)
         low, high = meta["player_range"]
         if not low <= n <= high:
-            raise GameError(f"{self.TITLE} is for {low} to {high} players, not {n}")
+            raise GameError("{title} is for {low} to {high} players, not {n}", title=self.TITLE, low=low,
+                            high=high, n=n)
         self.settings_players = [dict(p) for p in players]
         bank_cash = meta["bank_cash"]
         self.bank = Bank(None if bank_cash == "unlimited" else bank_cash)
@@ -122,9 +131,11 @@ class BaseGame(OperatingMixin):
         known = [r["sym"] for r in title_data.load(self.TITLE)["meta"].get("optional_rules", ())]
         for rule in self.optional_rules:
             if rule not in known:
-                raise GameError(f"{self.TITLE} has no optional rule {rule!r}; its optional rules: {', '.join(known)}")
+                raise GameError("{title} has no optional rule {rule}; its optional rules: {known}",
+                                title=self.TITLE, rule=repr(rule), known=', '.join(known))
             if rule in self.UNSUPPORTED_OPTIONAL_RULES:
-                raise GameError(f"the {self.TITLE} optional rule {rule!r} isn't played here yet")
+                raise GameError("the {title} optional rule {rule} isn't played here yet", title=self.TITLE,
+                                rule=repr(rule))
 
     # --- hooks -----------------------------------------------------------------------------
     def setup(self) -> None:
@@ -185,13 +196,13 @@ class BaseGame(OperatingMixin):
         try:
             return self.corporation_by_sym[sym]
         except KeyError:
-            raise GameError(f"there is no corporation {brief(sym)}") from None
+            raise GameError("there is no corporation {name}", name=brief(sym)) from None
 
     def company(self, sym: str) -> Company:
         try:
             return self.company_by_sym[sym]
         except KeyError:
-            raise GameError(f"there is no private company {brief(sym)}") from None
+            raise GameError("there is no private company {name}", name=brief(sym)) from None
 
     def player(self, pid) -> Player:
         """A player by id; an id written as a string ("5560" for 5560) finds the player too."""
@@ -199,26 +210,26 @@ class BaseGame(OperatingMixin):
         if found is None:
             found = next((p for p in self.players if str(p.id) == str(pid)), None)
         if found is None:
-            raise GameError(f"there is no player {quoted(pid)}")
+            raise GameError("there is no player {player}", player=quoted(pid))
         return found
 
     def share(self, share_id: str) -> Share:
         try:
             return self.share_by_id[share_id]
         except KeyError:
-            raise GameError(f"there is no certificate {brief(share_id)}") from None
+            raise GameError("there is no certificate {name}", name=brief(share_id)) from None
 
     def train(self, train_id: str) -> Train:
         for t in self.depot.trains:
             if t.id == train_id:
                 return t
-        raise GameError(f"there is no train {brief(train_id)}")
+        raise GameError("there is no train {name}", name=brief(train_id))
 
     def minor(self, sym: str) -> Minor:
         try:
             return self.minor_by_sym[sym]
         except KeyError:
-            raise GameError(f"there is no minor {brief(sym)}") from None
+            raise GameError("there is no minor {name}", name=brief(sym)) from None
 
     def operator(self, sym: str) -> Operator:
         """A corporation or a minor by its symbol."""
@@ -234,7 +245,7 @@ class BaseGame(OperatingMixin):
             return self.minor(str(action.entity))
         if kind == "company":
             return self.company(str(action.entity))
-        raise GameError(f"unknown entity type {kind}")
+        raise GameError("unknown entity type {kind}", kind=kind)
 
     @staticmethod
     def name_of(entity) -> str:
@@ -297,7 +308,8 @@ class BaseGame(OperatingMixin):
             if not self.bank.unlimited and self.bank.checks_cash and self.bank.cash - amount < 0:
                 self.bank.broken = True
         elif payer.cash < amount:
-            raise GameError(f"{self.name_of(payer)} has {self.fmt(payer.cash, payer)}, not {self.fmt(amount, payer)}")
+            raise GameError("{name} has {cash}, not {amount}", name=self.name_of(payer),
+                            cash=self.fmt(payer.cash, payer), amount=self.fmt(amount, payer))
         payer.cash -= amount
         payee.cash += amount
 
@@ -556,7 +568,8 @@ class BaseGame(OperatingMixin):
                 price = -(-per * sum(s.percent for s in shares) // corp.share_percent)
             receiver = corp if (shares[0].owner is corp and corp.capitalization == "incremental") else self.bank
             if player.cash < price:
-                raise GameError(f"{player.name} has {self.fmt(player.cash)} and can't pay {self.fmt(price)}")
+                raise GameError("{player} has {cash} and can't pay {price}", player=player.name,
+                                cash=self.fmt(player.cash), price=self.fmt(price))
             self.transfer(player, receiver, price)
         self.transfer_shares(shares, player)
         if not was_floated and self.floats(corp):
@@ -767,7 +780,7 @@ class BaseGame(OperatingMixin):
         if parsed.id is None:
             parsed.id = (self.actions[-1]["id"] + 1) if self.actions else 1
         elif self.actions and parsed.id <= self.actions[-1]["id"]:
-            raise GameError(f"action id {parsed.id} is not after {self.actions[-1]['id']}")
+            raise GameError("action id {id} is not after {last}", id=parsed.id, last=self.actions[-1]['id'])
         raw["id"] = parsed.id
         position = len(self.actions)
         if self.checkpoints.due(position):
@@ -788,11 +801,11 @@ class BaseGame(OperatingMixin):
             if self.changing and self.checkpoints.enabled:
                 self._go_back(position)
             if isinstance(e, GameError) and len(str(e)) > MAX_REFUSAL:  # a long value typed by a player, echoed
-                raise GameError(str(e)[: MAX_REFUSAL - 3] + "...") from None
+                raise GameError(e.msgid, **{k: _clipped(v) for k, v in e.params.items()}) from None
             if isinstance(e, GameError) or not isinstance(e, Exception):
                 raise
-            raise GameError(f"{parsed.type} could not be applied ({type(e).__name__}: {quoted(str(e))}); "
-                            "nothing was changed") from e
+            raise GameError("{type} could not be applied ({name}: {reason}); nothing was changed",
+                            type=parsed.type, name=type(e).__name__, reason=quoted(str(e))) from e
         self.actions.append(raw)
         return raw
 
@@ -803,7 +816,7 @@ class BaseGame(OperatingMixin):
         self.programs.tick()
         if action.type.startswith("program_"):
             if not self.PROGRAMS:
-                raise GameError(f"standing orders are not played in {self.TITLE} yet")
+                raise GameError("standing orders are not played in {title} yet", title=self.TITLE)
             player = self.entity(action)
             if not isinstance(player, Player):
                 raise GameError("only players program their stock-round actions")
@@ -1076,7 +1089,8 @@ class BaseGame(OperatingMixin):
                 try:
                     game.apply(action)
                 except GameError as e:
-                    raise GameError(f"action {quoted(action.get('id'))} ({quoted(action.get('type'))}): {e}") \
+                    raise GameError("action {id} ({type}): {reason}", id=quoted(action.get('id')),
+                                    type=quoted(action.get('type')), reason=e) \
                         from None
         return game
 
@@ -1155,7 +1169,7 @@ def paused_gc():
 
 def _settings(log: dict) -> dict:
     if not isinstance(log, dict):
-        raise GameError(f"a game log is a JSON object, not {type(log).__name__}")
+        raise GameError("a game log is a JSON object, not {name}", name=type(log).__name__)
     settings = log.get("settings")
     if settings is None:
         return {}
@@ -1172,7 +1186,7 @@ def seed_of(log: dict) -> int:
         digits = "".join(ch if ch.isdigit() else " " for ch in str(log.get("id", ""))).split()
         return int(digits[0]) if digits else 0
     if isinstance(seed, bool) or not (isinstance(seed, int) or (isinstance(seed, str) and seed.strip().isdigit())):
-        raise GameError(f"the log's seed {quoted(seed)} is not a whole number")
+        raise GameError("the log's seed {seed} is not a whole number", seed=quoted(seed))
     return int(seed)
 
 
@@ -1191,7 +1205,7 @@ def players_of(log: dict) -> list[dict]:
     out = []
     for p in players:
         if not isinstance(p, dict) or isinstance(p.get("id"), bool) or not isinstance(p.get("id"), int | str):
-            raise GameError(f"the log's player {quoted(p)} has no id")
+            raise GameError("the log's player {player} has no id", player=quoted(p))
         out.append({"id": p["id"], "name": str(p.get("name", p["id"]))})
     if len({str(p["id"]) for p in out}) != len(out):
         raise GameError("two of the log's players have the same id")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from operator import attrgetter
 
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.tiles import COLOR_ORDER, City, Node, Path, Tile, path_contained
 
 UNLIMITED = 10**6
@@ -272,7 +272,7 @@ class HexMap:
                 return self._tiles_by_id[copy_id]
         if name in self.hexes and self.hexes[name].printed.name == name:
             return self.hexes[name].printed
-        raise GameError(f"there is no tile {copy_id} in this game")
+        raise GameError("there is no tile {tile} in this game", tile=copy_id)
 
     def _copies_of(self, name: str) -> list[Tile]:
         """Every copy of a limited tile (made on first use)."""
@@ -305,43 +305,44 @@ class HexMap:
         if tile_id in self._manifest:
             t = self._free_copy(tile_id)
             if t is None:
-                raise GameError(f"no copy of tile {tile_id} left")
+                raise GameError("no copy of tile {tile} left", tile=tile_id)
             return t
         t = self.tile(tile_id)
         if t.preprinted:
-            raise GameError(f"{tile_id} is a printed map tile, not one from the supply")
+            raise GameError("{tile} is a printed map tile, not one from the supply", tile=tile_id)
         if t.hex is not None:
             if self.available(t.name):
-                raise GameError(f"tile {t.id} is already on the map at {t.hex.coord}; use another copy of {t.name}")
-            raise GameError(f"no copy of tile {t.name} left")
+                raise GameError("tile {tile} is already on the map at {coord}; use another copy of {tile2}",
+                                tile=t.id, coord=t.hex.coord, tile2=t.name)
+            raise GameError("no copy of tile {tile} left", tile=t.name)
         return t
 
     def city(self, city_id: str) -> City:
         tile_id, _, part = city_id.rpartition("-")
         if not part.isdigit():
-            raise GameError(f"there is no city {city_id}")
+            raise GameError("there is no city {city}", city=city_id)
         try:
             tile = self.tile(tile_id)
         except GameError:
-            raise GameError(f"there is no city {city_id}") from None
+            raise GameError("there is no city {city}", city=city_id) from None
         node = tile.node_by_part(int(part))
         if not isinstance(node, City):
-            raise GameError(f"there is no city {city_id}")
+            raise GameError("there is no city {city}", city=city_id)
         return node
 
     def hex(self, coord: str) -> Hex:
         h = self.hexes.get(coord)
         if h is None:
-            raise GameError(f"there is no hex {coord} on this map")
+            raise GameError("there is no hex {coord} on this map", coord=coord)
         return h
 
     # -- lays ----------------------------------------------------------------------------------
 
     @staticmethod
     def _old_name(t: Tile) -> str:
-        return "the printed tile" if t.preprinted else t.name
+        return Phrase("the printed tile") if t.preprinted else t.name
 
-    def _upgrade_error(self, h: Hex, new: Tile, special: bool = False) -> str | None:
+    def _upgrade_error(self, h: Hex, new: Tile, special: bool = False) -> GameError | None:
         """Rotation-independent: may `new` replace the hex's tile at all? A private's special lay needs only
         the next colour and the old track kept (labels and city counts aside)."""
         old = h.tile
@@ -359,24 +360,31 @@ class HexMap:
                 any(self._keeps_track(old, new, r) for r in range(6)):
             return None
         if old.color in ("gray", "red", "blue") or (not old.upgrades_to and old.color not in COLOR_ORDER[:-1]):
-            return f"{h.coord} can't be upgraded"
+            return GameError("{hex} can't be upgraded", hex=h.coord)
         if old.color in COLOR_ORDER and new.color in COLOR_ORDER:
             want = COLOR_ORDER.index(old.color) + 1
             if COLOR_ORDER.index(new.color) != want:
                 nxt = COLOR_ORDER[want] if want < len(COLOR_ORDER) else None
                 if nxt is None:
-                    return f"{h.coord} can't be upgraded"
-                return f"tile {new.name} is {new.color} but {h.coord} holds {self._old_name(old)} ({old.color}): " \
-                       f"it needs a {nxt} tile"
-        what = f"tile {new.name} can't replace {self._old_name(old)} on {h.coord}"
+                    return GameError("{hex} can't be upgraded", hex=h.coord)
+                return GameError("tile {tile} is {colour} but {hex} holds {old} ({old_colour}): it needs a "
+                                 "{next_colour} tile", tile=new.name, colour=Phrase(new.color, "tile colour"),
+                                 hex=h.coord, old=self._old_name(old), old_colour=Phrase(old.color, "tile colour"),
+                                 next_colour=Phrase(nxt, "tile colour"))
+        what = GameError("tile {tile} can't replace {old} on {hex}", tile=new.name, old=self._old_name(old),
+                         hex=h.coord)
         if label != (new.label or None):
-            return f"{what}: its label ({new.label or 'none'}) doesn't match the hex ({label or 'none'})"
+            none = Phrase("none")
+            return GameError("{what}: its label ({label}) doesn't match the hex ({hex_label})", what=what,
+                             label=new.label or none, hex_label=label or none)
         if len(old.towns) != len(new.towns):
-            return f"{what}: it has {len(new.towns)} town(s), the hex has {len(old.towns)}"
+            return GameError("{what}: it has {n} town(s), the hex has {m}", what=what, n=len(new.towns),
+                             m=len(old.towns))
         if len(old.cities) != len(new.cities):
-            return f"{what}: it has {len(new.cities)} cities, the hex has {len(old.cities)}"
+            return GameError("{what}: it has {n} cities, the hex has {m}", what=what, n=len(new.cities),
+                             m=len(old.cities))
         if not any(self._keeps_track(old, new, r) for r in range(6)):
-            return f"{what}: it doesn't keep the existing track"
+            return GameError("{what}: it doesn't keep the existing track", what=what)
         return what
 
     def _adds_connected_track(self, corp: str, h: Hex, new: Tile, rotation: int) -> bool:
@@ -439,60 +447,75 @@ class HexMap:
         return all(any(path_contained(o, n) for n in new_keys) for o in old.shape().path_keys)
 
     def _lay_check(self, corp: str | None, h: Hex, new: Tile, rotation: int, colors, blocked, need_connection: bool,
-                   tiles_allowed, special: bool = False) -> tuple[str | None, int]:
+                   tiles_allowed, special: bool = False) -> tuple[GameError | None, int]:
         coord = h.coord
         if blocked:
             if coord in blocked:
-                return f"{coord} is blocked", 0
+                return GameError("{hex} is blocked", hex=coord), 0
             for b in h.blockers:
                 if b in blocked:
-                    return f"{coord} is blocked by the private {b}", 0
+                    return GameError("{hex} is blocked by the private {company}", hex=coord, company=b), 0
         if tiles_allowed is not None and new.name not in tiles_allowed:
-            return f"tile {new.name} can't be laid here (allowed: {', '.join(sorted(tiles_allowed))})", 0
+            return GameError("tile {tile} can't be laid here (allowed: {tiles})", tile=new.name,
+                             tiles=", ".join(sorted(tiles_allowed))), 0
         if colors is not None and new.color not in colors:
-            return f"{new.color} tiles aren't available in this phase", 0
+            return GameError("{colour} tiles aren't available in this phase",
+                             colour=Phrase(new.color, "tile colour")), 0
         err = self._upgrade_error(h, new, special)
         if err:
             return err, 0
         if not isinstance(rotation, int) or not 0 <= rotation <= 5:
-            return f"rotation must be 0 to 5, not {rotation}", 0
+            return GameError("rotation must be 0 to 5, not {rotation}", rotation=rotation), 0
         if rotation and new.name in self.no_rotation_tiles:
-            return f"tile {new.name} may not be rotated", 0
+            return GameError("tile {tile} may not be rotated", tile=new.name), 0
         old = h.tile
         shape = new.shape(rotation)
         for e in sorted(shape.exits):
             if e not in h.neighbors:
                 if e not in h.all_neighbors:
-                    return f"rotation {rotation} of tile {new.name} runs off the map at {coord}", 0
+                    return GameError("rotation {rotation} of tile {tile} runs off the map at {hex}", rotation=rotation,
+                                     tile=new.name, hex=coord), 0
                 if any(b.get("type") == "impassable" and b["edge"] == e for b in h.borders):
-                    return f"rotation {rotation} of tile {new.name} runs into an impassable border on {coord}", 0
-                return f"rotation {rotation} of tile {new.name} on {coord} runs into {h.all_neighbors[e].coord}, " \
-                       "which has no track there", 0
+                    return GameError("rotation {rotation} of tile {tile} runs into an impassable border on {hex}",
+                                     rotation=rotation, tile=new.name, hex=coord), 0
+                return GameError("rotation {rotation} of tile {tile} on {hex} runs into {neighbour}, which has no "
+                                 "track there", rotation=rotation, tile=new.name, hex=coord,
+                                 neighbour=h.all_neighbors[e].coord), 0
         if not self._keeps_track(old, new, rotation):
-            return f"tile {new.name} can't replace {self._old_name(old)} on {coord} with rotation {rotation}: " \
-                   "it doesn't keep the existing track", 0
+            return GameError("tile {tile} can't replace {old} on {hex} with rotation {rotation}: it doesn't keep "
+                             "the existing track", tile=new.name, old=self._old_name(old), hex=coord,
+                             rotation=rotation), 0
         old_ct = old.shape().ct_edges
         new_ct = shape.ct_edges
         extra = max(0, len(new_ct) - len(old_ct))
         if extra < sum(1 for n in new_ct if all(not (n & o) for o in old_ct)):
-            return f"tile {new.name} can't replace {self._old_name(old)} on {coord} with rotation {rotation}: " \
-                   "its stations don't line up with the existing ones", 0
+            return GameError("tile {tile} can't replace {old} on {hex} with rotation {rotation}: its stations "
+                             "don't line up with the existing ones", tile=new.name, old=self._old_name(old), hex=coord,
+                             rotation=rotation), 0
         if len(new_ct) > 1 and len(old_ct) > 1 and \
                 not all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct):
-            return f"tile {new.name} can't replace {self._old_name(old)} on {coord} with rotation {rotation}: " \
-                   "its cities don't line up with the existing ones", 0
+            return GameError("tile {tile} can't replace {old} on {hex} with rotation {rotation}: its cities don't "
+                             "line up with the existing ones", tile=new.name, old=self._old_name(old), hex=coord,
+                             rotation=rotation), 0
         if need_connection:
             conn = self._graph(corp).hexes.get(coord)
             if not conn:
-                return f"{corp} can't lay on {coord}: no route from its stations", 0
+                return GameError("{corporation} can't lay on {hex}: no route from its stations", corporation=corp,
+                                 hex=coord), 0
             if not (shape.exits & conn):
-                return f"{corp} can't lay tile {new.name} on {coord} with rotation {rotation}: " \
-                       "none of its track connects to a route from its stations", 0
+                return GameError("{corporation} can't lay tile {tile} on {hex} with rotation {rotation}: none of "
+                                 "its track connects to a route from its stations", corporation=corp, tile=new.name,
+                                 hex=coord, rotation=rotation), 0
             restriction = self.track_restriction
             if (restriction == "restrictive" or (restriction == "city_permissive" and not new.cities)) \
                     and not self._adds_connected_track(corp, h, new, rotation):
-                return f"tile {new.name} on {coord} with rotation {rotation} adds no track connected to " \
-                       f"{corp}'s stations" + ("" if restriction == "restrictive" else " and has no city"), 0
+                if restriction == "restrictive":
+                    return GameError("tile {tile} on {hex} with rotation {rotation} adds no track connected to "
+                                     "{corporation}'s stations", tile=new.name, hex=coord, rotation=rotation,
+                                     corporation=corp), 0
+                return GameError("tile {tile} on {hex} with rotation {rotation} adds no track connected to "
+                                 "{corporation}'s stations and has no city", tile=new.name, hex=coord,
+                                 rotation=rotation, corporation=corp), 0
         if self.lay_hook is not None:
             err = self.lay_hook(self, corp, h, old, new, rotation)
             if err:
@@ -518,7 +541,7 @@ class HexMap:
         new = self._resolve_tile(tile_id)
         err, cost = self._lay_check(corp, h, new, rotation, colors, blocked, need_connection, tiles_allowed, special)
         if err:
-            raise GameError(err)
+            raise err
         return cost
 
     def lay(self, coord: str, tile_id: str, rotation: int) -> list[tuple[str, str]]:
@@ -687,26 +710,29 @@ class HexMap:
         city = self.city(city_id)
         h = city.tile.hex
         if h is None:
-            raise GameError(f"city {city_id} isn't on the map")
+            raise GameError("city {city} isn't on the map", city=city_id)
         named = f"{h.coord} ({h.location_name})" if h.location_name else h.coord
         where = f"the city on {named}" if len(h.tile.cities) == 1 else f"city {city_id} on {named}"
         if not isinstance(slot, int) or not 0 <= slot < len(city.tokens):
-            raise GameError(f"{where} has no slot {slot}")
+            raise GameError("{where} has no slot {slot}", where=where, slot=slot)
         if any(c.tokened_by(corp) for c in h.tile.cities):
-            raise GameError(f"{corp} already has a token on {h.coord}")
+            raise GameError("{corp} already has a token on {coord}", corp=corp, coord=h.coord)
         free = self.token_slot(corp, city)
         if free is None:
             if None not in city.tokens:
-                raise GameError(f"{where} is full: its slots are taken by {', '.join(t for t in city.tokens if t)}")
+                raise GameError("{where} is full: its slots are taken by {tokens}", where=where,
+                                tokens=', '.join(t for t in city.tokens if t))
             if city.tokens[slot] is not None:
-                raise GameError(f"slot {slot} of {where} is taken by {city.tokens[slot]}")
+                raise GameError("slot {slot} of {where} is taken by {token}", slot=slot, where=where,
+                                token=city.tokens[slot])
             res = city.reservations[slot] if slot < len(city.reservations) else None
-            raise GameError(f"slot {slot} of {where} is reserved for {res}")
+            raise GameError("slot {slot} of {where} is reserved for {reserved}", slot=slot, where=where,
+                            reserved=res)
         other = self._hex_reservation_blocks(h, corp) if corp not in city.reservations else None
         if other is not None:
-            raise GameError(f"{h.coord} is reserved for {other}'s home station")
+            raise GameError("{coord} is reserved for {other}'s home station", coord=h.coord, other=other)
         if need_connection and city not in self._graph(corp).nodes:
-            raise GameError(f"{corp} can't reach {where} from its stations")
+            raise GameError("{corp} can't reach {where} from its stations", corp=corp, where=where)
         return free
 
     def _put_token(self, corp: str, city: City, slot: int, *, home: bool = False) -> None:
@@ -733,7 +759,7 @@ class HexMap:
         reserved for the corporation, else the first slot free and reserved for nobody, else any free one."""
         free = [i for i, t in enumerate(city.tokens) if t is None]
         if not free:
-            raise GameError(f"no free slot for {corp} on {city.id}")
+            raise GameError("no free slot for {corp} on {city}", corp=corp, city=city.id)
         reserved = [i for i in free if i < len(city.reservations) and city.reservations[i] == corp]
         open_ = [i for i in free if i >= len(city.reservations) or city.reservations[i] is None]
         self._put_token(corp, city, (reserved or open_ or free)[0])
@@ -745,7 +771,7 @@ class HexMap:
         `city_index` is required."""
         if coord is None:
             if corp not in self.homes:
-                raise GameError(f"{corp} has no home hex")
+                raise GameError("{corp} has no home hex", corp=corp)
             coords, idx = self.homes[corp]
             coord = coords[0]
             if city_index is None:
@@ -753,25 +779,26 @@ class HexMap:
         h = self.hex(coord)
         cities = h.tile.cities
         if not cities:
-            raise GameError(f"{coord} has no city for {corp}'s home token")
+            raise GameError("{coord} has no city for {corp}'s home token", coord=coord, corp=corp)
         if city_index is None:
             city = next((c for c in cities if corp in c.reservations), None)
             if city is None:
                 if len(cities) > 1 and h.tile.paths and corp in h.reservations:
-                    raise GameError(f"{corp} must choose which city of {coord} gets its home token")
+                    raise GameError("{corp} must choose which city of {coord} gets its home token", corp=corp,
+                                    coord=coord)
                 city = cities[0]
         else:
             if not 0 <= city_index < len(cities):
-                raise GameError(f"{coord} has no city {city_index}")
+                raise GameError("{coord} has no city {city_index}", coord=coord, city_index=city_index)
             city = cities[city_index]
         if any(c.tokened_by(corp) for c in cities):
-            raise GameError(f"{corp} already has a token on {coord}")
+            raise GameError("{corp} already has a token on {coord}", corp=corp, coord=coord)
         slot = next((i for i, r in enumerate(city.reservations) if r == corp and city.tokens[i] is None), None)
         if slot is None:
             slot = next((i for i, t in enumerate(city.tokens)
                          if t is None and (i >= len(city.reservations) or city.reservations[i] is None)), None)
         if slot is None:
-            raise GameError(f"no free slot for {corp}'s home token on {coord}")
+            raise GameError("no free slot for {corp}'s home token on {coord}", corp=corp, coord=coord)
         self._put_token(corp, city, slot, home=True)
         return city.id
 

@@ -55,12 +55,12 @@ class LoanBank:
 
     def lend(self, corp) -> None:
         if not self.left:
-            raise GameError(f"the bank has no loans left: all {self.total} are out")
+            raise GameError("the bank has no loans left: all {total} are out", total=self.total)
         self.taken += 1
         corp.loans += 1
 
     def repay(self, corp) -> None:
         if not corp.loans:
-            raise GameError(f"{corp.sym} has no loan to repay")
+            raise GameError("{corporation} has no loan to repay", corporation=corp.sym)
         self.taken -= 1
         corp.loans -= 1

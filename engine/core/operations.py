@@ -13,7 +13,8 @@ class OperatingMixin:
         cell = self.market.cells.get(share_price)
         if cell is None or cell not in self.market.par_prices:
             prices = ", ".join(self.fmt(c.price) for c in self.market.par_prices)
-            raise GameError(f"{share_price} is not a par price; choose one of {prices}")
+            raise GameError("{share_price} is not a par price; choose one of {prices}",
+                            share_price=share_price, prices=prices)
         return cell
 
     def home_hexes(self, corp: Corporation) -> list[str]:
@@ -88,9 +89,9 @@ class OperatingMixin:
             tid = route.get("train")
             train = by_id.get(tid)
             if train is None:
-                raise GameError(f"{corp.sym} doesn't own train {tid}")
+                raise GameError("{corporation} doesn't own train {train}", corporation=corp.sym, train=tid)
             if train.operated or tid in seen:
-                raise GameError(f"train {tid} has already run this operating round")
+                raise GameError("train {train} has already run this operating round", train=tid)
             seen.add(tid)
             specs.append({"train_name": train.name, "distance": train.distance, "multiplier": train.multiplier,
                           "connections": route.get("connections") or [], "nodes": route.get("nodes")})

@@ -20,7 +20,7 @@ merged or was acquired; it ends when a round begins that is not a merger round.
 from __future__ import annotations
 
 from engine.core.entities import Corporation, Player
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 
 PROGRAM_TYPES = ("program_buy_shares", "program_share_pass", "program_disable")
 
@@ -39,12 +39,13 @@ class Programs:
     def check(self, player: Player, action) -> None:
         """GameError if the program can't be set as given (nothing is changed either way)."""
         if action.type not in self.game.PROGRAM_TYPES:
-            raise GameError(f"{self.game.TITLE} has no {action.type.replace('_', ' ')}")
+            raise GameError("{title} has no {action}", title=self.game.TITLE,
+                            action=Phrase(action.type.replace('_', ' '), "action"))
         if action.type == "program_buy_shares":
             self.game.corporation(action.corporation)
             until = action.until_condition
             if isinstance(until, int) and until < 1:
-                raise GameError(f"a program buys until at least 1 share is held, not {until}")
+                raise GameError("a program buys until at least 1 share is held, not {until}", until=until)
         if action.type == "program_merger_pass":
             for corporations in action.corporations_by_round.values():
                 for sym in corporations:

@@ -7,7 +7,7 @@ or accepts it; after it, steps with nothing left to do are skipped.
 from __future__ import annotations
 
 from engine.core.entities import Corporation, Player
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 
 
 class Round:
@@ -78,10 +78,11 @@ class Round:
                 continue
             accepts = action.type in self.cached_actions(step, entity)
             if step.blocking() and not accepts:
-                raise GameError(self.explain_refusal(step, entity, action))
+                raise self.explain_refusal(step, entity, action)
             if accepts:
                 return step
-        raise GameError(f"{self.game.name_of(entity)} can't {action.type.replace('_', ' ')} now")
+        raise GameError("{name} can't {action} now", name=self.game.name_of(entity),
+                        action=Phrase(action.type.replace('_', ' '), "action"))
 
     def process(self, action, entity=None, step=None) -> None:
         """Let the step that takes the action process it (`entity` and `step` as `step_for` found them)."""
@@ -101,7 +102,7 @@ class Round:
             acts = self.blocking_cache[key] = step.actions(entity)
         return acts
 
-    def explain_refusal(self, blocking_step, entity, action) -> str:
+    def explain_refusal(self, blocking_step, entity, action) -> GameError:
         """The specific rule an action breaks, when a step that handles it can tell; else whose turn it is."""
         if self.game.player_of(entity) in [self.game.player_of(e) for e in blocking_step.active_entities()]:
             for step in self.steps:

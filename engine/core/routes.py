@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import product
 from typing import TYPE_CHECKING
 
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.tiles import City, Node, Path
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def _lanes_ok(prev: Path, edge: int, nxt: Path, nedge: int) -> bool:
     return a[0] == b[0] and b[1] == a[0] - 1 - a[1]
 
 
-def _why_not_through(hexes: list, edges: list[int], k: int, seg: list[str]) -> str:
+def _why_not_through(hexes: list, edges: list[int], k: int, seg: list[str]) -> GameError:
     """Why a segment can't pass through its k-th hex: a stop there (a segment ends at each stop it
     reaches: name where to split it, and whose tokens fill a full city), or no such track."""
     h = hexes[k]
@@ -72,14 +72,18 @@ def _why_not_through(hexes: list, edges: list[int], k: int, seg: list[str]) -> s
     outof = {p.ends[1] if p.ends[0] == edges[k] else p.ends[0] for p in h.tile.paths_at_edge.get(edges[k], ())}
     stop = next((n for n in into & outof if n.__class__ is not int and n.kind != "junction"), None)
     if stop is None:
-        return f"no track through {h.coord} from {hexes[k - 1].coord} to {hexes[k + 1].coord}"
+        return GameError("no track through {hex} from {start} to {end}", hex=h.coord, start=hexes[k - 1].coord,
+                         end=hexes[k + 1].coord)
     where = f"{h.coord}{f' ({h.location_name})' if h.location_name else ''}"
     full = getattr(stop, "tokens", None)
-    text = f"the route reaches the {stop.kind} on {where}: end the segment there and start the next one from it " \
-        f"(`{','.join(seg[:k + 1])} | {','.join(seg[k:])}`)"
+    split = f"`{','.join(seg[:k + 1])} | {','.join(seg[k:])}`"
     if full and None not in full:
-        text += f"; that city is full ({', '.join(t for t in full if t)}): only their trains run through it"
-    return text
+        return GameError("the route reaches the {stop} on {where}: end the segment there and start the next one "
+                         "from it ({split}); that city is full ({tokens}): only their trains run through it",
+                         stop=Phrase(stop.kind, "stop"), where=where, split=split,
+                         tokens=", ".join(t for t in full if t))
+    return GameError("the route reaches the {stop} on {where}: end the segment there and start the next one from "
+                     "it ({split})", stop=Phrase(stop.kind, "stop"), where=where, split=split)
 
 
 class _Chain:
@@ -91,50 +95,53 @@ class _Chain:
 
 def _segment_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
     if not seg:
-        raise GameError(f"train {train}: empty route segment")
+        raise GameError("train {train}: empty route segment", train=train)
     if len(seg) == 1:
         coord, _, parts = seg[0].partition(" ")
         h = hm.hexes.get(coord)
         if h is None:
-            raise GameError(f"train {train}: there is no hex {coord}")
+            raise GameError("train {train}: there is no hex {coord}", train=train, coord=coord)
         want = None
         if parts:
             try:
                 want = {int(x) for x in parts.split(".")}
             except ValueError:
-                raise GameError(f"train {train}: bad segment {seg[0]!r}") from None
+                raise GameError("train {train}: bad segment {segment}", train=train, segment=repr(seg[0])) from None
         out = []
         for p in h.tile.paths:
             if len(p.nodes) == 2 and (want is None or {n.part_index for n in p.nodes} == want):
                 out.append(_Chain(p.nodes[0], p.nodes[1], [p]))
         if not out:
-            raise GameError(f"train {train}: no track joins two stops on {coord}")
+            raise GameError("train {train}: no track joins two stops on {coord}", train=train, coord=coord)
         return out
     hexes = []
     for coord in seg:
         h = hm.hexes.get(coord.split(" ")[0])
         if h is None:
-            raise GameError(f"train {train}: there is no hex {coord}")
+            raise GameError("train {train}: there is no hex {coord}", train=train, coord=coord)
         hexes.append(h)
     edges = []
     for h0, h1 in zip(hexes, hexes[1:], strict=False):
         e = _edge_to(h0, h1)
         if e is None:
-            raise GameError(f"train {train}: {h0.coord} and {h1.coord} aren't connected neighbours")
+            raise GameError("train {train}: {coord} and {coord2} aren't connected neighbours", train=train,
+                            coord=h0.coord, coord2=h1.coord)
         edges.append(e)
     options: list[list[list[Path]]] = []
     first = [o for o in _paths_between(hexes[0].tile, edges[0], "node")]
     if not first:
-        raise GameError(f"train {train}: no track from a stop on {hexes[0].coord} towards {hexes[1].coord}")
+        raise GameError("train {train}: no track from a stop on {coord} towards {coord2}", train=train,
+                        coord=hexes[0].coord, coord2=hexes[1].coord)
     options.append(first)
     for k in range(1, len(hexes) - 1):
         mid = _paths_between(hexes[k].tile, _inv(edges[k - 1]), edges[k])
         if not mid:
-            raise GameError(f"train {train}: " + _why_not_through(hexes, edges, k, seg))
+            raise GameError("train {train}: {reason}", train=train, reason=_why_not_through(hexes, edges, k, seg))
         options.append(mid)
     last = _paths_between(hexes[-1].tile, _inv(edges[-1]), "node")
     if not last:
-        raise GameError(f"train {train}: no track from {hexes[-2].coord} to a stop on {hexes[-1].coord}")
+        raise GameError("train {train}: no track from {coord} to a stop on {coord2}", train=train,
+                        coord=hexes[-2].coord, coord2=hexes[-1].coord)
     options.append(last)
     out = []
     if all(len(o) == 1 for o in options):
@@ -151,7 +158,8 @@ def _segment_chains(hm: HexMap, seg: list[str], train: str) -> list[_Chain]:
         p0, pn = combo[0][0], combo[-1][-1]
         out.append(_Chain(p0.nodes[0], pn.nodes[0], [p for grp in combo for p in grp]))
     if not out:
-        raise GameError(f"train {train}: the track along {'-'.join(seg)} doesn't line up")
+        raise GameError("train {train}: the track along {segment} doesn't line up", train=train,
+                        segment='-'.join(seg))
     return out
 
 
@@ -228,7 +236,8 @@ def _check_distance(stops: list[Node], distance, train: str) -> None:
     if isinstance(distance, (int, float)):
         n = sum(s.visit_cost for s in stops)
         if n > distance:
-            raise GameError(f"train {train}: {n} stops are too many for a {distance}-train")
+            raise GameError("train {train}: {n} stops are too many for a {distance}-train", train=train, n=n,
+                            distance=distance)
         return
     type_info: dict[str, list[dict]] = {}
     for rule in distance:
@@ -247,7 +256,7 @@ def _check_distance(stops: list[Node], distance, train: str) -> None:
             if num <= 0:
                 break
         if num > 0:
-            raise GameError(f"train {train}: too many stops")
+            raise GameError("train {train}: too many stops", train=train)
 
 
 def _pay(stops: list[Node], distance, phase_colors, train: str, multiplier: int | None = None) -> int:
@@ -278,36 +287,40 @@ class FullCityError(GameError):
 def _check_route(corp: str, train: str, stops: list[Node], segs: list[list[Path]], distance,
                  allow_full: bool = False) -> None:
     if len(stops) < 2:
-        raise GameError(f"train {train}: a route needs at least two stops")
+        raise GameError("train {train}: a route needs at least two stops", train=train)
     seen: set[int] = set()
     for s in stops:
         if id(s) in seen:
-            raise GameError(f"train {train}: the route visits {s.tile.hex.coord} ({s.kind}) twice")
+            raise GameError("train {train}: the route visits {coord} ({kind}) twice", train=train,
+                            coord=s.tile.hex.coord, kind=s.kind)
         seen.add(id(s))
     keys = _track_keys([p for seg in segs for p in seg])
     if len(keys) != len(set(keys)):
         dup = next(k for k in keys if keys.count(k) > 1)
-        raise GameError(f"train {train}: the route uses the track on {dup[0]} twice")
+        raise GameError("train {train}: the route uses the track on {hex} twice", train=train, hex=dup[0])
     for k in range(1, len(stops) - 1):
         s = stops[k]
         if s.terminal:
-            raise GameError(f"train {train}: the route can't run through {s.tile.hex.coord}: it's a terminus")
+            raise GameError("train {train}: the route can't run through {coord}: it's a terminus",
+                            train=train, coord=s.tile.hex.coord)
         if s.blocks(corp) and not allow_full:
-            raise FullCityError(f"train {train}: the route can't pass through {s.tile.hex.coord}: "
-                                "the city is full of other companies' tokens")
+            raise FullCityError("train {train}: the route can't pass through {coord}: the city is full of "
+                                "other companies' tokens", train=train, coord=s.tile.hex.coord)
     # terminal track only at the route's two ends
     for k, seg in enumerate(segs):
         for p in seg:
             if p.terminal and not ((k == 0 and stops[0] in p.nodes) or (k == len(segs) - 1 and stops[-1] in p.nodes)):
-                raise GameError(f"train {train}: the route can't run through {p.tile.hex.coord}: it's a terminus")
+                raise GameError("train {train}: the route can't run through {coord}: it's a terminus",
+                                train=train, coord=p.tile.hex.coord)
     if not any(isinstance(s, City) and corp in s.tokens for s in stops):
-        raise GameError(f"train {train}: the route must include a station of {corp}")
+        raise GameError("train {train}: the route must include a station of {corp}", train=train, corp=corp)
     groups: dict[str, str] = {}
     for s in stops:
         for g in s.groups:
             if g in groups:
-                raise GameError(f"train {train}: the route may visit only one {g} stop "
-                                f"({groups[g]} and {s.tile.hex.coord})")
+                raise GameError("train {train}: the route may visit only one {group_kind} stop ({group} and "
+                                "{coord})", train=train, group_kind=g, group=groups[g],
+                                coord=s.tile.hex.coord)
             groups[g] = s.tile.hex.coord
     _check_distance(stops, distance, train)
 
@@ -326,7 +339,7 @@ def build_route_segments(hm: HexMap, corp: str, route: dict,
     distance = route.get("distance", 999)
     conns = route.get("connections") or []
     if not conns:
-        raise GameError(f"train {train}: the route is empty")
+        raise GameError("train {train}: the route is empty", train=train)
     chains = [_cached_chains(hm, seg, train) for seg in conns]
     want = route.get("nodes")
     first_err: GameError | None = None
@@ -349,7 +362,7 @@ def build_route_segments(hm: HexMap, corp: str, route: dict,
         return fallback
     if first_err is not None:
         raise first_err
-    raise GameError(f"train {train}: the segments of the route don't join up at shared stops")
+    raise GameError("train {train}: the segments of the route don't join up at shared stops", train=train)
 
 
 def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[str]) -> list[dict]:
@@ -370,7 +383,8 @@ def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[s
         keys = _track_keys(paths)
         for key in keys:
             if key in used:
-                raise GameError(f"train {train}: the track on {key[0]} is already used by train {used[key]}")
+                raise GameError("train {train}: the track on {hex} is already used by train {used}",
+                                train=train, hex=key[0], used=used[key])
         for key in keys:
             used[key] = train
         distance = route.get("distance", 999)

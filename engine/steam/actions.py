@@ -151,7 +151,8 @@ def _read_hex(kind: str, name: str, value) -> tuple[int, int]:
             raise ValueError
         return int(q), int(r)
     except (TypeError, ValueError):
-        raise GameError(f"{kind}: {name} must be a hex written \"q,r\" (e.g. \"3,4\"), not {value!r}") from None
+        raise GameError("{kind}: {name} must be a hex written \"q,r\" (e.g. \"3,4\"), not {value}", kind=kind,
+                        name=name, value=repr(value)) from None
 
 
 def from_dict(data, seat_of) -> BaseModel:
@@ -160,22 +161,26 @@ def from_dict(data, seat_of) -> BaseModel:
     `seat_of(player_id)` gives the seat of a player id or raises GameError.  Anything malformed raises
     GameError naming the problem: an unknown type, a missing or unknown field, a value of the wrong kind."""
     if not isinstance(data, dict):
-        raise GameError(f"a Steam action is a JSON object, not {type(data).__name__}")
+        raise GameError("a Steam action is a JSON object, not {name}", name=type(data).__name__)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in MODELS:
-        raise GameError(f"unknown Steam action type {kind!r}; types: {', '.join(MODELS)}")
+        raise GameError("unknown Steam action type {kind}; types: {models}", kind=repr(kind),
+                        models=', '.join(MODELS))
     if data.get("entity_type", "player") != "player":
-        raise GameError(f"{kind}: Steam actions are taken by players (entity_type \"player\"), not "
-                        f"{data.get('entity_type')!r}")
+        raise GameError("{kind}: Steam actions are taken by players (entity_type \"player\"), not {entity_type}",
+                        kind=kind, entity_type=repr(data.get('entity_type')))
     if "entity" not in data:
-        raise GameError(f"{kind}: the acting player's id (entity) is missing")
+        raise GameError("{kind}: the acting player's id (entity) is missing", kind=kind)
     allowed = fields_of(kind)
     unknown = [k for k in data if k not in allowed and k not in ENVELOPE]
     if unknown:
-        raise GameError(f"{kind}: unknown field(s) {', '.join(map(repr, unknown))}; a {kind} action takes "
-                        f"{', '.join(allowed) or 'no fields'}")
+        if not allowed:
+            raise GameError("{kind}: unknown field(s) {fields}; a {kind} action takes no fields", kind=kind,
+                            fields=", ".join(map(repr, unknown)))
+        raise GameError("{kind}: unknown field(s) {fields}; a {kind} action takes {allowed}", kind=kind,
+                        fields=", ".join(map(repr, unknown)), allowed=", ".join(allowed))
     if data.get("id") is not None and (not isinstance(data["id"], int) or isinstance(data["id"], bool)):
-        raise GameError(f"{kind}: the action id must be an integer, not {data['id']!r}")
+        raise GameError("{kind}: the action id must be an integer, not {id}", kind=kind, id=repr(data['id']))
     body = {k: v for k, v in data.items() if k in allowed}
     for name in HEX_FIELDS:
         if name in body:
@@ -187,7 +192,7 @@ def from_dict(data, seat_of) -> BaseModel:
     except ValidationError as e:
         problems = "; ".join(f"{'.'.join(str(x) for x in err['loc']) or 'value'}: {err['msg']}"
                              for err in e.errors())
-        raise GameError(f"{kind}: {problems}") from None
+        raise GameError("{kind}: {problems}", kind=kind, problems=problems) from None
 
 
 def to_dict(action: BaseModel, player_id, action_id: int | None = None) -> dict:

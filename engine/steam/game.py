@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, field_validator, model_validator
 
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Listing, Phrase
 from engine.steam import tiles as T
 from engine.steam.actions import (
     Bid,
@@ -167,8 +167,9 @@ class Game:
         self.board = board or load_board(self.settings.map)
         n = len(self.settings.players)
         if not self.board.min_players <= n <= self.board.max_players:
-            raise GameError(f"map {self.board.name} is for {self.board.min_players}-{self.board.max_players}"
-                            f" players, not {n}")
+            raise GameError("map {board} is for {min_players}-{max_players} players, not {n}",
+                            board=self.board.name, min_players=self.board.min_players,
+                            max_players=self.board.max_players, n=n)
         self.actions: list[dict] = []
         self.game_id = None
         self._net_cache: tuple[int, Network] | None = None
@@ -251,8 +252,9 @@ class Game:
         for q, p in enumerate(self.s.players):
             if p.id == player_id or (isinstance(player_id, str) and str(p.id) == player_id):
                 return q
-        raise GameError(f"there is no player {player_id!r} in this game (players: "
-                        f"{', '.join(f'{p.id} {p.name}' for p in self.s.players)})")
+        raise GameError("there is no player {player_id} in this game (players: {choices})",
+                        player_id=repr(player_id),
+                        choices=', '.join(f'{p.id} {p.name}' for p in self.s.players))
 
     def pid(self, seat: int | None):
         """The player id of a seat (None stays None)."""
@@ -294,7 +296,7 @@ class Game:
         if isinstance(action, BaseModel):
             a, action_id = action, None
             if not 0 <= a.player < len(s.players):
-                raise GameError(f"there is no player {a.player}")
+                raise GameError("there is no player {player}", player=a.player)
         else:
             a = from_dict(action, self.seat_of)
             action_id = action.get("id")
@@ -302,10 +304,12 @@ class Game:
         if action_id is None:
             action_id = last_id + 1
         elif action_id <= last_id:
-            raise GameError(f"action id {action_id} is not after {last_id}")
+            raise GameError("action id {action_id} is not after {last_id}", action_id=action_id,
+                            last_id=last_id)
         active = self.active_seat()
         if a.player != active:
-            raise GameError(f"it is {s.players[active].name}'s turn, not {s.players[a.player].name}'s")
+            raise GameError("it is {name}'s turn, not {name2}'s", name=s.players[active].name,
+                            name2=s.players[a.player].name)
         stored = to_dict(a, self.pid(a.player), action_id)
         backup = s.clone()
         try:
@@ -360,7 +364,7 @@ class Game:
                                 players=log.get("players") or cfg.get("players"), seed=int(cfg.get("seed", 0)),
                                 turn_order=cfg.get("turn_order", "auction"))
         except ValueError as e:  # pydantic's ValidationError is a ValueError
-            raise GameError(f"the log's settings are not valid: {e}") from None
+            raise GameError("the log's settings are not valid: {reason}", reason=e) from None
         g = cls(settings, board)
         g.game_id = log.get("id")
         for action in log.get("actions", []):
@@ -371,7 +375,7 @@ class Game:
                 g.apply(action)
             except GameError as e:
                 kind = action.get("type") if isinstance(action, dict) else None
-                raise GameError(f"action {aid} ({kind}): {e}") from None
+                raise GameError("action {aid} ({kind}): {reason}", aid=aid, kind=kind, reason=e) from None
         return g
 
     def result(self) -> dict[str, int] | None:
@@ -461,14 +465,15 @@ class Game:
             return
         if self.mode == "standard":
             if cost > p.cash:
-                raise GameError(f"{what} costs ${cost} but {p.name} has ${p.cash}; in the standard game "
-                                f"you cannot spend more than your cash (8.6)")
+                raise GameError("{what} costs ${cost} but {player} has ${cash}; in the standard game you "
+                                "cannot spend more than your cash (8.6)", what=what, cost=cost, player=p.name,
+                                cash=p.cash)
             p.cash -= cost
             return
         plan = self._loan_plan(p, cost)
         if plan is None:
-            raise GameError(f"{what} costs ${cost}: {p.name} cannot cover it even with loans "
-                            f"(income at -10 and fewer than 2 VP per $5, rule 6)")
+            raise GameError("{what} costs ${cost}: {player} cannot cover it even with loans (income at -10 "
+                            "and fewer than 2 VP per $5, rule 6)", what=what, cost=cost, player=p.name)
         steps, vp_loss, cash = plan
         if steps or vp_loss:
             self.s.events.append(f"{p.name} borrows ${5 * (steps + vp_loss // 2)} (income -{steps}, VP -{vp_loss})")
@@ -491,8 +496,8 @@ class Game:
             self._gain(player, pts, a.to)
             return
         if s.score_queue:
-            raise GameError(f"{s.players[s.score_queue[0][0]].name} must first choose income or VP for "
-                            f"their delivery points (7.3.4)")
+            raise GameError("{name} must first choose income or VP for their delivery points (7.3.4)",
+                            name=s.players[s.score_queue[0][0]].name)
         handler = {
             "setup_auction": self._act_setup_auction,
             "auction": self._act_auction,
@@ -506,7 +511,8 @@ class Game:
     def _expect(self, a, *types, phase: str) -> None:
         if not isinstance(a, types):
             allowed = ", ".join(t.model_fields["type"].default for t in types)
-            raise GameError(f"in the {phase} you may only: {allowed} (not {a.type})")
+            raise GameError("in the {phase} you may only: {allowed} (not {type})", phase=phase,
+                            allowed=allowed, type=a.type)
 
     # ------------------------------------------------------------------ basic setup auction (5.2a)
     def _act_setup_auction(self, a) -> None:
@@ -517,14 +523,15 @@ class Game:
             self._check_raise(au, a.amount)
             cap = self._max_borrow(s.players[a.player])
             if a.amount > cap:
-                raise GameError(f"a bid of ${a.amount} cannot be paid: at most ${cap} can be borrowed (5.2, 6)")
+                raise GameError("a bid of ${amount} cannot be paid: at most ${cap} can be borrowed (5.2, 6)",
+                                amount=a.amount, cap=cap)
             au["high"], au["high_player"] = a.amount, a.player
         else:
             au["in"].remove(a.player)
         if len(au["in"]) == 1:
             winner = au["in"][0]
             price = au["high"] if au["high_player"] == winner else 0
-            self._pay(winner, price or 0, f"the bid for turn-order slot {len(au['placed']) + 1}")
+            self._pay(winner, price or 0, Phrase("the bid for turn-order slot {n}", n=len(au["placed"]) + 1))
             au["placed"].append(winner)
             s.events.append(f"{s.players[winner].name} wins slot {len(au['placed'])} for ${price or 0}")
             n = len(s.players)
@@ -547,7 +554,8 @@ class Game:
         if au["high"] is None and amount < 0:
             raise GameError("a bid cannot be negative")
         if au["high"] is not None and amount <= au["high"]:
-            raise GameError(f"a bid must be at least ${au['high'] + 1} (raise the current ${au['high']} bid)")
+            raise GameError("a bid must be at least ${high} (raise the current ${high2} bid)",
+                            high=au['high'] + 1, high2=au['high'])
 
     def _next_bidder(self, au: dict, current: int, seat_order: bool) -> int:
         seq = list(range(len(self.s.players))) if seat_order else au["order"]
@@ -565,8 +573,9 @@ class Game:
         p = s.players[a.player]
         room = p.income - INCOME_MIN
         if a.loans > room:
-            raise GameError(f"{p.name} can borrow at most {room} x $5: income cannot go below -10, and in the "
-                            f"standard game VP cannot be borrowed against (8.3, 8.6)")
+            raise GameError("{player} can borrow at most {room} x $5: income cannot go below -10, and in the "
+                            "standard game VP cannot be borrowed against (8.3, 8.6)", player=p.name,
+                            room=room)
         p.income -= a.loans
         p.cash += 5 * a.loans
         p.loans += a.loans
@@ -587,7 +596,8 @@ class Game:
         if isinstance(a, Bid):
             self._check_raise(au, a.amount)
             if a.amount > s.players[a.player].cash:
-                raise GameError(f"you may not bid more than your cash (${s.players[a.player].cash}) (8.4)")
+                raise GameError("you may not bid more than your cash (${cash}) (8.4)",
+                                cash=s.players[a.player].cash)
             au["high"], au["high_player"] = a.amount, a.player
             au["bids"][a.player] = a.amount
         elif au["free_pass"] == a.player:
@@ -621,30 +631,33 @@ class Game:
         if a.tile not in TILE_NAMES:
             raise GameError("action tiles are numbered 1-7")
         if a.tile in s.tiles:
-            raise GameError(f"tile {a.tile} ({TILE_NAMES[a.tile]}) was already taken this round by "
-                            f"{s.players[s.tiles[a.tile]].name} (7.1)")
+            raise GameError("tile {tile} ({tile_name}) was already taken this round by {name} (7.1)",
+                            tile=a.tile, tile_name=TILE_NAMES[a.tile], name=s.players[s.tiles[a.tile]].name)
         basic = self.mode == "basic"
         if a.tile == 6:
             if p.loco >= LOCO_MAX:
                 raise GameError("Locomotive cannot be taken at locomotive level 6 (7.1)")
             if basic:
-                self._pay(a.player, 4 + p.loco + 1, "the Locomotive tile")
+                self._pay(a.player, 4 + p.loco + 1, Phrase("the Locomotive tile"))
             p.loco += 1
         elif a.tile in (5, 7):
             kind = "grow" if a.tile == 5 else "urbanize"
             if a.use:
                 if not self._performable(kind, a.player):
-                    raise GameError(f"{TILE_NAMES[a.tile]} cannot be carried out now ("
-                                    + ("no reserve hex has cubes or every starting city has grown"
-                                       if a.tile == 5 else "no town can take a New City tile")
-                                    + "); take it with a pass instead")
+                    if a.tile == 5:
+                        raise GameError("{tile} cannot be carried out now (no reserve hex has cubes or every "
+                                        "starting city has grown); take it with a pass instead",
+                                        tile=Phrase(TILE_NAMES[a.tile]))
+                    raise GameError("{tile} cannot be carried out now (no town can take a New City tile); take it "
+                                    "with a pass instead", tile=Phrase(TILE_NAMES[a.tile]))
                 if basic:
-                    self._pay(a.player, 2 if a.tile == 5 else 6, TILE_NAMES[a.tile])
+                    self._pay(a.player, 2 if a.tile == 5 else 6, Phrase(TILE_NAMES[a.tile]))
                 s.pending[a.player] = kind
             else:
                 s.passed_tiles.add(a.tile)
         elif not a.use:
-            raise GameError(f"only City Growth and Urbanization can be taken with a pass, not {TILE_NAMES[a.tile]}")
+            raise GameError("only City Growth and Urbanization can be taken with a pass, not {tile_name}",
+                            tile_name=TILE_NAMES[a.tile])
         s.tiles[a.tile] = a.player
         p.tile = a.tile
         s.select_idx += 1
@@ -677,8 +690,8 @@ class Game:
             self._do_grow(a)
         else:
             if self.s.placements >= self.placement_limit(a.player):
-                raise GameError(f"you have used all {self.placement_limit(a.player)} tile placements this "
-                                f"turn (7.2.1; Engineer allows 4)")
+                raise GameError("you have used all {n} tile placements this turn (7.2.1; Engineer allows 4)",
+                                n=self.placement_limit(a.player))
             plan = self._plan_track(a)
             self._commit_plan(a.player, plan)
 
@@ -686,8 +699,8 @@ class Game:
         s = self.s
         kind = s.pending.get(player)
         if kind and self.mode == "basic" and self._performable(kind, player):
-            raise GameError(f"you committed to {'Urbanization' if kind == 'urbanize' else 'City Growth'} "
-                            f"and must carry it out before ending your build turn (7.1, 7.2.1)")
+            raise GameError("you committed to {what} and must carry it out before ending your build turn "
+                            "(7.1, 7.2.1)", what=Phrase(TILE_NAMES[7 if kind == "urbanize" else 5]))
         s.pending.pop(player, None)
         # 7.2.7: incomplete links not continued this round lapse and become neutral.
         net = self.network()
@@ -722,27 +735,30 @@ class Game:
         """Check what a new track end at (h, e) meets.  Returns ("city", hex) | ("join", link) | ("open",)."""
         if not self.board.edge_open(h, e):
             n = self.board.nbr(h, e)
-            what = "off the board" if n is None else (
-                "into water" if self.board.hexes[n].terrain == "water" else "across a black line")
-            raise GameError(f"track at {hex_key(h)} may not run {what} (edge {e}) (3.1, 7.2.2)")
+            what = Phrase("off the board") if n is None else (
+                Phrase("into water") if self.board.hexes[n].terrain == "water" else Phrase("across a black line"))
+            raise GameError("track at {hex} may not run {what} (edge {edge}) (3.1, 7.2.2)", hex=hex_key(h),
+                            what=what, edge=e)
         r = net.resolve(h, e)
         if r[0] == "node":
             return ("city", r[1])
         if r[0] == "seg":
             link = net.link_of(r[1], r[2])
             if link.complete:
-                raise GameError(f"track at {hex_key(h)} would run into the completed link {link.id}")
+                raise GameError("track at {hex} would run into the completed link {link}", hex=hex_key(h),
+                                link=link.id)
             if link.owner == player:
                 return ("join", link)
             if link.owner is None:  # a town tile's spur too: taking over needs eligibility (docs: D2)
                 if self._eligible(net, link, player):
                     return ("join", link)
-                raise GameError(f"the neutral incomplete link {link.id} may be taken over only by a player whose "
-                                f"link it touches or if it starts from a city (7.2.8)")
+                raise GameError("the neutral incomplete link {link} may be taken over only by a player whose "
+                                "link it touches or if it starts from a city (7.2.8)", link=link.id)
             if town_tile:
                 return ("join", link)
-            raise GameError(f"the incomplete link {link.id} belongs to {self.s.players[link.owner].name}: you may "
-                            f"not continue another player's incomplete link (7.2.7)")
+            raise GameError("the incomplete link {link} belongs to {name}: you may not continue another "
+                            "player's incomplete link (7.2.7)", link=link.id,
+                            name=self.s.players[link.owner].name)
         return ("open",)
 
     @staticmethod
@@ -755,8 +771,8 @@ class Game:
         ca = self._classify(net, h, path[0], player, False)
         cb = self._classify(net, h, path[1], player, False)
         if ca[0] == "open" and cb[0] == "open":
-            raise GameError(f"a tile at {hex_key(h)} must start from a city or continue track that you may "
-                            f"extend (7.2.2)")
+            raise GameError("a tile at {hex} must start from a city or continue track that you may extend "
+                            "(7.2.2)", hex=hex_key(h))
         ends = []
         for c in (ca, cb):
             if c[0] == "city":
@@ -766,7 +782,8 @@ class Game:
         if ca[0] == "join" and cb[0] == "join" and ca[1] is cb[1]:
             raise GameError("a link may not start and end in the same city or town (7.2.2)")
         if len(ends) == 2 and ends[0] is not None and ends[0] == ends[1]:
-            raise GameError(f"a link may not start and end in the same city or town ({hex_key(ends[0])}) (7.2.2)")
+            raise GameError("a link may not start and end in the same city or town ({hex}) (7.2.2)",
+                            hex=hex_key(ends[0]))
         return [ca, cb]
 
     def _plan_track(self, a) -> dict:
@@ -776,28 +793,31 @@ class Game:
         h = tuple(a.hex)
         player = a.player
         if h not in board.hexes:
-            raise GameError(f"{hex_key(h)} is not a hex of this map")
+            raise GameError("{hex} is not a hex of this map", hex=hex_key(h))
         info = board.hexes[h]
         if a.tile not in T.FACES:
-            raise GameError(f"there is no track tile {a.tile!r} (tiles: {', '.join(T.FACES)})")
+            raise GameError("there is no track tile {tile} (tiles: {faces})", tile=repr(a.tile),
+                            faces=', '.join(T.FACES))
         face = T.FACES[a.tile]
         if info.terrain == "water":
-            raise GameError(f"no track may be built on water ({hex_key(h)}) (3.1)")
+            raise GameError("no track may be built on water ({hex}) (3.1)", hex=hex_key(h))
         if h in self.all_cities():
-            raise GameError(f"{hex_key(h)} is a city: track tiles are never laid on a city (7.2.2)")
+            raise GameError("{hex} is a city: track tiles are never laid on a city (7.2.2)", hex=hex_key(h))
         is_town = info.town is not None
         if is_town and not face.town:
-            raise GameError(f"{hex_key(h)} is a town: only town track tiles may be laid there (7.2.2)")
+            raise GameError("{hex} is a town: only town track tiles may be laid there (7.2.2)",
+                            hex=hex_key(h))
         if not is_town and face.town:
-            raise GameError(f"town track tile {a.tile} may only be laid on a town hex (7.2.2)")
+            raise GameError("town track tile {tile} may only be laid on a town hex (7.2.2)", tile=a.tile)
         net = self.network()
         old = s.track.get(h)
         new_paths = face.rotated(a.rotation)
         if isinstance(a, Lay):
             if old is not None:
-                raise GameError(f"{hex_key(h)} already has track: upgrade or redirect it instead (7.2.9, 7.2.10)")
+                raise GameError("{hex} already has track: upgrade or redirect it instead (7.2.9, 7.2.10)",
+                                hex=hex_key(h))
             if not self._available(a.tile):
-                raise GameError(f"no tile {a.tile} is left in the supply (7.2.1)")
+                raise GameError("no tile {tile} is left in the supply (7.2.1)", tile=a.tile)
             cost = self._cost(h, a.tile, terrain=True)
             added = list(new_paths)
             kept: list[Seg] = []
@@ -805,15 +825,15 @@ class Game:
             redirect_from = None
         elif isinstance(a, Upgrade):
             if old is None:
-                raise GameError(f"{hex_key(h)} has no track to upgrade")
+                raise GameError("{hex} has no track to upgrade", hex=hex_key(h))
             old_paths = {sg.edges for sg in old.segs}
             if not old_paths <= set(new_paths):
-                raise GameError(f"tile {a.tile} rotated {a.rotation} does not keep all the track already on "
-                                f"{hex_key(h)} (7.2.10)")
+                raise GameError("tile {tile} rotated {rotation} does not keep all the track already on {hex} "
+                                "(7.2.10)", tile=a.tile, rotation=a.rotation, hex=hex_key(h))
             if len(new_paths) <= len(old_paths):
-                raise GameError(f"an upgrade must add track to {hex_key(h)} (7.2.10)")
+                raise GameError("an upgrade must add track to {hex} (7.2.10)", hex=hex_key(h))
             if not T.can_add(s.used_faces, a.tile, remove=old.face):
-                raise GameError(f"no tile {a.tile} is left in the supply (7.2.10)")
+                raise GameError("no tile {tile} is left in the supply (7.2.10)", tile=a.tile)
             cost = self._cost(h, a.tile, terrain=False)
             added = [p for p in new_paths if p not in old_paths]
             kept = list(old.segs)
@@ -841,11 +861,12 @@ class Game:
                 owners[p] = player
                 del cs
         if not anchored:
-            raise GameError(f"a town tile on {hex_key(h)} must connect to a city or to existing track (7.2.2)")
+            raise GameError("a town tile on {hex} must connect to a city or to existing track (7.2.2)",
+                            hex=hex_key(h))
         if not self._can_pay(player, cost):
-            self._pay_check_message(player, cost, f"tile {a.tile} on {hex_key(h)}")
+            self._pay_check_message(player, cost, Phrase("tile {tile} on {hex}", tile=a.tile, hex=hex_key(h)))
         segs = tuple(kept) + tuple(Seg(p, owners[p], s.round) for p in added)
-        return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": f"tile {a.tile} on {hex_key(h)}",
+        return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": Phrase("tile {tile} on {hex}", tile=a.tile, hex=hex_key(h)),
                 "segs": segs, "remove_face": remove_face, "redirect": redirect_from, "owners": owners}
 
     def _plan_redirect(self, a, net: Network, old: Tile | None, new_paths) -> dict:
@@ -853,7 +874,7 @@ class Game:
         link's last piece) turns to another edge; any other track on the tile stays as it is (docs: D5)."""
         s, h, player = self.s, tuple(a.hex), a.player
         if old is None:
-            raise GameError(f"{self.hex_label(h)} has no track to redirect")
+            raise GameError("{hex} has no track to redirect", hex=self.hex_label(h))
         if T.FACES[old.face].town:
             raise GameError("a town tile cannot be redirected, only upgraded (7.2.9)")
         old_paths = {sg.edges for sg in old.segs}
@@ -862,27 +883,29 @@ class Game:
         if not removed:
             raise GameError("redirecting must point the track somewhere else (7.2.9)")
         if len(removed) > 1 or len(added) != 1:
-            raise GameError(f"tile {a.tile} rotated {a.rotation} changes more than the end of one link: redirecting "
-                            f"turns one path and keeps the other track on {self.hex_label(h)} (7.2.9)")
+            raise GameError("tile {tile} rotated {rotation} changes more than the end of one link: "
+                            "redirecting turns one path and keeps the other track on {hex} (7.2.9)",
+                            tile=a.tile, rotation=a.rotation, hex=self.hex_label(h))
         seg, path = removed[0], added[0]
         link = net.link_of(h, seg.edges)
         oe = link.open_end
         if link.complete or oe is None:
             raise GameError("a complete link cannot be redirected (7.2.9)")
         if oe[1] != h or oe[2] not in seg.edges:
-            raise GameError(f"only the last tile of an incomplete link (its open end, at {self.hex_label(oe[1])}) "
-                            f"can be redirected (7.2.9)")
+            raise GameError("only the last tile of an incomplete link (its open end, at {hex}) can be "
+                            "redirected (7.2.9)", hex=self.hex_label(oe[1]))
         if link.owner is not None and link.owner != player:
-            raise GameError(f"the incomplete link belongs to {s.players[link.owner].name}; you may not redirect"
-                            f" another player's link (7.2.9)")
+            raise GameError("the incomplete link belongs to {name}; you may not redirect another player's "
+                            "link (7.2.9)", name=s.players[link.owner].name)
         if link.owner is None and not self._eligible(net, link, player):
             raise GameError("you may redirect a neutral link only if it starts from a city or touches one of "
                             "your links (7.2.9)")
         inner = seg.edges[0] if seg.edges[1] == oe[2] else seg.edges[1]
         if inner not in path:
-            raise GameError(f"the redirected track must still connect to the rest of its link (edge {inner})")
+            raise GameError("the redirected track must still connect to the rest of its link (edge {inner})",
+                            inner=inner)
         if a.tile != old.face and not T.can_add(s.used_faces, a.tile, remove=old.face):
-            raise GameError(f"no tile {a.tile} is left in the supply (7.2.9)")
+            raise GameError("no tile {tile} is left in the supply (7.2.9)", tile=a.tile)
         cost = T.FACES[a.tile].base_price  # the base price, no terrain: $2 for a plain tile (7.2.9)
         outer = path[0] if path[1] == inner else path[1]
         c = self._classify(net, h, outer, player, False)
@@ -894,7 +917,7 @@ class Game:
         if not self._can_pay(player, cost):
             self._pay_check_message(player, cost, "redirecting")
         kept = tuple(sg for sg in old.segs if sg is not seg)
-        return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": "redirecting",
+        return {"hex": h, "face": a.tile, "rot": a.rotation, "cost": cost, "what": Phrase("redirecting"),
                 "segs": kept + (Seg(path, link.owner, seg.rnd),), "remove_face": old.face,
                 "redirect": {"path": path, "link_owner": link.owner, "complete": complete, "joined_own": joined_own},
                 "owners": {}}
@@ -902,9 +925,11 @@ class Game:
     def _pay_check_message(self, player: int, cost: int, what: str) -> None:
         p = self.s.players[player]
         if self.mode == "standard":
-            raise GameError(f"{what} costs ${cost} but {p.name} has ${p.cash}; in the standard game you cannot "
-                            f"spend more than your cash (8.6)")
-        raise GameError(f"{what} costs ${cost}: {p.name} cannot cover it even with loans (6)")
+            raise GameError("{what} costs ${cost} but {player} has ${cash}; in the standard game you cannot "
+                            "spend more than your cash (8.6)", what=what, cost=cost, player=p.name,
+                            cash=p.cash)
+        raise GameError("{what} costs ${cost}: {player} cannot cover it even with loans (6)", what=what,
+                        cost=cost, player=p.name)
 
     def _commit_plan(self, player: int, plan: dict) -> None:
         s = self.s
@@ -937,12 +962,16 @@ class Game:
         """Validate a New City tile of `color` on town h; returns the track after it (the town tile gone)."""
         s = self.s
         if h not in self.board.hexes or self.board.hexes[h].town is None:
-            raise GameError(f"{hex_key(h)} is not a town: a New City tile goes on a town hex (7.2.11)")
+            raise GameError("{hex} is not a town: a New City tile goes on a town hex (7.2.11)",
+                            hex=hex_key(h))
         if h in s.new_cities:
-            raise GameError(f"{self.place_name(h)} is already a city")
+            raise GameError("{place} is already a city", place=self.place_name(h))
         if s.new_city_supply.get(color, 0) <= 0:
             left = [c for c, n in s.new_city_supply.items() if n > 0]
-            raise GameError(f"no {color} New City tile is left (left: {', '.join(left) or 'none'})")
+            if not left:
+                raise GameError("no {color} New City tile is left, nor any other", color=Phrase(color, "colour"))
+            raise GameError("no {color} New City tile is left (left: {left})", color=Phrase(color, "colour"),
+                            left=Listing(Phrase(c, "colour") for c in left))
         net = self.network()
         old = s.track.get(h)
         if old is None and not any(self.board.nbr(oh, oe) == h for (oh, oe) in net.open_ends):
@@ -958,8 +987,8 @@ class Game:
         new_net = Network(self.board, track, set(self.all_cities()) | {h})
         for link in new_net.links:
             if link.complete and link.ends[0][1] == link.ends[1][1]:
-                raise GameError(f"urbanizing {hex_key(h)} would make link {link.id} start and end in the same "
-                                f"city (7.2.2)")
+                raise GameError("urbanizing {hex} would make link {link} start and end in the same city "
+                                "(7.2.2)", hex=hex_key(h), link=link.id)
         return {"track": track, "old": old}
 
     def _do_urbanize(self, a: Urbanize) -> None:
@@ -1007,20 +1036,21 @@ class Game:
     def _check_reserve(self, reserve: int | None, why: str) -> None:
         s = self.s
         if reserve is None:
-            raise GameError(f"choose a reserve hex: {why}")
+            raise GameError("choose a reserve hex: {reason}", reason=why)
         if not 0 <= reserve < len(s.reserve):
-            raise GameError(f"there are reserve hexes 0-{len(s.reserve) - 1} only")
+            raise GameError("there are reserve hexes 0-{last} only", last=len(s.reserve) - 1)
         if not s.reserve[reserve]:
-            raise GameError(f"reserve hex {reserve} ({reserve_name(reserve)}) is empty; reserve hexes are never "
-                            f"refilled (7.2.12)")
+            raise GameError("reserve hex {reserve} ({reserve_name}) is empty; reserve hexes are never "
+                            "refilled (7.2.12)", reserve=reserve, reserve_name=reserve_name(reserve))
 
     def _check_grow(self, reserve: int, h: Hex) -> None:
         s = self.s
         self._check_reserve(reserve, "City Growth moves the cubes of a reserve hex to a city (7.2.12)")
         if h not in self.board.cities:
-            raise GameError(f"{hex_key(h)} is not a starting city (7.2.12)")
+            raise GameError("{hex} is not a starting city (7.2.12)", hex=hex_key(h))
         if h in s.grown:
-            raise GameError(f"{self.board.cities[h].name} already has a City Growth marker (7.2.12)")
+            raise GameError("{name} already has a City Growth marker (7.2.12)",
+                            name=self.board.cities[h].name)
 
     def _performable(self, kind: str, player: int) -> bool:
         s = self.s
@@ -1075,14 +1105,15 @@ class Game:
         origin = tuple(a.city)
         cities = self.all_cities()
         if origin not in cities:
-            raise GameError(f"{hex_key(origin)} is not a city")
+            raise GameError("{hex} is not a city", hex=hex_key(origin))
         if a.color not in s.city_cubes.get(origin, ()):
-            raise GameError(f"there is no {a.color} cube on {self.place_name(origin)}")
+            raise GameError("there is no {color} cube on {place}", color=a.color,
+                            place=self.place_name(origin))
         if not a.links:
             raise GameError("a delivery must use at least one link")
         if len(a.links) > p.loco:
-            raise GameError(f"locomotive level {p.loco} moves a cube at most {p.loco} link(s), not "
-                            f"{len(a.links)} (7.3.3)")
+            raise GameError("locomotive level {loco} moves a cube at most {loco} link(s), not {n} (7.3.3)",
+                            loco=p.loco, n=len(a.links))
         net = self.network()
         node = origin
         visited = [origin]
@@ -1090,35 +1121,38 @@ class Game:
         for i, lid in enumerate(a.links):
             link = net.by_id.get(lid)
             if link is None:
-                raise GameError(f"there is no link {lid!r}")
+                raise GameError("there is no link {link}", link=repr(lid))
             if not link.complete:
-                raise GameError(f"link {lid} is incomplete; goods move only along complete links (7.3.3)")
+                raise GameError("link {link} is incomplete; goods move only along complete links (7.3.3)",
+                                link=lid)
             a_end, b_end = link.nodes
             if node == a_end:
                 nxt = b_end
             elif node == b_end:
                 nxt = a_end
             else:
-                raise GameError(f"link {lid} does not start at {self.place_name(node)}")
+                raise GameError("link {link} does not start at {place}", link=lid,
+                                place=self.place_name(node))
             if nxt in visited:
-                raise GameError(f"the route visits {self.place_name(nxt)} twice (7.3.3)")
+                raise GameError("the route visits {place} twice (7.3.3)", place=self.place_name(nxt))
             last = i == len(a.links) - 1
             if cities.get(nxt) == a.color and not last:
-                raise GameError(f"the {a.color} cube stops at {self.place_name(nxt)}, the first {a.color} city "
-                                f"it reaches (7.3.3)")
+                raise GameError("the {color} cube stops at {place}, the first {color} city it reaches (7.3.3)",
+                                color=a.color, place=self.place_name(nxt))
             visited.append(nxt)
             counts[link.owner] = counts.get(link.owner, 0) + 1
             node = nxt
         if cities.get(node) != a.color:
-            raise GameError(f"a {a.color} cube may be delivered only to a {a.color} city, and "
-                            f"{self.place_name(node)} is not one (7.3.3)")
+            raise GameError("a {color} cube may be delivered only to a {color} city, and {place} is not one "
+                            "(7.3.3)", color=a.color, place=self.place_name(node))
         own = counts.get(a.player, 0)
         if own < 1:
             raise GameError("at least one link of the route must be yours (7.3.3)")
         for q, n in counts.items():
             if q is not None and q != a.player and n > own:
-                raise GameError(f"the route uses {n} links of {s.players[q].name} but only {own} of yours; no other "
-                                f"player's links may outnumber your own (7.3.3)")
+                raise GameError("the route uses {n} links of {name} but only {own} of yours; no other "
+                                "player's links may outnumber your own (7.3.3)", n=n, name=s.players[q].name,
+                                own=own)
         return counts, origin
 
     def _deliver(self, a: Move) -> None:
@@ -1448,7 +1482,7 @@ def replay_log(log: dict, trace: list | None = None) -> tuple[Game, int]:
         except GameError as e:
             aid = action.get("id") if isinstance(action, dict) else None
             kind = action.get("type") if isinstance(action, dict) else None
-            raise GameError(f"action {aid} ({kind}): {e}") from None
+            raise GameError("action {aid} ({kind}): {reason}", aid=aid, kind=kind, reason=e) from None
         trace.append({"seq": len(trace), "id": stored["id"], "type": stored["type"], "entity": stored["entity"],
                       "entity_type": "player", **g.summary()})
     return g, len(g.actions)

@@ -72,7 +72,7 @@ def delivery_path(g, action: Move) -> list[dict]:
     for lid in action.links:
         link = net.by_id.get(lid)
         if link is None:
-            raise GameError(f"there is no link {lid!r}")
+            raise GameError("there is no link {link}", link=repr(lid))
         a, b = link.nodes if len(link.nodes) == 2 else (node, None)
         nxt = b if a == node else a
         out.append({"link": lid, "from": g.place_name(node), "to": g.place_name(nxt) if nxt else "?",

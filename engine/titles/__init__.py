@@ -66,7 +66,8 @@ def game_class(title: str) -> type[BaseGame]:
     try:
         return TITLES[title]
     except KeyError:
-        raise GameError(f"no rules engine for {title!r} yet; playable: {', '.join(TITLES)}") from None
+        raise GameError("no rules engine for {title} yet; playable: {titles}", title=repr(title),
+                        titles=', '.join(TITLES)) from None
 
 
 def rules_class(title: str) -> type[BaseGame]:
@@ -84,7 +85,7 @@ def create_game(title: str, players: list[dict], seed: int = 0, optional_rules=(
 def load_18xx(log: dict, upto: int | None = None) -> BaseGame:
     """An 18xx.games game log replayed through our rules (undo/redo resolved, auto actions applied)."""
     if not isinstance(log, dict):
-        raise GameError(f"a game log is a JSON object, not {type(log).__name__}")
+        raise GameError("a game log is a JSON object, not {name}", name=type(log).__name__)
     return game_class(str(log.get("title"))).from_18xx(log, upto=upto)
 
 

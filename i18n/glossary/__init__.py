@@ -48,7 +48,7 @@ def families_of(location: str) -> tuple[str, ...]:
     """The glossaries that apply to a message written in `location` (a source path)."""
     if "steam" in location:
         return ("common", "steam")
-    if "g18xx" in location or location.startswith(("render/", "bot/families/", "i18n/engine_words")):
+    if "g18xx" in location or location.startswith(("render/", "bot/families/", "i18n/engine_words", "engine/")):
         return ("common", "18xx")
     return ("common",)
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from engine.core.entities import Company
+from engine.core.errors import Either, GameError, Phrase
 
 
 class Step:
     blocks = True  # a blocking step must be acted on (or passed) before later steps
     for_companies = False  # privates act in this step, possibly out of their owners' turns
-    description = "act"
+    description = Phrase("act")
 
     def __init__(self, game, round_) -> None:
         self.game = game
@@ -48,20 +49,23 @@ class Step:
         """What a player should know about this step now (engine.core.turninfo)."""
         return {}
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         """Why this step can't take `action` from `entity` now, if it can say more than whose turn it is."""
         return None
 
-    def refusal(self, entity, action_type: str) -> str:
+    def refusal(self, entity, action_type: str) -> GameError:
         """Why a blocking step refuses an action: whose turn it is and what they must do."""
         active = self.active_entities()
         name = self.game.name_of
         if active and entity not in active:
-            who = " or ".join(name(e) for e in active)
+            who = Either(name(e) for e in active)
             if isinstance(entity, Company) and self.game.player_of(entity) in [self.game.player_of(e) for e in active]:
-                return f"{name(entity)} can't {action_type.replace('_', ' ')} now: {who} must {self.description}"
-            return f"it's not {name(entity)}'s turn: {who} must {self.description}"
-        return f"{name(entity)} can't {action_type.replace('_', ' ')} now: first {self.description}"
+                return GameError("{name} can't {action} now: {who} must {description}", name=name(entity),
+                                 action=Phrase(action_type.replace('_', ' '), "action"), who=who, description=self.description)
+            return GameError("it's not {name}'s turn: {who} must {description}", name=name(entity), who=who,
+                             description=self.description)
+        return GameError("{name} can't {action} now: first {description}", name=name(entity),
+                         action=Phrase(action_type.replace('_', ' '), "action"), description=self.description)
 
     # helpers
     def action(self, entity, action_type: str, /, **fields) -> dict:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from engine.core.entities import Company, Player
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.steps import Step
 
 
 class CompanyPendingPar(Step):
     """A private that came with a president's certificate (1830 BO): its owner sets the par at once."""
 
-    description = "set the par price"
+    description = Phrase("set the par price")
 
     def setup(self) -> None:
         self.pending: Company | None = None
@@ -39,7 +39,8 @@ class CompanyPendingPar(Step):
     def process_par(self, action, player: Player) -> None:
         corp = self.corporation()
         if action.corporation != corp.sym:
-            raise GameError(f"{player.name} must set the par price of {corp.sym}, not {action.corporation}")
+            raise GameError("{player} must set the par price of {corporation}, not {corporation2}",
+                            player=player.name, corporation=corp.sym, corporation2=action.corporation)
         cell = self.game.par_cell(action.share_price)
         self.game.set_par(corp, cell)
         self.game.buy_shares(player, [corp.presidents_share], free=True)
@@ -54,7 +55,7 @@ class CompanyPendingPar(Step):
 class WaterfallAuction(Step):
     """Buy the cheapest private at face value or bid on a dearer one; bids resolve as the cheaper sell."""
 
-    description = "buy the cheapest private, bid or pass"
+    description = Phrase("buy the cheapest private, bid or pass")
 
     def setup(self) -> None:
         self.companies: list[Company] = sorted((c for c in self.game.companies if c.owner is None),
@@ -114,21 +115,23 @@ class WaterfallAuction(Step):
     def process_bid(self, action, player: Player) -> None:
         company = self.game.company(action.company) if action.company else self.auctioning
         if company is None or company not in self.companies:
-            raise GameError(f"{action.company} is not for sale")
+            raise GameError("{company} is not for sale", company=action.company)
         if self.auctioning:
             if company is not self.auctioning:
-                raise GameError(f"the auction for {self.auctioning.sym} must finish first")
+                raise GameError("the auction for {item} must finish first", item=self.auctioning.sym)
             self.check_bid(player, company, action.price)
             self.place_bid(player, company, action.price)
             return
         if company is self.companies[0]:
             price = company.min_bid
             if action.price != price:
-                raise GameError(f"{company.sym} is the cheapest private: it sells at {self.game.fmt(price)}, "
-                                f"not {self.game.fmt(action.price)}")
+                raise GameError("{company} is the cheapest private: it sells at {price}, not {price2}",
+                                company=company.sym, price=self.game.fmt(price),
+                                price2=self.game.fmt(action.price))
             if self.max_bid(player, company) < price:
-                raise GameError(f"{player.name} has {self.game.fmt(self.max_bid(player, company))} free "
-                                f"and can't pay {self.game.fmt(price)} for {company.sym}")
+                raise GameError("{player} has {most} free and can't pay {price} for {company}",
+                                player=player.name, most=self.game.fmt(self.max_bid(player, company)),
+                                price=self.game.fmt(price), company=company.sym)
             player.passed = False
             self.buy(player, company, price)
             self.round.next_entity_index()
@@ -142,10 +145,12 @@ class WaterfallAuction(Step):
     def check_bid(self, player: Player, company: Company, price: int) -> None:
         low = self.min_bid(company)
         if price < low:
-            raise GameError(f"a bid on {company.sym} must be at least {self.game.fmt(low)}")
+            raise GameError("a bid on {company} must be at least {low}", company=company.sym,
+                            low=self.game.fmt(low))
         if price > self.max_bid(player, company):
-            raise GameError(f"{player.name} has only {self.game.fmt(self.max_bid(player, company))} not set "
-                            f"aside for other bids and can't bid {self.game.fmt(price)}")
+            raise GameError("{player} has only {most} not set aside for other bids and can't bid {price}",
+                            player=player.name, most=self.game.fmt(self.max_bid(player, company)),
+                            price=self.game.fmt(price))
 
     def place_bid(self, player: Player, company: Company, price: int) -> None:
         bids = [b for b in self.bids.get(company.sym, []) if b[0] is not player]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.abilities import current_step_name
 from engine.core.actions import quoted
 from engine.core.entities import Company, Corporation, Player
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.steps import Step
 from engine.core.steps.stock import BuySellParShares
 
@@ -42,7 +42,7 @@ class HomeToken(Step):
     """A station waiting for its city: a home token to place when the home hex has several cities, or
     stations a tile lay took off a hex of several cities, placed again by the corporation that laid it."""
 
-    description = "place a station"
+    description = Phrase("place a station")
 
     def pending(self):
         pending = self.game.hexmap.pending_tokens
@@ -70,7 +70,8 @@ class HomeToken(Step):
         corp = game.corporation(sym)
         city = game.hexmap.city(action.city)
         if city.tile.hex is None or city.tile.hex.coord != coord:
-            raise GameError(f"{corp.sym}'s station must go on a city of {coord}")
+            raise GameError("{corporation}'s station must go on a city of {coord}", corporation=corp.sym,
+                            coord=coord)
         game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
         game.place_token(corp, action.city, action.slot, price=0)
         game.token_placers.pop((sym, coord), None)
@@ -85,7 +86,7 @@ class HomeToken(Step):
 class Track(Step):
     """The operator's tile lays of the turn, as many and of the kinds the title allows (game.tile_lays)."""
 
-    description = "lay or upgrade a tile, or pass"
+    description = Phrase("lay or upgrade a tile, or pass")
 
     def setup(self) -> None:
         # tile lays made this turn are counted by the round: a private's teleport uses one
@@ -139,20 +140,20 @@ class Track(Step):
     def is_upgrade(hex_) -> bool:
         return hex_.tile.color != "white"
 
-    def lay_refusal(self, lay: dict | None, hex_) -> str | None:
+    def lay_refusal(self, lay: dict | None, hex_) -> GameError | None:
         """Why this lay's kind (new track or upgrade, the hex) isn't allowed now, if it isn't."""
         if lay is None:
-            return "it has no tile lay left this turn"
+            return GameError("it has no tile lay left this turn")
         if self.is_upgrade(hex_):
             if not lay["upgrade"]:
-                return "it can't upgrade a tile now"
+                return GameError("it can't upgrade a tile now")
             if lay.get("cannot_reuse_same_hex") and hex_.coord in self.laid_hexes:
-                return f"it has already laid on {hex_.coord} this turn"
+                return GameError("it has already laid on {coord} this turn", coord=hex_.coord)
         elif not lay["lay"]:
-            return "it can't lay new track now"
+            return GameError("it can't lay new track now")
         return None
 
-    def tile_refusal(self, corp, hex_, tile_id: str, rotation: int, cost: int) -> str | None:
+    def tile_refusal(self, corp, hex_, tile_id: str, rotation: int, cost: int) -> GameError | None:
         """Why the title forbids this particular lay, if it does (1860: a city tile as a second lay, an
         upgrade no train of the corporation would reach)."""
         return None
@@ -170,17 +171,20 @@ class Track(Step):
         lay = self.tile_lay(corp)
         refusal = self.lay_refusal(lay, hex_)
         if refusal:
-            raise GameError(f"{corp.sym} can't lay on {action.hex}: {refusal}")
+            raise GameError("{corporation} can't lay on {hex}: {reason}", corporation=corp.sym,
+                            hex=action.hex, reason=refusal)
         terrain = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
                                         blocked=game.blocking_privates(),
                                         need_connection=self.need_connection(corp, action.hex))
         cost = self.lay_cost(lay, hex_, terrain)
         refusal = self.tile_refusal(corp, hex_, action.tile, action.rotation, cost)
         if refusal:
-            raise GameError(f"{corp.sym} can't lay tile {action.tile} on {action.hex}: {refusal}")
+            raise GameError("{corporation} can't lay tile {tile} on {hex}: {reason}", corporation=corp.sym,
+                            tile=action.tile, hex=action.hex, reason=refusal)
         if cost + self.follow_up_cost(hex_) > corp.cash:
             total = game.fmt(cost + self.follow_up_cost(hex_), corp)
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {total} to lay on {action.hex}")
+            raise GameError("{corporation} has {cash} and can't pay {total} to lay on {hex}",
+                            corporation=corp.sym, cash=game.fmt(corp.cash, corp), total=total, hex=action.hex)
         upgrade = self.is_upgrade(hex_)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.round.num_laid_track += 1
@@ -201,9 +205,9 @@ class Track(Step):
     def process_pass(self, action, corp) -> None:
         self.passed = True
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if action.type == "lay_tile" and corp_turn(self, entity) and (self.passed or not self.can_lay(entity)):
-            return f"{entity.sym} has already laid its track this turn"
+            return GameError("{entity} has already laid its track this turn", entity=entity.sym)
         return None
 
     def legal(self, corp) -> list[dict]:
@@ -266,16 +270,20 @@ class SpecialTrack(Step):
         ability = self.abilities(company)
         corp = self.payer(company)
         if action.hex not in ability.get("hexes", [action.hex]):
-            raise GameError(f"{company.sym} can only lay track on {', '.join(ability['hexes'])}")
+            raise GameError("{company} can only lay track on {hexes}", company=company.sym,
+                            hexes=', '.join(ability['hexes']))
         teleport = ability["type"] == "teleport"
         if teleport and self.round.num_laid_track >= len(game.tile_lays(corp)):
-            raise GameError(f"{company.sym}'s tile is the tile lay of the turn, and it has been made")
+            raise GameError("{company}'s tile is the tile lay of the turn, and it has been made",
+                            company=company.sym)
         cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles,
                                      blocked=game.blocking_privates(), need_connection=False,
                                      tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
         cost -= min(cost, ability.get("discount", 0))
         if cost > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(cost, corp)} to lay on {action.hex}")
+            raise GameError("{corporation} has {cash} and can't pay {cost} to lay on {hex}",
+                            corporation=corp.sym, cash=game.fmt(corp.cash, corp), cost=game.fmt(cost, corp),
+                            hex=action.hex)
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         game.use_ability(company, ability)
         if teleport:
@@ -313,7 +321,7 @@ class SpecialToken(Step):
     (or decline) before anything else. It is the corporation's next station, at no cost, and its
     station for the turn."""
 
-    description = "place the teleport station, or pass"
+    description = Phrase("place the teleport station, or pass")
     for_companies = True
 
     def setup(self) -> None:
@@ -344,7 +352,8 @@ class SpecialToken(Step):
         corp = company.owner
         city = game.hexmap.city(action.city)
         if city.tile.hex is None or city.tile.hex.coord not in ability.get("hexes", [city.tile.hex.coord]):
-            raise GameError(f"{company.sym}'s free station goes on {', '.join(ability['hexes'])}")
+            raise GameError("{company}'s free station goes on {hexes}", company=company.sym,
+                            hexes=', '.join(ability['hexes']))
         if self.round.tokened:
             raise GameError("a station has already been placed this turn")
         game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
@@ -355,7 +364,7 @@ class SpecialToken(Step):
 
     def process_pass(self, action, company: Company) -> None:
         if company is not self.round.teleported:
-            raise GameError(f"{company.sym} has no station to decline")
+            raise GameError("{company} has no station to decline", company=company.sym)
         self.settled()
 
     def settled(self) -> None:
@@ -384,7 +393,7 @@ class SpecialToken(Step):
 
 
 class Token(Step):
-    description = "place a station token, or pass"
+    description = Phrase("place a station token, or pass")
 
     def setup(self) -> None:
         self.round.tokened = False
@@ -408,9 +417,10 @@ class Token(Step):
         corp = entity
         price = corp.next_token_price
         if price is None:
-            raise GameError(f"{corp.sym} has no station tokens left")
+            raise GameError("{corporation} has no station tokens left", corporation=corp.sym)
         if price > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(price, corp)} for a station")
+            raise GameError("{corporation} has {cash} and can't pay {price} for a station",
+                            corporation=corp.sym, cash=game.fmt(corp.cash, corp), price=game.fmt(price, corp))
         game.hexmap.check_token(corp.sym, action.city, action.slot)
         game.place_token(corp, action.city, action.slot, price=price)
         self.round.tokened = True
@@ -419,22 +429,25 @@ class Token(Step):
     def process_pass(self, action, corp) -> None:
         self.passed = True
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if action.type != "place_token" or not corp_turn(self, entity):
             return None
         game = self.game
         price = entity.next_token_price
         if price is None:
-            return f"{entity.sym} has no station tokens left"
+            return GameError("{entity} has no station tokens left", entity=entity.sym)
         if price > entity.cash:
-            return f"{entity.sym} has {game.fmt(entity.cash, entity)} and can't pay {game.fmt(price, entity)} for a station"
+            return GameError("{entity} has {cash} and can't pay {price} for a station",
+                             entity=entity.sym, cash=game.fmt(entity.cash, entity),
+                             price=game.fmt(price, entity))
         if self.passed or self.round.tokened:
-            return f"{entity.sym} has already placed or passed on a station token this turn"
+            return GameError("{entity} has already placed or passed on a station token this turn",
+                             entity=entity.sym)
         try:
             game.hexmap.check_token(entity.sym, action.city, action.slot)
         except GameError as e:
-            return str(e)
-        return f"{entity.sym} can't reach a free station slot"
+            return e
+        return GameError("{entity} can't reach a free station slot", entity=entity.sym)
 
     def legal(self, corp) -> list[dict]:
         game = self.game
@@ -446,7 +459,7 @@ class Token(Step):
 
 
 class Route(Step):
-    description = "run its trains"
+    description = Phrase("run its trains")
 
     def actions(self, entity) -> tuple[str, ...]:
         if corp_turn(self, entity) and any(not t.operated for t in entity.trains) and \
@@ -461,16 +474,18 @@ class Route(Step):
         for route in action.routes:
             train = next((t for t in corp.trains if t.id == route.train), None)
             if train is None:
-                raise GameError(f"{corp.sym} doesn't own train {route.train}")
+                raise GameError("{corporation} doesn't own train {train}", corporation=corp.sym,
+                                train=route.train)
             if train.operated or train.id in trains:
-                raise GameError(f"train {train.id} has already run this operating round")
+                raise GameError("train {train} has already run this operating round", train=train.id)
             trains[train.id] = train
             specs.append({"train_name": train.name, "train_id": train.id, "distance": train.distance,
                           "multiplier": train.multiplier, "connections": route.connections, "nodes": route.nodes})
         revenues = game.route_revenues(corp, specs) if specs else []
         for route, revenue in zip(action.routes, revenues, strict=True):
             if route.revenue is not None and route.revenue != revenue:
-                raise GameError(f"train {route.train}'s route pays {game.fmt(revenue, corp)}, not {game.fmt(route.revenue, corp)}")
+                raise GameError("train {train}'s route pays {revenue}, not {revenue2}", train=route.train,
+                                revenue=game.fmt(revenue, corp), revenue2=game.fmt(route.revenue, corp))
         for train in trains.values():
             train.operated = True
         self.round.routes = [(r.train, v, r.connections) for r, v in zip(action.routes, revenues, strict=True)]
@@ -478,15 +493,16 @@ class Route(Step):
         game.last_routes[corp.sym] = self.round.routes
         self.passed = True
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if action.type != "run_routes" or not corp_turn(self, entity):
             return None
         if not entity.trains:
-            return f"{entity.sym} has no trains to run"
+            return GameError("{entity} has no trains to run", entity=entity.sym)
         if all(t.operated for t in entity.trains):
-            return f"{entity.sym}'s trains have already run this operating round"
+            return GameError("{entity}'s trains have already run this operating round",
+                             entity=entity.sym)
         if not self.game.route_available(entity):
-            return f"{entity.sym} has no route for its trains"
+            return GameError("{entity} has no route for its trains", entity=entity.sym)
         return None
 
     def legal(self, corp) -> list[dict]:
@@ -496,7 +512,7 @@ class Route(Step):
 
 
 class Dividend(Step):
-    description = "pay out or withhold"
+    description = Phrase("pay out or withhold")
 
     def actions(self, entity) -> tuple[str, ...]:
         if corp_turn(self, entity) and self.round.routes and self.round.revenue:
@@ -505,7 +521,8 @@ class Dividend(Step):
 
     def process_dividend(self, action, corp: Corporation) -> None:
         if action.kind not in ("payout", "withhold"):
-            raise GameError(f"{corp.sym} can pay out or withhold, not {action.kind}")
+            raise GameError("{corporation} can pay out or withhold, not {kind}", corporation=corp.sym,
+                            kind=action.kind)
         self.game.pay_dividend(corp, self.round.revenue, action.kind)
         self.passed = True
 
@@ -520,7 +537,7 @@ class Dividend(Step):
 
 
 class DiscardTrain(Step):
-    description = "discard a train over the limit"
+    description = Phrase("discard a train over the limit")
 
     def active_entities(self) -> list:
         return self.game.over_train_limit()[:1]
@@ -531,7 +548,8 @@ class DiscardTrain(Step):
     def process_discard_train(self, action, corp: Corporation) -> None:
         train = self.game.train(action.train)
         if train.owner is not corp:
-            raise GameError(f"{corp.sym} doesn't own train {action.train}")
+            raise GameError("{corporation} doesn't own train {train}", corporation=corp.sym,
+                            train=action.train)
         self.game.discard_train(train)
 
     def skip(self) -> None:
@@ -546,7 +564,7 @@ class BuyTrain(Step):
     one; when it can't pay, its president adds money (for the bank's cheapest train, or another
     corporation's train at up to face value) and may sell shares for it, but only as many as needed."""
 
-    description = "buy trains, or pass"
+    description = Phrase("buy trains, or pass")
     last_sale_price: int | None = None  # per share, of the president's latest sale this turn
 
     def setup(self) -> None:
@@ -671,18 +689,21 @@ class BuyTrain(Step):
         game = self.game
         corp = self.round.current_entity
         if isinstance(player, Corporation):
-            raise GameError(f"{corp.sym}'s president sells shares, not the corporation")
+            raise GameError("{corporation}'s president sells shares, not the corporation",
+                            corporation=corp.sym)
         if player is not corp.owner:
-            raise GameError(f"only {corp.sym}'s president may sell shares to buy its train")
+            raise GameError("only {corporation}'s president may sell shares to buy its train",
+                            corporation=corp.sym)
         shares = [game.share(sid) for sid in action.shares]
         if not shares or any(s.owner is not player or s.corporation is not shares[0].corporation for s in shares):
-            raise GameError(f"{player.name} sells certificates of one corporation that {player.name} holds")
+            raise GameError("{player} sells certificates of one corporation that {player} holds",
+                            player=player.name)
         percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
         if not self.sale_ok(corp, shares, percent) or \
                 game.keeps_presidency_without_certificate(player, shares[0].corporation, shares, percent):
-            raise GameError(f"{player.name} can't sell {percent}% of {shares[0].corporation.sym} now: "
-                            "only as much as needed for the bank's cheapest train, within the market and "
-                            "presidency rules")
+            raise GameError("{player} can't sell {percent}% of {corporation} now: only as much as needed for "
+                            "the bank's cheapest train, within the market and presidency rules",
+                            player=player.name, percent=percent, corporation=shares[0].corporation.sym)
         self.last_sale_price = shares[0].corporation.share_price.price
         game.sell_shares(player, shares, percent)
 
@@ -720,73 +741,89 @@ class BuyTrain(Step):
         exchange = game.train(action.exchange) if action.exchange else None
         price = action.price
         if train.owner is corp:
-            raise GameError(f"{corp.sym} already owns train {train.id}")
+            raise GameError("{corporation} already owns train {train}", corporation=corp.sym, train=train.id)
         if action.variant is not None and action.variant != train.name:
-            raise GameError(f"train {train.id} is a {train.name}-train, not {quoted(action.variant)}")
+            raise GameError("train {train} is a {train2}-train, not {variant}", train=train.id,
+                            train2=train.name, variant=quoted(action.variant))
         if train.owner is None:
             if train not in self.depot_offer():
                 same = next((t for t in self.depot_offer() if t.name == train.name), None)
                 if same is not None:
-                    raise GameError(f"the bank sells its {train.name}-trains in order: the next one is {same.id}")
-                raise GameError(f"train {train.id} isn't for sale yet: the bank sells "
-                                f"{', '.join(sorted({t.name for t in self.depot_offer()})) or 'no train'} now")
+                    raise GameError("the bank sells its {train}-trains in order: the next one is {same}",
+                                    train=train.name, same=same.id)
+                offer = ", ".join(sorted({t.name for t in self.depot_offer()}))
+                if not offer:
+                    raise GameError("train {train} isn't for sale: the bank has no train left", train=train.id)
+                raise GameError("train {train} isn't for sale yet: the bank sells {offer} now", train=train.id,
+                                offer=offer)
             if exchange is not None:
                 if exchange.owner is not corp or not train.discount or exchange.name not in train.discount:
-                    raise GameError(f"{corp.sym} can't trade in {action.exchange} for {train.id}")
+                    raise GameError("{corporation} can't trade in {exchange} for {train}",
+                                    corporation=corp.sym, exchange=action.exchange, train=train.id)
                 face = train.price - train.discount[exchange.name]
             else:
                 face = train.price
             if price != face:
-                raise GameError(f"train {train.id} costs {game.fmt(face, corp)}, not {game.fmt(price, corp)}")
+                raise GameError("train {train} costs {face}, not {price}", train=train.id,
+                                face=game.fmt(face, corp), price=game.fmt(price, corp))
         else:
             seller = train.owner
             if not isinstance(seller, Corporation) or seller.closed:
-                raise GameError(f"train {train.id} isn't for sale")
+                raise GameError("train {train} isn't for sale", train=train.id)
             if exchange is not None:
-                raise GameError(f"{corp.sym} can trade in a train only for one bought from the bank")
+                raise GameError("{corporation} can trade in a train only for one bought from the bank",
+                                corporation=corp.sym)
             if train not in self.offered_other_trains(corp):
-                raise GameError(f"{corp.sym} may not buy {train.id} now: its president sold more than needed")
+                raise GameError("{corporation} may not buy {train} now: its president sold more than needed",
+                                corporation=corp.sym, train=train.id)
             low, high = self.price_range(corp, train)
             if not low <= price <= high:
-                raise GameError(f"{corp.sym} may pay {game.fmt(low, corp)} to {game.fmt(high, corp)} for {train.id}, "
-                                f"not {game.fmt(price, corp)}")
+                raise GameError("{corporation} may pay {low} to {high} for {train}, not {price}",
+                                corporation=corp.sym, low=game.fmt(low, corp), high=game.fmt(high, corp),
+                                train=train.id, price=game.fmt(price, corp))
         if exchange is None and not self.room(corp):
-            raise GameError(f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}")
+            raise GameError("{corporation} already has {n} trains, the limit in phase {phase}",
+                            corporation=corp.sym, n=len(corp.trains), phase=game.phase.name)
         if price > corp.cash:
             if not self.must_buy(corp):
-                raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(price, corp)}")
+                raise GameError("{corporation} has {cash} and can't pay {price}", corporation=corp.sym,
+                                cash=game.fmt(corp.cash, corp), price=game.fmt(price, corp))
             if train.owner is None and price > self.cheapest_depot_price():
-                raise GameError(f"{corp.sym} must buy the cheapest train ({game.fmt(self.cheapest_depot_price(), corp)}) "
-                                "with its president's money")
+                raise GameError("{corporation} must buy the cheapest train ({price}) with its president's "
+                                "money", corporation=corp.sym,
+                                price=game.fmt(self.cheapest_depot_price(), corp))
             if exchange is not None:
                 raise GameError("the president can't add money to a trade-in")
             shortfall = price - corp.cash
             president = corp.owner
             if president.cash < shortfall:
-                raise GameError(f"{corp.sym} and its president have {game.fmt(corp.cash + president.cash, corp)}, "
-                                f"not {game.fmt(price, corp)}")
+                raise GameError("{corporation} and its president have {cash}, not {price}",
+                                corporation=corp.sym, cash=game.fmt(corp.cash + president.cash, corp),
+                                price=game.fmt(price, corp))
             game.transfer(president, corp, shortfall)
         game.buy_train(corp, train, price, exchange)
 
     def process_pass(self, action, corp) -> None:
         if self.must_buy(corp):
-            raise GameError(f"{corp.sym} has no train and must buy one")
+            raise GameError("{corporation} has no train and must buy one", corporation=corp.sym)
         self.passed = True
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         corp = self.round.current_entity
         if entity is not corp or not isinstance(corp, Corporation):
             return None
         game = self.game
         if action.type == "pass" and self.must_buy(corp):
-            return f"{corp.sym} has no train and must buy one"
+            return GameError("{corporation} has no train and must buy one", corporation=corp.sym)
         if action.type == "buy_train":
             if not self.room(corp) and not action.exchange:
-                return f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}"
+                return GameError("{corporation} already has {n} trains, the limit in phase {phase}",
+                                 corporation=corp.sym, n=len(corp.trains), phase=game.phase.name)
             if self.passed:
-                return f"{corp.sym} has finished buying trains this turn"
+                return GameError("{corporation} has finished buying trains this turn", corporation=corp.sym)
             if not self.can_buy(corp):
-                return f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay for any train on sale"
+                return GameError("{corporation} has {cash} and can't pay for any train on sale",
+                                 corporation=corp.sym, cash=game.fmt(corp.cash, corp))
         return None
 
     def legal(self, entity) -> list[dict]:
@@ -826,7 +863,7 @@ class BuyTrain(Step):
 class BuyCompany(Step):
     """A corporation buys a private from a player, within the title's price range."""
 
-    description = "buy a private company, or pass"
+    description = Phrase("buy a private company, or pass")
 
     def __init__(self, game, round_, blocks: bool = False) -> None:
         super().__init__(game, round_)
@@ -851,19 +888,21 @@ class BuyCompany(Step):
             return ("pass",)
         return ()
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if action.type != "buy_company" or not corp_turn(self, entity):
             return None
         game = self.game
         company = game.company_by_sym.get(getattr(action, "company", None))
         if company is not None and company.ability("no_buy"):
-            return f"{company.sym} can never be sold to a corporation"
+            return GameError("{company} can never be sold to a corporation", company=company.sym)
         if "can_buy_companies" not in game.phase.status and not self.purchasable(entity):
             first = next((p.name for p in game.phases if "can_buy_companies" in p.status), None)
             when = f" (from phase {first})" if first else ""
-            return f"corporations can't buy private companies in phase {game.phase.name}{when}"
+            return GameError("corporations can't buy private companies in phase {phase}{when}",
+                             phase=game.phase.name, when=when)
         if company is not None and company not in self.purchasable(entity):
-            return f"{company.sym} isn't for sale: it must be open and owned by a player"
+            return GameError("{company} isn't for sale: it must be open and owned by a player",
+                             company=company.sym)
         return None
 
     def process_buy_company(self, action, corp: Corporation) -> None:
@@ -871,14 +910,17 @@ class BuyCompany(Step):
         company = game.company(action.company)
         reason = self.why_not(corp, action)
         if reason:
-            raise GameError(reason)
+            raise reason
         if company not in self.purchasable(corp):
-            raise GameError(f"{corp.sym} can't buy {company.sym} now")
+            raise GameError("{corporation} can't buy {company} now", corporation=corp.sym,
+                            company=company.sym)
         low, high = self.price_range(company)
         if not low <= action.price <= high:
-            raise GameError(f"{company.sym} sells to a corporation for {game.fmt(low, corp)} to {game.fmt(high, corp)}")
+            raise GameError("{company} sells to a corporation for {low} to {high}", company=company.sym,
+                            low=game.fmt(low, corp), high=game.fmt(high, corp))
         if action.price > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(action.price, corp)}")
+            raise GameError("{corporation} has {cash} and can't pay {price}", corporation=corp.sym,
+                            cash=game.fmt(corp.cash, corp), price=game.fmt(action.price, corp))
         game.sell_company(company, corp, action.price)
 
     def process_pass(self, action, corp) -> None:
@@ -940,10 +982,11 @@ class Bankrupt(Step):
             return ("bankrupt",)
         return ()
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if action.type == "bankrupt" and isinstance(entity, Corporation):
-            return (f"{entity.sym} can't declare bankruptcy: its president can still raise the "
-                    f"{self.game.fmt(self.game.min_depot_price(), entity)} for the bank's cheapest train")
+            return (GameError("{entity} can't declare bankruptcy: its president can still raise the "
+                              "{min_depot_price} for the bank's cheapest train", entity=entity.sym,
+                              min_depot_price=self.game.fmt(self.game.min_depot_price(), entity)))
         return None
 
     def process_bankrupt(self, action, corp: Corporation) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from engine.core.entities import Company, Corporation, Player, Share
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.steps import Step
 
 
 class BuySellParShares(Step):
-    description = "buy, sell or pass"
+    description = Phrase("buy, sell or pass")
     secure_percent = 50  # programs: a president holding this much can't be unseated by another player's buy
 
     def setup(self) -> None:
@@ -146,27 +146,34 @@ class BuySellParShares(Step):
             raise GameError("buy one certificate at a time")
         share = shares[0]
         if owner is not corp and owner is not game.pool:
-            raise GameError(f"{share.id} is not for sale: {game.name_of(owner)} holds it")
+            raise GameError("{share} is not for sale: {name} holds it", share=share.id,
+                            name=game.name_of(owner))
         if not share.buyable:
-            raise GameError(f"{share.id} is reserved: it can't be bought")
+            raise GameError("{share} is reserved: it can't be bought", share=share.id)
         if not self.may_trade(corp):
-            raise GameError(f"{corp.sym}'s certificates can't be bought or sold now")
+            raise GameError("{corporation}'s certificates can't be bought or sold now", corporation=corp.sym)
         if not corp.ipoed:
-            raise GameError(f"{corp.sym} has no par price yet: its president's certificate must be bought first")
+            raise GameError("{corporation} has no par price yet: its president's certificate must be bought "
+                            "first", corporation=corp.sym)
         if share.president:
-            raise GameError(f"the president's certificate of {corp.sym} is bought by setting the par price")
+            raise GameError("the president's certificate of {corporation} is bought by setting the par price",
+                            corporation=corp.sym)
         if self.sold_this_round(player, corp):
-            raise GameError(f"{player.name} sold {corp.sym} this round and can't buy it again")
+            raise GameError("{player} sold {corporation} this round and can't buy it again",
+                            player=player.name, corporation=corp.sym)
         if self.bought and not self.can_buy_multiple(corp, owner):
-            raise GameError(f"{player.name} has already bought this turn")
+            raise GameError("{player} has already bought this turn", player=player.name)
         if game.num_certs(player) + game.cert_count(share) > game.cert_limit:
-            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+            raise GameError("{player} is at the certificate limit of {cert_limit}", player=player.name,
+                            cert_limit=game.cert_limit)
         if not game.holding_ok(player, corp, share.percent):
-            raise GameError(f"{player.name} may not hold more than {corp.max_ownership_percent}% of {corp.sym}")
+            raise GameError("{player} may not hold more than {percent_limit}% of {corporation}",
+                            player=player.name, percent_limit=corp.max_ownership_percent,
+                            corporation=corp.sym)
         price = game.certificate_price(share, corp.par_price.price if owner is corp else corp.share_price.price)
         if price > player.cash:
-            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
-                            f"for {share.id}")
+            raise GameError("{player} has {cash} and can't pay {price} for {share}", player=player.name,
+                            cash=game.fmt(player.cash), price=game.fmt(price), share=share.id)
         return share, price
 
     # --- par ---------------------------------------------------------------------------------
@@ -199,20 +206,23 @@ class BuySellParShares(Step):
         game = self.game
         corp = game.corporation(action.corporation)
         if corp.ipoed:
-            raise GameError(f"{corp.sym} already has a par price")
+            raise GameError("{corporation} already has a par price", corporation=corp.sym)
         if corp.closed:
-            raise GameError(f"{corp.sym} has closed")
+            raise GameError("{corporation} has closed", corporation=corp.sym)
         if corp.presidents_share.owner is not corp:
-            raise GameError(f"the president's certificate of {corp.sym} is not for sale")
+            raise GameError("the president's certificate of {corporation} is not for sale",
+                            corporation=corp.sym)
         if self.bought:
-            raise GameError(f"{player.name} has already bought this turn")
+            raise GameError("{player} has already bought this turn", player=player.name)
         cell = game.par_cell(action.share_price)
         price = cell.price * corp.presidents_share.num_shares
         if price > player.cash:
-            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
-                            f"to start {corp.sym} at {game.fmt(cell.price)}")
+            raise GameError("{player} has {cash} and can't pay {price} to start {corporation} at {price2}",
+                            player=player.name, cash=game.fmt(player.cash), price=game.fmt(price),
+                            corporation=corp.sym, price2=game.fmt(cell.price))
         if game.num_certs(player) + 1 > game.cert_limit:
-            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+            raise GameError("{player} is at the certificate limit of {cert_limit}", player=player.name,
+                            cert_limit=game.cert_limit)
         return corp, cell, price
 
     # --- selling -----------------------------------------------------------------------------
@@ -224,11 +234,11 @@ class BuySellParShares(Step):
         corporation is a move to answer when it could be sold at once)."""
         return self.sale_allowed_now()
 
-    def sale_refusal(self) -> str | None:
+    def sale_refusal(self) -> GameError | None:
         if not (self.game.rules.sells_in_first_stock_round() or self.game.turn > 1):
-            return "no certificates may be sold in the first stock round"
+            return GameError("no certificates may be sold in the first stock round")
         if not self.sale_in_order():
-            return "no more certificates may be sold this turn after buying"
+            return GameError("no more certificates may be sold this turn after buying")
         return None
 
     def sale_in_order(self) -> bool:
@@ -255,7 +265,7 @@ class BuySellParShares(Step):
         game = self.game
         shares, corp, percent = self.parse_sale(action, player)
         if not self.sale_allowed_now():
-            raise GameError(self.sale_refusal())
+            raise self.sale_refusal()
         self.check_sale(player, corp, shares, percent)
         game.sell_shares(player, shares, percent)
         self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
@@ -272,32 +282,38 @@ class BuySellParShares(Step):
             if s.corporation is not corp:
                 raise GameError("sell certificates of one corporation at a time")
             if s.owner is not player:
-                raise GameError(f"{player.name} doesn't hold {s.id}")
+                raise GameError("{player} doesn't hold {share}", player=player.name, share=s.id)
         percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
         return shares, corp, percent
 
     def check_sale(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> None:
         game = self.game
         if not corp.ipoed:
-            raise GameError(f"{corp.sym} has no par price yet: its certificates can't be sold")
+            raise GameError("{corporation} has no par price yet: its certificates can't be sold",
+                            corporation=corp.sym)
         if not self.may_trade(corp):
-            raise GameError(f"{corp.sym}'s certificates can't be bought or sold now")
+            raise GameError("{corporation}'s certificates can't be bought or sold now", corporation=corp.sym)
         if self.sold_in_block(corp):
-            raise GameError(f"{player.name} has sold {corp.sym} this turn: all of a sale goes at once")
+            raise GameError("{player} has sold {corporation} this turn: all of a sale goes at once",
+                            player=player.name, corporation=corp.sym)
         if percent not in game.sale_percents(corp, shares):
-            raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(action_ids(shares))}")
+            raise GameError("{player} can't sell {percent}% of {corporation} as {action_ids}",
+                            player=player.name, percent=percent, corporation=corp.sym,
+                            action_ids=', '.join(action_ids(shares)))
         if not game.fits_in_pool(corp, percent):
             room = game.rules.market_share_limit - game.pool.percent_of(corp)
-            raise GameError(f"the market may hold at most {game.rules.market_share_limit}% of {corp.sym}: "
-                            f"only {room}% more can be sold")
+            raise GameError("the market may hold at most {percent_limit}% of {corporation}: only {room}% "
+                            "more can be sold", percent_limit=game.rules.market_share_limit,
+                            corporation=corp.sym, room=room)
         if not game.can_dump(player, corp, shares):
-            raise GameError(f"{player.name} can't give up the presidency of {corp.sym}: "
-                            f"no other player holds {corp.presidents_share.percent}%")
+            raise GameError("{player} can't give up the presidency of {corporation}: no other player holds "
+                            "{percent}%", player=player.name, corporation=corp.sym,
+                            percent=corp.presidents_share.percent)
         if game.keeps_presidency_without_certificate(player, corp, shares, percent):
-            raise GameError(f"{player.name} may sell the president's certificate of {corp.sym} only in a sale that "
-                            "hands over the presidency")
+            raise GameError("{player} may sell the president's certificate of {corporation} only in a sale "
+                            "that hands over the presidency", player=player.name, corporation=corp.sym)
 
-    def why_not(self, player, action) -> str | None:
+    def why_not(self, player, action) -> GameError | None:
         if player is not self.round.current_entity:
             return None
         checks = {"buy_shares": self.check_buy, "par": self.check_par, "sell_shares": self.check_sell}
@@ -307,12 +323,12 @@ class BuySellParShares(Step):
         try:
             check(action, player)
         except GameError as e:
-            return str(e)
+            return e
         return None
 
     def check_sell(self, action, player: Player) -> None:
         if not self.sale_allowed_now():
-            raise GameError(self.sale_refusal())
+            raise self.sale_refusal()
         shares, corp, percent = self.parse_sale(action, player)
         self.check_sale(player, corp, shares, percent)
 
@@ -326,12 +342,13 @@ class BuySellParShares(Step):
             return []
         return game.purchasable_companies(player)
 
-    def company_sale_refusal(self, company: Company) -> str | None:
+    def company_sale_refusal(self, company: Company) -> GameError | None:
         """A private whose certificate (1830 CA, 18MEX MIR) is with a player can't change hands: buying it
         would move that certificate again (18xx.games refuses the purchase)."""
         ability = company.ability("shares")
         if ability and isinstance(self.game.share(ability["shares"]).owner, Player):
-            return f"{company.sym} can't be sold: the certificate it came with would have to change hands"
+            return GameError("{company} can't be sold: the certificate it came with would have to change "
+                             "hands", company=company.sym)
         return None
 
     def interplayer_sales_open(self) -> bool:
@@ -341,12 +358,13 @@ class BuySellParShares(Step):
         game = self.game
         company = game.company(action.company)
         if company not in self.companies_for_sale(player) or company.owner is player:
-            raise GameError(f"{player.name} can't buy {company.sym} now")
+            raise GameError("{player} can't buy {company} now", player=player.name, company=company.sym)
         refusal = self.company_sale_refusal(company)
         if refusal:
-            raise GameError(refusal)
+            raise refusal
         if action.price < 1 or action.price > player.cash:
-            raise GameError(f"{player.name} may pay {game.fmt(1)} to {game.fmt(player.cash)} for {company.sym}")
+            raise GameError("{player} may pay {value} to {cash} for {company}", player=player.name,
+                            value=game.fmt(1), cash=game.fmt(player.cash), company=company.sym)
         game.sell_company(company, player, action.price)
         game.after_buy_company(player, company, action.price)
         player.passed = False
@@ -452,13 +470,14 @@ class Exchange(Step):
     def actions(self, entity) -> tuple[str, ...]:
         return ("buy_shares",) if self.exchangeable(entity) else ()
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if isinstance(entity, Company) and entity.ability("exchange"):
             if entity.closed:
-                return f"{entity.sym} has closed"
+                return GameError("{entity} has closed", entity=entity.sym)
             if not isinstance(entity.owner, Player):
                 owner = self.game.name_of(entity.owner) if entity.owner else "the bank"
-                return f"{entity.sym} belongs to {owner}: only a player who owns it can exchange it"
+                return GameError("{entity} belongs to {owner}: only a player who owns it can exchange it",
+                                 entity=entity.sym, owner=owner)
         return None
 
     def process_buy_shares(self, action, company: Company) -> None:
@@ -468,7 +487,8 @@ class Exchange(Step):
         allowed_sources = {(s.corporation.sym, id(s.owner)) for s in allowed}
         if len(shares) != 1 or (shares[0].corporation.sym, id(shares[0].owner)) not in allowed_sources \
                 or shares[0].president:
-            raise GameError(f"{company.sym} can't be exchanged for {', '.join(action.shares)}")
+            raise GameError("{company} can't be exchanged for {shares}", company=company.sym,
+                            shares=', '.join(action.shares))
         player = company.owner
         game.close_company(company)
         game.buy_shares(player, shares, free=True)

@@ -10,7 +10,7 @@ players" variant) and the opening bid is any multiple of $5 from face value less
 from __future__ import annotations
 
 from engine.core.entities import Company, Player
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.steps import Step
 
 
@@ -19,7 +19,7 @@ class Auction(Step):
     by a multiple of the increment or drops out; one left with a bid wins. The nomination rules and what
     winning does are the subclass's."""
 
-    description = "bid or pass"
+    description = Phrase("bid or pass")
 
     def setup_auction(self) -> None:
         self.auctioning = None  # the item on sale
@@ -48,11 +48,13 @@ class Auction(Step):
     def check_price(self, player: Player, item, price: int, low: int) -> None:
         fmt = self.game.fmt
         if price < low:
-            raise GameError(f"a bid on {item.sym} must be at least {fmt(low)}")
+            raise GameError("a bid on {item} must be at least {low}", item=item.sym, low=fmt(low))
         if (price - low) % self.increment:
-            raise GameError(f"a bid on {item.sym} goes up from {fmt(low)} in steps of {fmt(self.increment)}")
+            raise GameError("a bid on {item} goes up from {low} in steps of {increment}", item=item.sym,
+                            low=fmt(low), increment=fmt(self.increment))
         if price > self.max_bid(player):
-            raise GameError(f"{player.name} can bid at most {fmt(self.max_bid(player))}")
+            raise GameError("{player} can bid at most {most}", player=player.name,
+                            most=fmt(self.max_bid(player)))
 
     def open_auction(self, player: Player, item, price: int) -> None:
         self.auctioning = item
@@ -99,7 +101,7 @@ class Auction(Step):
 
 
 class SelectionAuction(Auction):
-    description = "nominate a private with a bid, bid or pass"
+    description = Phrase("nominate a private with a bid, bid or pass")
 
     def setup(self) -> None:
         self.setup_auction()
@@ -136,12 +138,12 @@ class SelectionAuction(Auction):
         company = self.game.company(action.company) if action.company else self.auctioning
         if self.auctioning:
             if company is not self.auctioning:
-                raise GameError(f"the auction for {self.auctioning.sym} must finish first")
+                raise GameError("the auction for {item} must finish first", item=self.auctioning.sym)
             self.raise_bid(player, action.price)
             self.after_bidding()
             return
         if company not in self.companies:
-            raise GameError(f"{company.sym} is not for sale")
+            raise GameError("{company} is not for sale", company=company.sym)
         self.check_price(player, company, action.price, self.opening_min(company))
         self.open_auction(player, company, action.price)
         self.after_bidding()

@@ -11,12 +11,12 @@ players left.
 from __future__ import annotations
 
 from engine.core.entities import Corporation, Player, Share
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.steps import Step
 
 
 class CashCrisis(Step):
-    description = "sell shares to pay what you owe, or go bankrupt"
+    description = Phrase("sell shares to pay what you owe, or go bankrupt")
 
     def active_entities(self) -> list:
         start = getattr(self.round, "cash_crisis_player", None)
@@ -76,8 +76,9 @@ class CashCrisis(Step):
         percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
         if not any(set(map(id, shares)) == set(map(id, bundle)) and pct == percent
                    for bundle, pct in self.sales(player)):
-            raise GameError(f"{player.name} can't sell {percent}% of {shares[0].corporation.sym} now: only "
-                            "what the market and presidency rules allow, and no more than needed")
+            raise GameError("{player} can't sell {percent}% of {corporation} now: only what the market and "
+                            "presidency rules allow, and no more than needed", player=player.name,
+                            percent=percent, corporation=shares[0].corporation.sym)
         game.sell_shares(player, shares, percent)
 
     def process_bankrupt(self, action, player: Player) -> None:

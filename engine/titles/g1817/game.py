@@ -187,8 +187,9 @@ class Game1817(BaseGame):
         """A private goes into the corporation its owner starts, at face value, paid back to the owner."""
         player = company.owner
         if corp.cash < company.value:
-            raise GameError(f"{corp.sym} has {self.fmt(corp.cash)} and can't take {company.sym} at "
-                            f"{self.fmt(company.value)}")
+            raise GameError("{corporation} has {cash} and can't take {company} at {value}",
+                            corporation=corp.sym, cash=self.fmt(corp.cash), company=company.sym,
+                            value=self.fmt(company.value))
         corp.cash -= company.value
         player.cash += company.value
         player.companies.remove(company)
@@ -558,7 +559,8 @@ class Game1817(BaseGame):
     def take_loan(self, corp: Corporation) -> None:
         """$100 from the bank; the share price moves one step left."""
         if corp.loans >= self.max_loans(corp):
-            raise GameError(f"{corp.sym} owes {corp.loans} loans, as many as it may")
+            raise GameError("{corporation} owes {loans} loans, as many as it may", corporation=corp.sym,
+                            loans=corp.loans)
         self.loan_bank.lend(corp)
         self.transfer(self.bank, corp, self.loan_bank.value)
         self.market.move_left(corp)

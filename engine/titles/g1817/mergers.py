@@ -12,7 +12,7 @@ removes stations (`ReduceStations`).
 from __future__ import annotations
 
 from engine.core.entities import Corporation, Player
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.rounds import Round
 from engine.core.steps import Step
 from engine.titles.g1817.auction import Auction
@@ -89,7 +89,7 @@ class MergerRound1817(RoundOfSet):
 
 
 class Conversion(Step):
-    description = "convert, merge or pass"
+    description = Phrase("convert, merge or pass")
 
     def mergeable(self, corp: Corporation) -> list[Corporation]:
         """Corporations of its size (2 or 5 shares) in the normal zone, not converted or merged this round,
@@ -131,7 +131,7 @@ class Conversion(Step):
     def process_convert(self, action, corp: Corporation) -> None:
         """2 shares become 5 (and one more station, up to 8), 5 become 10 (two more)."""
         if corp.total_shares not in (2, 5):
-            raise GameError(f"{corp.sym} has 10 shares already: it can't grow")
+            raise GameError("{corporation} has 10 shares already: it can't grow", corporation=corp.sym)
         stations = len(corp.token_prices)
         if corp.total_shares == 2:
             self.game.resize(corp, 5)
@@ -145,7 +145,8 @@ class Conversion(Step):
         game = self.game
         target = game.corporation(action.corporation)
         if target not in self.mergeable(corp):
-            raise GameError(f"{corp.sym} can't merge with {target.sym}")
+            raise GameError("{corporation} can't merge with {target}", corporation=corp.sym,
+                            target=target.sym)
         game.merge(corp, target)
         self.round.entities = [c for c in self.round.entities if c is not target]
         self.round.entity_index = self.round.entities.index(corp)
@@ -173,7 +174,7 @@ class ReduceStations(Step):
     """A survivor over the station limits removes stations: first where both corporations have one in the
     same hex, then any, until it has one a hex and at most 8."""
 
-    description = "remove a station"
+    description = Phrase("remove a station")
 
     def pending(self):
         return self.game.stations_to_reduce
@@ -207,8 +208,8 @@ class ReduceStations(Step):
     def process_remove_token(self, action, corp: Corporation) -> None:
         game = self.game
         if (action.city, action.slot) not in self.removable():
-            raise GameError(f"{corp.sym} may remove a station from "
-                            f"{', '.join(f'{c} slot {s}' for c, s in self.removable())}")
+            raise GameError("{corporation} may remove a station from {choices}", corporation=corp.sym,
+                            choices=", ".join(f"{c} #{s}" for c, s in self.removable()))
         city = game.hexmap.city(action.city)
         sym = city.tokens[action.slot]
         game.hexmap.remove_token(sym, city.tile.hex.coord)
@@ -228,7 +229,7 @@ class PostConversion(Step):
     president as many as they like; one who is short closes a short with it), sell theirs (not the president),
     or pass; until the corporation takes a loan."""
 
-    description = "buy a share of the converted corporation, or pass"
+    description = Phrase("buy a share of the converted corporation, or pass")
 
     def skip(self) -> None:
         """Waits for a conversion."""
@@ -276,9 +277,11 @@ class PostConversion(Step):
         corp = self.corporation()
         shares = [game.share(sid) for sid in action.shares]
         if len(shares) != 1 or shares[0].owner is not corp or shares[0].president:
-            raise GameError(f"{player.name} may buy one of {corp.sym}'s treasury shares")
+            raise GameError("{player} may buy one of {corporation}'s treasury shares", player=player.name,
+                            corporation=corp.sym)
         if not self.can_buy(player, corp):
-            raise GameError(f"{player.name} can't buy a share of {corp.sym}")
+            raise GameError("{player} can't buy a share of {corporation}", player=player.name,
+                            corporation=corp.sym)
         closing = bool(game.shorts_of(player, corp))
         game.buy_shares(player, shares)
         if closing:  # the share and the short leave the game
@@ -295,7 +298,8 @@ class PostConversion(Step):
         percent = sum(s.percent for s in shares)
         if "sell_shares" not in self.actions(player) or \
                 not any({s.id for s in bundle} == set(action.shares) for bundle, _ in self.sales(player, corp)):
-            raise GameError(f"{player.name} may sell only their own shares of {corp.sym}")
+            raise GameError("{player} may sell only their own shares of {corporation}", player=player.name,
+                            corporation=corp.sym)
         game.sell_shares(player, shares, percent)
         player.passed = True
 
@@ -322,7 +326,7 @@ class PostConversion(Step):
 class PostConversionLoans(Step):
     """Then the converted corporation may take loans (for its stations), or pass."""
 
-    description = "take loans, or pass"
+    description = Phrase("take loans, or pass")
 
     def skip(self) -> None:
         """Waits for a conversion."""
@@ -383,7 +387,7 @@ class Acquire(Auction):
     repay the loans it took over (those left move its price left); the proceeds go to the shareholders
     (a liquidated corporation's loans repaid first, its president paying any shortfall)."""
 
-    description = "bid, offer the corporation for sale, or pass"
+    description = Phrase("bid, offer the corporation for sale, or pass")
 
     def setup(self) -> None:
         self.setup_auction()
@@ -539,27 +543,30 @@ class Acquire(Auction):
     def process_assign(self, action, player: Player) -> None:
         corp = self.offer
         if action.target != corp.sym:
-            raise GameError(f"{player.name} may offer {corp.sym} for sale, not {action.target}")
+            raise GameError("{player} may offer {corporation} for sale, not {target}", player=player.name,
+                            corporation=corp.sym, target=action.target)
         self.offer = None
         self.start_auction(corp)
 
     def process_bid(self, action, player: Player) -> None:
         corp = self.game.corporation(action.corporation) if action.corporation else self.auctioning
         if corp is not self.auctioning:
-            raise GameError(f"the auction for {self.auctioning.sym} must finish first")
+            raise GameError("the auction for {item} must finish first", item=self.auctioning.sym)
         if action.price % 10:
-            raise GameError(f"bids on {corp.sym} are in tens of dollars, not {self.game.fmt(action.price)}")
+            raise GameError("bids on {corporation} are in tens of dollars, not {price}", corporation=corp.sym,
+                            price=self.game.fmt(action.price))
         self.raise_bid(player, action.price)
         self.resolve()
 
     def check_price(self, player: Player, item, price: int, low: int) -> None:
         fmt = self.game.fmt
         if price < low:
-            raise GameError(f"a bid on {item.sym} must be at least {fmt(low)}")
+            raise GameError("a bid on {item} must be at least {low}", item=item.sym, low=fmt(low))
         if (price - low) % 5:
-            raise GameError(f"a bid on {item.sym} goes up from {fmt(low)} in steps of $5")
+            raise GameError("a bid on {item} goes up from {low} in steps of $5", item=item.sym, low=fmt(low))
         if price > self.max_bid(player, item):
-            raise GameError(f"{player.name}'s corporations could pay at most {fmt(self.max_bid(player, item))}")
+            raise GameError("{player}'s corporations could pay at most {most}", player=player.name,
+                            most=fmt(self.max_bid(player, item)))
 
     def resolve(self) -> None:
         corp = self.auctioning
@@ -588,8 +595,9 @@ class Acquire(Auction):
         buyer = self.game.corporation(action.corporation)
         _, corp, price = self.winner
         if buyer not in self.buyers(player, corp, price):
-            raise GameError(f"{buyer.sym} can't buy {corp.sym}: name one of "
-                            f"{', '.join(c.sym for c in self.buyers(player, corp, price))}")
+            raise GameError("{buyer} can't buy {corporation}: name one of {corporations}", buyer=buyer.sym,
+                            corporation=corp.sym,
+                            corporations=', '.join(c.sym for c in self.buyers(player, corp, price)))
         self.acquire(buyer)
 
     # --- the purchase ---------------------------------------------------------------------------------------
@@ -633,14 +641,14 @@ class Acquire(Auction):
 
     def process_take_loan(self, action, corp: Corporation) -> None:
         if not self.may_borrow():
-            raise GameError(f"{corp.sym} can't take a loan now")
+            raise GameError("{corporation} can't take a loan now", corporation=corp.sym)
         self.game.take_loan(corp)
         if not self.may_borrow():
             self.after_loans()
 
     def process_payoff_loan(self, action, corp: Corporation) -> None:
         if not self.may_repay():
-            raise GameError(f"{corp.sym} can't repay a loan now")
+            raise GameError("{corporation} can't repay a loan now", corporation=corp.sym)
         self.game.repay_loan(corp, move=False)
         self.unpaid_loans -= 1
         self.passed_loans = True

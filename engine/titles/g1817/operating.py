@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core.autoroute import RouteRules
 from engine.core.entities import Company, Corporation
-from engine.core.errors import GameError
+from engine.core.errors import Either, GameError, Phrase
 from engine.core.rounds import OperatingRound
 from engine.core.steps import Step
 from engine.core.steps.operating import BuyTrain, Dividend, SpecialTrack, Track, corp_turn
@@ -90,7 +90,7 @@ class Loan(Step):
     """Loans during the turn; after the interest is paid, repaying them (as long as no loan was taken
     since): the step then waits for the corporation to repay or pass."""
 
-    description = "repay or take loans, or pass"
+    description = Phrase("repay or take loans, or pass")
 
     def setup(self) -> None:
         self.borrowed_after_interest = False
@@ -127,18 +127,19 @@ class Loan(Step):
 
     def process_payoff_loan(self, action, corp: Corporation) -> None:
         if not self.can_repay(corp):
-            raise GameError(f"{corp.sym} can't repay a loan now")
+            raise GameError("{corporation} can't repay a loan now", corporation=corp.sym)
         self.game.repay_loan(corp)
 
     def process_pass(self, action, corp: Corporation) -> None:
         self.passed = True
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if action.type == "take_loan" and isinstance(entity, Corporation) and corp_turn(self, entity):
             if entity.loans >= self.game.max_loans(entity):
-                return f"{entity.sym} owes {entity.loans} loans, as many as it has shares"
+                return GameError("{entity} owes {loans} loans, as many as it has shares",
+                                 entity=entity.sym, loans=entity.loans)
             if not self.game.loan_bank.left:
-                return "the bank has no loans left"
+                return GameError("the bank has no loans left")
         return None
 
     def legal(self, corp) -> list[dict]:
@@ -166,9 +167,9 @@ class Track1817(Track):
     def funds(self, operator) -> int:
         return self.game.buying_power(operator)
 
-    def lay_refusal(self, lay: dict | None, hex_) -> str | None:
+    def lay_refusal(self, lay: dict | None, hex_) -> GameError | None:
         if MINE in self.game.hexmap.assignments.get(hex_.coord, ()):
-            return "a mine is never upgraded"
+            return GameError("a mine is never upgraded")
         return super().lay_refusal(lay, hex_)
 
     def lay_cost(self, lay: dict, hex_, terrain_cost: int) -> int:
@@ -207,19 +208,21 @@ class SpecialTrack1817(SpecialTrack):
         return track.lay_cost(track.tile_lay(corp), self.game.hexmap.hex(coord),
                               terrain - min(terrain, ability.get("discount", 0)))
 
-    def refusal(self, company: Company, ability: dict, coord: str, tile_id: str, rotation: int) -> str | None:
+    def refusal(self, company: Company, ability: dict, coord: str, tile_id: str, rotation: int) -> GameError | None:
         """Why the private can't make this lay now (None: it can), else its cost is affordable."""
         game = self.game
         corp = company.owner
         track = self.track()
         if coord not in ability.get("hexes", [coord]):
-            return f"{company.sym} can only lay track on {', '.join(ability['hexes'])}"
+            return GameError("{company} can only lay track on {hexes}", company=company.sym,
+                             hexes=', '.join(ability['hexes']))
         hex_ = game.hexmap.hex(coord)
         why = track.lay_refusal(track.tile_lay(corp), hex_)
         if why:
-            return f"{company.sym} can't lay on {coord}: {why}"
+            return GameError("{company} can't lay on {coord}: {reason}", company=company.sym, coord=coord,
+                             reason=why)
         if company.sym in MINE_COMPANIES and not self.faces_a_stop(hex_, tile_id, rotation):
-            return "a mine's track must lead towards a neighbouring city, town or off-board"
+            return GameError("a mine's track must lead towards a neighbouring city, town or off-board")
         return None
 
     def faces_a_stop(self, hex_, tile_id: str, rotation: int) -> bool:
@@ -240,14 +243,15 @@ class SpecialTrack1817(SpecialTrack):
         corp = company.owner
         why = self.refusal(company, ability, coord, tile_id, rotation)
         if why:
-            raise GameError(why)
+            raise why
         terrain = game.hexmap.check_lay(corp.sym, coord, tile_id, rotation, colors=game.phase.tiles,
                                         blocked=game.blocking_privates(),
                                         need_connection=company.sym != PITTSBURGH_STEEL_MILL,
                                         tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
         cost = self.lay_cost(company, ability, coord, terrain)
         if cost > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(cost)} to lay on {coord}")
+            raise GameError("{corporation} has {cash} and can't pay {cost} to lay on {coord}",
+                            corporation=corp.sym, cash=game.fmt(corp.cash), cost=game.fmt(cost), coord=coord)
         return cost
 
     def process_lay_tile(self, action, company: Company) -> None:
@@ -316,9 +320,10 @@ class Bridge(Step):
     def process_assign(self, action, company: Company) -> None:
         ability = self.ability(company)
         if action.target not in ability["hexes"]:
-            raise GameError(f"{company.sym} builds its bridge on {' or '.join(ability['hexes'])}")
+            raise GameError("{company} builds its bridge on {hexes}", company=company.sym,
+                            hexes=Either(ability['hexes']))
         if action.target not in self.free_hexes(ability):
-            raise GameError(f"{action.target} already has a bridge")
+            raise GameError("{target} already has a bridge", target=action.target)
         self.game.hexmap.assignments.setdefault(action.target, set()).add(BRIDGE)
         self.game.use_ability(company, ability)
 
@@ -340,7 +345,8 @@ class Dividend1817(Dividend):
 
     def process_dividend(self, action, corp: Corporation) -> None:
         if action.kind not in self.KINDS:
-            raise GameError(f"{corp.sym} can pay out, pay half or withhold, not {action.kind}")
+            raise GameError("{corporation} can pay out, pay half or withhold, not {kind}",
+                            corporation=corp.sym, kind=action.kind)
         self.game.pay_dividend(corp, self.round.revenue, action.kind)
         self.passed = True
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from engine.core.entities import Company, Corporation, Player
-from engine.core.errors import GameError
+from engine.core.errors import Either, GameError, Phrase
 from engine.core.rounds import StockRound
 from engine.core.steps import Step
 from engine.core.steps.stock import BuySellParShares, track_for_programs
@@ -28,7 +28,7 @@ TRAIN_STATION = "TS"  # the private that brings one more station
 class HomeStation(Step):
     """A corporation being auctioned places its home station in any city with room for it."""
 
-    description = "choose the home city"
+    description = Phrase("choose the home city")
 
     def pending(self) -> Corporation | None:
         return self.game.home_pending
@@ -57,7 +57,7 @@ class HomeStation(Step):
 
 
 class BuySellParShares1817(Auction, BuySellParShares):
-    description = "buy, sell, start a corporation, act for a corporation or pass"
+    description = Phrase("buy, sell, start a corporation, act for a corporation or pass")
     secure_percent = 60  # with shorts, 50% of a corporation is not enough to keep it
 
     def setup(self) -> None:
@@ -150,8 +150,9 @@ class BuySellParShares1817(Auction, BuySellParShares):
         """A bid is paid in cash and privates at face value: some set of the player's privates must come to
         at most the bid, and within the player's cash of it."""
         if not any(total <= price <= total + player.cash for total in self.private_sums(player)):
-            raise GameError(f"{player.name} can't pay {self.game.fmt(price)} with {self.game.fmt(player.cash)} "
-                            f"and privates worth {', '.join(self.game.fmt(v) for v in sorted(self.private_sums(player)))}")
+            raise GameError("{player} can't pay {price} with {cash} and privates worth {companies}",
+                            player=player.name, price=self.game.fmt(price), cash=self.game.fmt(player.cash),
+                            companies=', '.join(self.game.fmt(v) for v in sorted(self.private_sums(player))))
 
     def payable_bid(self, player: Player, low: int) -> int | None:
         """The lowest bid from `low` the player can pay in cash and privates (None: none)."""
@@ -166,12 +167,14 @@ class BuySellParShares1817(Auction, BuySellParShares):
             raise GameError("name the corporation to start")
         if self.auctioning:
             if corp is not self.auctioning:
-                raise GameError(f"the auction for {self.auctioning.sym} must finish first")
+                raise GameError("the auction for {item} must finish first", item=self.auctioning.sym)
             self.check_payable(player, action.price)
             self.raise_bid(player, action.price)
             return
         if corp not in self.startable():
-            raise GameError(f"{corp.sym} can't be started: it has " + ("closed" if corp.closed else "started"))
+            if corp.closed:
+                raise GameError("{corporation} can't be started: it has closed", corporation=corp.sym)
+            raise GameError("{corporation} can't be started: it has started", corporation=corp.sym)
         if not game.home_cities(corp):
             raise GameError("no city has room for a home station")
         self.check_price(player, corp, action.price, MIN_IPO_BID)
@@ -183,7 +186,8 @@ class BuySellParShares1817(Auction, BuySellParShares):
 
     def check_price(self, player: Player, item, price: int, low: int) -> None:
         if price > MAX_IPO_BID:
-            raise GameError(f"a bid on {item.sym} may not exceed {self.game.fmt(MAX_IPO_BID)}")
+            raise GameError("a bid on {item} may not exceed {most}", item=item.sym,
+                            most=self.game.fmt(MAX_IPO_BID))
         super().check_price(player, item, price, low)
 
     def won(self, player: Player, corp: Corporation, price: int) -> None:
@@ -246,7 +250,9 @@ class BuySellParShares1817(Auction, BuySellParShares):
         except (TypeError, ValueError):
             shares = None
         if shares not in sizes:
-            raise GameError(f"{self.forming.sym} may have {' or '.join(map(str, sizes))} shares now, not {action.choice}")
+            raise GameError("{corporation} may have {choices} shares now, not {choice}",
+                            corporation=self.forming.sym, choices=Either(map(str, sizes)),
+                            choice=action.choice)
         self.size(self.forming, shares)
         self.form_if_complete()
 
@@ -254,7 +260,8 @@ class BuySellParShares1817(Auction, BuySellParShares):
         game = self.game
         company = game.company(str(action.target))
         if company not in self.contributable(player):
-            raise GameError(f"{company.sym} can't go into {self.forming.sym}")
+            raise GameError("{company} can't go into {corporation}", company=company.sym,
+                            corporation=self.forming.sym)
         game.contribute(company, self.forming)
         self.form_if_complete()
 
@@ -262,7 +269,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
     def shortable(self, player: Player) -> list[Corporation]:
         return [c for c in self.game.corporations if self.short_refusal(player, c) is None]
 
-    def short_refusal(self, player: Player, corp: Corporation) -> str | None:
+    def short_refusal(self, player: Player, corp: Corporation) -> GameError | None:
         """Why the player can't sell a share of the corporation short now, if they can't. Once a turn a player
         may short a 5- or 10-share corporation that has operated, in the normal zone, of which they hold no
         share, while fewer of its shares are short than it has (five with the optional rule); no new
@@ -270,33 +277,40 @@ class BuySellParShares1817(Auction, BuySellParShares):
         game = self.game
         limit = 5 if "five_shorts" in game.optional_rules else corp.total_shares
         checks = (
-            ("no_new_shorts" in game.phase.status, "no new shorts may be sold in this phase"),
-            (any(kind == "short" for kind, _ in self.current_actions), f"{player.name} has already sold short "
-                                                                        "this turn"),
-            (not corp.floated or corp.total_shares == 2, f"{corp.sym} can't be shorted: it isn't a 5- or 10-share "
-                                                         "corporation"),
-            (not corp.operated, f"{corp.sym} has not operated yet"),
-            (not game.in_normal_zone(corp), f"{corp.sym} is in the {game.zone(corp)} zone"),
-            (player.percent_of(corp) > 0, f"{player.name} holds shares of {corp.sym}"),
-            (len(game.shorts(corp)) >= limit, f"{limit} shares of {corp.sym} are short already"),
+            ("no_new_shorts" in game.phase.status, GameError("no new shorts may be sold in this phase")),
+            (any(kind == "short" for kind, _ in self.current_actions),
+             GameError("{player} has already sold short this turn", player=player.name)),
+            (not corp.floated or corp.total_shares == 2,
+             GameError("{corporation} can't be shorted: it isn't a 5- or 10-share corporation",
+                       corporation=corp.sym)),
+            (not corp.operated, GameError("{corporation} has not operated yet", corporation=corp.sym)),
+            (not game.in_normal_zone(corp), GameError("{corporation} is in the {zone} zone", corporation=corp.sym,
+                                                      zone=Phrase(game.zone(corp), "market"))),
+            (player.percent_of(corp) > 0, GameError("{player} holds shares of {corporation}",
+                                                    player=player.name, corporation=corp.sym)),
+            (len(game.shorts(corp)) >= limit, GameError("{limit} shares of {corporation} are short already",
+                                                        limit=limit, corporation=corp.sym)),
         )
         return next((why for failed, why in checks if failed), None)
 
-    def why_not(self, entity, action) -> str | None:
+    def why_not(self, entity, action) -> GameError | None:
         if action.type == "short" and entity is self.round.current_entity:
             corp = self.game.corporation_by_sym.get(action.corporation)
             if corp is None:
-                return f"there is no corporation {action.corporation}"
+                return GameError("there is no corporation {corporation}", corporation=action.corporation)
             why = self.short_refusal(entity, corp) or \
-                ("shorts come before the purchase of the turn" if self.bought else None)
-            return f"{entity.name} can't sell {corp.sym} short: {why}" if why else None
+                (GameError("shorts come before the purchase of the turn") if self.bought else None)
+            return GameError("{entity} can't sell {corporation} short: {reason}", entity=entity.name,
+                             corporation=corp.sym, reason=why) if why else None
         return super().why_not(entity, action)
 
     def process_short(self, action, player: Player) -> None:
         corp = self.game.corporation(action.corporation)
-        why = self.short_refusal(player, corp) or ("shorts come before the purchase of the turn" if self.bought else None)
+        why = self.short_refusal(player, corp) or \
+            (GameError("shorts come before the purchase of the turn") if self.bought else None)
         if why:
-            raise GameError(f"{player.name} can't sell {corp.sym} short: {why}")
+            raise GameError("{player} can't sell {corporation} short: {reason}", player=player.name,
+                            corporation=corp.sym, reason=why)
         self.game.short(player, corp)
         self.round.players_sold.setdefault(player.id, set()).add(corp.sym)
         player.passed = False
@@ -314,16 +328,19 @@ class BuySellParShares1817(Auction, BuySellParShares):
     def closing_buy_allowed(self, player: Player, share) -> bool:
         return self.closing_buy_refusal(player, share) is None
 
-    def closing_buy_refusal(self, player: Player, share) -> str | None:
+    def closing_buy_refusal(self, player: Player, share) -> GameError | None:
         """Buying a share to close a short ignores the certificate and holding limits."""
         corp = share.corporation
         checks = (
             (not share.buyable or share.president or share.owner not in (corp, self.game.pool),
-             f"{share.id} is not for sale"),
-            (self.sold_this_round(player, corp), f"{player.name} sold {corp.sym} this round and can't buy it again"),
-            (self.bought, f"{player.name} has already bought this turn"),
-            (self.share_price(share) > player.cash, f"{player.name} has {self.game.fmt(player.cash)} and can't pay "
-                                                    f"{self.game.fmt(self.share_price(share))}"),
+             GameError("{share} is not for sale", share=share.id)),
+            (self.sold_this_round(player, corp),
+             GameError("{player} sold {corporation} this round and can't buy it again", player=player.name,
+                       corporation=corp.sym)),
+            (self.bought, GameError("{player} has already bought this turn", player=player.name)),
+            (self.share_price(share) > player.cash,
+             GameError("{player} has {cash} and can't pay {price}", player=player.name,
+                       cash=self.game.fmt(player.cash), price=self.game.fmt(self.share_price(share)))),
         )
         return next((why for failed, why in checks if failed), None)
 
@@ -332,7 +349,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if len(shares) == 1 and self.game.shorts_of(player, shares[0].corporation):
             why = self.closing_buy_refusal(player, shares[0])
             if why:
-                raise GameError(why)
+                raise why
             return shares[0], self.share_price(shares[0])
         return super().check_buy(action, player)
 
@@ -359,15 +376,17 @@ class BuySellParShares1817(Auction, BuySellParShares):
 
     def check_sale(self, player: Player, corp: Corporation, shares, percent: int) -> None:
         if not corp.operated:
-            raise GameError(f"{corp.sym} has not operated yet: its shares can't be sold")
+            raise GameError("{corporation} has not operated yet: its shares can't be sold",
+                            corporation=corp.sym)
         if not self.game.in_normal_zone(corp):
-            raise GameError(f"{corp.sym} is in the {self.game.zone(corp)} zone: its shares can't be traded")
+            raise GameError("{corporation} is in the {zone} zone: its shares can't be traded",
+                            corporation=corp.sym, zone=self.game.zone(corp))
         super().check_sale(player, corp, shares, percent)
 
     # --- acting for a corporation -----------------------------------------------------------------
     def process_take_loan(self, action, corp: Corporation) -> None:
         if not self.corporate_actions(corp):
-            raise GameError(f"{corp.sym} can't take a loan now")
+            raise GameError("{corporation} can't take a loan now", corporation=corp.sym)
         self.corporate_action = corp
         track_for_programs(self.round, corp.owner, corp, "loan", self.game.programs.seq)
         self.game.take_loan(corp)
@@ -376,13 +395,14 @@ class BuySellParShares1817(Auction, BuySellParShares):
     def buy_back(self, action, corp: Corporation) -> None:
         game = self.game
         if "buy_shares" not in self.corporate_actions(corp):
-            raise GameError(f"{corp.sym} can't buy back shares now")
+            raise GameError("{corporation} can't buy back shares now", corporation=corp.sym)
         shares = [game.share(sid) for sid in action.shares]
         if any(s.corporation is not corp or s.owner is not game.pool for s in shares):
-            raise GameError(f"{corp.sym} buys back its own shares from the market")
+            raise GameError("{corporation} buys back its own shares from the market", corporation=corp.sym)
         price = sum(game.certificate_price(s, corp.share_price.price) for s in shares)
         if price > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)} and can't pay {game.fmt(price)}")
+            raise GameError("{corporation} has {cash} and can't pay {price}", corporation=corp.sym,
+                            cash=game.fmt(corp.cash), price=game.fmt(price))
         game.transfer(corp, game.bank, price)
         game.transfer_shares(shares, corp)
         track_for_programs(self.round, corp.owner, corp, "redeem", game.programs.seq)
@@ -399,7 +419,8 @@ class BuySellParShares1817(Auction, BuySellParShares):
     def process_pass(self, action, player: Player) -> None:
         if self.winner:
             if not self.sized:
-                raise GameError(f"{player.name} must first choose how many shares {self.forming.sym} has")
+                raise GameError("{player} must first choose how many shares {corporation} has",
+                                player=player.name, corporation=self.forming.sym)
             self.formed()
             return
         if self.auctioning:

@@ -487,9 +487,9 @@ class Game1860(BaseGame):
         for route in routes:
             tid = route.get("train")
             if tid not in runnable:
-                raise GameError(f"{corp.sym} can't run train {tid}")
+                raise GameError("{corporation} can't run train {train}", corporation=corp.sym, train=tid)
             if tid in seen or runnable[tid].operated:
-                raise GameError(f"train {tid} has already run this operating round")
+                raise GameError("train {train} has already run this operating round", train=tid)
             seen.add(tid)
         return check_run(self, corp, routes) if routes else []
 

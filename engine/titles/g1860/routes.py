@@ -120,12 +120,12 @@ class RunContext:
         """The halts setting that earns most, revenue and subsidy together (more revenue when equal)."""
         return max((self.result(visit, h) for h in self.halts_settings(visit)), key=lambda r: (r[0] + r[1], r[0]))
 
-    def legal(self, visit: Visit) -> str | None:
+    def legal(self, visit: Visit) -> GameError | None:
         """Why the train can't run a route that goes through this, if it can't."""
         if visit.cities > city_allowance(self.train):
-            return f"{visit.cities} cities are too many for a {self.train.name}"
+            return GameError("{n} cities are too many for a {train}", n=visit.cities, train=self.train.name)
         if self.no_skip_towns and len(visit.towns) > max(self.allowance(visit.cities), 0):
-            return "the route has too many towns"
+            return GameError("the route has too many towns")
         return None
 
 
@@ -178,21 +178,23 @@ def check_run(game, corp, routes: list[dict]) -> list[tuple[int, int]]:
     for route, train, visits, segs in built:
         ctx = RunContext(game, corp, train)
         if is_halt(visits[0]) or is_halt(visits[-1]):
-            raise GameError(f"train {train.id}: a route can't begin or end at a halt")
+            raise GameError("train {train}: a route can't begin or end at a halt", train=train.id)
         visit = Visit.of(visits, game.phase.tiles, train.name)
         refusal = ctx.legal(visit)
         if refusal:
-            raise GameError(f"train {train.id}: {refusal}")
+            raise GameError("train {train}: {reason}", train=train.id, reason=refusal)
         paths = ordered_paths(visits, segs)
         if not game.option("re_enter_hexes") and not check_hex_reentry(paths):
-            raise GameError(f"train {train.id}: a route can't enter a hex twice")
+            raise GameError("train {train}: a route can't enter a hex twice", train=train.id)
         full = [v for v in visits[1:-1] if full_city(game, corp, v)]
         if len(full) > 1:
-            raise GameError(f"train {train.id}: a route may pass only one city full of other companies' stations")
+            raise GameError("train {train}: a route may pass only one city full of other companies' stations",
+                            train=train.id)
         passing.append(bool(full))
         for key in (k for p in paths for k in path_track_keys(p)):
             if key in used_track:
-                raise GameError(f"train {train.id}: the track on {key[0]} is already used by train {used_track[key]}")
+                raise GameError("train {train}: the track on {hex} is already used by train {used}",
+                                train=train.id, hex=key[0], used=used_track[key])
         for key in (k for p in paths for k in path_track_keys(p)):
             used_track[key] = train.id
         revenue, subsidy, _ = ctx.result(visit, route.get("halts"))
@@ -202,7 +204,7 @@ def check_run(game, corp, routes: list[dict]) -> list[tuple[int, int]]:
     visited = [set(map(id, v)) for _, _, v, _ in built]
     home = home_city(game, corp)
     if built and (home is None or not any(id(home) in v for v in visited)):
-        raise GameError(f"one of {corp.sym}'s routes must visit its home station")
+        raise GameError("one of {corporation}'s routes must visit its home station", corporation=corp.sym)
     if built and not routes_meet(visited):
         raise GameError("each route must meet another at a city, town or halt")
     return out

@@ -3,9 +3,10 @@ tiles at float, and the operating turn of companies that may be insolvent, in re
 
 from __future__ import annotations
 
+from engine.core.actions import quoted
 from engine.core.distance import Distances
 from engine.core.entities import Company, Corporation, Player, Share
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.steps import Step, operating, stock
 
 PHASE_OF_FISHBOURNE = "6"
@@ -21,7 +22,7 @@ class BuyCert(Step):
     its price (a president's certificate: twice the par they choose). If everyone passes, the first to
     act takes a lot for nothing bid (the cheapest one for all their money if that is all they can do)."""
 
-    description = "bid for the next lot, or buy one"
+    description = Phrase("bid for the next lot, or buy one")
     MIN_RAISE = 5
 
     def setup(self) -> None:
@@ -111,10 +112,11 @@ class BuyCert(Step):
         if action.company or action.corporation:
             raise GameError("the lot is chosen once the auction is won: bid without naming one")
         if action.price > self.max_player_bid(player):
-            raise GameError(f"{player.name} can bid at most {self.game.fmt(self.max_player_bid(player))}: the "
-                            f"cheapest lot ({self.game.fmt(self.cheapest_price())}) must stay affordable")
+            raise GameError("{player} can bid at most {most}: the cheapest lot ({cheapest_price}) must stay "
+                            "affordable", player=player.name, most=self.game.fmt(self.max_player_bid(player)),
+                            cheapest_price=self.game.fmt(self.cheapest_price()))
         if action.price < self.min_player_bid():
-            raise GameError(f"a bid must be at least {self.game.fmt(self.min_player_bid())}")
+            raise GameError("a bid must be at least {least}", least=self.game.fmt(self.min_player_bid()))
         self.turn_bids[player] = action.price
         self.resolve_auction()
 
@@ -138,11 +140,13 @@ class BuyCert(Step):
         game = self.game
         company = game.company_by_sym.get(action.company or "")
         if company is None or company not in self.lots:
-            raise GameError(f"{action.company or 'that'} is not a lot of this auction")
+            raise GameError("{company} is not a lot of this auction", company=quoted(action.company))
         if not self.affordable(player, company):
-            raise GameError(f"{player.name} can't pay {game.fmt(company.value)} for {company.sym}")
+            raise GameError("{player} can't pay {value} for {company}", player=player.name,
+                            value=game.fmt(company.value), company=company.sym)
         if action.price != company.value:
-            raise GameError(f"{company.sym} costs {game.fmt(company.value)}, not {game.fmt(action.price)}")
+            raise GameError("{company} costs {value}, not {price}", company=company.sym,
+                            value=game.fmt(company.value), price=game.fmt(action.price))
         price = min(company.value, player.cash)
         company.owner = player
         player.companies.append(company)
@@ -157,13 +161,14 @@ class BuyCert(Step):
             raise GameError("the auction must be won before a lot is taken")
         corp = game.corporation(action.corporation)
         if corp not in self.lots:
-            raise GameError(f"{corp.sym} is not a lot of this auction")
+            raise GameError("{corporation} is not a lot of this auction", corporation=corp.sym)
         if not self.affordable(player, corp):
-            raise GameError(f"{player.name} can't pay for {corp.sym}'s president's certificate")
+            raise GameError("{player} can't pay for {corporation}'s president's certificate",
+                            player=player.name, corporation=corp.sym)
         cell = game.market.cells.get(action.share_price)
         if cell not in self.par_cells(player, corp):
             prices = ", ".join(game.fmt(c.price) for c in self.par_cells(player, corp))
-            raise GameError(f"{corp.sym} can be started at {prices}")
+            raise GameError("{corporation} can be started at {prices}", corporation=corp.sym, prices=prices)
         game.set_par(corp, cell)
         price = min(2 * cell.price, player.cash)
         game.buy_shares(player, [corp.presidents_share], price)
@@ -205,7 +210,7 @@ class BuyCert(Step):
 class HomeTrack(Step):
     """A company that floats in a stock round lays its home tile at once, free of its tile lays."""
 
-    description = "lay the home tile"
+    description = Phrase("lay the home tile")
 
     def pending(self) -> list[Corporation]:
         return self.game.pending_home_tracks
@@ -235,10 +240,12 @@ class HomeTrack(Step):
     def process_lay_tile(self, action, corp: Corporation) -> None:
         game = self.game
         if action.hex != self.home(corp):
-            raise GameError(f"{corp.sym} lays its home tile on {self.home(corp)}")
+            raise GameError("{corporation} lays its home tile on {home}", corporation=corp.sym,
+                            home=self.home(corp))
         cost = game.hexmap.check_lay(corp.sym, action.hex, action.tile, action.rotation, colors=game.phase.tiles)
         if cost > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(cost, corp)}")
+            raise GameError("{corporation} has {cash} and can't pay {cost}", corporation=corp.sym,
+                            cash=game.fmt(corp.cash, corp), cost=game.fmt(cost, corp))
         game.lay_tile(corp, action.hex, action.tile, action.rotation, cost)
         self.pending().pop(0)
 
@@ -268,7 +275,8 @@ class Exchange(stock.Exchange):
         game = self.game
         shares = [game.share(sid) for sid in action.shares]
         if len(shares) != 1 or shares[0] not in self.exchangeable(company):
-            raise GameError(f"{company.sym} can't be exchanged for {', '.join(action.shares)}")
+            raise GameError("{company} can't be exchanged for {shares}", company=company.sym,
+                            shares=', '.join(action.shares))
         share = shares[0]
         corp = share.corporation
         player = company.owner
@@ -370,25 +378,32 @@ class BuySellParShares(stock.BuySellParShares):
         share = shares[0]
         corp = share.corporation
         if share.owner is not corp and share.owner is not game.pool:
-            raise GameError(f"{share.id} is not for sale: {game.name_of(share.owner)} holds it")
+            raise GameError("{share} is not for sale: {name} holds it", share=share.id,
+                            name=game.name_of(share.owner))
         if not corp.ipoed:
-            raise GameError(f"{corp.sym} has no par price yet: its president's certificate must be bought first")
+            raise GameError("{corporation} has no par price yet: its president's certificate must be bought "
+                            "first", corporation=corp.sym)
         if not share.buyable:
-            raise GameError(f"{share.id} is reserved for the exchange of a private")
+            raise GameError("{share} is reserved for the exchange of a private", share=share.id)
         if share.president and share.owner is corp:
-            raise GameError(f"the president's certificate of {corp.sym} is bought by setting the par price")
+            raise GameError("the president's certificate of {corporation} is bought by setting the par price",
+                            corporation=corp.sym)
         if share.president and not player.percent_of(corp):
-            raise GameError(f"only a shareholder of {corp.sym} may buy its president's certificate from the market")
+            raise GameError("only a shareholder of {corporation} may buy its president's certificate from "
+                            "the market", corporation=corp.sym)
         if self.sold_this_round(player, corp):
-            raise GameError(f"{player.name} sold {corp.sym} this round and can't buy it again")
+            raise GameError("{player} sold {corporation} this round and can't buy it again",
+                            player=player.name, corporation=corp.sym)
         if self.bought and not self.can_buy_multiple(corp, share.owner):
-            raise GameError(f"{player.name} has already bought this turn")
+            raise GameError("{player} has already bought this turn", player=player.name)
         if not self.under_limit(player):
-            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+            raise GameError("{player} is at the certificate limit of {cert_limit}", player=player.name,
+                            cert_limit=game.cert_limit)
         price = self.share_price(share)
         if self.cash_needed(share) > player.cash:
-            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay "
-                            f"{game.fmt(self.cash_needed(share))} for {share.id}")
+            raise GameError("{player} has {cash} and can't pay {price} for {share}", player=player.name,
+                            cash=game.fmt(player.cash), price=game.fmt(self.cash_needed(share)),
+                            share=share.id)
         return share, price
 
     def process_buy_shares(self, action, player: Player) -> None:
@@ -423,24 +438,29 @@ class BuySellParShares(stock.BuySellParShares):
         game = self.game
         corp = game.corporation(action.corporation)
         if corp.ipoed:
-            raise GameError(f"{corp.sym} already has a par price")
+            raise GameError("{corporation} already has a par price", corporation=corp.sym)
         if not game.layer_available(corp):
-            raise GameError(f"{corp.sym} (layer {game.layer(corp)}) is not available yet: companies up to layer "
-                            f"{game.current_layer()} are")
+            raise GameError("{corporation} (layer {layer}) is not available yet: companies up to layer "
+                            "{current_layer} are", corporation=corp.sym, layer=game.layer(corp),
+                            current_layer=game.current_layer())
         if self.bought:
-            raise GameError(f"{player.name} has already bought this turn")
+            raise GameError("{player} has already bought this turn", player=player.name)
         if self.sold_this_round(player, corp):
-            raise GameError(f"{player.name} sold {corp.sym} this round and can't buy it again")
+            raise GameError("{player} sold {corporation} this round and can't buy it again",
+                            player=player.name, corporation=corp.sym)
         if not self.under_limit(player):
-            raise GameError(f"{player.name} is at the certificate limit of {game.cert_limit}")
+            raise GameError("{player} is at the certificate limit of {cert_limit}", player=player.name,
+                            cert_limit=game.cert_limit)
         cell = game.market.cells.get(action.share_price)
         low, high = game.par_range_of(corp)
         if cell not in game.par_prices(corp):
-            raise GameError(f"{corp.sym} is started at a par price from {game.fmt(low)} to {game.fmt(high)}")
+            raise GameError("{corporation} is started at a par price from {low} to {high}",
+                            corporation=corp.sym, low=game.fmt(low), high=game.fmt(high))
         price = 2 * cell.price
         if price > player.cash:
-            raise GameError(f"{player.name} has {game.fmt(player.cash)} and can't pay {game.fmt(price)} "
-                            f"to start {corp.sym} at {game.fmt(cell.price)}")
+            raise GameError("{player} has {cash} and can't pay {price} to start {corporation} at {price2}",
+                            player=player.name, cash=game.fmt(player.cash), price=game.fmt(price),
+                            corporation=corp.sym, price2=game.fmt(cell.price))
         return corp, cell, price
 
     # --- selling ----------------------------------------------------------------------------------------
@@ -464,23 +484,29 @@ class BuySellParShares(stock.BuySellParShares):
     def check_sale(self, player: Player, corp: Corporation, shares: list[Share], percent: int) -> None:
         game = self.game
         if not corp.ipoed:
-            raise GameError(f"{corp.sym} has no par price: its certificates can't be sold")
+            raise GameError("{corporation} has no par price: its certificates can't be sold",
+                            corporation=corp.sym)
         if self.sold_in_block(corp):
-            raise GameError(f"{player.name} has sold {corp.sym} this turn: all of a sale goes at once")
+            raise GameError("{player} has sold {corporation} this turn: all of a sale goes at once",
+                            player=player.name, corporation=corp.sym)
         if percent not in game.sale_percents(corp, shares):
-            raise GameError(f"{player.name} can't sell {percent}% of {corp.sym} as {', '.join(s.id for s in shares)}")
+            raise GameError("{player} can't sell {percent}% of {corporation} as {shares}", player=player.name,
+                            percent=percent, corporation=corp.sym, shares=', '.join(s.id for s in shares))
         if not game.fits_in_pool(corp, percent):
-            raise GameError(f"the market can't take {percent}% more of {corp.sym}")
+            raise GameError("the market can't take {percent}% more of {corporation}", percent=percent,
+                            corporation=corp.sym)
         if not self.can_dump(player, corp, shares, percent):
-            raise GameError(f"{player.name} can't sell part of {corp.sym}'s president's certificate: the market "
-                            "has no certificate to give in change and no other player holds two shares")
+            raise GameError("{player} can't sell part of {corporation}'s president's certificate: the market "
+                            "has no certificate to give in change and no other player holds two shares",
+                            player=player.name, corporation=corp.sym)
 
     def process_sell_shares(self, action, player: Player) -> None:
         game = self.game
         corp = game.share(action.shares[0]).corporation if action.shares else None
         if corp is not None and corp.share_price is not None and action.share_price is not None and \
                 action.share_price != game.share_price_for_sale(corp):
-            raise GameError(f"{corp.sym}'s shares sell for {game.fmt(game.share_price_for_sale(corp))} each")
+            raise GameError("{corporation}'s shares sell for {price} each", corporation=corp.sym,
+                            price=game.fmt(game.share_price_for_sale(corp)))
         super().process_sell_shares(action, player)
         self.game.check_bank_broken()
 
@@ -500,11 +526,12 @@ class BuySellParShares(stock.BuySellParShares):
         game = self.game
         company = game.company(action.company)
         if company.owner is not game.bank:
-            raise GameError(f"{company.sym} is not for sale by the bank")
+            raise GameError("{company} is not for sale by the bank", company=company.sym)
         if company not in self.companies_for_sale(player):
-            raise GameError(f"{player.name} can't buy {company.sym} now")
+            raise GameError("{player} can't buy {company} now", player=player.name, company=company.sym)
         if action.price != company.value:
-            raise GameError(f"the bank sells {company.sym} for {game.fmt(company.value)}")
+            raise GameError("the bank sells {company} for {value}", company=company.sym,
+                            value=game.fmt(company.value))
         company.owner = player
         player.companies.append(company)
         game.transfer(player, game.bank, company.value)
@@ -523,11 +550,12 @@ class BuySellParShares(stock.BuySellParShares):
         game = self.game
         company = game.company(action.company)
         if company.owner is not player:
-            raise GameError(f"{player.name} doesn't own {company.sym}")
+            raise GameError("{player} doesn't own {company}", player=player.name, company=company.sym)
         if not self.can_sell_any_company(player):
             raise GameError("privates are sold to the bank from the second stock round, before buying")
         if action.price != self.sale_value(company):
-            raise GameError(f"the bank pays {game.fmt(self.sale_value(company))} for {company.sym}")
+            raise GameError("the bank pays {price} for {company}", price=game.fmt(self.sale_value(company)),
+                            company=company.sym)
         player.companies.remove(company)
         company.owner = game.bank
         if self.sale_value(company) > 0:
@@ -638,7 +666,7 @@ def path_within(new, old_ends) -> bool:
     return all(any(_end_within(n, o) for o in old_ends) for n in new.ends)
 
 
-def upgrade_refusal(game, corp: Corporation, hex_, tile_id: str, rotation: int) -> str | None:
+def upgrade_refusal(game, corp: Corporation, hex_, tile_id: str, rotation: int) -> GameError | None:
     """An upgrade must lie within reach of the company's biggest train, and give it new track it can reach
     or change the revenue of a stop it can reach."""
     hm = game.hexmap
@@ -651,7 +679,8 @@ def upgrade_refusal(game, corp: Corporation, hex_, tile_id: str, rotation: int) 
         after = Distances(hm, corp.sym)
         new = hex_.tile
         if not reachable_hex(after, hex_, train):
-            return f"no train of {corp.sym} reaches {hex_.coord}"
+            return GameError("no train of {corporation} reaches {coord}", corporation=corp.sym,
+                             coord=hex_.coord)
         changed = saved != sorted(max_revenue(n) for n in new.nodes if reachable_node(after, n, train))
         walked = hm.connected_paths(corp.sym)
         used_new = False
@@ -661,7 +690,7 @@ def upgrade_refusal(game, corp: Corporation, hex_, tile_id: str, rotation: int) 
             if not any(path_within(np, ends) for ends in old_ends):
                 used_new = True
     if not used_new and not changed:
-        return "it must give the company new track or change a revenue it can reach"
+        return GameError("it must give the company new track or change a revenue it can reach")
     return None
 
 
@@ -699,16 +728,16 @@ class Track(operating.Track):
             return ()
         return super().actions(entity)
 
-    def lay_refusal(self, lay, hex_) -> str | None:
+    def lay_refusal(self, lay, hex_) -> GameError | None:
         return super().lay_refusal(lay, hex_)
 
-    def tile_refusal(self, corp, hex_, tile_id: str, rotation: int, cost: int) -> str | None:
+    def tile_refusal(self, corp, hex_, tile_id: str, rotation: int, cost: int) -> GameError | None:
         game = self.game
         tile = game.hexmap.tile(tile_id) if "-" in tile_id else None
         if tile is not None and tile.cities and self.round.num_laid_track > 0:
-            return "a city tile can only be the turn's first and only lay"
+            return GameError("a city tile can only be the turn's first and only lay")
         if corp in game.insolvent and cost > 0:
-            return "an insolvent company may only lay free tiles"
+            return GameError("an insolvent company may only lay free tiles")
         if hex_.tile.color != "white":
             return upgrade_refusal(game, corp, hex_, tile_id, rotation)
         return None
@@ -741,17 +770,18 @@ class Route(operating.Route):
     def process_run_routes(self, action, corp: Corporation) -> None:
         game = self.game
         if not action.routes and not game.may_run_nothing(corp):
-            raise GameError(f"{corp.sym} must run a route")
+            raise GameError("{corporation} must run a route", corporation=corp.sym)
         runnable = {t.id: t for t in game.runnable_trains(corp)}
         seen = {route.train for route in action.routes}
         results = game.run_results(corp, [r.model_dump() for r in action.routes])
         for route, (revenue, subsidy) in zip(action.routes, results, strict=True):
             if route.revenue is not None and route.revenue != revenue:
-                raise GameError(f"train {route.train}'s route pays {game.fmt(revenue, corp)}, not "
-                                f"{game.fmt(route.revenue, corp)}")
+                raise GameError("train {train}'s route pays {revenue}, not {revenue2}", train=route.train,
+                                revenue=game.fmt(revenue, corp), revenue2=game.fmt(route.revenue, corp))
             if route.subsidy is not None and route.subsidy != subsidy:
-                raise GameError(f"train {route.train}'s route earns a subsidy of {game.fmt(subsidy, corp)}, "
-                                f"not {game.fmt(route.subsidy, corp)}")
+                raise GameError("train {train}'s route earns a subsidy of {subsidy}, not {subsidy2}",
+                                train=route.train, subsidy=game.fmt(subsidy, corp),
+                                subsidy2=game.fmt(route.subsidy, corp))
         for train_id in seen:
             if runnable[train_id].owner is corp:  # a leased train goes back to the bank unmarked
                 runnable[train_id].operated = True
@@ -781,7 +811,8 @@ class Dividend(operating.Dividend):
 
     def process_dividend(self, action, corp: Corporation) -> None:
         if action.kind not in ("payout", "withhold"):
-            raise GameError(f"{corp.sym} can pay out or withhold, not {action.kind}")
+            raise GameError("{corporation} can pay out or withhold, not {kind}", corporation=corp.sym,
+                            kind=action.kind)
         self.pay(corp, action.kind)
 
     def skip(self) -> None:
@@ -857,29 +888,35 @@ class BuyTrain(operating.BuyTrain):
         game = self.game
         train = game.train(action.train)
         if train not in self.buyable_trains(corp):
-            raise GameError(f"{corp.sym} can't buy train {train.id} now")
+            raise GameError("{corporation} can't buy train {train} now", corporation=corp.sym, train=train.id)
         if action.variant is not None and action.variant != train.name:
-            raise GameError(f"train {train.id} is a {train.name}-train, not {action.variant}")
+            raise GameError("train {train} is a {train2}-train, not {variant}", train=train.id,
+                            train2=train.name, variant=action.variant)
         if train.owner is None:
             if action.price != train.price:
-                raise GameError(f"train {train.id} costs {game.fmt(train.price, corp)}")
+                raise GameError("train {train} costs {price}", train=train.id,
+                                price=game.fmt(train.price, corp))
         else:
             low, high = self.price_range(corp, train)
             if not low <= action.price <= high:
-                raise GameError(f"{corp.sym} may pay {game.fmt(low, corp)} to {game.fmt(high, corp)} for {train.id}")
+                raise GameError("{corporation} may pay {low} to {high} for {train}", corporation=corp.sym,
+                                low=game.fmt(low, corp), high=game.fmt(high, corp), train=train.id)
             if action.price % game.rules.train_price_multiple:
-                raise GameError(f"a train changes hands for a multiple of {game.fmt(game.rules.train_price_multiple, corp)}")
+                raise GameError("a train changes hands for a multiple of {train_price_multiple}",
+                                train_price_multiple=game.fmt(game.rules.train_price_multiple, corp))
         if not self.room(corp):
-            raise GameError(f"{corp.sym} already has {len(corp.trains)} trains, the limit in phase {game.phase.name}")
+            raise GameError("{corporation} already has {n} trains, the limit in phase {phase}",
+                            corporation=corp.sym, n=len(corp.trains), phase=game.phase.name)
         if action.price > corp.cash:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash, corp)} and can't pay {game.fmt(action.price, corp)}")
+            raise GameError("{corporation} has {cash} and can't pay {price}", corporation=corp.sym,
+                            cash=game.fmt(corp.cash, corp), price=game.fmt(action.price, corp))
         game.buy_train(corp, train, action.price)
         if not self.can_buy(corp):
             self.passed = True
 
     def process_pass(self, action, corp) -> None:
         if self.must_buy(corp):
-            raise GameError(f"{corp.sym} has no train and must buy one")
+            raise GameError("{corporation} has no train and must buy one", corporation=corp.sym)
         self.passed = True
 
     def legal(self, corp) -> list[dict]:

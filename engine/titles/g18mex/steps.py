@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.entities import Company, Corporation, Minor, Player, Share
-from engine.core.errors import GameError
+from engine.core.errors import GameError, Phrase
 from engine.core.steps import Step, operating, stock
 
 KCMO = "KCMO"
@@ -53,7 +53,8 @@ class BuySellParShares(stock.BuySellParShares):
         share = game.share(action.shares[0]) if len(action.shares) == 1 else None
         half = self.swap_for_buy(player, share) if share is not None else None
         if half is None or half.id != action.swap:
-            raise GameError(f"{player.name} can't buy {', '.join(action.shares)} handing in {action.swap}")
+            raise GameError("{player} can't buy {shares} handing in {swap}", player=player.name,
+                            shares=', '.join(action.shares), swap=action.swap)
         price = self.swap_price(share, half)
         game.give_share(half, game.pool)
         game.buy_shares(player, [share], price)
@@ -83,7 +84,8 @@ class BuySellParShares(stock.BuySellParShares):
         shares, corp, percent = self.parse_sale(action, player)
         half = self.swap_for_sale(player, shares, percent)
         if half is None or half.id != action.swap:
-            raise GameError(f"{player.name} can't sell {', '.join(action.shares)} taking {action.swap} in change")
+            raise GameError("{player} can't sell {shares} taking {swap} in change", player=player.name,
+                            shares=', '.join(action.shares), swap=action.swap)
         was_president = corp.owner is player
         price = -(-corp.share_price.price * percent // corp.share_percent) - \
             game.certificate_price(half, corp.share_price.price)
@@ -146,7 +148,7 @@ class Track(operating.Track):
 
     def process_lay_tile(self, action, operator) -> None:
         if not self.can_lay(operator):
-            raise GameError(f"{operator.sym} has no tile lay left this turn")
+            raise GameError("{operator} has no tile lay left this turn", operator=operator.sym)
         super().process_lay_tile(action, operator)
         if self.kcmo_lay_left(operator):
             self.passed = False
@@ -248,7 +250,7 @@ class Merge(Step):
     """At the first 5-train: majors are offered in turn to merge into the NdM (floated ones decide for
     themselves; among majors not floated, the NdM's president chooses)."""
 
-    description = "merge into the NdM, or decline"
+    description = Phrase("merge into the NdM, or decline")
 
     def active_entities(self) -> list:
         return [self.game.merge_decider()] if self.game.merge_candidates else []
@@ -269,9 +271,9 @@ class Merge(Step):
         major = game.corporation(action.corporation)
         candidates = game.merge_candidates
         if candidates[0].floated and major is not candidates[0]:
-            raise GameError(f"{candidates[0].sym} decides first whether to merge into the NdM")
+            raise GameError("{sym} decides first whether to merge into the NdM", sym=candidates[0].sym)
         if major not in candidates or (major.floated and major is not corp):
-            raise GameError(f"{major.sym} can't merge into the NdM now")
+            raise GameError("{major} can't merge into the NdM now", major=major.sym)
         game.merge_major(major)
 
     def process_pass(self, action, corp: Corporation) -> None:
@@ -288,7 +290,7 @@ class Merge(Step):
 class Assign(Step):
     """After a merger: the NdM's president picks which of the merged major's stations becomes the NdM's."""
 
-    description = "choose the station the NdM keeps"
+    description = Phrase("choose the station the NdM keeps")
 
     def active_entities(self) -> list:
         return [self.game.ndm] if self.game.merged_cities_to_select else []
@@ -305,7 +307,8 @@ class Assign(Step):
     def process_assign(self, action, corp: Corporation) -> None:
         target = getattr(action, "target", None)
         if target not in self.game.merged_cities_to_select:
-            raise GameError(f"the NdM keeps a station on one of {', '.join(self.game.merged_cities_to_select)}")
+            raise GameError("the NdM keeps a station on one of {cities}",
+                            cities=', '.join(self.game.merged_cities_to_select))
         with self.game.findings_kept():
             self.game.select_ndm_city(target)
 
