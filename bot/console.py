@@ -22,6 +22,7 @@ from bot.access import Caller
 from bot.config import Config
 from bot.db import Database
 from bot.errors import UserError
+from bot.names import base_name, option_names
 from bot.service import Reply, Service, UndoRequest
 from bot.session import Engine, Session
 from i18n import LANGUAGES, N_, _, ngettext, normalize, speaking, use
@@ -375,18 +376,20 @@ class Console:
 
     @staticmethod
     def parse_action(family: type[Session], kind: str, words: list[str]) -> tuple[str, dict[str, Any]]:
-        kind = kind.lower()
+        kind = base_name(kind)  # the names of the commands (and options) in every language
         if kind not in family.commands:
             raise UserError(_("Unknown action `{action}`; actions: {actions}.", action=kind,
                               actions=", ".join(family.commands)))
         names = [o.name for o in family.commands[kind].options]
         types = {o.name: o.kind for o in family.commands[kind].options}
+        command = " ".join(x for x in (family.group, kind) if x)
+        typed = option_names(names, command)
         opts: dict[str, Any] = {}
         positional = []
         for w in words:
-            if "=" in w and w.split("=", 1)[0] in types:
+            if "=" in w and w.split("=", 1)[0] in typed:
                 k, v = w.split("=", 1)
-                opts[k] = v
+                opts[typed[k]] = v
             else:
                 positional.append(w)
         if len(names) == 1 and positional:  # a single option takes the whole rest (e.g. routes as text)

@@ -86,6 +86,22 @@ async def test_an_1830_game_in_russian_on_the_console(tmp_path):
     assert "Auction Round 1, phase 2, bank $" in english and "Next: @Bob — buy SV for $20" in english, english
 
 
+async def test_a_russian_console_takes_russian_names_and_words_the_engines_refusal(tmp_path):
+    """The commands' Russian names (as a Russian member's Discord shows them) work on the console too, and
+    the engine's reason for a refusal is Russian."""
+    import io
+
+    from bot.config import Config
+    from bot.console import run_console
+
+    out = io.StringIO()
+    config = Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out"), pictures=False, language="ru")
+    await run_console(config, stdin=io.StringIO("new 1830 Ann Bob Cid seed=3\nstart\nas Bob ставка CA цена=45\n"
+                                                "as Bob bid CA price=45\n"), stdout=out)
+    text = out.getvalue()
+    assert text.count("! Нельзя: ставка на CA — не меньше $165") == 2, text
+
+
 async def test_turn_dms_speak_each_members_language(tmp_path):
     fake = await FakeDiscord().start()
     runner = BotRunner(fake, str(tmp_path / "rh.db"))

@@ -116,8 +116,7 @@ FAMILIES_TRANSLATED: set[str] = {"steam", "18xx"}
 
 
 async def test_slash_command_descriptions_in_russian_fit_discord():
-    """Every command, option and choice description has its Russian, within Discord's 100 characters;
-    names stay as typed (messages name them)."""
+    """Every command, option and choice description has its Russian, within Discord's 100 characters."""
     import discord
     from discord import app_commands
 
@@ -145,7 +144,6 @@ async def test_slash_command_descriptions_in_russian_fit_discord():
         ru = payload.get("description_localizations", {}).get("ru")
         if ru is None:
             untranslated.append(cmd.qualified_name)
-        assert "ru" not in payload.get("name_localizations", {})
         assert ru is None or len(ru) <= 100
         for option in payload.get("options", []):
             if option["name"] in pending:
@@ -154,7 +152,9 @@ async def test_slash_command_descriptions_in_russian_fit_discord():
                     "description_localizations" not in option:
                 untranslated.append(f"{cmd.qualified_name} {option['name']}")
     assert translate("Leave the lobby", discord.Locale.russian) == "Покинуть лобби"
-    assert translate("leave", discord.Locale.russian, app_commands.TranslationContextLocation.command_name) is None
+    assert translate("leave", discord.Locale.russian, app_commands.TranslationContextLocation.command_name) == "выйти"
+    assert translate("leave", discord.Locale.american_english,
+                     app_commands.TranslationContextLocation.command_name) is None
     assert not untranslated, untranslated
 
 
@@ -218,3 +218,41 @@ def test_the_engines_words_inside_refusals_have_their_russian():
         for context, words in [*(("action", w) for w in ACTIONS.values()), *(("stop", w) for w in STOPS),
                                *(("tile colour", w) for w in TILE_COLOURS)]:
             assert pgettext(context, words) != words, (context, words)
+
+
+def _valid_name(name: str) -> bool:
+    """Discord's rule for a command or option name: ^[-_\\p{L}\\p{N}]{1,32}$, lowercase where the script has case."""
+    return 1 <= len(name) <= 32 and all(ch.isalnum() or ch in "-_" for ch in name) and name == name.lower()
+
+
+async def test_every_command_and_option_name_has_its_russian_that_discord_accepts():
+    """Each member sees the command and option names in their Discord language: every name has a Russian one
+    that Discord takes (lowercase, at most 32 letters, digits, - or _) and no two commands of one level, nor
+    two options of one command, share it. The interaction still arrives with the English names."""
+    from bot.config import Config
+    from bot.discord_bot import make_bot
+    from bot.translator import CatalogueTranslator
+
+    bot = make_bot(Config(token=None, sync="off"))
+    for ext in ("bot.cogs.games", "bot.cogs.play"):
+        await bot.load_extension(ext)
+    translator = CatalogueTranslator()
+    await bot.tree.set_translator(translator)
+    wrong, levels = [], {}
+    for cmd in bot.tree.get_commands():
+        payload = await cmd.get_translated_payload(bot.tree, translator)
+        stack = [(payload, ())]
+        while stack:
+            node, parents = stack.pop()
+            ru = node.get("name_localizations", {}).get("ru")
+            where = " ".join((*parents, node["name"]))
+            if ru is None or ru == node["name"] or not _valid_name(ru):
+                wrong.append((where, ru))
+            # siblings: the commands of one level, the options of one command (names and Russian names apart)
+            levels.setdefault(parents, []).append(ru)
+            for child in node.get("options", []):
+                stack.append((child, (*parents, node["name"])))
+    assert not wrong, wrong
+    clashes = {level: names for level, names in levels.items() if len(set(names)) != len(names)}
+    assert not clashes, clashes
+    assert sum(len(v) for v in levels.values()) > 150  # every command, group and option was seen

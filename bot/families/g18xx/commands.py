@@ -32,6 +32,7 @@ from bot.families.g18xx.words import (
     tile_name,
     train_owner,
 )
+from bot.names import CommandName
 from i18n import N_, _, lazy, ngettext
 
 if TYPE_CHECKING:
@@ -344,7 +345,7 @@ class ShareCommand(G18xxCommand):
         shares = [x.strip() for x in re.split(r"[+\s]+", raw) if x.strip()]
         if not shares:
             raise UserError(lazy("{command}: name the certificate(s), e.g. `PRR_1` or `PRR_1+PRR_2` (autocomplete "
-                                 "lists them).", command=f"/{self.name}"))
+                                 "lists them).", command=CommandName(self.name)))
         face = pct if pct is not None else w.percent(shares)
         same = [a for a in acts if sorted(a.get("shares", [])) == sorted(shares) and same_entity(a, base)
                 and (pct is None or a.get("percent") in (None, pct)) and (a.get("swap") or "") == swap.strip()]
