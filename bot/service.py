@@ -28,6 +28,7 @@ from bot.access import Caller
 from bot.commands import Command, fit
 from bot.db import Database, GameRow, LogConflict, Seat, TradeOffer, UndoEvent, UndoRequest
 from bot.errors import Refusal, UserError, clip, quote
+from bot.names import CommandName
 from bot.session import Change, Engine, Session, Title
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, use
 
@@ -644,7 +645,8 @@ class Service:
         right one."""
         session = type(lv.session) if lv.session is not None else self._title(lv).family
         if group is not ANY_GROUP and group != session.group:
-            where = f"`/{session.group} …`" if session.group else lazy("the game commands (`/pass`, `/buy`, …)")
+            where = lazy("`{command} …`", command=CommandName(session.group)) if session.group else \
+                lazy("the game commands (`/pass`, `/buy`, …)")
             raise UserError(lazy("Game #{game} is {title}: use {where}.", game=lv.row.id,
                                  title=self._title(lv).display_name, where=where))
         return session.command(name)

@@ -31,7 +31,7 @@ WORDS = {  # what the posts and replies say, by language
            "turn": "not your turn", "family": "is Steam: use `/steam …`", "done": "Done", "over": "**Game over**",
            "vp": "VP", "status": "Rust Belt, standard game"},
     "ru": {"open": "открыта в", "lobby": "**Steam**, партия", "map": "map rust_belt", "starts": "начинается. Места:",
-           "turn": "не ваш ход", "family": "это Steam: используйте `/steam …`", "done": "Сделано",
+           "turn": "не ваш ход", "family": "это Steam: используйте `/стим …`", "done": "Сделано",
            "over": "**Партия окончена**", "vp": "ПО", "status": "Rust Belt, стандартная игра"},
 }
 
