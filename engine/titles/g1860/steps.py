@@ -350,6 +350,8 @@ class BuySellParShares(stock.BuySellParShares):
     def can_buy_share(self, player: Player, share: Share) -> bool:
         game = self.game
         corp = share.corporation
+        if not corp.ipoed:  # a bankrupt company's shares wait for its relaunch (a standing order may name it)
+            return False
         if share.owner is not corp and share.owner is not game.pool:
             return False
         if not share.buyable or self.sold_this_round(player, corp):
@@ -411,8 +413,12 @@ class BuySellParShares(stock.BuySellParShares):
         from_ipo = share.owner is share.corporation
         game = self.game
         if share.president:  # from the market: bought as one share
+            corp = share.corporation
             game.transfer(player, game.bank, price)
-            game.transfer_shares([share], player, share.corporation.share_percent)
+            game.transfer_shares([share], player, corp.share_percent)
+            if not corp.floated and game.floats(corp):  # it has a president again: half sold, it floats
+                corp.floated = True
+                game.float_corporation(corp)
         else:
             game.buy_shares(player, [share], price)
         player.passed = False
