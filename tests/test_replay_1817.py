@@ -1,19 +1,15 @@
 """The 1817 fixtures (real 18xx.games games, copied from the project's shared fixtures; see
 tests/fixtures/README.md) replay through our rules to their exact state on every trace line and their result.
-The third fixture plays the Volatility expansion, which is not built yet (docs/1817.md)."""
+The third fixture plays the Volatility expansion: its tiered auction and its privates."""
 
-import json
 from pathlib import Path
 
 import pytest
 from tracelines import assert_result, assert_trace
 from tracelines import norm_line as _norm_line
 
-from engine.core.errors import GameError
-from engine.replay import replay
-
 FIXTURES_DIR = Path(__file__).parent / "fixtures" / "1817"
-FIXTURES = [FIXTURES_DIR / "15528.json", FIXTURES_DIR / "16281.json"]
+FIXTURES = [FIXTURES_DIR / "15528.json", FIXTURES_DIR / "16281.json", FIXTURES_DIR / "1817_game_end_bankrupt.json"]
 
 
 def norm_line(d: dict) -> dict:
@@ -33,9 +29,3 @@ def test_fixture_replays_to_result(path):
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_fixture_trace_matches_every_line(path):
     assert_trace(path, norm_line)
-
-
-def test_the_volatility_expansion_is_refused_until_it_is_built():
-    log = json.loads((FIXTURES_DIR / "1817_game_end_bankrupt.json").read_text())
-    with pytest.raises(GameError, match="'volatility' isn't played here yet"):
-        replay(log)

@@ -39,12 +39,15 @@ MAX_REFUSAL = 300  # characters at most in a refusal's message
 MAX_VALUE = 80  # ... and in a value inside it (a value typed by a player, echoed)
 
 
-
 def _clipped(value):
     """A value of a refusal no longer than MAX_VALUE characters (a value typed by a player, echoed)."""
     if isinstance(value, GameError) or len(str(value)) <= MAX_VALUE:
         return value
     return str(value)[: MAX_VALUE - 3] + "..."
+
+
+RAND_A, RAND_C, RAND_M = 1_103_515_245, 12_345, 2**31  # 18xx.games' random numbers
+
 
 class BaseGame(OperatingMixin):
     TITLE = ""
@@ -65,6 +68,7 @@ class BaseGame(OperatingMixin):
         self.data = title_data.load(self.TITLE, self.optional_rules)
         self.rules = Rules.from_data(self.data, self.RULES)
         self.seed = seed
+        self._rand = seed % RAND_M
         self.game_id = game_id
         meta = self.data["meta"]
         n = len(players)
@@ -87,8 +91,7 @@ class BaseGame(OperatingMixin):
         self.minors = [Minor(m) for m in self.data.get("minors") or ()]
         self.minor_by_sym = {m.sym: m for m in self.minors}
         self.companies = [Company(c["sym"], c["name"], c["value"], c["revenue"], c.get("abilities", []))
-                          for c in self.data["companies"]
-                          if c.get("in_game", True) and n >= c.get("min_players", 0)]
+                          for c in self.game_companies(n)]
         for company in self.companies:
             company.min_price, company.max_price = -(-company.value // 2), company.value * 2
         self.company_by_sym = {c.sym: c for c in self.companies}
@@ -137,7 +140,17 @@ class BaseGame(OperatingMixin):
                 raise GameError("the {title} optional rule {rule} isn't played here yet", title=self.TITLE,
                                 rule=repr(rule))
 
+    def rand(self) -> int:
+        """The game's next random number, drawn from its seed as 18xx.games draws it (a linear congruential
+        generator), so that a log's random set-up replays the same."""
+        self._rand = (RAND_A * self._rand + RAND_C) % RAND_M
+        return self._rand
+
     # --- hooks -----------------------------------------------------------------------------
+    def game_companies(self, players: int) -> list[dict]:
+        """The privates in play (their data), before the first round (1817's Volatility draws some)."""
+        return [c for c in self.data["companies"] if c.get("in_game", True) and players >= c.get("min_players", 0)]
+
     def setup(self) -> None:
         """Title set-up after the common one, before the first round (18MEX: the minors' trains)."""
     def make_market(self) -> StockMarket:

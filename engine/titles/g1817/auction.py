@@ -168,8 +168,12 @@ class SelectionAuction(Auction):
         nominated (as 18xx.games resets it after every bid and pass), with everyone back in."""
         for p in self.round.entities:
             p.passed = False
-        self.round.entity_index = self.round.entities.index(self.nominator)
+        self.round.entity_index = self.round.entities.index(self.turn_order_from())
         self.next_nominator()
+
+    def turn_order_from(self) -> Player:
+        """The player the next nomination comes after."""
+        return self.nominator
 
     def next_nominator(self) -> None:
         for _ in self.round.entities:
@@ -195,3 +199,82 @@ class SelectionAuction(Auction):
                     out.append(self.action(player, "bid", company=company.sym, price=low))
         out.append(self.action(player, "pass"))
         return out
+
+
+class TieredAuction(SelectionAuction):
+    """The Volatility expansion's sale: the privates are dealt at random into a pyramid of six rows (one
+    private in the top row, six in the bottom one), the city-tile private on top. Only the bottom row is for
+    sale; a player must nominate one of its privates, from $0, there is no seed money. A private sold leaves
+    an empty slot, and a private of that row left without a neighbour is removed from the game; the row
+    above opens once the bottom one is empty. The next nomination is the player's after the last winner."""
+
+    description = "nominate a private of the bottom row with a bid, bid or pass"
+    ROWS = 6
+
+    def setup(self) -> None:
+        super().setup()
+        self.seed_money = 0
+        self.last_winner: Player | None = None
+        game = self.game
+        dealt = sorted(self.companies, key=lambda _: game.rand())
+        top = game.city_tile_private()
+        dealt.remove(top)
+        dealt.insert(0, top)
+        self.rows: list[list[Company | None]] = []
+        for size in range(1, self.ROWS + 1):
+            self.rows.append(dealt[:size])
+            dealt = dealt[size:]
+
+    def for_sale(self) -> list[Company]:
+        return [c for c in self.rows[-1] if c is not None] if self.rows else []
+
+    def opening_min(self, company: Company) -> int:
+        return 0
+
+    def actions(self, entity) -> tuple[str, ...]:
+        if entity not in self.active_entities():
+            return ()
+        return ("bid", "pass") if self.auctioning else ("bid",)
+
+    def process_bid(self, action, player: Player) -> None:
+        if not self.auctioning and action.company and self.game.company(action.company) not in self.for_sale():
+            raise GameError("only the bottom row is for sale: {companies}",
+                            companies=", ".join(c.sym for c in self.for_sale()))
+        super().process_bid(action, player)
+
+    def process_pass(self, action, player: Player) -> None:
+        if not self.auctioning:
+            raise GameError("a private of the bottom row must be nominated (the sale goes on until none is left)")
+        super().process_pass(action, player)
+
+    def won(self, player: Player, company: Company, price: int) -> None:
+        self.last_winner = player
+        self.companies.remove(company)
+        self.game.buy_company_from_bank(player, company, price)
+        row = next(r for r in self.rows if company in r)
+        slot = row.index(company)
+        row[slot] = None
+        for side in (slot - 1, slot + 1):
+            if 0 <= side < len(row) and row[side] is not None and not self.has_neighbour(row, side):
+                self.companies.remove(row[side])
+                self.game.close_company(row[side])
+                row[side] = None
+        if all(c is None for c in row):
+            self.rows.remove(row)
+
+    @staticmethod
+    def has_neighbour(row: list, slot: int) -> bool:
+        return any(0 <= i < len(row) and row[i] is not None for i in (slot - 1, slot + 1))
+
+    def turn_order_from(self) -> Player:
+        return self.last_winner or self.nominator
+
+    def turn_facts(self, entity) -> dict:
+        facts = {"tiers": [[c.sym if c else None for c in row] for row in self.rows]}
+        facts.update(self.auction_facts())
+        return facts
+
+    def legal(self, player) -> list[dict]:
+        if self.auctioning:
+            return super().legal(player)
+        return [self.action(player, "bid", company=c.sym, price=0) for c in self.for_sale()]

@@ -7,13 +7,13 @@ market with acquisition and liquidation zones; merger and acquisition rounds aft
 
 from __future__ import annotations
 
-from engine.core.entities import Company, Corporation, Share
+from engine.core.entities import Company, Corporation, Player, Share
 from engine.core.errors import GameError
 from engine.core.game import BaseGame
 from engine.core.loans import LoanBank
 from engine.core.rounds import AuctionRound
 from engine.core.steps.operating import DiscardTrain, Route, Token
-from engine.titles.g1817.auction import SelectionAuction
+from engine.titles.g1817.auction import SelectionAuction, TieredAuction
 from engine.titles.g1817.crisis import CashCrisis
 from engine.titles.g1817.mergers import (
     Acquire,
@@ -44,6 +44,15 @@ from engine.titles.g1817.stock import (
     StockRound1817,
 )
 
+# the Volatility expansion's privates whose powers the rules apply (engine.titles.g1817.data.variants)
+LOAN_SHARK, PONZI_SCHEME, INVENTOR = "P12", "P13", "P14"
+EXPRESS_TRACK, EFFICIENT_TRACK, GOLDEN_PARACHUTE, STATION_SUBSIDY = "P18", "P19", "P20", "P21"
+RANCH_COMPANIES = ("P22", "P23")
+LOAN_SHARK_CASH, LOAN_SHARK_INTEREST = 60, 10
+INVENTOR_PAYOUTS = {"2": 20, "3": 30, "4": 40, "5": 50, "6": 60, "7": 70, "8": 80}
+EXPRESS_TRACK_FEE, EFFICIENT_TRACK_COST = 10, 10
+GOLDEN_PARACHUTE_PAY = 100
+
 # certificates of a corporation of each size: the president's first
 SIZES = {2: [100], 5: [40, 20, 20, 20], 10: [20] + [10] * 8}
 STATIONS = {2: 1, 5: 2, 10: 4}  # stations a corporation of each size starts with
@@ -57,7 +66,27 @@ class Game1817(BaseGame):
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
     IPO_NAME = "Treasury"
     ROUTE_RULES = RouteRules1817
-    UNSUPPORTED_OPTIONAL_RULES = frozenset({"volatility", "modern_trains"})
+    UNSUPPORTED_OPTIONAL_RULES = frozenset({"modern_trains"})
+    VOLATILITY = "volatility"
+    # the privates that lay the B-city tile on their city: the Volatility expansion keeps one of them, drawn
+    # at random (without it, the Pittsburgh Steel Mill)
+    CITY_TILE_PRIVATES = ("PSM", "P16", "P17", "P24")
+
+    @property
+    def volatility(self) -> bool:
+        return self.VOLATILITY in self.optional_rules
+
+    def game_companies(self, players: int) -> list[dict]:
+        """With the Volatility expansion, its thirteen privates join the ten, and of the four city-tile
+        privates one, drawn at random, stays in the game."""
+        if not self.volatility:
+            return super().game_companies(players)
+        companies = list(self.data["companies"])
+        city_tile = sorted((c for c in companies if c["sym"] in self.CITY_TILE_PRIVATES), key=lambda _: self.rand())
+        return [c for c in companies if c["sym"] not in self.CITY_TILE_PRIVATES or c is city_tile[0]]
+
+    def city_tile_private(self) -> Company:
+        return next(c for c in self.companies if c.sym in self.CITY_TILE_PRIVATES)
 
     def setup(self) -> None:
         self.loan_bank = LoanBank.from_constants(self.data["constants"])
@@ -71,6 +100,7 @@ class Game1817(BaseGame):
         self.orphan_trains: list = []
         # (survivor, merged or acquired corporation, its number of stations) while the survivor reduces stations
         self.stations_to_reduce: tuple | None = None
+        self.inventor_paid: set[str] = set()  # the kinds of train the Inventor was paid for
 
     # --- rounds -------------------------------------------------------------------------------------
     def make_map(self):
@@ -79,7 +109,7 @@ class Game1817(BaseGame):
         return HexMap(self.data, route_hook=route_bonus)
 
     def initial_round(self):
-        return AuctionRound(self, [SelectionAuction])
+        return AuctionRound(self, [TieredAuction if self.volatility else SelectionAuction])
 
     def stock_round(self):
         self.loan_bank.fixed_rate = None
@@ -136,6 +166,52 @@ class Game1817(BaseGame):
         self.turn += 1
         return self.stock_round()
 
+    # --- the Volatility privates that pay when trains come and go ---------------------------------
+    def buy_train(self, corp: Corporation, train, price: int, exchange=None) -> None:
+        super().buy_train(corp, train, price, exchange)
+        self.train_moved(train)
+
+    def discard_train(self, train) -> None:
+        super().discard_train(train)
+        self.train_moved(train)
+
+    def train_moved(self, train) -> None:
+        """The Inventor: the bank pays its corporation when a train of a kind first moves (bought from the
+        bank or a corporation, exported, discarded or scrapped) while a corporation owns it."""
+        inventor = self.company_by_sym.get(INVENTOR)
+        if inventor is None or inventor.closed or not isinstance(inventor.owner, Corporation):
+            return
+        if train.name in self.inventor_paid:
+            return
+        self.inventor_paid.add(train.name)
+        if INVENTOR_PAYOUTS.get(train.name):
+            self.transfer(self.bank, inventor.owner, INVENTOR_PAYOUTS[train.name])
+
+    def rust(self, bought_name: str) -> None:
+        sold = bought_name
+        doomed = [(t, t.owner) for t in self.depot.trains if not t.rusted and
+                  (t.rusts_on_name(sold) or (t.obsolete_on == sold and t in self.depot.discarded))]
+        super().rust(bought_name)
+        for train, owner in doomed:
+            if train.rusted:
+                self.scrapped(train, owner)
+
+    def rust_obsolete(self, operator) -> None:
+        obsolete = [t for t in operator.trains if t.obsolete]
+        super().rust_obsolete(operator)
+        for train in obsolete:
+            self.scrapped(train, operator)
+
+    def scrapped(self, train, owner) -> None:
+        """A train leaves the game: the Scrapper's corporation is paid for its own."""
+        self.train_moved(train)
+        if isinstance(owner, Corporation):
+            for company in owner.companies:
+                for ability in self.abilities(company, "train_scrapper"):
+                    value = ability["scrap_values"].get(train.name, 0)
+                    if value:
+                        self.transfer(self.bank, owner, value)
+
     def export_train(self) -> None:
         """At the end of an operating round the bank's next train leaves the game as if bought (all the
         2-trains after the first one)."""
@@ -146,6 +222,7 @@ class Game1817(BaseGame):
         for train in [t for t in upcoming if t.name == name] if name == "2" else [upcoming[0]]:
             self.depot.remove(train)
             train.rusted = True
+            self.train_moved(train)
             self.on_train_bought_from_depot(train)
 
     def sold_out_moves(self, corp: Corporation) -> int:
@@ -197,6 +274,26 @@ class Game1817(BaseGame):
         corp.companies.append(company)
         if company.ability("additional_token"):
             corp.add_tokens([0])
+        if company.sym == LOAN_SHARK:
+            self.transfer(self.bank, corp, LOAN_SHARK_CASH)
+
+    def golden_parachute(self, corp: Corporation, buyer: Corporation | None) -> None:
+        """The Golden Parachute pays $100 to the president of its corporation when the corporation is
+        acquired by one another player presides, or liquidated by the bank."""
+        president = corp.owner
+        if not self.owns(corp, GOLDEN_PARACHUTE) or not isinstance(president, Player):
+            return
+        if buyer is not None and buyer.owner is president:
+            return
+        self.transfer(self.bank, president, GOLDEN_PARACHUTE_PAY)
+
+    def formed(self, corp: Corporation) -> None:
+        """The corporation is formed: it buys the stations its size calls for; the Ponzi Scheme put into it
+        closes."""
+        self.buy_missing_stations(corp)
+        for company in list(corp.companies):
+            if company.sym == PONZI_SCHEME:
+                self.close_company(company)
 
     def stations_missing(self, corp: Corporation) -> int:
         """Stations a corporation still has to buy for its size (the Train Station's one is free)."""
@@ -243,6 +340,19 @@ class Game1817(BaseGame):
         return [c for c in super().operating_order() if not self.in_liquidation(c)]
 
     # --- track ----------------------------------------------------------------------------------------
+    def tile_lays(self, operator) -> tuple[dict, ...]:
+        """Express Track: the first lay costs $10 and the second is free; Efficient Track: the second costs
+        $10; both: both lays free."""
+        lays = super().tile_lays(operator)
+        express, efficient = self.owns(operator, EXPRESS_TRACK), self.owns(operator, EFFICIENT_TRACK)
+        if not (express or efficient):
+            return lays
+        first, second = dict(lays[0]), dict(lays[1])
+        if express and not efficient:
+            first["cost"] = EXPRESS_TRACK_FEE
+        second["cost"] = EFFICIENT_TRACK_COST if efficient and not express else 0
+        return (first, second, *lays[2:])
+
     def terrain_discount(self, corp: Corporation, hex_, cost: int) -> int:
         """The bridge companies build over water for free."""
         built_on = terrains(hex_)
@@ -293,12 +403,20 @@ class Game1817(BaseGame):
                 self.charge(holder, -amount)
 
     # --- interest -------------------------------------------------------------------------------------
+    def interest_owed(self, corp: Corporation) -> int:
+        """Interest on the corporation's loans, and the Loan Shark's $10."""
+        return self.loan_bank.interest(corp.loans) + (LOAN_SHARK_INTEREST if self.owns(corp, LOAN_SHARK) else 0)
+
+    @staticmethod
+    def owns(corp, sym: str) -> bool:
+        return any(c.sym == sym for c in corp.companies)
+
     def pay_interest(self, corp: Corporation) -> int:
         """Interest on the corporation's loans, taking more loans while it can't pay; what it still owes."""
-        owed = self.loan_bank.interest(corp.loans)
+        owed = self.interest_owed(corp)
         while owed > corp.cash and self.can_take_loan(corp):
             self.take_loan(corp)
-            owed = self.loan_bank.interest(corp.loans)
+            owed = self.interest_owed(corp)
         if owed > corp.cash:
             return owed
         if owed:
@@ -533,14 +651,19 @@ class Game1817(BaseGame):
         for share in corp.shares:
             self.share_by_id[share.id] = share
 
+    def conversion_stations_cost(self, corp: Corporation, count: int) -> int:
+        """$50 a station; the Station Subsidy pays for one."""
+        return count * STATION_PRICE - (STATION_PRICE if self.owns(corp, STATION_SUBSIDY) else 0)
+
     def buy_conversion_stations(self, corp: Corporation, count: int) -> None:
         """A converted corporation buys the stations its new size brings at $50 each, or is liquidated."""
         if not count:
             return
-        if corp.cash < count * STATION_PRICE:
+        cost = self.conversion_stations_cost(corp, count)
+        if corp.cash < cost:
             self.liquidate(corp)
             return
-        self.transfer(corp, self.bank, count * STATION_PRICE)
+        self.transfer(corp, self.bank, cost)
         corp.add_tokens([0] * count)
 
     # --- loans --------------------------------------------------------------------------------------
@@ -603,7 +726,7 @@ class Game1817(BaseGame):
             holder = "market" if s.owner is self.pool else getattr(s.owner, "id", None)
             shorts[holder] = shorts.get(holder, 0) + 1
         return {"loans": operator.loans, "max_loans": self.max_loans(operator),
-                "interest": self.loan_bank.interest(operator.loans),
+                "interest": self.interest_owed(operator),
                 "zone": self.zone(operator) if operator.share_price else None, "shorts": shorts}
 
     def title_facts(self) -> dict:

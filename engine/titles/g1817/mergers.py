@@ -605,6 +605,7 @@ class Acquire(Auction):
         game = self.game
         _, corp, price = self.winner
         self.buyer = buyer
+        game.golden_parachute(corp, buyer)
         compensation = self.treasury_compensation(corp)
         if compensation:
             game.transfer(game.bank, corp, compensation)
@@ -657,6 +658,7 @@ class Acquire(Auction):
 
     def bank_liquidates(self, corp: Corporation) -> None:
         """Nobody bought it: its stations come off the map and its debts are settled."""
+        self.game.golden_parachute(corp, None)
         for coord in self.game.hexmap.tokened_hexes(corp.sym):
             self.game.hexmap.remove_token(corp.sym, coord)
         self.settle(corp)

@@ -15,16 +15,17 @@ from engine.core.steps import Step
 from engine.core.steps.operating import BuyTrain, Dividend, SpecialTrack, Track, corp_turn
 
 MINE_COMPANIES = ("MINC", "CM", "MAJC")
-PITTSBURGH_STEEL_MILL = "PSM"
-MINE, BRIDGE = "mine", "bridge"
-MARKER_BONUS = 10  # a route through a mine, or stopping at a bridged city, earns $10 more
+RANCH_COMPANIES = ("P22", "P23")  # the Volatility expansion's ranches
+MINE, RANCH, BRIDGE = "mine", "ranch", "bridge"
+TRACK_MARKERS = (MINE, RANCH)  # a route through one of these earns $10 more; the tile is never upgraded
+MARKER_BONUS = 10  # a route through a mine or ranch, or stopping at a bridged city, earns $10 more
 
 
 def route_bonus(hexmap, corp: str, route: dict, revenue: int) -> int:
-    """$10 for each mine the route passes through, $10 for each of its stops on a bridged city."""
+    """$10 for each mine or ranch the route passes through, $10 for each of its stops on a bridged city."""
     marked = hexmap.assignments
     hexes = {p.tile.hex.coord for p in route["paths"] if p.tile.hex is not None}
-    mines = sum(1 for coord in hexes if MINE in marked.get(coord, ()))
+    mines = sum(1 for coord in hexes for m in TRACK_MARKERS if m in marked.get(coord, ()))
     bridges = sum(1 for coord in route["hexes"] if BRIDGE in marked.get(coord, ()))
     return revenue + MARKER_BONUS * (mines + bridges)
 
@@ -43,7 +44,8 @@ class RouteRules1817(RouteRules):
         return super().stop_value(node, train) + (MARKER_BONUS if bridged else 0)
 
     def track_bonuses(self) -> dict[str, int]:
-        return {coord: MARKER_BONUS for coord, marks in self.hexmap.assignments.items() if MINE in marks}
+        return {coord: MARKER_BONUS * sum(m in marks for m in TRACK_MARKERS)
+                for coord, marks in self.hexmap.assignments.items() if any(m in marks for m in TRACK_MARKERS)}
 
     def route_value(self, stops, paths, train) -> int:
         hexes = {p.tile.hex.coord for p in paths if p.tile.hex is not None}
@@ -168,8 +170,11 @@ class Track1817(Track):
         return self.game.buying_power(operator)
 
     def lay_refusal(self, lay: dict | None, hex_) -> GameError | None:
-        if MINE in self.game.hexmap.assignments.get(hex_.coord, ()):
+        marks = self.game.hexmap.assignments.get(hex_.coord, ())
+        if MINE in marks:
             return GameError("a mine is never upgraded")
+        if RANCH in marks:
+            return GameError("a ranch is never upgraded")
         return super().lay_refusal(lay, hex_)
 
     def lay_cost(self, lay: dict, hex_, terrain_cost: int) -> int:
@@ -221,8 +226,12 @@ class SpecialTrack1817(SpecialTrack):
         if why:
             return GameError("{company} can't lay on {coord}: {reason}", company=company.sym, coord=coord,
                              reason=why)
+        if company.sym in RANCH_COMPANIES and any(n.tile.label == "B" for n in hex_.neighbors.values()):
+            return GameError("a ranch is never next to a B city")
         if company.sym in MINE_COMPANIES and not self.faces_a_stop(hex_, tile_id, rotation):
             return GameError("a mine's track must lead towards a neighbouring city, town or off-board")
+        if company.sym in RANCH_COMPANIES and not self.faces_a_stop(hex_, tile_id, rotation):
+            return GameError("a ranch's track must lead towards a neighbouring city, town or off-board")
         return None
 
     def faces_a_stop(self, hex_, tile_id: str, rotation: int) -> bool:
@@ -246,7 +255,7 @@ class SpecialTrack1817(SpecialTrack):
             raise why
         terrain = game.hexmap.check_lay(corp.sym, coord, tile_id, rotation, colors=game.phase.tiles,
                                         blocked=game.blocking_privates(),
-                                        need_connection=company.sym != PITTSBURGH_STEEL_MILL,
+                                        need_connection=company is not game.city_tile_private(),
                                         tiles_allowed=set(ability.get("tiles", [])) or None, special=True)
         cost = self.lay_cost(company, ability, coord, terrain)
         if cost > corp.cash:
@@ -273,6 +282,11 @@ class SpecialTrack1817(SpecialTrack):
         game.use_ability(company, ability)
         if company.sym in MINE_COMPANIES:
             game.hexmap.assignments.setdefault(action.hex, set()).add(MINE)
+        elif company.sym in RANCH_COMPANIES:
+            game.hexmap.assignments.setdefault(action.hex, set()).add(RANCH)
+        elif company is game.city_tile_private():  # its B city clears the ranches around it
+            for other in hex_.neighbors.values():
+                game.hexmap.assignments.get(other.coord, set()).discard(RANCH)
         game.after_lay_1817(corp, action.hex, built_on)
         if ability.get("closed_when_used_up") and game.ability_used(company, ability):
             game.close_company(company)
@@ -288,7 +302,7 @@ class SpecialTrack1817(SpecialTrack):
             corp = company.owner
             for coord, tile_id, rotation, terrain in game.hexmap.legal_lays(
                     corp.sym, colors=game.phase.tiles, blocked=game.blocking_privates(),
-                    need_connection=company.sym != PITTSBURGH_STEEL_MILL, special=True, priced=True,
+                    need_connection=company is not game.city_tile_private(), special=True, priced=True,
                     tiles_allowed=set(ability.get("tiles", [])) or None, hexes=ability.get("hexes")):
                 if self.refusal(company, ability, coord, tile_id, rotation) is None and \
                         self.lay_cost(company, ability, coord, terrain) <= corp.cash:

@@ -233,7 +233,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
     def formed(self) -> None:
         """The corporation is formed: it buys the stations its size calls for, and the turn is over."""
         corp = self.forming
-        self.game.buy_missing_stations(corp)
+        self.game.formed(corp)
         self.winner = None
         self.forming = None
         self.round.current_entity.passed = False  # the player who started the auction has acted
