@@ -208,8 +208,8 @@ class _Table:
 
 
 def draw_companies(title: str, summary: dict, facts: dict | None = None) -> bytes:
-    d_ = data.load(title)
     facts = facts or {}
+    d_ = data.load(title, tuple(facts.get("optional_rules") or ()))  # 1817's Volatility: its own privates
     money = _Money(d_, facts)
     names = _player_names(summary)
     corps = summary.get("corporations", {})
@@ -328,18 +328,25 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     player_tables = [_fit_players(player_t, cert_col)]
 
     companies = {c["sym"]: c for c in d_.get("companies", [])}
-    private_t = _Table(N_("Private companies"), [(NP_("column", "Sym"), 80, "l"), (NP_("column", "Name"), 380, "l"),
-                                                 (NP_("column", "Owner"), 160, "l"), (NP_("column", "Value"), 80, "r"),
-                                                 (NP_("column", "Income"), 80, "r")])
+    # 1817's Volatility auction: the pyramid's row of each private for sale, 1 the bottom one (on sale now)
+    rows = facts.get("auction_rows") or []
+    row_of = {sym: len(rows) - i for i, row in enumerate(rows) for sym in row if sym}
+    private_cols = [(NP_("column", "Sym"), 80, "l"), (NP_("column", "Name"), 380, "l"),
+                    (NP_("column", "Owner"), 160, "l"), (NP_("column", "Value"), 80, "r"),
+                    (NP_("column", "Income"), 80, "r")]
+    if row_of:
+        private_cols.append((NP_("column", "Row"), 70, "r"))
+    private_t = _Table(N_("Private companies"), private_cols)
     open_companies = summary.get("companies", {})
     for sym, owner in open_companies.items():
         c = companies.get(sym, {})
         private_t.add([sym, c.get("name", ""), _owner_name(owner, names), money(c.get("value")),
-                       money(c.get("revenue"))])
+                       money(c.get("revenue"))] + ([row_of.get(sym, "")] if row_of else []),
+                      {"bold": row_of.get(sym) == 1})
     for sym in summary.get("closed_companies", []):
         c = companies.get(sym, {})
-        private_t.add([sym, c.get("name", ""), _("closed"), money(c.get("value")), money(c.get("revenue"))],
-                      {"dim": True})
+        private_t.add([sym, c.get("name", ""), _("closed"), money(c.get("value")), money(c.get("revenue"))] +
+                      ([""] if row_of else []), {"dim": True})
 
     trains = {t["name"]: t for t in d_.get("trains", [])}
     depot = summary.get("depot", {})

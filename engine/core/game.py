@@ -112,6 +112,9 @@ class BaseGame(OperatingMixin):
         # the entities whose turn the last action skipped because they could do nothing, each with the reason
         # (Round.pass_over_reason): a user interface tells them, it need not guess
         self.passed_over: list[dict] = []
+        # what privates' powers paid during the last action ({"company", "to", "to_type", "amount"}): a user
+        # interface tells them, it need not work them out from the cash
+        self.company_payments: list[dict] = []
         self.last_routes: dict[str, list] = {}
         self._ability_uses: dict[tuple[str, str], int] = {}
         self._removed_abilities: set[tuple[str, str]] = set()
@@ -314,6 +317,12 @@ class BaseGame(OperatingMixin):
         self._removed_abilities.add((entity.sym, kind))
 
     # --- money --------------------------------------------------------------------------------
+    def company_pays(self, company: Company, payee, amount: int) -> None:
+        """The bank pays what a private's power brings (1817's Volatility privates), noted for the players."""
+        self.transfer(self.bank, payee, amount)
+        self.company_payments.append({"company": company.sym, "to": payee.key, "to_type": payee.kind,
+                                      "amount": amount})
+
     def transfer(self, payer, payee, amount: int) -> None:
         if amount == 0:
             return
@@ -800,6 +809,7 @@ class BaseGame(OperatingMixin):
             self.checkpoints.take(self, position)
         self.changing = False
         passed_over, self.passed_over = self.passed_over, []
+        company_payments, self.company_payments = self.company_payments, []
         try:
             self._process(parsed)
             for auto in parsed.auto_actions:
@@ -810,6 +820,7 @@ class BaseGame(OperatingMixin):
                     raw["auto_actions"] = generated
         except BaseException as e:
             self.passed_over = passed_over
+            self.company_payments = company_payments
             # while a log loads in one go the caller drops the game instead
             if self.changing and self.checkpoints.enabled:
                 self._go_back(position)

@@ -45,6 +45,7 @@ def facts(game) -> dict:
             presidency_with[c.sym] = game.share(ability["shares"]).corporation.sym
     out = {
         "title": game.TITLE,
+        "optional_rules": list(game.optional_rules),
         "locations": {c: h.location_name for c, h in hm.hexes.items() if h.location_name},
         "layout": hm.layout,
         "currency": game.rules.currency_format_str,

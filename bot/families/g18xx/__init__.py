@@ -19,6 +19,7 @@ from bot.families.g18xx.words import (
     Words,
     aftermath,
     cash_of,
+    company_payments,
     corps_of,
     next_hint,
     operators_of,
@@ -211,6 +212,7 @@ class G18xx(Session):
         a = change.action
         change.notes["cheapest_after"] = self.turn_info().get("cheapest")
         change.notes["passed_over"] = self.turn_info().get("passed_over") or []
+        change.notes["company_payments"] = list(getattr(self.game, "company_payments", ()))
         if a.get("type") in ("run_routes", "dividend"):  # the run's revenue per train, as the engine reckoned it
             ran = (getattr(self.game, "last_routes", None) or {}).get(a.get("entity")) or []
             change.notes["run"] = [(train, revenue) for train, revenue, _ in ran]
@@ -292,6 +294,7 @@ class G18xx(Session):
             skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
         ran = str(a.get("entity")) if a.get("type") == "run_routes" else None
         text += aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip, ran)
+        text += company_payments(w, change.notes.get("company_payments") or [])
         text += passed_over(w, change.notes.get("passed_over") or [])
         return text
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from bot.commands import Command, Option, clean, number
 from bot.errors import UserError, quote
 from bot.families.g18xx.words import (
+    PRIVATE_POWERS,
     Words,
     and_list,
     cash_of,
@@ -178,6 +179,9 @@ class Bid(G18xxCommand):
         if (s.turn_info().get("auction") or {}).get("winner_chooses") or \
                 target == (s.turn_info().get("cheapest") or (None,))[0]:  # 1860: the lot at its price
             return _("{company}: buy it for {money}", company=target, money=s.words().money(a.get("price")))
+        if s.title == "1817" and target in PRIVATE_POWERS:  # the Volatility privates: what each does
+            return _("{company} ({power}): {money} or more", company=target, power=_(PRIVATE_POWERS[target]),
+                     money=s.words().money(a.get("price")))
         return _("{company}: {money} or more", company=target, money=s.words().money(a.get("price")))
 
     def options_for(self, a):

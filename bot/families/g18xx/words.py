@@ -442,6 +442,33 @@ def private_income(w: Words, after: dict, before: dict | None = None) -> list[st
             for owner, syms in owned.items() for sym in syms]
 
 
+# what the 1817 Volatility expansion's privates do, in a few words (autocomplete labels of the auction)
+PRIVATE_POWERS = {
+    "P12": N_("its corporation gets $60 and pays $10 interest every operating round"),
+    "P13": N_("does nothing, and closes when its corporation starts"),
+    "P14": N_("the bank pays its corporation for the first train of each kind"),
+    "P15": N_("its corporation is paid for its trains that rust"),
+    "P16": N_("lays the B city on Buffalo, without a connection"),
+    "P17": N_("lays the B city on Toledo, without a connection"),
+    "P18": N_("first tile lay $10, the second free"),
+    "P19": N_("second tile lay $10"),
+    "P20": N_("$100 to the president when its corporation is sold or liquidated"),
+    "P21": N_("pays $50 of a conversion's stations"),
+    "P22": N_("one ranch: $10 more to routes through it"),
+    "P23": N_("two ranches: $10 more to routes through each"),
+    "P24": N_("lays the B city on Indianapolis, without a connection"),
+}
+
+
+def company_payments(w: Words, payments: list[dict]) -> str:
+    """`; P14 pays $30 to NYSW`: what privates' powers paid during the action (turn_info's
+    `company_payments`: 1817's Loan Shark, Inventor, Scrapper, Golden Parachute, Station Subsidy)."""
+    paid = [_("{company} pays {money} to {name}", company=p.get("company"),
+              money=w.money_of(p.get("to"), p.get("to_type"), p.get("amount")), name=w.who(p.get("to"), p.get("to_type")))
+            for p in payments]
+    return "; " + ", ".join(paid) if paid else ""
+
+
 def passed_over(w: Words, skipped: list[dict]) -> str:
     """`; Bob (nothing to buy or sell with $12) is passed over`: the players whose turn the action skipped,
     with the engine's reason (turn_info's `passed_over`); they are asked nothing and no action of theirs is
@@ -545,6 +572,10 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
         return _("name which of your corporations buys {corporation} (/merge)", corporation=sale["corporation"])
     if info.get("par"):
         return _("choose {corporation}'s par price (/par)", corporation=info["par"])
+    tiers = info.get("tiers")  # 1817's Volatility auction: only the pyramid's bottom row is for sale
+    if tiers and "bid" in types:
+        return _("nominate a private of the bottom row with a bid from {money} (/bid): {companies}",
+                 money=w.money(0), companies=", ".join(c for c in tiers[-1] if c))
     if info.get("cheapest") and "bid" in types:
         sym, price = info["cheapest"]
         return _("buy {company} for {money}, bid on a dearer private, or pass", company=sym, money=w.money(price))

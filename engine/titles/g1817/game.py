@@ -33,6 +33,7 @@ from engine.titles.g1817.operating import (
     RouteRules1817,
     SpecialTrack1817,
     Track1817,
+    modern_bonus,
     route_bonus,
     terrains,
 )
@@ -47,7 +48,6 @@ from engine.titles.g1817.stock import (
 # the Volatility expansion's privates whose powers the rules apply (engine.titles.g1817.data.variants)
 LOAN_SHARK, PONZI_SCHEME, INVENTOR = "P12", "P13", "P14"
 EXPRESS_TRACK, EFFICIENT_TRACK, GOLDEN_PARACHUTE, STATION_SUBSIDY = "P18", "P19", "P20", "P21"
-RANCH_COMPANIES = ("P22", "P23")
 LOAN_SHARK_CASH, LOAN_SHARK_INTEREST = 60, 10
 INVENTOR_PAYOUTS = {"2": 20, "3": 30, "4": 40, "5": 50, "6": 60, "7": 70, "8": 80}
 EXPRESS_TRACK_FEE, EFFICIENT_TRACK_COST = 10, 10
@@ -66,7 +66,6 @@ class Game1817(BaseGame):
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
     IPO_NAME = "Treasury"
     ROUTE_RULES = RouteRules1817
-    UNSUPPORTED_OPTIONAL_RULES = frozenset({"modern_trains"})
     VOLATILITY = "volatility"
     # the privates that lay the B-city tile on their city: the Volatility expansion keeps one of them, drawn
     # at random (without it, the Pittsburgh Steel Mill)
@@ -75,6 +74,10 @@ class Game1817(BaseGame):
     @property
     def volatility(self) -> bool:
         return self.VOLATILITY in self.optional_rules
+
+    @property
+    def modern_trains(self) -> bool:
+        return "modern_trains" in self.optional_rules
 
     def game_companies(self, players: int) -> list[dict]:
         """With the Volatility expansion, its thirteen privates join the ten, and of the four city-tile
@@ -106,7 +109,15 @@ class Game1817(BaseGame):
     def make_map(self):
         from engine.core.hexmap import HexMap
 
-        return HexMap(self.data, route_hook=route_bonus)
+        return HexMap(self.data, route_hook=self.route_bonus)
+
+    def route_bonus(self, hexmap, corp: str, route: dict, revenue: int) -> int:
+        """Mines, ranches and bridges; with the modern trains, a 7- or 8-train's stations."""
+        revenue = route_bonus(hexmap, corp, route, revenue)
+        if self.modern_trains:
+            distance = self.depot.data_by_name[route["train_name"]]["distance"]
+            revenue += sum(modern_bonus(node, corp, distance) for node in route["stops"])
+        return revenue
 
     def initial_round(self):
         return AuctionRound(self, [TieredAuction if self.volatility else SelectionAuction])
@@ -185,7 +196,7 @@ class Game1817(BaseGame):
             return
         self.inventor_paid.add(train.name)
         if INVENTOR_PAYOUTS.get(train.name):
-            self.transfer(self.bank, inventor.owner, INVENTOR_PAYOUTS[train.name])
+            self.company_pays(inventor, inventor.owner, INVENTOR_PAYOUTS[train.name])
 
     def rust(self, bought_name: str) -> None:
         sold = bought_name
@@ -210,7 +221,7 @@ class Game1817(BaseGame):
                 for ability in self.abilities(company, "train_scrapper"):
                     value = ability["scrap_values"].get(train.name, 0)
                     if value:
-                        self.transfer(self.bank, owner, value)
+                        self.company_pays(company, owner, value)
 
     def export_train(self) -> None:
         """At the end of an operating round the bank's next train leaves the game as if bought (all the
@@ -275,7 +286,7 @@ class Game1817(BaseGame):
         if company.ability("additional_token"):
             corp.add_tokens([0])
         if company.sym == LOAN_SHARK:
-            self.transfer(self.bank, corp, LOAN_SHARK_CASH)
+            self.company_pays(company, corp, LOAN_SHARK_CASH)
 
     def golden_parachute(self, corp: Corporation, buyer: Corporation | None) -> None:
         """The Golden Parachute pays $100 to the president of its corporation when the corporation is
@@ -285,7 +296,7 @@ class Game1817(BaseGame):
             return
         if buyer is not None and buyer.owner is president:
             return
-        self.transfer(self.bank, president, GOLDEN_PARACHUTE_PAY)
+        self.company_pays(self.company(GOLDEN_PARACHUTE), president, GOLDEN_PARACHUTE_PAY)
 
     def formed(self, corp: Corporation) -> None:
         """The corporation is formed: it buys the stations its size calls for; the Ponzi Scheme put into it
@@ -656,7 +667,8 @@ class Game1817(BaseGame):
         return count * STATION_PRICE - (STATION_PRICE if self.owns(corp, STATION_SUBSIDY) else 0)
 
     def buy_conversion_stations(self, corp: Corporation, count: int) -> None:
-        """A converted corporation buys the stations its new size brings at $50 each, or is liquidated."""
+        """A converted corporation buys the stations its new size brings at $50 each (the Station Subsidy
+        paying for one), or is liquidated."""
         if not count:
             return
         cost = self.conversion_stations_cost(corp, count)
@@ -664,6 +676,9 @@ class Game1817(BaseGame):
             self.liquidate(corp)
             return
         self.transfer(corp, self.bank, cost)
+        if cost < count * STATION_PRICE:
+            self.company_payments.append({"company": STATION_SUBSIDY, "to": corp.key, "to_type": corp.kind,
+                                          "amount": count * STATION_PRICE - cost})
         corp.add_tokens([0] * count)
 
     # --- loans --------------------------------------------------------------------------------------
@@ -731,9 +746,11 @@ class Game1817(BaseGame):
 
     def title_facts(self) -> dict:
         """The loans: what one lends, the rate now (fixed for an operating round or not), the rate the next
-        loan would make, loans out and left."""
+        loan would make, loans out and left; during the Volatility auction, its pyramid's rows (top first)."""
         lb = self.loan_bank
-        return {"loans": {"value": lb.value, "rate": lb.rate, "fixed": lb.fixed_rate is not None,
+        rows = getattr(self.round.active_step(), "rows", None) if isinstance(self.round, AuctionRound) else None
+        auction = {"auction_rows": [[c.sym if c else None for c in row] for row in rows]} if rows else {}
+        return {**auction, "loans": {"value": lb.value, "rate": lb.rate, "fixed": lb.fixed_rate is not None,
                           "rate_after_next": lb.rate if lb.fixed_rate is not None else lb.rate_for(lb.taken + 1),
                           "out": lb.taken, "left": lb.left, "total": lb.total},
                 "unlimited_bank": True}

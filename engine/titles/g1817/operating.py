@@ -30,6 +30,16 @@ def route_bonus(hexmap, corp: str, route: dict, revenue: int) -> int:
     return revenue + MARKER_BONUS * (mines + bridges)
 
 
+MODERN_TRAIN_BONUS = {7: 10, 8: 20}  # modern trains: 7- and 8-trains earn this per station of theirs on the route
+
+
+def modern_bonus(node, corp: str, distance) -> int:
+    """With the modern trains, what a 7- or 8-train earns more at a stop: $10 or $20 at a city where its
+    corporation has a station."""
+    bonus = MODERN_TRAIN_BONUS.get(distance, 0) if isinstance(distance, int) else 0
+    return bonus if bonus and node.is_city and node.tokened_by(corp) else 0
+
+
 class RouteRules1817(RouteRules):
     """The route finder's view of the bonuses (the same as `route_bonus`): a bridged city adds to the value of
     each stop there, a mine to a route whose track runs through it; so a run's value still adds up as the
@@ -41,7 +51,8 @@ class RouteRules1817(RouteRules):
 
     def stop_value(self, node, train) -> int:
         bridged = BRIDGE in self.hexmap.assignments.get(node.tile.hex.coord, ())
-        return super().stop_value(node, train) + (MARKER_BONUS if bridged else 0)
+        modern = modern_bonus(node, self.sym, train.distance) if self.game.modern_trains else 0
+        return super().stop_value(node, train) + (MARKER_BONUS if bridged else 0) + modern
 
     def track_bonuses(self) -> dict[str, int]:
         return {coord: MARKER_BONUS * sum(m in marks for m in TRACK_MARKERS)
