@@ -97,6 +97,16 @@ def test_the_loan_shark_brings_sixty_dollars_and_costs_ten_a_round():
     assert before.interest_owed(before.corporation("Belt")) == 0
 
 
+def test_the_ponzi_scheme_closes_once_its_corporation_is_formed():
+    game = volatility_game()
+    corp = game.corporation("A&S")
+    ponzi = game.company("P13")
+    ponzi.owner = corp
+    corp.companies.append(ponzi)
+    game.formed(corp)
+    assert ponzi.closed and ponzi not in corp.companies
+
+
 def test_express_and_efficient_track_change_what_the_lays_cost():
     game = volatility_game()
     corp = game.corporation("A&S")
