@@ -147,15 +147,22 @@ def test_the_inventor_is_paid_once_for_each_kind_of_train_while_a_corporation_ow
     game = volatility_game()
     corp = game.corporation("A&S")
     inventor = game.company("P14")
-    two = game.depot.upcoming[0]
-    game.train_moved(two)  # owned by nobody yet: nothing, and the 2 is still to be paid
+    game.train_moved("2")  # owned by nobody yet: nothing, and the 2 is still to be paid
     inventor.owner = corp
     corp.companies.append(inventor)
-    game.train_moved(two)
-    game.train_moved(game.depot.upcoming[1])
+    game.train_moved("2")
+    game.train_moved("2")
+    game.train_moved("2+")
     assert corp.cash == 20
-    plus = next(t for t in game.depot.upcoming if t.name == "2+")
-    game.train_moved(plus)
+
+
+def test_the_inventor_is_paid_for_a_kind_when_its_trains_rust():
+    game = volatility_game()
+    corp = game.corporation("A&S")
+    inventor = game.company("P14")
+    inventor.owner = corp
+    corp.companies.append(inventor)
+    game.rust("4")  # the 2-trains rust: the 2 counts as moved (18xx.games rusts the exported ones too)
     assert corp.cash == 20
 
 
@@ -164,6 +171,7 @@ def test_the_scrapper_is_paid_for_its_corporation_s_trains_that_rust():
     corp = game.corporation("A&S")
     corp.companies.append(game.company("P15"))
     three = next(t for t in game.depot.upcoming if t.name == "3")
+    game.scrapped(three, game.corporation("A&A"))  # not its own
     game.scrapped(three, corp)
     game.scrapped(next(t for t in game.depot.upcoming if t.name == "5"), corp)
     assert corp.cash == 75

@@ -180,30 +180,34 @@ class Game1817(BaseGame):
     # --- the Volatility privates that pay when trains come and go ---------------------------------
     def buy_train(self, corp: Corporation, train, price: int, exchange=None) -> None:
         super().buy_train(corp, train, price, exchange)
-        self.train_moved(train)
+        self.train_moved(train.name)
 
     def discard_train(self, train) -> None:
         super().discard_train(train)
-        self.train_moved(train)
+        self.train_moved(train.name)
 
-    def train_moved(self, train) -> None:
+    def train_moved(self, kind: str) -> None:
         """The Inventor: the bank pays its corporation when a train of a kind first moves (bought from the
-        bank or a corporation, exported, discarded or scrapped) while a corporation owns it."""
+        bank or a corporation, exported, discarded, rusted or gone obsolete) while a corporation owns it."""
         inventor = self.company_by_sym.get(INVENTOR)
         if inventor is None or inventor.closed or not isinstance(inventor.owner, Corporation):
             return
-        if train.name in self.inventor_paid:
+        if kind in self.inventor_paid:
             return
-        self.inventor_paid.add(train.name)
-        if INVENTOR_PAYOUTS.get(train.name):
-            self.company_pays(inventor, inventor.owner, INVENTOR_PAYOUTS[train.name])
+        self.inventor_paid.add(kind)
+        if INVENTOR_PAYOUTS.get(kind):
+            self.company_pays(inventor, inventor.owner, INVENTOR_PAYOUTS[kind])
 
     def rust(self, bought_name: str) -> None:
-        sold = bought_name
-        doomed = [(t, t.owner) for t in self.depot.trains if not t.rusted and
-                  (t.rusts_on_name(sold) or (t.obsolete_on == sold and t in self.depot.discarded))]
+        """Trains rust: the Scrapper's corporation is paid for its own; the kinds that rust count as moved
+        for the Inventor (18xx.games rusts every train of the kind, the exported ones too)."""
+        owners = {t: t.owner for t in self.depot.trains if not t.rusted and t.owner is not None}
+        in_pile = [t for t in self.depot.discarded if t.obsolete_on == bought_name]
         super().rust(bought_name)
-        for train, owner in doomed:
+        for kind in dict.fromkeys([t.name for t in self.depot.trains if t.rusts_on_name(bought_name)] +
+                                  [t.name for t in in_pile]):
+            self.train_moved(kind)
+        for train, owner in owners.items():
             if train.rusted:
                 self.scrapped(train, owner)
 
@@ -211,11 +215,11 @@ class Game1817(BaseGame):
         obsolete = [t for t in operator.trains if t.obsolete]
         super().rust_obsolete(operator)
         for train in obsolete:
+            self.train_moved(train.name)
             self.scrapped(train, operator)
 
     def scrapped(self, train, owner) -> None:
-        """A train leaves the game: the Scrapper's corporation is paid for its own."""
-        self.train_moved(train)
+        """A train of a corporation leaves the game: the Scrapper's corporation is paid for its own."""
         if isinstance(owner, Corporation):
             for company in owner.companies:
                 for ability in self.abilities(company, "train_scrapper"):
@@ -233,7 +237,7 @@ class Game1817(BaseGame):
         for train in [t for t in upcoming if t.name == name] if name == "2" else [upcoming[0]]:
             self.depot.remove(train)
             train.rusted = True
-            self.train_moved(train)
+            self.train_moved(train.name)
             self.on_train_bought_from_depot(train)
 
     def sold_out_moves(self, corp: Corporation) -> int:
