@@ -233,7 +233,48 @@ def test_the_auction_offers_the_bottom_row_with_what_each_private_does():
     assert s.facts()["auction_rows"][-1] == ["MAJM", "MAIL", "P22", "TS", "UBC", "ME"]
 
 
+def test_a_ranch_is_laid_with_the_lay_command_using_its_private():
+    s, action = session_before(270)
+    assert s.command_for(action) == ("lay", {"hex": "E6", "tile": "9-1", "rotation": 0, "using": "P22"})
+    assert s.describe(s.apply(action), NAMES).startswith("P22 lays tile 9 on E6")
+
+
 def test_a_private_s_payment_is_told_with_the_action():
     s, action = session_before(131)  # Player 2 puts the Loan Shark into Belt
     change = s.apply(action)
     assert s.describe(change, NAMES).endswith("; P12 pays $60 to Belt")
+
+
+async def test_the_console_plays_the_volatility_auction_and_the_new_privates(tmp_path):
+    """The Volatility fixture's opening through the console, each move typed as `as SEAT COMMAND …`: the
+    tiered auction, the Loan Shark put into a corporation, the city-tile private's lay."""
+    import io
+
+    from fakediscord.recorded import controller, flatten
+
+    from bot.config import Config
+    from bot.console import Console, run_console
+
+    upto = next(i for i, a in enumerate(BANKRUPT_ACTIONS) if a["id"] == 222) + 1
+    trace = [json.loads(x) for x in (FIXTURES / "1817_game_end_bankrupt.trace.jsonl").read_text().splitlines()]
+    seat = {p["id"]: i for i, p in enumerate(BANKRUPT_LOG["players"], start=1)}
+    empty = tmp_path / "game.json"
+    empty.write_text(json.dumps(dict(BANKRUPT_LOG, actions=[])))
+    from bot.families.g18xx import G18xx
+
+    session = G18xx("1817", rules_class("1817").from_18xx(dict(BANKRUPT_LOG, actions=[])))
+    lines = [f"import {empty} Ann Bob Cid Dan Eve", "legal"]
+    steps = list(flatten(BANKRUPT_ACTIONS[:upto]))
+    for n, (k, action) in enumerate(steps):
+        kind, opts = session.command_for(action)
+        who = seat[controller(action, trace[k], steps[n - 1][1] if n else None)]
+        lines.append(f"as {who} {kind} {Console.command_words(session, kind, opts)}")
+    out = io.StringIO()
+    await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
+                      stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
+    text = out.getvalue()
+    assert "! " not in text, text[text.index("! ") - 300:text.index("! ") + 300]
+    assert "P14 (the bank pays its corporation for the first train of each kind): $0 or more" in text
+    for words in ("Ann bids $50 on P14", "puts P12 into Belt for $60; P12 pays $60 to Belt",
+                  "P24 lays tile X00 on F3 Indianapolis"):
+        assert words in text, words
