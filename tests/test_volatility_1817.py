@@ -45,7 +45,7 @@ def test_both_expansions_are_offered_as_18xx_games_names_them():
 def test_one_city_tile_private_is_drawn_and_the_pyramid_dealt_as_on_18xx_games():
     game = volatility_game(7)
     # as 18xx.games deals seed 7 (its engine asked once): of the four city-tile privates P16 is drawn
-    assert [c.sym for c in game.companies if c.sym in game.CITY_TILE_PRIVATES] == ["P16"]
+    assert [c.sym for c in game.companies if c.sym in game.city_tile_privates] == ["P16"]
     assert len(game.companies) == 21
     assert game.turn_info()["tiers"] == [
         ["P16"], ["P19", "P13"], ["P12", "OBC", "P21"], ["P18", "MINC", "CM", "MAJC"],

@@ -66,14 +66,16 @@ class Game1817(BaseGame):
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
     IPO_NAME = "Treasury"
     ROUTE_RULES = RouteRules1817
-    VOLATILITY = "volatility"
-    # the privates that lay the B-city tile on their city: the Volatility expansion keeps one of them, drawn
-    # at random (without it, the Pittsburgh Steel Mill)
-    CITY_TILE_PRIVATES = ("PSM", "P16", "P17", "P24")
+
+    @property
+    def city_tile_privates(self) -> list[str]:
+        """The privates that lay the B-city tile on their city: the Volatility expansion keeps one of them,
+        drawn at random (without it, the Pittsburgh Steel Mill)."""
+        return self.data["constants"]["VOLATILITY_CITY_TILE_COMPANIES"]
 
     @property
     def volatility(self) -> bool:
-        return self.VOLATILITY in self.optional_rules
+        return "volatility" in self.optional_rules
 
     @property
     def modern_trains(self) -> bool:
@@ -85,11 +87,11 @@ class Game1817(BaseGame):
         if not self.volatility:
             return super().game_companies(players)
         companies = list(self.data["companies"])
-        city_tile = sorted((c for c in companies if c["sym"] in self.CITY_TILE_PRIVATES), key=lambda _: self.rand())
-        return [c for c in companies if c["sym"] not in self.CITY_TILE_PRIVATES or c is city_tile[0]]
+        city_tile = sorted((c for c in companies if c["sym"] in self.city_tile_privates), key=lambda _: self.rand())
+        return [c for c in companies if c["sym"] not in self.city_tile_privates or c is city_tile[0]]
 
     def city_tile_private(self) -> Company:
-        return next(c for c in self.companies if c.sym in self.CITY_TILE_PRIVATES)
+        return next(c for c in self.companies if c.sym in self.city_tile_privates)
 
     def setup(self) -> None:
         self.loan_bank = LoanBank.from_constants(self.data["constants"])
