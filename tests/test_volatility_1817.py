@@ -38,8 +38,17 @@ def fixture_upto(action_id: int):
 
 
 def test_both_expansions_are_offered_as_18xx_games_names_them():
+    from bot.families.g18xx import G18xx
+
     rules = dict(REGISTRY["1817"].playable_rules)
     assert rules["volatility"] == "Volatility Expansion" and rules["modern_trains"] == "Modern Trains"
+    title = next(t for t in G18xx.titles() if t.name == "1817")  # `/game new title:1817 rules:…`
+    offered = dict((value, shown) for shown, value in title.settings[0].choices)
+    assert offered["volatility"] == "volatility: Volatility Expansion"
+    assert offered["modern_trains"] == "modern_trains: Modern Trains"
+    game = G18xx.new_game("1817", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)], 7,
+                          G18xx.check_setup(title, {"rules": "volatility,modern_trains"}))
+    assert game.optional_rules == ("volatility", "modern_trains") and "tiers" in game.turn_info()
 
 
 def test_one_city_tile_private_is_drawn_and_the_pyramid_dealt_as_on_18xx_games():
