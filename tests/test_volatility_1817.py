@@ -190,7 +190,7 @@ def test_a_ranch_adds_ten_dollars_to_routes_through_it_and_is_never_upgraded():
     game = fixture_upto(270)  # P22's ranch on E6
     assert "ranch" in game.hexmap.assignments["E6"]
     track = next(s for s in game.round.steps if isinstance(s, Track1817))
-    assert track.lay_refusal(None, game.hexmap.hex("E6")) == "a ranch is never upgraded"
+    assert str(track.lay_refusal(None, game.hexmap.hex("E6"))) == "a ranch is never upgraded"
     route = {"stops": [], "paths": [p for p in game.hexmap.hex("E6").tile.paths], "hexes": []}
     assert route_bonus(game.hexmap, "PLE", route, 50) == 60
 
