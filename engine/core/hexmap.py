@@ -921,7 +921,7 @@ class HexMap:
     def walks_kept(self, corps):
         """The walks of these corporations stay as they were through the block, whatever it changes on the
         map (18MEX: 18xx.games keeps what a corporation reaches while stations are taken off the map)."""
-        kept = {c: self._graphs[c] for c in corps if c in self._graphs}
+        kept = {c: self._graph(c) for c in corps}
         try:
             yield
         finally:

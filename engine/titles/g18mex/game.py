@@ -26,6 +26,12 @@ COPPER_CANYON_TILE = "470"
 MEXICO_CITY_HEXES = ("O10", "P11")  # one double hex: a tile laid on one is laid on both
 
 
+class OperatingRound18MEX(OperatingRound):
+    def start_operating(self) -> None:
+        self.game.note_walk_built(self.current_entity)
+        super().start_operating()
+
+
 class Game18MEX(BaseGame):
     TITLE = "18MEX"
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"baja_variant"})  # its Compagnie du Boleo token isn't played yet
@@ -42,6 +48,9 @@ class Game18MEX(BaseGame):
         # (a minor's or a merged major's station taken off the map doesn't change it; see docs/18mex.md)
         self.track_or_station_count = 0
         self.station_findings: dict[str, tuple[int, bool]] = {}
+        # operators whose walk 18xx.games built (in their turn) since the last tile or station, with that count:
+        # it keeps those walks while stations are taken off the map
+        self.walks_built: dict[str, int] = {}
         self.walks_kept_since_lay: set[str] = set()  # majors whose old walk stands until the next tile or station
         super().__init__(players, seed, optional_rules, game_id)
 
@@ -83,7 +92,7 @@ class Game18MEX(BaseGame):
         return StockRound(self, [DiscardTrain, steps.BuySellParShares])
 
     def operating_round(self, round_num: int):
-        return OperatingRound(self, [steps.Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
+        return OperatingRound18MEX(self, [steps.Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
                                      steps.SpecialTrack, steps.Track, steps.Token, Route, steps.Dividend,
                                      DiscardTrain, steps.SingleDepotTrainBuy, steps.BlockingBuyCompany],
                               round_num=round_num)
@@ -383,13 +392,22 @@ class Game18MEX(BaseGame):
 
     def lay_tile(self, corp, coord: str, tile_id: str, rotation: int, cost: int) -> None:
         super().lay_tile(corp, coord, tile_id, rotation, cost)
-        self.track_or_station_count += 1
-        self._forget_kept_walks()
+        self._after_track_or_station()
 
     def place_token(self, corp, city_id: str, slot: int, price: int) -> None:
         super().place_token(corp, city_id, slot, price)
+        self._after_track_or_station()
+
+    def _after_track_or_station(self) -> None:
         self.track_or_station_count += 1
         self._forget_kept_walks()
+        operator = self.round.current_operator() if isinstance(self.round, OperatingRound) else None
+        if operator is not None:  # its later steps of the turn build its walk again
+            self.note_walk_built(operator)
+
+    def note_walk_built(self, operator) -> None:
+        """18xx.games builds an operator's graph in its turn (whether it can station, run, must buy a train)."""
+        self.walks_built[operator.sym] = self.track_or_station_count
 
     def _forget_kept_walks(self) -> None:
         """A tile or station laid anywhere ends the kept walks (18xx.games rebuilds every graph then, not only
@@ -399,10 +417,12 @@ class Game18MEX(BaseGame):
             self.walks_kept_since_lay.clear()
 
     def findings_kept(self):
-        """Stations taken off the map leave a major that has found no station site since the last tile or
-        station with what it reached then (18xx.games' graph of it stands until track or a station is laid)."""
+        """Stations taken off the map leave every operator whose walk 18xx.games built since the last tile or
+        station with what it reached then (its graph stands until track or a station is laid)."""
         n = self.track_or_station_count
-        kept = [sym for sym, (count, found) in self.station_findings.items() if count == n and not found]
+        kept = [sym for sym, count in self.walks_built.items() if count == n]
+        kept += [sym for sym, (count, found) in self.station_findings.items()
+                 if count == n and not found and sym not in kept]
         self.walks_kept_since_lay.update(kept)
         return self.hexmap.walks_kept(kept)
 
