@@ -76,7 +76,14 @@ class Process:
     def interrupt(self, timeout: float = 10) -> int:
         """Ctrl-C; the exit status."""
         self.proc.send_signal(signal.SIGINT)
-        return self.proc.wait(timeout)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:  # a hang: the faulthandler's dump of every thread says where
+            self.proc.send_signal(signal.SIGABRT)
+            self.proc.wait(10)
+            time.sleep(0.5)  # the stderr reader catches up
+            raise AssertionError(f"no stop {timeout} s after Ctrl-C; threads: {''.join(self.stderr)[-6000:]}") \
+                from None
 
     def wait(self, timeout: float = 30) -> int:
         return self.proc.wait(timeout)
@@ -90,4 +97,5 @@ def bot(db_path: str, cwd: str | Path, fake_base: str, guild_id: int) -> Process
     env = environment(db_path, DISCORD_TOKEN="fake-token", FAKE_DISCORD=fake_base,
                       ROUNDHOUSE_DEV_GUILD=str(guild_id), ROUNDHOUSE_REMINDER_CHECK="3600")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env["PYTHONFAULTHANDLER"] = "1"  # SIGABRT dumps every thread's stack (see Process.interrupt)
     return Process([sys.executable, str(LAUNCH)], env, cwd)
