@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import signal
 from typing import Any
 
 import discord
@@ -223,15 +224,45 @@ class RoundhouseShardedBot(RoundhouseBot, commands.AutoShardedBot):
     """Same bot on discord.AutoShardedClient (ROUNDHOUSE_SHARDED=1)."""
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 async def run_bot(config: Config) -> None:
     discord.utils.setup_logging(level=config.log_level)
     db = await Database(config.db_path).open()  # the owner lock first: a second process stops here
     try:
         bot = make_bot(config, db=db)
         async with bot:
-            await bot.start(config.token or "")
+            stopped_by = await run_until_stopped(bot, config.token or "")
     finally:
         await db.close()
+    if stopped_by == signal.SIGINT:
+        raise KeyboardInterrupt  # Ctrl-C: the caller reports a quiet stop
+
+
+async def run_until_stopped(bot: commands.Bot, token: str) -> int | None:
+    """Run the bot until it ends, or until Ctrl-C or a stop from the system (SIGTERM: `docker stop`) closes it;
+    the signal, if one stopped it. The bot is closed rather than its task cancelled once: in Python 3.11 a
+    cancellation can be lost inside asyncio.wait_for (discord.py's connect), and the bot would run on."""
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[int] = loop.create_future()
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, lambda sig=sig: stop.done() or stop.set_result(sig))
+    runner = asyncio.ensure_future(bot.start(token))
+    try:
+        await asyncio.wait({runner, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+    if not stop.done():
+        stop.cancel()
+        runner.result()  # the bot's own end, or its error
+        return None
+    await bot.close()
+    done, _ = await asyncio.wait({runner}, timeout=30)
+    if not done:
+        runner.cancel()
+    return stop.result()
 
 
 def main(config: Config) -> None:

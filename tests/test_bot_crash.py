@@ -2,7 +2,7 @@
 SIGKILL at random points while they play random legal games, then started again. Every acknowledged
 action is stored (checked when it is acknowledged, and again after each kill), nothing unacknowledged is
 stored but the command in flight, the log replays and the integrity check passes. A second process on
-the same database is refused at once; Ctrl-C stops quietly.
+the same database is refused at once; Ctrl-C and SIGTERM stop it quietly.
 
 Bounded in time: a few kills each (ROUNDHOUSE_CRASH_TRIALS raises it for a longer run)."""
 
@@ -192,3 +192,18 @@ def test_a_second_process_on_the_database_is_refused_and_ctrl_c_stops_quietly(tm
     time.sleep(0.1)
     assert "Traceback" not in "".join(first.stderr), first.stderr
     assert "stopped" in "".join(first.stderr)
+
+
+async def test_the_bot_stops_quietly_when_the_system_stops_it(tmp_path):
+    """SIGTERM (`docker stop`) closes the bot as Ctrl-C does, with a clean exit and no traceback."""
+    fake = await FakeDiscord().start()
+    proc = bot_process(str(tmp_path / "term.db"), tmp_path, fake.base, fake.guild_id)
+    try:
+        await fake.wait_connected(30)
+        proc.proc.terminate()
+        assert await asyncio.to_thread(proc.wait, 120) == 0
+        time.sleep(0.1)
+        assert "Traceback" not in "".join(proc.stderr), "".join(proc.stderr)[-3000:]
+    finally:
+        proc.kill()
+        await fake.stop()
