@@ -73,7 +73,7 @@ class Process:
             os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
-    def interrupt(self, timeout: float = 10) -> int:
+    def interrupt(self, timeout: float = 60) -> int:
         """Ctrl-C; the exit status."""
         self.proc.send_signal(signal.SIGINT)
         try:
