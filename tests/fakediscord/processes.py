@@ -17,7 +17,8 @@ LAUNCH = Path(__file__).resolve().parent / "launch.py"
 
 def environment(db_path: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env.update(ROUNDHOUSE_DB=db_path, ROUNDHOUSE_PICTURES="0", PYTHONUNBUFFERED="1", **extra)
+    # PYTHONFAULTHANDLER: SIGABRT dumps every thread's stack (see Process.interrupt)
+    env.update(ROUNDHOUSE_DB=db_path, ROUNDHOUSE_PICTURES="0", PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1", **extra)
     return env
 
 
@@ -97,5 +98,4 @@ def bot(db_path: str, cwd: str | Path, fake_base: str, guild_id: int) -> Process
     env = environment(db_path, DISCORD_TOKEN="fake-token", FAKE_DISCORD=fake_base,
                       ROUNDHOUSE_DEV_GUILD=str(guild_id), ROUNDHOUSE_REMINDER_CHECK="3600")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    env["PYTHONFAULTHANDLER"] = "1"  # SIGABRT dumps every thread's stack (see Process.interrupt)
     return Process([sys.executable, str(LAUNCH)], env, cwd)
