@@ -1,0 +1,114 @@
+"""What an action would do, told before it is sent, so a player can confirm it or think again.
+
+`preview(game, action)` applies the action to a copy of the game (the game itself is untouched) and tells
+what moved between the two states: the players' cash and certificates, the corporations' size, price,
+treasury, loans, trains against the train limit, stations, president and holders, and the bank's loans and
+interest rate. It is the engine's own rules that run on the copy, so a merger, a conversion, a loan, an
+offer or an acquisition is previewed by the same code that will carry it out: there is no second reckoning
+to drift from the first. `effect(before, after)` tells the same from two `snapshot`s, so what `apply` then did
+can be compared with what was previewed.
+
+Standing orders that act after it (`generate_auto_actions`) act on the copy as they will on the game.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+from engine.core.entities import Corporation
+
+# what the confirmation of each kind of action is about (a UI asks before sending these)
+PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge")
+
+
+def copy_of(game):
+    """A game that can be played on without touching `game` (nothing shared between them)."""
+    return pickle.loads(pickle.dumps(game))
+
+
+def preview(game, action: dict) -> dict:
+    """What `action` would do, as `effect` tells it; GameError (the game untouched) if it is refused."""
+    copy = copy_of(game)
+    copy.apply({k: v for k, v in action.items() if k not in ("id", "created_at")})
+    return effect(snapshot(game), snapshot(copy))
+
+
+def snapshot(game) -> dict:
+    """The facts a preview compares: players, corporations started, the bank's loans, whose turn it is."""
+    out: dict[str, Any] = {
+        "players": {p.id: {"cash": p.cash, "shares": {sym: pct for sym, shares in p.shares_by_corp.items()
+                                                      if (pct := sum(s.percent for s in shares))}}
+                    for p in game.players},
+        "corporations": {c.sym: _corporation(game, c) for c in game.corporations if c.ipoed or c.floated},
+    }
+    bank = getattr(game, "loan_bank", None)
+    if bank is not None:
+        out["loans"] = {"value": bank.value, "out": bank.taken, "left": bank.left, "rate": bank.rate,
+                        "rate_by_loans": bank.rate_for(bank.taken), "fixed": bank.fixed_rate is not None}
+    acting = game.acting_entity() or {}
+    out["next"] = {"entity": acting.get("entity"), "types": sorted(game.action_types())}
+    return out
+
+
+def _corporation(game, corp: Corporation) -> dict:
+    holders: dict[Any, int] = {}
+    for share in corp.shares:
+        owner = share.owner
+        key = owner.id if hasattr(owner, "id") else ("treasury" if owner is corp else "market")
+        holders[key] = holders.get(key, 0) + share.percent
+    bank = getattr(game, "loan_bank", None)
+    max_loans = getattr(game, "max_loans", None)
+    return {
+        "size": corp.total_shares, "share_percent": corp.share_percent,
+        "price": corp.share_price.price if corp.share_price is not None else None,
+        "cash": corp.cash, "loans": corp.loans,
+        "max_loans": max_loans(corp) if max_loans is not None and bank is not None else None,
+        "interest": bank.interest(corp.loans) if bank is not None else None,
+        "president": corp.owner.id if corp.owner is not None and hasattr(corp.owner, "id") else None,
+        "trains": [t.id for t in corp.trains], "train_limit": game.train_limit(corp),
+        "stations": len(game.hexmap.tokened_hexes(corp.sym)),
+        "holders": {k: v for k, v in holders.items() if v},
+    }
+
+
+def effect(before: dict, after: dict) -> dict:
+    """What changed from `before` to `after` (two `snapshot`s):
+
+    - `players`: per player id whose cash or certificates moved, `cash` [before, after] and `shares`
+      {corporation: [percent before, percent after]};
+    - `corporations`: per corporation that changed, started or went (merged away, acquired, liquidated:
+      `gone`), each fact that moved [before, after] (president, trains, stations, holders...), and always
+      its size, price, cash, loans, train limit and loan limit;
+    - `loans`: the bank's loans out and its rate [before, after] when they moved, `rate_by_loans` the rate
+      the loans out make (the next operating round's when the rate is fixed for this one);
+    - `next`: who acts after it and what they may do (a survivor over its limits discards or removes).
+    """
+    out: dict[str, Any] = {"players": {}, "corporations": {}}
+    for pid, p in after["players"].items():
+        b = before["players"].get(pid) or {"cash": 0, "shares": {}}
+        moved = {sym: [b["shares"].get(sym, 0), p["shares"].get(sym, 0)]
+                 for sym in sorted(set(b["shares"]) | set(p["shares"]))
+                 if b["shares"].get(sym, 0) != p["shares"].get(sym, 0)}
+        if moved or b["cash"] != p["cash"]:
+            out["players"][pid] = {"cash": [b["cash"], p["cash"]], "shares": moved}
+    for sym in sorted(set(before["corporations"]) | set(after["corporations"])):
+        b, a = before["corporations"].get(sym), after["corporations"].get(sym)
+        if b == a:
+            continue
+        if a is None:
+            out["corporations"][sym] = {"gone": True, **{k: [v, None] for k, v in b.items()
+                                                         if k in ("size", "price", "cash", "loans", "president")}}
+            continue
+        b = b or {}
+        moved = {k: [b.get(k), v] for k, v in a.items() if b.get(k) != v}
+        moved.update({k: [b.get(k), a[k]] for k in ("size", "price", "cash", "loans", "train_limit", "max_loans")
+                      if k not in moved})
+        out["corporations"][sym] = moved
+    if "loans" in after:
+        lb, la = before.get("loans") or {}, after["loans"]
+        out["loans"] = {"value": la["value"], "out": [lb.get("out"), la["out"]], "rate": [lb.get("rate"), la["rate"]],
+                        "rate_by_loans": [lb.get("rate_by_loans"), la["rate_by_loans"]], "fixed": la["fixed"],
+                        "left": la["left"]}
+    out["next"] = after["next"]
+    return out

@@ -1,0 +1,115 @@
+"""The engine's preview of an 1817 action (engine.core.preview) tells what `apply` then does: every loan,
+repayment, conversion, merger, offer and acquisition-round move of the recorded games 15528 and 16281 and
+of random games is previewed, applied, and the preview compared with what changed; previewing never
+touches the game. The loan's terms are also checked against the rules (the rate the loans out make)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.core.actions import resolve_undo
+from engine.core.errors import GameError
+from engine.core.preview import PREVIEWED, effect, preview, snapshot
+from engine.selfplay import choose
+from engine.titles import rules_class
+
+FIXTURES = Path(__file__).parent / "fixtures" / "1817"
+
+
+def recorded(name: str) -> list[dict]:
+    log = json.loads((FIXTURES / f"{name}.json").read_text())
+    return log, [{k: v for k, v in a.items() if k not in ("id", "created_at", "original_id")}
+                 for a in resolve_undo(log["actions"]) if a["type"] != "message"]
+
+
+def previewed(game, action: dict) -> bool:
+    return action["type"] in PREVIEWED or action["type"] == "assign" and action.get("target_type") == "corporation" \
+        or game.round.merger
+
+
+def check(game, action: dict) -> dict:
+    """Preview, apply, compare; the preview leaves the game as it was."""
+    before = snapshot(game)
+    summary = game.summary()
+    said = preview(game, action)
+    assert snapshot(game) == before and game.summary() == summary, action
+    game.apply(action)
+    assert effect(before, snapshot(game)) == said, action
+    return said
+
+
+@pytest.mark.parametrize("name", ["15528", "16281"])
+def test_previews_of_the_recorded_games_are_what_happens(name):
+    log, actions = recorded(name)
+    game = rules_class("1817").from_18xx(dict(log, actions=[]))
+    game.generate_auto_actions = False
+    seen: dict[str, int] = {}
+    for action in actions:
+        if not previewed(game, action):
+            game.apply(action)
+            continue
+        said = check(game, action)
+        seen[action["type"]] = seen.get(action["type"], 0) + 1
+        if action["type"] == "take_loan":
+            corp = said["corporations"][action["entity"]]
+            loans = said["loans"]
+            assert corp["cash"][1] - corp["cash"][0] == loans["value"] == 100
+            assert corp["loans"][1] == corp["loans"][0] + 1 and loans["out"][1] == loans["out"][0] + 1
+            assert loans["rate_by_loans"][1] == game.loan_bank.rate_for(loans["out"][1])
+            assert corp["interest"][1] == corp["loans"][1] * loans["rate"][1]
+            assert corp["price"][1] <= corp["price"][0]  # one step left, or none at the edge
+        elif action["type"] == "payoff_loan":
+            corp = said["corporations"][action["entity"]]
+            assert corp["cash"][0] - corp["cash"][1] == 100 and corp["loans"][1] == corp["loans"][0] - 1
+    assert {"take_loan", "payoff_loan", "convert", "merge"} <= set(seen), seen
+
+
+def test_a_merger_tells_each_holder_and_the_survivor():
+    log, actions = recorded("15528")
+    k = next(i for i, a in enumerate(actions) if a["type"] == "merge" and a["entity"] == "A&S")
+    game = rules_class("1817").from_18xx(dict(log, actions=actions[:k]))
+    said = check(game, actions[k])
+    survivor, merged = said["corporations"]["A&S"], said["corporations"]["UR"]
+    assert survivor["size"] == [5, 10] and merged["gone"]
+    assert survivor["cash"][1] == survivor["cash"][0] + merged["cash"][0]
+    assert survivor["loans"][1] == survivor["loans"][0] + merged["loans"][0]
+    holders = {pid: p["shares"] for pid, p in said["players"].items()}
+    assert sum(s["A&S"][1] for s in holders.values()) + survivor["holders"][1].get("treasury", 0) == 100
+    assert all(s.get("UR", [0, 0])[1] == 0 for s in holders.values())
+
+
+def test_a_refused_action_is_refused_by_the_preview_and_changes_nothing():
+    log, actions = recorded("15528")
+    k = next(i for i, a in enumerate(actions) if a["type"] == "take_loan")
+    game = rules_class("1817").from_18xx(dict(log, actions=actions[:k]))
+    before = snapshot(game)
+    with pytest.raises(GameError):
+        preview(game, {**actions[k], "entity": "NOPE"})
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("seed", [7, 23])
+def test_previews_of_random_games_are_what_happens(seed):
+    rng = random.Random(seed)
+    game = rules_class("1817")([{"id": i + 1, "name": f"Player {i + 1}"} for i in range(4)], seed=seed,
+                               game_id=seed)
+    checked = 0
+    turns, current = 0, None
+    while not game.finished and len(game.actions) < 2500:
+        if game.round is not current:
+            current, turns = game.round, 0
+        turns += 1
+        action = choose(game, rng, turns)
+        if action is None:
+            break
+        action = {k: v for k, v in action.items() if k not in ("id", "created_at")}
+        if previewed(game, action) and not action["type"].startswith("program_"):
+            check(game, action)
+            checked += 1
+        else:
+            game.apply(action)
+    assert checked > 30
