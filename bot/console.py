@@ -45,6 +45,8 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
   status | history [N] [PAGE]           read-only views (history: N actions a page, 1 the latest)
   legal                                 what the acting seat may do, each as the command to type
   as SEAT ACTION ...                    act for a seat (its number, see `seats`, or its name); the game's commands:
+                                        (1817's loans, conversions, mergers and offers show what they do
+                                        first: `yes` sends it, `no` drops it; `--yes` sends it at once)
     18xx: as 1 bid CA 165        as 2 par PRR 67         as 3 buy PRR_2       as 1 sell PRR_1+PRR_2
           as 2 pass              as 1 lay E19 57-0 1     as 1 token 57-1-0#0  as 1 run best
           as 1 dividend payout   as 1 train 2-0 [PRICE] [VARIANT]             as 1 discard 2-0
@@ -95,6 +97,7 @@ class Console:
         self.out = Path(out_dir)
         self.stdout = stdout or sys.stdout
         self.game_id: int | None = None
+        self.preview: tuple[int, Caller, int] | None = None  # an action shown, waiting for `yes`: game, seat, token
         self.language = normalize(language)  # the console's own words, and new games' unless `lang=` says
         use(self.language)
 
@@ -182,6 +185,8 @@ class Console:
             self.say(f"! {e}")
             return True
         cmd, args = words[0].lower(), words[1:]
+        if cmd not in ("yes", "no"):
+            self.preview = None  # a preview is answered by the next line or not at all
         try:
             if cmd in ("quit", "exit"):
                 return False
@@ -276,8 +281,20 @@ class Console:
                 raise UserError("as SEAT ACTION ...")
             who = await self._seat(args[0])
             gid = await self._current()
-            kind, opts = self.parse_action(await self._family(gid), args[1], args[2:])
-            await svc.act(gid, who, kind, opts, publish=self._publish)
+            confirmed = "--yes" in args[2:]  # sent without showing its preview first
+            kind, opts = self.parse_action(await self._family(gid), args[1], [w for w in args[2:] if w != "--yes"])
+            reply = await svc.act(gid, who, kind, opts, publish=self._publish, confirmed=confirmed)
+            if reply.private:  # its preview: `yes` sends it, `no` (or any other command) drops it
+                self.preview = (gid, who, int(reply.buttons[0].split(":")[1]))
+                self.say(plain(reply.text))
+                self.say(_("Send it? `yes` or `no`."))
+        elif cmd in ("yes", "no"):
+            if self.preview is None:
+                raise UserError(_("Nothing is waiting for a yes or no."))
+            gid, who, token = self.preview
+            self.preview = None
+            if await svc.confirm(gid, who, token, cmd == "yes", publish=self._publish) is None:
+                self.say(_("Cancelled: nothing was done."))
         elif cmd == "undo":
             if not args:
                 raise UserError("undo SEAT [N]")

@@ -30,7 +30,7 @@ from bot.db import Database, GameRow, LogConflict, Seat, TradeOffer, UndoEvent, 
 from bot.errors import Refusal, UserError, clip, quote
 from bot.names import CommandName
 from bot.session import Change, Engine, Session, Title
-from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, use
+from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, speaking, use
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ NAME_LIMIT = 40
 # an imported log: a long real 1830 game is ~2,000 actions and well under 2 MB
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
+MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 
 ANY_GROUP = object()  # a command sent by a button or the console: no slash-command group to check
 
@@ -74,6 +75,20 @@ class Reply:
     guild_id: int | None = None                          # the game's server (links to its thread)
     language: str = DEFAULT                              # what it is written in (its buttons too)
     pinned: str | None = None                            # the thread's pinned summary, as it reads now
+    private: bool = False                                # for the caller alone (a preview to confirm): never posted
+
+
+@dataclass
+class Preview:
+    """An action shown to the member who sent it, waiting for their Confirm (`Service.confirm`): applied only
+    while the game is where it was when shown (`at_count` actions), and only once."""
+
+    game_id: int
+    member_id: int
+    player_id: int
+    at_count: int
+    action: dict
+    command: str
 
 
 @dataclass
@@ -141,6 +156,7 @@ class Service:
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
         self._tasks: set[asyncio.Future] = set()
         self._languages: dict[int, str] = {}  # member id -> their language as stored
+        self._previews: dict[int, Preview] = {}  # by the number on its Confirm button (kept in memory only)
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -548,11 +564,14 @@ class Service:
 
     # ------------------------------------------------------------------ actions
     async def act(self, game_id: int, caller: Caller, kind: str, options: dict[str, Any],
-                  publish: Publish | None = None, *, group: str | None | object = ANY_GROUP) -> Reply:
+                  publish: Publish | None = None, *, group: str | None | object = ANY_GROUP,
+                  confirmed: bool = False) -> Reply:
         """Apply one action for the caller: `kind` is a command of the game's family (`group`: the slash
         command group it was typed in, checked against the family's). The reply is published (under the
         game's lock) after the action is committed. Raises UserError (nothing changed) when it cannot be
-        done."""
+        done. An action the family previews (`Session.confirmation`: a loan, a merger...) is not applied
+        unless `confirmed`: the reply is then the preview, `private` to the caller, with Confirm and Cancel
+        buttons (`confirm`)."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.row.status != "active" or lv.session is None:
@@ -577,7 +596,49 @@ class Service:
             seller = session.needs_consent(seat.player_id, action)
             if seller is not None and lv.member_of_player(seller) is not None:
                 return await self._offer(lv, caller, action, seller, publish)
+            if not confirmed:
+                with speaking(caller.language):  # the preview is the member's alone, in their language
+                    ask = await asyncio.to_thread(
+                        self._words, lambda: session.confirmation(action, lv.names) or "", "preview", lv)
+                if ask:
+                    return self._ask(lv, caller, seat, action, cmd, ask)
             return await self._apply(lv, caller, action, publish, cmd)
+
+    def _ask(self, lv: Live, caller: Caller, seat: Seat, action: dict, cmd: Command, text: str) -> Reply:
+        """Keep the action for the member's Confirm; the reply shows them its preview with the buttons."""
+        assert lv.session is not None
+        for key in [k for k, p in self._previews.items()  # a member has one preview open per game
+                    if (p.game_id, p.member_id) == (lv.row.id, caller.member_id)]:
+            del self._previews[key]
+        while len(self._previews) >= MAX_PREVIEWS:
+            del self._previews[next(iter(self._previews))]
+        token = random.randrange(1, 2**31)
+        self._previews[token] = Preview(lv.row.id, caller.member_id, seat.player_id, len(lv.session.actions),
+                                        dict(action), cmd.name)
+        return Reply(text, lv.row.id, lv.row.thread_id, buttons=[f"confirm:{token}", f"cancel:{token}"],
+                     guild_id=lv.row.guild_id, language=caller.language or lv.row.language, private=True)
+
+    async def confirm(self, game_id: int, caller: Caller, token: int, yes: bool,
+                      publish: Publish | None = None) -> Reply | None:
+        """The member's answer to a preview (`act`): Confirm applies exactly the action shown, once, if the
+        game has not moved on since; Cancel (None returned) drops it. Raises UserError, changing nothing, for
+        a preview that is no longer open, someone else's, or shown before the game moved on."""
+        async with self.lock(game_id):
+            lv = await self._scoped(caller, game_id)
+            shown = self._previews.get(token)
+            if shown is None or shown.game_id != game_id:
+                raise UserError(lazy("This preview is no longer open: nothing was done."))
+            if shown.member_id != caller.member_id:
+                raise UserError(lazy("Only the member who asked for this preview may confirm it."))
+            del self._previews[token]
+            if not yes:
+                return None
+            seat = lv.seat_of_member(caller.member_id)
+            if lv.session is None or lv.row.status != "active" or len(lv.session.actions) != shown.at_count \
+                    or seat is None or seat.player_id != shown.player_id:
+                raise UserError(lazy("The game moved on since this preview, so nothing was done: send the "
+                                     "command again to see what it does now."))
+            return await self._apply(lv, caller, dict(shown.action), publish, self._command(lv, shown.command))
 
     async def _offer(self, lv: Live, caller: Caller, action: dict, seller: int, publish: Publish | None) -> Reply:
         """Ask the seller's seat to agree to a trade; the buyer's turn waits for the answer. The offer is stored

@@ -220,6 +220,12 @@ class Session:
         player's company), None when nobody else must."""
         return None
 
+    def confirmation(self, action: dict, names: dict[int, str]) -> str | None:
+        """What the member is shown, to confirm or cancel, before this action is sent (what a loan costs,
+        what a merger does to each holder); None: it is sent at once. Slow (the engine may try it on a copy
+        of the game): called off the event loop."""
+        return None
+
     def offer_text(self, action: dict, names: dict[int, str]) -> str:
         """The words for an action waiting for another seat's consent (`needs_consent`)."""
         return f"{self.actor_name(action, names)}: {self.label(action)}"

@@ -21,6 +21,7 @@ STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonSty
 LOBBY = {"join": (N_("Join"), "success"), "leave": (N_("Leave"), "secondary"), "start": (N_("Start"), "primary")}
 VOTES = {"undo_yes": (N_("Agree to undo"), "danger"), "undo_no": (N_("Refuse"), "secondary")}
 OFFERS = {"offer_yes": (N_("Accept the offer"), "success"), "offer_no": (N_("Decline"), "secondary")}
+PREVIEWS = {"confirm": (N_("Confirm"), "success"), "cancel": (N_("Cancel"), "secondary")}
 
 
 def _game_buttons() -> dict[str, tuple[str, str]]:
@@ -35,7 +36,7 @@ def _game_buttons() -> dict[str, tuple[str, str]]:
 
 GAME = _game_buttons()
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES, **OFFERS}.items()}
+    key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES, **OFFERS, **PREVIEWS}.items()}
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<what>[a-z_]+):(?P<game>\d+)(?::(?P<arg>\d+))?"):
@@ -75,6 +76,10 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                 await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,
                                     publish=bot.publish)
                 await interaction.followup.send(_("Vote counted."), ephemeral=True)
+            elif self.what in PREVIEWS:  # the answer to a preview shown to this member alone
+                reply = await svc.confirm(self.game_id, who, self.arg or 0, self.what == "confirm", publish=bot.publish)
+                await interaction.followup.send(_("Done: {what}", what=reply.text.splitlines()[0]) if reply else
+                                                _("Cancelled: nothing was done."), ephemeral=True)
             elif self.what in OFFERS:
                 await svc.answer_offer(self.game_id, who, self.what == "offer_yes", self.arg or 0, publish=bot.publish)
                 await interaction.followup.send(_("Answer given."), ephemeral=True)

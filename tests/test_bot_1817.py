@@ -170,16 +170,24 @@ async def test_the_console_plays_1817(tmp_path):
         kind, opts = session.command_for(action)
         who = seat[controller(action, trace[k], steps[n - 1][1] if n else None)]
         lines.append(f"as {who} {kind} {Console.command_words(session, kind, opts)}")
+        if kind in ("loan", "repay", "convert"):  # shown first: `yes` sends it (the last one with --yes)
+            if kind == "convert":
+                lines[-1] += " --yes"
+            else:
+                lines.append("yes")
     lines.append("status")
     out = io.StringIO()
     await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
                       stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
     text = out.getvalue()
     assert "! " not in text, text[text.index("! ") - 300:text.index("! ") + 300]
-    assert "bid PSM 0    # PSM: $0 or more" in text  # `legal` as lines to type: the seed money pays to face value
+    assert "bid PSM 0    # PSM: $0 or more" in text
+    assert "A&S converts from 2 to 5 shares" not in text  # sent with --yes: no preview  # `legal` as lines to type: the seed money pays to face value
     for words in ("Ann bids $10 on MAJC", "opens an auction to start H with $", "puts OBC into H for $40",
                   "takes a loan of $100: 1 of 2 loans, interest $5 a loan", "pays half of $60",
-                  "A&S converts, 2 → 5 shares: Bob 2 of 2 → 2 of 5 (40%)", "buys 20% of A&S from the IPO"):
+                  "A&S converts, 2 → 5 shares: Bob 2 of 2 → 2 of 5 (40%)", "buys 20% of A&S from the IPO",
+                  "PSNR takes a loan of $100: treasury $40 → $140; 1 of 2 loans; interest $5 a round at $5 a loan",
+                  "Send it? `yes` or `no`."):
         assert words in text, words
 
 

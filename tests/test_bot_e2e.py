@@ -107,7 +107,7 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lan
             return member_of[controller(applied[k], states[k], applied[k - 1] if k else None)]
 
         announced = seat(0)
-        checked_refusals = checked_ac = 0
+        checked_refusals = checked_ac = previews = 0
         restarted = False
         for i, action in enumerate(applied):
             who = seat(i)
@@ -157,6 +157,12 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lan
                 rec = await fake.click(who, confirm, f"rh:bankrupt:{game_id}")
             else:
                 rec = await fake.command(who, thread, kind, opts)
+                confirm = next((c for c in rec.final.custom_ids if c.startswith(f"rh:confirm:{game_id}:")), None) \
+                    if rec.final is not None else None
+                if confirm is not None:  # a loan, conversion, merger, buyer or offer: shown to its member first
+                    assert rec.final.ephemeral and len(fake.channel_messages(thread)) == before, (i, action)
+                    previews += 1
+                    rec = await fake.click(who, rec.final, confirm)
             assert rec.final is not None and rec.final.ephemeral, (i, action)
             assert rec.final.content.startswith(say["done"]), (i, action, rec.final.content)
             posted = fake.channel_messages(thread)[before:]
@@ -188,6 +194,7 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lan
         assert say["over"] in final.content and ": 1. " in final.content and ", 2. " in final.content
         assert any(name.endswith("-chart.png") for name, _ in final.attachments)  # the end-of-game post
         assert restarted and checked_refusals == 3 and checked_ac == 6
+        assert (previews > 0) == (title == "1817"), previews
         said = "\n".join(m.content for m in fake.channel_messages(thread))
         for words in TITLE_WORDS.get(title, ()) if lang == "en" else ():
             assert words in said, words

@@ -22,7 +22,7 @@ from bot.cogs.common import autocompleter, caller, handle_error, resolve_game, s
 from bot.commands import Command, Option
 from bot.errors import UserError
 from bot.families import FAMILIES
-from bot.ui import confirm_view
+from bot.ui import buttons_view, confirm_view
 from i18n import N_, _
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,9 @@ async def act(interaction: discord.Interaction, group: str | None, spec: Command
                                                publish=interaction.client.publish)  # type: ignore[attr-defined]
     except UserError as e:
         await send_private(interaction, str(e))
+        return
+    if reply.private:  # a preview: the member confirms or cancels it with its buttons
+        await interaction.followup.send(reply.text, view=buttons_view(reply), ephemeral=True)
         return
     await send_private(interaction, _("Done: {what}", what=reply.text.splitlines()[0]))
 

@@ -47,7 +47,8 @@ def snapshot(game) -> dict:
         out["loans"] = {"value": bank.value, "out": bank.taken, "left": bank.left, "rate": bank.rate,
                         "rate_by_loans": bank.rate_for(bank.taken), "fixed": bank.fixed_rate is not None}
     acting = game.acting_entity() or {}
-    out["next"] = {"entity": acting.get("entity"), "types": sorted(game.action_types())}
+    out["next"] = {"entity": acting.get("entity"), "types": sorted(game.action_types()),
+                   "sale": (game.turn_info() or {}).get("acquisition")}
     return out
 
 
@@ -79,10 +80,11 @@ def effect(before: dict, after: dict) -> dict:
       {corporation: [percent before, percent after]};
     - `corporations`: per corporation that changed, started or went (merged away, acquired, liquidated:
       `gone`), each fact that moved [before, after] (president, trains, stations, holders...), and always
-      its size, price, cash, loans, train limit and loan limit;
+      its size, price, cash, loans, holders, train limit and loan limit;
     - `loans`: the bank's loans out and its rate [before, after] when they moved, `rate_by_loans` the rate
       the loans out make (the next operating round's when the rate is fixed for this one);
-    - `next`: who acts after it and what they may do (a survivor over its limits discards or removes).
+    - `next`: who acts after it and what they may do (a survivor over its limits discards or removes), and
+      the corporation on sale then (1817's acquisition round: how it is sold, its opening bid).
     """
     out: dict[str, Any] = {"players": {}, "corporations": {}}
     for pid, p in after["players"].items():
@@ -98,12 +100,13 @@ def effect(before: dict, after: dict) -> dict:
             continue
         if a is None:
             out["corporations"][sym] = {"gone": True, **{k: [v, None] for k, v in b.items()
-                                                         if k in ("size", "price", "cash", "loans", "president")}}
+                                                         if k in ("size", "price", "cash", "loans", "president",
+                                                                  "holders")}}
             continue
         b = b or {}
         moved = {k: [b.get(k), v] for k, v in a.items() if b.get(k) != v}
-        moved.update({k: [b.get(k), a[k]] for k in ("size", "price", "cash", "loans", "train_limit", "max_loans")
-                      if k not in moved})
+        always = ("size", "price", "cash", "loans", "holders", "train_limit", "max_loans")
+        moved.update({k: [b.get(k), a[k]] for k in always if k not in moved})
         out["corporations"][sym] = moved
     if "loans" in after:
         lb, la = before.get("loans") or {}, after["loans"]

@@ -208,6 +208,22 @@ class G18xx(Session):
         self._previews[1][key] = change
         return change
 
+    def confirmation(self, action: dict, names: dict[int, str]) -> str | None:
+        """A loan, a repayment, a conversion, a merger, a buyer named or an offer for sale is shown before it
+        is sent (bot/families/g18xx/previews.py), from the engine's preview of it; None for other actions,
+        and for one the engine refuses (applying it then says why)."""
+        from bot.families.g18xx.previews import preview_text, wanted
+        from engine.core.preview import preview
+
+        if not wanted(action, self.turn_info()):
+            return None
+        try:
+            said = preview(self.game, clean(action))
+        except Exception:
+            log.debug("preview of %s refused", action, exc_info=True)
+            return None
+        return preview_text(self.words(names), action, said, self.turn_info())
+
     def notes_after(self, change: Change) -> None:
         a = change.action
         change.notes["cheapest_after"] = self.turn_info().get("cheapest")
