@@ -232,3 +232,26 @@ def test_standing_order_to_pass_in_merger_rounds():
     assert "A&S passes" in text  # the order acts at once: A&S's turn is passed
     with pytest.raises(UserError, match="no corporation"):
         auto.build(s, {"mode": "merger-pass", "corporation": "XYZ"}, president, [])
+
+
+def test_standing_order_names_other_corporations_for_the_acquisition_round():
+    """18xx.games keeps a merger pass's corporations per kind of round (`MR`, `AR`): `acquisition` names the
+    acquisition round's when they differ, and the order's options build it back."""
+    s, action = before("convert")
+    president = s.active_players()[0]
+    auto = s.command("auto")
+    mine = sorted(sym for sym, c in s.summary()["corporations"].items() if c.get("pres") == president)
+    order = auto.build(s, auto.given({"mode": "merger-pass", "acquisition": "none"}), president, s.legal())
+    assert order["corporations_by_round"] == {"MR": mine, "AR": []}
+    assert auto.build(s, auto.given(auto.options_for(order)), president, [])["corporations_by_round"] == \
+        order["corporations_by_round"]
+    order = auto.build(s, auto.given({"mode": "merger-pass", "corporation": "none", "acquisition": mine[0].lower()}),
+                       president, s.legal())
+    assert order["corporations_by_round"] == {"MR": [], "AR": [mine[0]]}
+    order["entity"] = president
+    text = s.describe(s.apply(order), NAMES)
+    assert text.startswith(f"{NAMES[president]} will pass automatically in merger rounds for none and in "
+                           f"acquisition rounds for {mine[0]}"), text
+    assert f"{action['entity']} passes" not in text  # not in this merger round: its turn waits for its president
+    with pytest.raises(UserError, match="no corporation"):
+        auto.build(s, {"mode": "merger-pass", "acquisition": "XYZ"}, president, [])

@@ -1381,7 +1381,9 @@ class Auto(G18xxCommand):
                Option("corporation", N_("buy: corporation to buy a share of; merger-pass: the one to pass for "
                                         "(default all)")),
                Option("until", N_("mode buy: float, or how many shares to hold")),
-               Option("then_pass", N_("mode buy: yes to pass automatically once done")))
+               Option("then_pass", N_("mode buy: yes to pass automatically once done")),
+               Option("acquisition", N_("merger-pass: the ones to pass for in acquisition rounds, if others "
+                                        "(none: pass in none)")))
     any_time = True
 
     def needs_legal(self, options):
@@ -1412,28 +1414,35 @@ class Auto(G18xxCommand):
                     "until_condition": until, "from_market": False,
                     "auto_pass_after": str(opts.get("then_pass") or "").strip().lower() in ("yes", "y", "true", "1")}
         if mode == "merger-pass":
-            return {**base, **self.merger_pass(s, opts.get("corporation"), player)}
+            return {**base, **self.merger_pass(s, opts.get("corporation"), player, opts.get("acquisition"))}
         raise UserError(lazy("/auto mode is one of {modes}, not {mode}.", modes=", ".join(AUTO_MODES), mode=quote(mode)))
 
     @staticmethod
-    def merger_pass(s: G18xx, named: Any, player: int) -> dict:
+    def merger_pass(s: G18xx, named: Any, player: int, acquisition: Any = None) -> dict:
         """Pass in the merger and acquisition rounds for the corporations named (default: all the member
-        presides), where the title has such rounds (the engine's program types say)."""
+        presides), where the title has such rounds (the engine's program types say); `acquisition` names
+        others for the acquisition round (18xx.games' order keeps a list per kind of round; `none`: none)."""
         if "program_merger_pass" not in (getattr(s.game, "PROGRAM_TYPES", ()) or ()):
             raise UserError(lazy("{title} has no merger rounds to pass in.", title=s.title))
         corps = {c.upper(): c for c in s.corporations()}
-        if named:
-            wanted = [x.strip().upper() for x in str(named).split(",") if x.strip()]
+
+        def listed(text: Any) -> list[str]:
+            wanted = [x.strip().upper() for x in str(text).split(",") if x.strip() and x.strip().lower() != "none"]
             bad = [x for x in wanted if x not in corps]
             if bad:
                 raise UserError(lazy("There is no corporation {corporation}.", corporation=quote(bad[0])))
-            chosen = [corps[x] for x in wanted]
+            return [corps[x] for x in wanted]
+
+        if named:
+            chosen = listed(named)
         else:
             chosen = sorted(sym for sym, c in corps_of(s.summary()).items() if c.get("pres") == player)
-            if not chosen:
+            if not chosen and not acquisition:
                 raise UserError(lazy("You preside no corporation to pass for: name one with `corporation`."))
-        return {"type": "program_merger_pass", "corporations_by_round": {r: chosen for r in MERGER_ROUNDS},
-                "options": []}
+        by_round = {r: chosen for r in MERGER_ROUNDS}
+        if acquisition:
+            by_round["AR"] = listed(acquisition)
+        return {"type": "program_merger_pass", "corporations_by_round": by_round, "options": []}
 
     def choices(self, s, option, filled, legal):
         merger = "program_merger_pass" in (getattr(s.game, "PROGRAM_TYPES", ()) or ())
@@ -1442,7 +1451,8 @@ class Auto(G18xxCommand):
         if option in fixed:
             return [(v, v) for v in fixed[option]]
         if filled.get("mode") == "merger-pass":
-            return [(sym, sym) for sym, c in corps_of(s.summary()).items() if c.get("pres") is not None]
+            return [(sym, sym) for sym, c in corps_of(s.summary()).items() if c.get("pres") is not None] + \
+                ([("none", "none")] if option == "acquisition" else [])
         corps = sorted({corp_of(a["shares"][0]) for a in of_type(legal, "buy_shares")} |
                        {a["corporation"] for a in of_type(legal, "par")})
         return [(c, c) for c in corps]
@@ -1456,9 +1466,14 @@ class Auto(G18xxCommand):
                 return _("{name} will pass automatically in every stock round", name=who)
             return _("{name} will pass automatically for the rest of this stock round", name=who)
         if t == "program_merger_pass":
-            corps = sorted({c for cs in (a.get("corporations_by_round") or {}).values() for c in cs})
+            by_round = a.get("corporations_by_round") or {}
+            merger, acquisition = (sorted(by_round.get(r) or ()) for r in MERGER_ROUNDS)
+            if merger != acquisition:
+                return _("{name} will pass automatically in merger rounds for {corporations} and in acquisition "
+                         "rounds for {others}", name=who, corporations=", ".join(merger) or _("none"),
+                         others=", ".join(acquisition) or _("none"))
             return _("{name} will pass automatically in merger and acquisition rounds for {corporations}", name=who,
-                     corporations=", ".join(corps) or _("none"))
+                     corporations=", ".join(merger) or _("none"))
         if t == "program_buy_shares":
             until = a.get("until_condition")
             if until == "float":
@@ -1479,8 +1494,10 @@ class Auto(G18xxCommand):
         if t == "program_share_pass":
             return {"mode": "pass-always" if a.get("indefinite") else "pass"}
         if t == "program_merger_pass":
-            corps = sorted({c for cs in (a.get("corporations_by_round") or {}).values() for c in cs})
-            return {"mode": "merger-pass", "corporation": ",".join(corps)}
+            by_round = a.get("corporations_by_round") or {}
+            merger, acquisition = (list(by_round.get(r) or ()) for r in MERGER_ROUNDS)
+            out = {"mode": "merger-pass", "corporation": ",".join(merger) or "none"}
+            return out if merger == acquisition else {**out, "acquisition": ",".join(acquisition) or "none"}
         if t == "program_buy_shares":
             return {"mode": "buy", "corporation": a["corporation"], "until": str(a["until_condition"]),
                     "then_pass": "yes" if a.get("auto_pass_after") else "no"}
