@@ -89,6 +89,7 @@ class Preview:
     at_count: int
     action: dict
     command: str
+    last: dict | None = None  # the game's last action when shown (an undo and a new action may restore the count)
 
 
 @dataclass
@@ -613,8 +614,9 @@ class Service:
         while len(self._previews) >= MAX_PREVIEWS:
             del self._previews[next(iter(self._previews))]
         token = random.randrange(1, 2**31)
-        self._previews[token] = Preview(lv.row.id, caller.member_id, seat.player_id, len(lv.session.actions),
-                                        dict(action), cmd.name)
+        actions = lv.session.actions
+        self._previews[token] = Preview(lv.row.id, caller.member_id, seat.player_id, len(actions), dict(action),
+                                        cmd.name, dict(actions[-1]) if actions else None)
         return Reply(text, lv.row.id, lv.row.thread_id, buttons=[f"confirm:{token}", f"cancel:{token}"],
                      guild_id=lv.row.guild_id, language=caller.language or lv.row.language, private=True)
 
@@ -634,8 +636,10 @@ class Service:
             if not yes:
                 return None
             seat = lv.seat_of_member(caller.member_id)
-            if lv.session is None or lv.row.status != "active" or len(lv.session.actions) != shown.at_count \
-                    or seat is None or seat.player_id != shown.player_id:
+            actions = lv.session.actions if lv.session is not None else []
+            if lv.row.status != "active" or len(actions) != shown.at_count or \
+                    (dict(actions[-1]) if actions else None) != shown.last or \
+                    seat is None or seat.player_id != shown.player_id:
                 raise UserError(lazy("The game moved on since this preview, so nothing was done: send the "
                                      "command again to see what it does now."))
             return await self._apply(lv, caller, dict(shown.action), publish, self._command(lv, shown.command))

@@ -1,6 +1,7 @@
 """An 1817 loan through the fake Discord is shown before it is sent: the preview (what it costs) reaches only
 the member who asked, with Confirm and Cancel; nobody else may answer it; Cancel drops it; Confirm applies
-exactly the action shown, once; a preview shown before the game moved on is refused and changes nothing."""
+exactly the action shown, once; a preview shown before the game moved on (here an undo and another action,
+back to as many actions as when it was shown) is refused and changes nothing."""
 
 from __future__ import annotations
 
@@ -83,7 +84,10 @@ async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
         assert choices  # the same president may borrow for another of theirs
         rec = await fake.command(lender, thread, "loan", {"corporation": choices[0]["value"]})
         stale = rec.final
-        rec = await fake.command(lender, thread, "pass", {})
+        assert lender == who  # so the loan just taken is theirs to undo at once
+        rec = await fake.command(lender, thread, "game", {"steps": 1}, sub="undo")
+        assert len(bot.service._live[game_id].session.actions) == count, rec.final.content
+        rec = await fake.command(lender, thread, "pass", {})  # as many actions as when shown, another game
         assert rec.final.content.startswith("Done"), rec.final.content
         moved = len(bot.service._live[game_id].session.actions)
         before = len(fake.channel_messages(thread))

@@ -10,7 +10,6 @@ shared phrases: `words.py`. Pictures: the map, the stock market and the companie
 from __future__ import annotations
 
 import logging
-import pickle
 from typing import Any
 
 from bot.commands import Button, clean
@@ -196,9 +195,11 @@ class G18xx(Session):
             self._previews = (len(self.actions), {})
         if key in self._previews[1]:
             return self._previews[1][key]
+        from engine.core.preview import copy_of
+
         change = None
         try:
-            game = pickle.loads(pickle.dumps(self.game))
+            game = copy_of(self.game)
             game.generate_auto_actions = False
             game.apply(clean(action))
             change = Change(action, self.summary(), game.summary(),
