@@ -255,3 +255,26 @@ def test_standing_order_names_other_corporations_for_the_acquisition_round():
     assert f"{action['entity']} passes" not in text  # not in this merger round: its turn waits for its president
     with pytest.raises(UserError, match="no corporation"):
         auto.build(s, {"mode": "merger-pass", "acquisition": "XYZ"}, president, [])
+
+
+@pytest.mark.parametrize("kind, entity", [("take_loan", None), ("payoff_loan", None), ("convert", None),
+                                          ("merge", "A&S"), ("assign", None), ("merge", None)])
+def test_a_preview_in_each_language(kind, entity):
+    """What the member confirms: the engine's facts in words, in English and in Russian (only names left in
+    Latin letters)."""
+    from i18n import speaking
+    from i18n.glossary import foreign_words
+
+    match = {"entity": entity} if entity else {"entity_type": "player"} if kind == "merge" else \
+        {"target_type": "corporation"} if kind == "assign" else {}
+    s, action = before(kind, **match)
+    text = s.confirmation(action, NAMES)
+    assert text and s.confirmation({"type": "pass", "entity": action.get("entity"),
+                                    "entity_type": action.get("entity_type")}, NAMES) is None
+    head = {"take_loan": " takes a loan of $100: treasury ", "payoff_loan": " repays a loan of $100: treasury ",
+            "convert": " converts from 2 to 5 shares: 5 shares at ", "assign": " is offered for sale: bids from $"}
+    assert head.get(kind, " merges into " if entity else " buys ") in text, text
+    with speaking("ru"):
+        russian = s.confirmation(action, NAMES)
+    allowed = set(NAMES.values()) | set(s.corporations()) | set((s.facts().get("locations") or {}).values())
+    assert russian != text and not foreign_words(russian, allowed), russian
