@@ -15,6 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LAUNCH = Path(__file__).resolve().parent / "launch.py"
 
 
+# A run started in the background has Ctrl-C ignored, and its children would inherit that; the tests send
+# Ctrl-C as a terminal does, so the children get the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def environment(db_path: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     # PYTHONFAULTHANDLER: SIGABRT dumps every thread's stack (see Process.interrupt)
