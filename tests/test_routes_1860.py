@@ -1,0 +1,52 @@
+"""The best-run search under 1860's no-re-entry rule, on a random game's state where every route from the
+company's home re-enters a hex (tests/fixtures/1860/cases/dead_end_reentry.md)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.core.autoroute import best_routes
+from engine.core.errors import GameError
+from engine.routes import new_game
+
+CASE = Path(__file__).parent / "fixtures" / "1860" / "cases" / "dead_end_reentry.json"
+
+# FYN's way out: B4, C5, over D4 to E5, back through E3 and D4 to D6, then on to the full city G5
+OUT_THROUGH_D4_TWICE = {
+    "connections": [["B4", "C5"], ["C5", "D4", "E5"], ["E5", "E3", "D4", "D6"], ["D6", "E7", "F6"],
+                    ["F6", "F4"], ["F4", "G5"]],
+    "nodes": ["B4-0", "C5-0", "E5-0", "D6-0", "F6-0", "F4-0", "G5-0"],
+}
+
+
+def fyn_to_run(*extra_rules: str):
+    log = json.loads(CASE.read_text())
+    log["settings"] = {**log["settings"],
+                       "optional_rules": log["settings"]["optional_rules"] + list(extra_rules)}
+    game = new_game(log)
+    with game.loading():
+        for action in log["actions"]:
+            game.apply(action)
+    fyn = game.corporation("FYN")
+    assert game.round.active_entities()[:1] == [fyn]
+    assert "run_routes" in {a["type"] for a in game.legal_actions()}
+    return game, fyn
+
+
+def test_no_route_when_every_way_from_home_reenters_a_hex():
+    game, fyn = fyn_to_run()
+    train = fyn.trains[0].id
+    with pytest.raises(GameError, match="enter a hex twice"):
+        game.run_results(fyn, [{"train": train, **OUT_THROUGH_D4_TWICE}])
+    assert best_routes(game, fyn) == []
+
+
+def test_the_same_track_runs_when_hexes_may_be_reentered():
+    game, fyn = fyn_to_run("re_enter_hexes")
+    train = fyn.trains[0].id
+    [(revenue, subsidy)] = game.run_results(fyn, [{"train": train, **OUT_THROUGH_D4_TWICE}])
+    best = best_routes(game, fyn)
+    assert best and all(r["connections"][:3] == OUT_THROUGH_D4_TWICE["connections"][:3] for r in best)
+    assert sum(r["revenue"] + r.get("subsidy", 0) for r in best) >= revenue + subsidy
+    assert sum(v + s for v, s in game.run_results(fyn, best)) == sum(r["revenue"] + r.get("subsidy", 0) for r in best)
