@@ -40,6 +40,9 @@ def test_no_route_when_every_way_from_home_reenters_a_hex():
     with pytest.raises(GameError, match="enter a hex twice"):
         game.run_results(fyn, [{"train": train, **OUT_THROUGH_D4_TWICE}])
     assert best_routes(game, fyn) == []
+    before = len(game.actions)  # with no legal route it may run nothing (18xx.games is stuck here)
+    game.apply({"type": "run_routes", "entity": "FYN", "entity_type": "corporation", "routes": []})
+    assert len(game.actions) == before + 1
 
 
 def test_the_same_track_runs_when_hexes_may_be_reentered():

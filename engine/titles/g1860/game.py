@@ -341,9 +341,12 @@ class Game1860(BaseGame):
         super().place_home_token(corp)
 
     def may_run_nothing(self, corp: Corporation) -> bool:
-        """A company with a route for its trains (an insolvent one: for its leased train) must run."""
-        return not (self.route_available(corp) and (corp.trains or corp in self.insolvent)
+        """A company with a route for its trains (an insolvent one: for its leased train) must run. Track
+        that joins two stops may still allow no legal route (every way from home re-enters a hex): then it
+        runs nothing, where 18xx.games takes no action at all (docs/1860.md)."""
+        must_run = (self.route_available(corp) and (corp.trains or corp in self.insolvent)
                     and (not corp.receivership or not self.nationalization))
+        return not must_run or not self.best_routes(corp)
 
     # --- insolvency, bankruptcy, receivership ----------------------------------------------------
     OPERATOR_STATES = ("receivership", "insolvent", "bankrupt", "relaunched", "nationalised")
