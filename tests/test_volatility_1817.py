@@ -277,7 +277,8 @@ async def test_the_console_plays_the_volatility_auction_and_the_new_privates(tmp
     for n, (k, action) in enumerate(steps):
         kind, opts = session.command_for(action)
         who = seat[controller(action, trace[k], steps[n - 1][1] if n else None)]
-        lines.append(f"as {who} {kind} {Console.command_words(session, kind, opts)}")
+        # --yes: a loan (or another move shown before it is sent) goes at once
+        lines.append(f"as {who} {kind} {Console.command_words(session, kind, opts)} --yes")
     out = io.StringIO()
     await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
                       stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
