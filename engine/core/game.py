@@ -102,6 +102,12 @@ class BaseGame(OperatingMixin):
         self.phase_index = 0
         self.player_by_id = {p.id: p for p in self.players}
         self.hexmap = self.make_map()
+        # whether a corporation can place a station, as found since the tile or station laid last (a title
+        # keeping findings through stations taken off the map: OperatingMixin.KEEPS_FINDINGS_THROUGH_REMOVALS)
+        self.track_or_station_count = 0
+        self.station_findings: dict[str, tuple[int, bool]] = {}
+        self.walks_kept_since_lay: set[str] = set()
+        self.graphs_looked: dict[str, int] = {}  # corporation: the count at which its reach was last looked at
         for minor in self.minors:  # stations printed on the map (18MEX minors' homes)
             minor.tokens_used = len(self.hexmap.tokened_hexes(minor.sym))
         self.turn = 1

@@ -2,12 +2,58 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError
 
 
 class OperatingMixin:
     """Operating-round effects shared by every title: track, stations, runs, dividends, bankruptcy."""
+
+    # 18xx.games keeps what it found of a corporation's stations' reach from one tile or station laid (anywhere)
+    # to the next. A title whose stations may come off the map in between without it looking again (18MEX:
+    # minors closing, a merger; 1817: the bank liquidating a corporation) sets this: a corporation that looked
+    # for a station site since the last tile or station keeps that finding until the next one, and, when it
+    # found none, what its stations reached then (the city freed is no station site for it, and track beyond
+    # it not yet its to build on). Such removals happen inside `findings_kept()`.
+    KEEPS_FINDINGS_THROUGH_REMOVALS = False
+
+    def reaches_station(self, corp: Corporation) -> bool:
+        """Whether the corporation reaches a city with room for its station (as first found since the last
+        tile or station, where the title keeps findings)."""
+        if not self.KEEPS_FINDINGS_THROUGH_REMOVALS:
+            return bool(self.hexmap.legal_tokens(corp.sym))
+        found = self.station_findings.get(corp.sym)
+        if found is None or found[0] != self.track_or_station_count:
+            found = (self.track_or_station_count, bool(self.hexmap.legal_tokens(corp.sym)))
+            self.station_findings[corp.sym] = found
+        return found[1]
+
+    def findings_renewed(self) -> None:
+        """A tile or station laid anywhere (or stations moved to another corporation): every finding is made
+        afresh when next needed."""
+        self.track_or_station_count += 1
+        if self.walks_kept_since_lay:
+            self.hexmap.forget_walks(self.walks_kept_since_lay)
+            self.walks_kept_since_lay.clear()
+
+    @contextmanager
+    def findings_kept(self):
+        """Stations taken off the map in this block leave the corporations that found no station site since
+        the last tile or station (and those whose map the title says was looked at since, `graphs_looked`)
+        with what their stations reached then."""
+        if not self.KEEPS_FINDINGS_THROUGH_REMOVALS:
+            yield
+            return
+        n = self.track_or_station_count
+        kept = [sym for sym, (count, found) in self.station_findings.items() if count == n and not found]
+        kept += [sym for sym, count in self.graphs_looked.items() if count == n and sym not in kept]
+        self.walks_kept_since_lay.update(kept)
+        for sym in kept:  # what they reach before the stations come off
+            self.hexmap.reachable_nodes(sym)
+        with self.hexmap.walks_kept(kept):
+            yield
 
     def par_cell(self, share_price: str):
         cell = self.market.cells.get(share_price)
@@ -54,6 +100,7 @@ class OperatingMixin:
             self.corporation_by_sym[sym].tokens_used -= 1
             # the corporation that laid the tile chooses the city each displaced station goes to
             self.token_placers[(sym, coord)] = corp.sym
+        self.findings_renewed()
 
     def forget_route(self, corp: Corporation) -> None:
         """The corporation lost stations (1817: a merger, or it was started afresh): look for its route again."""
@@ -65,6 +112,7 @@ class OperatingMixin:
             self.transfer(corp, self.bank, price)
         self.hexmap.place_token(corp.sym, city_id, slot)
         corp.tokens_used += 1
+        self.findings_renewed()
 
     def route_available(self, corp: Corporation) -> bool:
         # once a corporation has a route it keeps one (track is never taken away; a title that takes stations

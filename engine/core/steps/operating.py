@@ -405,7 +405,7 @@ class Token(Step):
         return self.reaches_station(corp)
 
     def reaches_station(self, corp: Corporation) -> bool:
-        return bool(self.game.hexmap.legal_tokens(corp.sym))
+        return self.game.reaches_station(corp)
 
     def actions(self, entity) -> tuple[str, ...]:
         if corp_turn(self, entity) and self.can_place(entity):

@@ -63,6 +63,7 @@ class Game1817(BaseGame):
     PLAYABLE = True
     ROUND_END = "acquisition"
     PLAYER_DEBT = True
+    KEEPS_FINDINGS_THROUGH_REMOVALS = True  # the stations of a corporation the bank liquidates: see docs/1817.md
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, "program_merger_pass")
     IPO_NAME = "Treasury"
     ROUTE_RULES = RouteRules1817
@@ -343,6 +344,15 @@ class Game1817(BaseGame):
         zone = self.zone(corp)
         return zone != "normal" and zone != self.zones_at_merger_start.get(corp.sym)
 
+    def action_processed(self, action, entity) -> None:
+        """18xx.games has looked at the map for the corporation that acted in an operating round and for the
+        one to act now (its steps ask what their stations reach); it keeps that through a liquidation."""
+        super().action_processed(action, entity)
+        if self.round.operating:
+            for corp in (entity, *self.round.active_entities()):
+                if isinstance(corp, Corporation):
+                    self.graphs_looked[corp.sym] = self.track_or_station_count
+
     def liquidate(self, corp: Corporation) -> None:
         """The marker goes to the liquidation zone; the corporation is liquidated in the acquisition round."""
         if corp.owner is None:
@@ -614,6 +624,7 @@ class Game1817(BaseGame):
         corp.token_prices = [0] * total
         corp.token_used = [True] * used + [False] * (total - used)
         self.stations_to_reduce = None
+        self.findings_renewed()  # 18xx.games looks at the map again once stations have moved
 
     STATION_LIMIT_AFTER_MERGER = 8
 

@@ -657,10 +657,12 @@ class Acquire(Auction):
             self.after_loans()
 
     def bank_liquidates(self, corp: Corporation) -> None:
-        """Nobody bought it: its stations come off the map and its debts are settled."""
+        """Nobody bought it: its stations come off the map (findings kept: 18xx.games doesn't look at the map
+        again until the next tile or station) and its debts are settled."""
         self.game.golden_parachute(corp, None)
-        for coord in self.game.hexmap.tokened_hexes(corp.sym):
-            self.game.hexmap.remove_token(corp.sym, coord)
+        with self.game.findings_kept():
+            for coord in self.game.hexmap.tokened_hexes(corp.sym):
+                self.game.hexmap.remove_token(corp.sym, coord)
         self.settle(corp)
 
     def settle(self, corp: Corporation) -> None:

@@ -12,7 +12,7 @@ from engine.core.entities import Company, Corporation, Minor, Player, Share, Tra
 from engine.core.game import BaseGame
 from engine.core.rounds import AuctionRound, OperatingRound, StockRound
 from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
-from engine.core.steps.operating import BuyCompany, DiscardTrain, HomeToken, Route
+from engine.core.steps.operating import BuyCompany, DiscardTrain, HomeToken, Route, Token
 from engine.titles.g18mex import steps
 
 NDM = "NdM"
@@ -26,15 +26,10 @@ COPPER_CANYON_TILE = "470"
 MEXICO_CITY_HEXES = ("O10", "P11")  # one double hex: a tile laid on one is laid on both
 
 
-class OperatingRound18MEX(OperatingRound):
-    def start_operating(self) -> None:
-        self.game.note_walk_built(self.current_entity)
-        super().start_operating()
-
-
 class Game18MEX(BaseGame):
     TITLE = "18MEX"
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"baja_variant"})  # its Compagnie du Boleo token isn't played yet
+    KEEPS_FINDINGS_THROUGH_REMOVALS = True  # a minor's or a merged major's station taken off: see docs/18mex.md
 
     def __init__(self, players, seed=0, optional_rules=(), game_id=None) -> None:
         self.stock_round_started = False  # minors of an unfinished opening auction are paid a fixed sum
@@ -44,14 +39,6 @@ class Game18MEX(BaseGame):
         self.merged_major: Corporation | None = None
         self.merged_cities_to_select: list[str] = []  # hexes of the merged major's stations, NdM to choose one
         self.recently_floated: list[Corporation] = []  # floated since the last operating round (optional rule)
-        # whether a major can place a station, as found in its turn: it stands until the next tile or station
-        # (a minor's or a merged major's station taken off the map doesn't change it; see docs/18mex.md)
-        self.track_or_station_count = 0
-        self.station_findings: dict[str, tuple[int, bool]] = {}
-        # operators whose walk 18xx.games built (in their turn) since the last tile or station, with that count:
-        # it keeps those walks while stations are taken off the map
-        self.walks_built: dict[str, int] = {}
-        self.walks_kept_since_lay: set[str] = set()  # majors whose old walk stands until the next tile or station
         super().__init__(players, seed, optional_rules, game_id)
 
     # --- set-up -----------------------------------------------------------------------------------
@@ -92,8 +79,8 @@ class Game18MEX(BaseGame):
         return StockRound(self, [DiscardTrain, steps.BuySellParShares])
 
     def operating_round(self, round_num: int):
-        return OperatingRound18MEX(self, [steps.Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
-                                     steps.SpecialTrack, steps.Track, steps.Token, Route, steps.Dividend,
+        return OperatingRound(self, [steps.Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
+                                     steps.SpecialTrack, steps.Track, Token, Route, steps.Dividend,
                                      DiscardTrain, steps.SingleDepotTrainBuy, steps.BlockingBuyCompany],
                               round_num=round_num)
 
@@ -389,52 +376,6 @@ class Game18MEX(BaseGame):
     def float_corporation(self, corp: Corporation) -> None:
         super().float_corporation(corp)
         self.recently_floated.append(corp)
-
-    def lay_tile(self, corp, coord: str, tile_id: str, rotation: int, cost: int) -> None:
-        super().lay_tile(corp, coord, tile_id, rotation, cost)
-        self._after_track_or_station()
-
-    def place_token(self, corp, city_id: str, slot: int, price: int) -> None:
-        super().place_token(corp, city_id, slot, price)
-        self._after_track_or_station()
-
-    def _after_track_or_station(self) -> None:
-        self.track_or_station_count += 1
-        self._forget_kept_walks()
-        operator = self.round.current_operator() if isinstance(self.round, OperatingRound) else None
-        if operator is not None:  # its later steps of the turn build its walk again
-            self.note_walk_built(operator)
-
-    def note_walk_built(self, operator) -> None:
-        """18xx.games builds an operator's graph in its turn (whether it can station, run, must buy a train)."""
-        self.walks_built[operator.sym] = self.track_or_station_count
-
-    def _forget_kept_walks(self) -> None:
-        """A tile or station laid anywhere ends the kept walks (18xx.games rebuilds every graph then, not only
-        those reaching the hex)."""
-        if self.walks_kept_since_lay:
-            self.hexmap.forget_walks(self.walks_kept_since_lay)
-            self.walks_kept_since_lay.clear()
-
-    def findings_kept(self):
-        """Stations taken off the map leave every operator whose walk 18xx.games built since the last tile or
-        station with what it reached then (its graph stands until track or a station is laid)."""
-        n = self.track_or_station_count
-        kept = [sym for sym, count in self.walks_built.items() if count == n]
-        kept += [sym for sym, (count, found) in self.station_findings.items()
-                 if count == n and not found and sym not in kept]
-        self.walks_kept_since_lay.update(kept)
-        return self.hexmap.walks_kept(kept)
-
-    def can_reach_station(self, corp: Corporation) -> bool:
-        """Whether the major reaches a city with room for its station, as first found since the last tile or
-        station: 18xx.games keeps that finding while stations are taken off the map (minors closing, a
-        merger), so a city they free is no station site until a tile or a station is laid."""
-        found = self.station_findings.get(corp.sym)
-        if found is None or found[0] != self.track_or_station_count:
-            found = (self.track_or_station_count, bool(self.hexmap.legal_tokens(corp.sym)))
-            self.station_findings[corp.sym] = found
-        return found[1]
 
     def after_lay(self, operator, coord: str, by: Company | None = None) -> None:
         """A tile laid on one half of Mexico City is laid on the other too (its terrain paid); the KCM&O

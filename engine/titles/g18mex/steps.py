@@ -175,13 +175,6 @@ class SpecialTrack(operating.SpecialTrack):
         self.game.after_lay(company.owner, action.hex, by=company)
 
 
-class Token(operating.Token):
-    """A station where the major's finding since the last tile or station allows one (Game18MEX.can_reach_station)."""
-
-    def reaches_station(self, corp: Corporation) -> bool:
-        return self.game.can_reach_station(corp)
-
-
 class Dividend(operating.Dividend):
     """A minor's revenue is shared half and half with its owner (its share of an odd sum is the smaller)."""
 
@@ -318,4 +311,4 @@ class Assign(Step):
 
 
 __all__ = ["Assign", "Bankrupt", "BlockingBuyCompany", "BuySellParShares", "Dividend", "Merge", "SingleDepotTrainBuy",
-           "SpecialTrack", "Token", "Track"]
+           "SpecialTrack", "Track"]
