@@ -20,7 +20,7 @@ from pathlib import Path
 
 from engine.core.errors import GameError
 from engine.core.rounds import Round
-from engine.core.steps.operating import Track, priced_lays
+from engine.core.steps.operating import BuyTrain, Track, priced_lays
 from engine.titles import REGISTRY, rules_class
 
 
@@ -69,6 +69,16 @@ WEIGHTS = {
 # where a title's rare corners need a push: 1817's mergers (a merger needs two corporations of a size, both
 # in the normal zone, in the merger round of one of them)
 TITLE_WEIGHTS = {"1817": {"merge": 6.0}}
+# a title's styles of play, one per game (by its seed): 1817's "wild" players borrow, sell short and go
+# bankrupt at every turn, which reaches the rare corners but ruins most games within a few sets (often all
+# corporations gone and nobody able to start one: 18xx.games then stops the game at turn 100, "dnf");
+# "steady" ones start one corporation each, borrow mostly to buy a train, keep a train in each corporation
+# and repay, so that games also reach the last phase and end there
+TITLE_STYLES = {"1817": (
+    {},
+    {"take_loan": 0.02, "payoff_loan": 2.0, "short": 0.3, "bankrupt": 0.05, "pass": 0.5, "buy_train": 1.5,
+     "keep_a_train": True, "presidencies": 1},
+)}
 
 
 def random_program(game, rng: random.Random) -> dict | None:
@@ -126,7 +136,8 @@ def legal_actions(game, rng: random.Random) -> list[dict]:
     return list(unique.values())
 
 
-def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
+def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None = None) -> dict | None:
+    style = style or {}
     legal = legal_actions(game, rng)
     if not legal:
         return None
@@ -147,8 +158,20 @@ def choose(game, rng: random.Random, turns_in_round: int = 0) -> dict | None:
     by_type: dict[str, list[dict]] = {}
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)
+    if style.get("keep_a_train") and game.round.operating:
+        # a corporation without a train buys one, borrowing for it if it must
+        corp = game.corporation(legal[0]["entity"]) if legal[0].get("entity_type") == "corporation" else None
+        if corp is not None and not corp.trains and isinstance(game.round.active_step(), BuyTrain):
+            for kind in ("buy_train", "take_loan"):
+                if kind in by_type:
+                    return rng.choice(by_type[kind])
+    if style.get("presidencies") and game.round.stock and "bid" in by_type and len(by_type) > 1:
+        # no more corporations started (or bid for) by a player who presides enough of them
+        player = game.player(legal[0]["entity"]) if legal[0].get("entity_type") == "player" else None
+        if player is not None and sum(c.owner is player for c in game.corporations) >= style["presidencies"]:
+            del by_type["bid"]
     kinds = list(by_type)
-    weights = [TITLE_WEIGHTS.get(game.TITLE, {}).get(k, WEIGHTS.get(k, 1.0)) for k in kinds]
+    weights = [style.get(k, TITLE_WEIGHTS.get(game.TITLE, {}).get(k, WEIGHTS.get(k, 1.0))) for k in kinds]
     if "bankrupt" in by_type and set(kinds) - {"bankrupt", "sell_shares"}:
         # bankruptcy while there is still something else to do: rarely (18xx.games allows it whenever
         # the president can't raise the cheapest train's price)
@@ -187,12 +210,14 @@ def play_one(title: str, players: int, seed: int, max_actions: int,
                               optional_rules=optional_rules, game_id=seed)
     total = game.bank.cash + sum(p.cash for p in game.players)  # an unlimited bank counts down from 0
     applied = 0
+    styles = TITLE_STYLES.get(title)
+    style = styles[seed % len(styles)] if styles else None
     current_round, turns_in_round = None, 0
     while not game.finished and applied < max_actions:
         if game.round is not current_round:
             current_round, turns_in_round = game.round, 0
         turns_in_round += 1
-        choice = choose(game, rng, turns_in_round)
+        choice = choose(game, rng, turns_in_round, style)
         if choice is None:
             return applied, "no legal action but the game is not over", game.actions, game
         try:
