@@ -372,9 +372,12 @@ class AcquisitionRound1817(RoundOfSet):
         return all(step.done() for step in self.steps) and self.active_step() is None
 
     def after_process(self, action, entity) -> None:
-        for step in self.steps:
-            if isinstance(step, Acquire):
-                step.drop_orphan_offer()
+        # as on 18xx.games, the sale is looked at again (a corporation that moved into a zone, a bankrupt
+        # bidder) only when it is the round's business again: not while a cash crisis (several players in
+        # debt after one sale) or a station or a train over the limit is still to be settled
+        step = self.active_step()
+        if isinstance(step, Acquire):
+            step.drop_orphan_offer()
 
 
 class Acquire(Auction):
