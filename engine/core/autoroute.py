@@ -28,6 +28,8 @@ extra legality. Trains that count stops differently get candidate sets of their 
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from operator import neg
 from typing import TYPE_CHECKING
 
 from engine.core.errors import GameError
@@ -394,7 +396,6 @@ class _Candidates:
                                                                  self.stopmasks, self.refs, self.limited, self.packs)
         bounded = best_only is not None
         bonus_masks = best_only or []
-        top_value = max(vals, default=0)
         bonus_total = sum(amount for _, amount in bonus_masks)
         best = [0]
 
@@ -409,9 +410,13 @@ class _Candidates:
                 return True
             return False
 
+        # the most k more stops can add: the k best stops anywhere (each stop costs at least one here)
+        top = sorted(vals, reverse=True)
+        potential = [sum(top[:k]) + bonus_total for k in range(max_cost + 1)]
+
         def hopeless(v, c) -> bool:
             """No longer route grown from one worth v at stop cost c can beat the best so far."""
-            return bounded and v + (max_cost - c) * top_value + bonus_total <= best[0]
+            return bounded and v + potential[max_cost - c] <= best[0]
 
         def through(node, lp):
             """The limited-pass state once the route runs through `node`, or None if it can't."""
@@ -928,6 +933,9 @@ def best_routes(game, corp) -> list[dict]:
         return rules.run_ok(picked, net)
 
     checks_runs = type(rules).run_ok is not RouteRules.run_ok
+    if len(trains) > 1 and not checks_runs and not rules.limited_passes():
+        options = _worth_running(options)
+        limited = [lim[:len(opt[0])] for lim, opt in zip(limited, options, strict=True)]
     _total, pick = _combine(options, keys, accept if checks_runs else None, limited, rules.limited_passes())
     out = []
     for t, opt, j, cands in zip(trains, options, pick, cands_of, strict=True):
@@ -937,6 +945,40 @@ def best_routes(game, corp) -> list[dict]:
     order = {t.id: i for i, t in enumerate(corp.trains)}
     out.sort(key=lambda r: order.get(r["train"], 0))
     return out
+
+
+def _worth_running(options: list[tuple]) -> list[tuple]:
+    """Each train's candidates cut to those that may be in a best run (a run needing nothing but track kept
+    apart). A run found greedily (`_greedy_run`) is worth `low`; the other trains earn at most their best
+    candidates, so a route of train i in a run worth at least `low` is worth at least
+    low - (sum of the others' best): the ones below can't be in a best run. Every route of a best run is
+    over its train's cut, so the best run survives whole."""
+    best = [opt[0][0] if opt[0] else 0 for opt in options]
+    # greedily, each train in turn taking its best candidate first
+    low = max(_greedy_run(options[i:] + options[:i]) for i in range(len(options)))
+    others = sum(best)
+    cut: dict[int, tuple] = {}
+    out = []
+    for opt, b in zip(options, best, strict=True):
+        got = cut.get(id(opt))
+        if got is None:
+            vals = opt[0]  # best first
+            n = bisect_right(vals, others - b - low, key=neg)  # how many are worth at least low - (others - b)
+            got = cut[id(opt)] = opt if n == len(vals) else (vals[:n], opt[1][:n], opt[2][:n], opt[3])
+        out.append(got)
+    return out
+
+
+def _greedy_run(options: list[tuple]) -> int:
+    """The worth of a run: each train in this order takes its best candidate clear of the track taken."""
+    total, used = 0, 0
+    for vals, masks, _order, _fields in options:
+        for v, m in zip(vals, masks, strict=True):
+            if not m & used:
+                total += v
+                used |= m
+                break
+    return total
 
 
 def _one_best_route(rules: RouteRules, net: _Net, trains: list) -> bool:
