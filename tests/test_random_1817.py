@@ -35,3 +35,23 @@ def test_programs_act_as_on_18xx_games(path):
 
 def test_the_cases_are_there():
     assert len(CASES) >= 5
+
+
+def test_a_walk_kept_through_a_liquidation_survives_going_back():
+    """Played live with a checkpoint after every action, and a loan taken after the liquidation taken back:
+    the walk NYOW kept through the liquidation still stands (no checkpoint is taken while it is kept)."""
+    from engine.core.checkpoints import Checkpoints
+    from engine.core.errors import GameError
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "random" / "walk_kept_through_liquidation.json")
+                     .read_text())
+    game = rules_class(log["title"])(log["players"], log["settings"]["seed"], log["settings"]["optional_rules"])
+    game.checkpoints = Checkpoints(every=1)
+    for action in log["actions"]:
+        game.apply(action)
+    loan = next(a for a in game.legal_actions() if a["type"] == "take_loan")  # after the liquidation
+    game.apply(loan)
+    game.undo()
+    refused = {k: v for k, v in log["refused"].items() if k != "id"}
+    with pytest.raises(GameError):
+        game.apply(refused)

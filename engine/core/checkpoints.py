@@ -186,7 +186,11 @@ class Checkpoints:
         return not self.saved or position - self.saved[-1].position >= self.every
 
     def take(self, game, position: int) -> None:
-        """Save the game's current state as the state at `position`."""
+        """Save the game's current state as the state at `position` (none while a corporation's walk is kept
+        through stations taken off the map: walks are worked out again from the map on restoring, so going
+        back starts from a checkpoint before the stations came off and replays their removal)."""
+        if getattr(game, "walks_kept_since_lay", None):
+            return
         self.forget_after(position - 1)
         try:
             checkpoint = save(game, position, self.saved[-1] if self.saved else None)
