@@ -862,6 +862,7 @@ class BaseGame(OperatingMixin):
         step = self.round.step_for(action, entity)
         self.changing = True
         self.round.process(action, entity, step)
+        self.note_graphs_looked(entity)
         self.action_processed(action, entity)
         self.round.blocking_cache.clear()  # the title's follow-up may have changed what steps can do
         self._advance_rounds()

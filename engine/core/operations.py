@@ -38,6 +38,15 @@ class OperatingMixin:
             self.hexmap.forget_walks(self.walks_kept_since_lay)
             self.walks_kept_since_lay.clear()
 
+    def note_graphs_looked(self, entity) -> None:
+        """18xx.games has looked at the map for the corporation that acted in an operating round and for the
+        one to act now (their steps ask what their stations reach); a title keeping findings keeps that
+        through stations taken off the map."""
+        if self.KEEPS_FINDINGS_THROUGH_REMOVALS and self.round.operating:
+            for corp in (entity, *self.round.active_entities()):
+                if isinstance(corp, Corporation):
+                    self.graphs_looked[corp.sym] = self.track_or_station_count
+
     @contextmanager
     def findings_kept(self):
         """Stations taken off the map in this block leave the corporations that found no station site since

@@ -344,15 +344,6 @@ class Game1817(BaseGame):
         zone = self.zone(corp)
         return zone != "normal" and zone != self.zones_at_merger_start.get(corp.sym)
 
-    def action_processed(self, action, entity) -> None:
-        """18xx.games has looked at the map for the corporation that acted in an operating round and for the
-        one to act now (its steps ask what their stations reach); it keeps that through a liquidation."""
-        super().action_processed(action, entity)
-        if self.round.operating:
-            for corp in (entity, *self.round.active_entities()):
-                if isinstance(corp, Corporation):
-                    self.graphs_looked[corp.sym] = self.track_or_station_count
-
     def liquidate(self, corp: Corporation) -> None:
         """The marker goes to the liquidation zone; the corporation is liquidated in the acquisition round."""
         if corp.owner is None:
