@@ -152,24 +152,19 @@ async def test_the_console_plays_1817(tmp_path):
     move typed as `as SEAT COMMAND …` from what `legal` offers."""
     import io
 
-    from fakediscord.recorded import controller, flatten
+    from fakediscord.recorded import console_moves
 
     from bot.config import Config
-    from bot.console import Console, run_console
+    from bot.console import run_console
 
     upto = _first("buy_shares", 0) + 1  # the first share bought after the first conversion
     trace = [json.loads(x) for x in (Path(__file__).parent / "fixtures" / "1817" / "15528.trace.jsonl")
              .read_text().splitlines()]
-    seat = {p["id"]: i for i, p in enumerate(LOG["players"], start=1)}
     empty = tmp_path / "game.json"
     empty.write_text(json.dumps(dict(LOG, actions=[])))
-    session = G18xx("1817", rules_class("1817").from_18xx(dict(LOG, actions=[])))
     lines = [f"import {empty} Ann Bob Cid Dan", "legal"]
-    steps = list(flatten(ACTIONS[:upto]))
-    for n, (k, action) in enumerate(steps):
-        kind, opts = session.command_for(action)
-        who = seat[controller(action, trace[k], steps[n - 1][1] if n else None)]
-        lines.append(f"as {who} {kind} {Console.command_words(session, kind, opts)}")
+    for line, kind in console_moves("1817", LOG, trace, ACTIONS[:upto]):
+        lines.append(line)
         if kind in ("loan", "repay", "convert"):  # shown first: `yes` sends it (the last one with --yes)
             if kind == "convert":
                 lines[-1] += " --yes"

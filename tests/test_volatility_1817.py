@@ -259,26 +259,18 @@ async def test_the_console_plays_the_volatility_auction_and_the_new_privates(tmp
     tiered auction, the Loan Shark put into a corporation, the city-tile private's lay."""
     import io
 
-    from fakediscord.recorded import controller, flatten
+    from fakediscord.recorded import console_moves
 
     from bot.config import Config
-    from bot.console import Console, run_console
+    from bot.console import run_console
 
     upto = next(i for i, a in enumerate(BANKRUPT_ACTIONS) if a["id"] == 222) + 1
     trace = [json.loads(x) for x in (FIXTURES / "1817_game_end_bankrupt.trace.jsonl").read_text().splitlines()]
-    seat = {p["id"]: i for i, p in enumerate(BANKRUPT_LOG["players"], start=1)}
     empty = tmp_path / "game.json"
     empty.write_text(json.dumps(dict(BANKRUPT_LOG, actions=[])))
-    from bot.families.g18xx import G18xx
-
-    session = G18xx("1817", rules_class("1817").from_18xx(dict(BANKRUPT_LOG, actions=[])))
     lines = [f"import {empty} Ann Bob Cid Dan Eve", "legal"]
-    steps = list(flatten(BANKRUPT_ACTIONS[:upto]))
-    for n, (k, action) in enumerate(steps):
-        kind, opts = session.command_for(action)
-        who = seat[controller(action, trace[k], steps[n - 1][1] if n else None)]
-        # --yes: a loan (or another move shown before it is sent) goes at once
-        lines.append(f"as {who} {kind} {Console.command_words(session, kind, opts)} --yes")
+    # --yes: a loan (or another move shown before it is sent) goes at once
+    lines += [f"{line} --yes" for line, _ in console_moves("1817", BANKRUPT_LOG, trace, BANKRUPT_ACTIONS[:upto])]
     out = io.StringIO()
     await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
                       stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)

@@ -56,6 +56,21 @@ class QuickPictures(Engine):
         return tiny_png(kind)
 
 
+def console_moves(title: str, log: dict, trace: list[dict], actions: list[dict]) -> Iterator[tuple[str, str]]:
+    """Each of the recorded actions as the console line its player types (`as SEAT COMMAND …`), with its kind."""
+    from bot.console import Console
+    from bot.families.g18xx import G18xx
+    from engine.titles import rules_class
+
+    session = G18xx(title, rules_class(title).from_18xx(dict(log, actions=[])))
+    seat = {p["id"]: i for i, p in enumerate(log["players"], start=1)}
+    steps = list(flatten(actions))
+    for n, (k, action) in enumerate(steps):
+        kind, opts = session.command_for(action)
+        who = seat[controller(action, trace[k], steps[n - 1][1] if n else None)]
+        yield f"as {who} {kind} {Console.command_words(session, kind, opts)}", kind
+
+
 def tiny_png(text: str = "x") -> bytes:
     """A valid 1x1 PNG (the quick renderer's picture)."""
     raw = b"\x00\xff\xff\xff"
