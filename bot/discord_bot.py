@@ -242,8 +242,8 @@ async def run_bot(config: Config) -> None:
 
 async def run_until_stopped(bot: commands.Bot, token: str) -> int | None:
     """Run the bot until it ends, or until Ctrl-C or a stop from the system (SIGTERM: `docker stop`) closes it;
-    the signal, if one stopped it. The bot is closed rather than its task cancelled once: in Python 3.11 a
-    cancellation can be lost inside asyncio.wait_for (discord.py's connect), and the bot would run on."""
+    the signal, if one stopped it. Its own handlers, rather than Python's: SIGTERM would end the process without
+    closing the connection, and a process started with Ctrl-C ignored (a background job) would never stop on it."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[int] = loop.create_future()
     for sig in STOP_SIGNALS:
