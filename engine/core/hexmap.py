@@ -919,8 +919,8 @@ class HexMap:
 
     @contextmanager
     def walks_kept(self, corps):
-        """The walks of these corporations stay as they were through the block, whatever it changes on the
-        map (18MEX: 18xx.games keeps what a corporation reaches while stations are taken off the map)."""
+        """The walks of these corporations stay as they were before the block (found now if not yet), whatever
+        it changes on the map (18xx.games keeps what a corporation reaches while stations are taken off)."""
         kept = {c: self._graph(c) for c in corps}
         try:
             yield

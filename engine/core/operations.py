@@ -59,8 +59,6 @@ class OperatingMixin:
         kept = [sym for sym, (count, found) in self.station_findings.items() if count == n and not found]
         kept += [sym for sym, count in self.graphs_looked.items() if count == n and sym not in kept]
         self.walks_kept_since_lay.update(kept)
-        for sym in kept:  # what they reach before the stations come off
-            self.hexmap.reachable_nodes(sym)
         with self.hexmap.walks_kept(kept):
             yield
 
