@@ -4,10 +4,13 @@
 
 Replays the log; before every run_routes action computes the best run of the acting corporation
 (engine.core.autoroute.best_routes) and prints one JSON line per run:
-{"id", "corporation", "recorded" (revenue the players ran), "best", "ms"}; then a summary line
-(runs, better = runs where best > recorded, worse = best < recorded, median_ms, worst_ms).
-With --check, the best routes are also fed to the engine's route check (they must pass and reproduce
-their revenue) and the exit status is 1 if any best < recorded or any check fails.
+{"id", "corporation", "recorded" (revenue the players ran), "best", "ms"}, and "refused" (why) when the
+engine refuses the players' run entered as a player enters it, without stated revenues: a log may hold a run
+that 18xx.games took as logged, with its revenues stated, and refuses when it works the revenue out (two
+routes sharing a tile's track between two stops); the finder owes no such run. Then a summary line (runs,
+better = runs where best > recorded, worse = best < recorded of a run not refused, refused, median_ms,
+worst_ms). With --check, the best routes are also fed to the engine's route check (they must pass and
+reproduce their revenue) and the exit status is 1 if any run is worse or any check fails.
 """
 
 from __future__ import annotations
@@ -44,14 +47,30 @@ def run_states(log: dict):
                                 type=action.get('type'), reason=e) from None
 
 
+def _as_typed(routes: list[dict]) -> list[dict]:
+    """The routes without their stated revenues and subsidies."""
+    return [{k: v for k, v in r.items() if k not in ("revenue", "subsidy")} for r in routes]
+
+
 def recorded_revenue(game, corp, action: dict) -> int:
     """What the players' run earned: revenue and (1860) halt subsidies."""
     routes = action.get("routes") or []
     stored = [r.get("revenue") for r in routes]
     if routes and all(v is not None for v in stored):
         return sum(stored) + sum(r.get("subsidy") or 0 for r in routes)
-    plain = [{k: v for k, v in r.items() if k not in ("revenue", "subsidy")} for r in routes]
-    return sum(revenue + subsidy for revenue, subsidy in game.run_results(corp, plain))
+    return sum(revenue + subsidy for revenue, subsidy in game.run_results(corp, _as_typed(routes)))
+
+
+def refused_as_typed(game, corp, action: dict) -> str | None:
+    """Why the engine refuses the players' run entered without its stated revenues (None: it doesn't)."""
+    routes = action.get("routes") or []
+    if not routes or all(r.get("revenue") is None for r in routes):
+        return None
+    try:
+        game.run_results(corp, _as_typed(routes))
+    except GameError as e:
+        return str(e)
+    return None
 
 
 def earned(routes: list[dict]) -> int:
@@ -69,12 +88,15 @@ def analyse(log: dict, check: bool = False, out=None):
         total = earned(best)
         res = {"id": action.get("id"), "corporation": corp.sym,
                "recorded": recorded_revenue(game, corp, action), "best": total, "ms": round(ms, 2)}
+        refused = refused_as_typed(game, corp, action)
+        if refused:
+            res["refused"] = refused
         if check and best:
             try:
                 got = check_routes(game, corp, best)
                 if got != [r["revenue"] for r in best]:
                     res["error"] = f"engine revenues {got} != {[r['revenue'] for r in best]}"
-                if earned(best) < res["recorded"]:
+                if earned(best) < res["recorded"] and not refused:
                     res["below"] = True
             except GameError as e:
                 res["error"] = str(e)
@@ -88,7 +110,8 @@ def summary(results: list[dict]) -> dict:
     ms = [r["ms"] for r in results]
     return {"runs": len(results),
             "better": sum(1 for r in results if r["best"] > r["recorded"]),
-            "worse": sum(1 for r in results if r["best"] < r["recorded"]),
+            "worse": sum(1 for r in results if r["best"] < r["recorded"] and "refused" not in r),
+            "refused": sum(1 for r in results if "refused" in r),
             "errors": sum(1 for r in results if "error" in r),
             "median_ms": round(statistics.median(ms), 2) if ms else 0,
             "worst_ms": round(max(ms), 2) if ms else 0}

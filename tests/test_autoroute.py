@@ -290,3 +290,33 @@ def test_engine_applies_best_run():
         break
     else:
         pytest.fail("no run_routes state after action 400")
+
+
+def test_track_between_two_stops_of_a_tile_runs_once():
+    """18MEX random game: SPM's two 3-trains ran O8-K6 city-K6 town (60) and K6 town-K6 city-J5 (40), both
+    over the track joining the city and the town of tile 471 on K6. 18xx.games replayed that run as logged,
+    with its revenues stated, and refuses it when it works the revenue out (a player drawing it): the best
+    run a player may enter is the finder's 90, and the engine refuses the 100 entered without revenues."""
+    from engine.routes import run_states
+
+    path = Path(__file__).parent / "fixtures" / "18MEX" / "random" / "ndm_trains_at_face_value_within_cash.json"
+    log = json.loads(path.read_text())
+    game, action = next((g, a) for g, a in run_states(log) if a["id"] == 362)
+    corp = game.corporation("SPM")
+    best = best_routes(game, corp)
+    assert sum(r["revenue"] for r in best) == 90
+    assert check_routes(game, corp, best) == [r["revenue"] for r in best]
+    logged = action["routes"]
+    typed = [{k: v for k, v in r.items() if k != "revenue"} for r in logged]
+    assert [revenue for revenue, _ in game.run_results(corp, logged)] == [60, 40]
+    assert game.run_results(corp, typed[:1]) == [(60, 0)] and game.run_results(corp, typed[1:]) == [(40, 0)]
+    with pytest.raises(GameError, match="track on K6 is already used by train 3-2"):
+        game.run_results(corp, typed)
+    cash = corp.cash
+    with pytest.raises(GameError, match="track on K6 is already used"):
+        game.apply({**action, "routes": typed})
+    assert corp.cash == cash and not any(t.operated for t in corp.trains)
+    # the tool judges the logged runs as a player would enter them: no run is worse than the players' own
+    results = analyse(log, check=True)
+    assert summary(results)["worse"] == 0
+    assert {r["id"] for r in results if "refused" in r} == {362, 372, 375, 431, 442}

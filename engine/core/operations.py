@@ -148,8 +148,10 @@ class OperatingMixin:
             if train.operated or tid in seen:
                 raise GameError("train {train} has already run this operating round", train=tid)
             seen.add(tid)
-            specs.append({"train_name": train.name, "distance": train.distance, "multiplier": train.multiplier,
-                          "connections": route.get("connections") or [], "nodes": route.get("nodes")})
+            specs.append({"train_name": train.name, "train_id": tid, "distance": train.distance,
+                          "multiplier": train.multiplier,
+                          "connections": route.get("connections") or [], "nodes": route.get("nodes"),
+                          "revenue": route.get("revenue")})
         return [(revenue, 0) for revenue in (self.route_revenues(corp, specs) if specs else [])]
 
     def may_run_nothing(self, corp: Corporation) -> bool:

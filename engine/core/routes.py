@@ -225,11 +225,8 @@ def path_track_keys(p: Path, inner: bool = True) -> list[tuple]:
     return [(coord, e, p.edge_lanes[e][1]) for e in p.exits]
 
 
-def _track_keys(paths: list[Path]) -> list[tuple]:
-    # runs of 1830 and 18MEX that share a tile's inner track are accepted here as 18xx.games accepts them
-    # with their revenue stored (random games of the reference loop have them); 1860's run check and every
-    # route finder keep that track to one route
-    return [k for p in paths for k in path_track_keys(p, inner=False)]
+def _track_keys(paths: list[Path], inner: bool = False) -> list[tuple]:
+    return [k for p in paths for k in path_track_keys(p, inner=inner)]
 
 
 def _check_distance(stops: list[Node], distance, train: str) -> None:
@@ -366,8 +363,14 @@ def build_route_segments(hm: HexMap, corp: str, route: dict,
 
 
 def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[str]) -> list[dict]:
-    """Rebuild and check all routes of one run; returns per route {train_name, revenue, stops, paths, hexes}."""
+    """Rebuild and check all routes of one run; returns per route {train_name, revenue, stops, paths, hexes}.
+
+    A tile's track between two of its stops is kept to one route of the run, as 18xx.games keeps it when it
+    works out a run's revenue. A run whose every route states its revenue ("revenue") is read as 18xx.games
+    replays a logged run, taking the stated revenues: two of its routes may share that track (logs written
+    by earlier route finders have such runs; a stated revenue is still checked against the route's)."""
     used: dict[tuple, str] = {}
+    inner = not routes or any(route.get("revenue") is None for route in routes)
     out = []
     full_passes = hm.pass_full_cities
     for route in routes:
@@ -380,7 +383,7 @@ def check_routes(hm: HexMap, corp: str, routes: list[dict], phase_colors: list[s
                 raise
             full_passes -= 1
             stops, paths = build_route(hm, corp, route, allow_full=True)
-        keys = _track_keys(paths)
+        keys = _track_keys(paths, inner)
         for key in keys:
             if key in used:
                 raise GameError("train {train}: the track on {hex} is already used by train {used}",

@@ -480,7 +480,8 @@ class Route(Step):
                 raise GameError("train {train} has already run this operating round", train=train.id)
             trains[train.id] = train
             specs.append({"train_name": train.name, "train_id": train.id, "distance": train.distance,
-                          "multiplier": train.multiplier, "connections": route.connections, "nodes": route.nodes})
+                          "multiplier": train.multiplier, "connections": route.connections, "nodes": route.nodes,
+                          "revenue": route.revenue})
         revenues = game.route_revenues(corp, specs) if specs else []
         for route, revenue in zip(action.routes, revenues, strict=True):
             if route.revenue is not None and route.revenue != revenue:
