@@ -182,6 +182,22 @@ class TradeOffer:
 
 
 @dataclass
+class PendingPreview:
+    """An action shown to the member who sent it, waiting for their Confirm (`token`: the number on its
+    buttons): applied only while the game is where it was when shown (`at_count` actions, `last` the log's
+    last action then: an undo and a new action may restore the count), and only once."""
+
+    token: int
+    game_id: int
+    member_id: int
+    player_id: int
+    at_count: int
+    action: dict
+    command: str
+    last: dict | None = None
+
+
+@dataclass
 class UndoEvent:
     """Actions taken back: after action `kept` of the log, the seat `requester` undid `steps` actions, taken by
     the seats `takers` (None: an imported action), with the agreement of the seats `agreed` (empty: its own
@@ -498,6 +514,36 @@ class Database:
     async def delete_trade_offer(self, game_id: int) -> None:
         async with self.transaction():
             await self._db.execute("DELETE FROM trade_offers WHERE game_id = ?", (game_id,))
+
+    # ---------------------------------------------------------------- previews waiting for a Confirm
+    async def save_preview(self, shown: PendingPreview, keep: int) -> None:
+        """Keep a preview, replacing the member's other one in that game; beyond `keep` previews over all
+        games, the oldest are dropped."""
+        async with self.transaction():
+            await self._db.execute("DELETE FROM previews WHERE game_id = ? AND member_id = ?",
+                                   (shown.game_id, shown.member_id))
+            await self._db.execute(
+                "INSERT OR REPLACE INTO previews(token, game_id, member_id, player_id, at_count, action, command,"
+                " last_action, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                (shown.token, shown.game_id, shown.member_id, shown.player_id, shown.at_count,
+                 json.dumps(shown.action), shown.command, json.dumps(shown.last), time.time()))
+            await self._db.execute(
+                "DELETE FROM previews WHERE token NOT IN (SELECT token FROM previews ORDER BY created_at DESC,"
+                " rowid DESC LIMIT ?)", (keep,))
+
+    async def preview(self, token: int) -> PendingPreview | None:
+        async with self._db.execute("SELECT * FROM previews WHERE token = ?", (token,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        return PendingPreview(r["token"], r["game_id"], r["member_id"], r["player_id"], r["at_count"],
+                              json.loads(r["action"]), r["command"], json.loads(r["last_action"]))
+
+    async def take_preview(self, token: int) -> bool:
+        """Close a preview; False if it was already closed (a second press of its buttons)."""
+        async with self.transaction():
+            cur = await self._db.execute("DELETE FROM previews WHERE token = ?", (token,))
+            return cur.rowcount > 0
 
     # ---------------------------------------------------------------- undo events
     async def add_undo_event(self, ev: UndoEvent) -> None:

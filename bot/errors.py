@@ -16,6 +16,11 @@ class UserError(Exception):
     """A command that cannot be done: wrong game, not your turn, illegal action, bad input."""
 
 
+class PreviewClosed(UserError):
+    """A preview answered too late (already answered, shown before the game moved on, refused after all): its
+    buttons no longer do anything, so they go."""
+
+
 def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     """Member input as `code`, on one line and at most `limit` characters."""
     text = " ".join(str(value).split()).replace("`", "'")

@@ -26,8 +26,8 @@ import pydantic
 from bot import access
 from bot.access import Caller
 from bot.commands import Command, fit
-from bot.db import Database, GameRow, LogConflict, Seat, TradeOffer, UndoEvent, UndoRequest
-from bot.errors import Refusal, UserError, clip, quote
+from bot.db import Database, GameRow, LogConflict, PendingPreview, Seat, TradeOffer, UndoEvent, UndoRequest
+from bot.errors import PreviewClosed, Refusal, UserError, clip, quote
 from bot.names import CommandName
 from bot.session import Change, Engine, Session, Title
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, speaking, use
@@ -79,20 +79,6 @@ class Reply:
 
 
 @dataclass
-class Preview:
-    """An action shown to the member who sent it, waiting for their Confirm (`Service.confirm`): applied only
-    while the game is where it was when shown (`at_count` actions), and only once."""
-
-    game_id: int
-    member_id: int
-    player_id: int
-    at_count: int
-    action: dict
-    command: str
-    last: dict | None = None  # the game's last action when shown (an undo and a new action may restore the count)
-
-
-@dataclass
 class Live:
     row: GameRow
     seats: list[Seat]
@@ -141,6 +127,11 @@ class ImportedLog(pydantic.BaseModel):
 Publish = Callable[[Reply], Awaitable[Any]]
 
 
+def _as_stored(action: dict) -> dict:
+    """An action as the log stores it (JSON), to compare one in memory with one read back after a restart."""
+    return json.loads(json.dumps(action))
+
+
 def _short(name: str) -> str:
     name = " ".join(str(name).split())
     return name[:NAME_LIMIT] or "?"
@@ -157,7 +148,6 @@ class Service:
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
         self._tasks: set[asyncio.Future] = set()
         self._languages: dict[int, str] = {}  # member id -> their language as stored
-        self._previews: dict[int, Preview] = {}  # by the number on its Confirm button (kept in memory only)
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -602,47 +592,53 @@ class Service:
                     ask = await asyncio.to_thread(
                         self._words, lambda: session.confirmation(action, lv.names) or "", "preview", lv)
                 if ask:
-                    return self._ask(lv, caller, seat, action, cmd, ask)
+                    return await self._ask(lv, caller, seat, action, cmd, ask)
             return await self._apply(lv, caller, action, publish, cmd)
 
-    def _ask(self, lv: Live, caller: Caller, seat: Seat, action: dict, cmd: Command, text: str) -> Reply:
-        """Keep the action for the member's Confirm; the reply shows them its preview with the buttons."""
+    async def _ask(self, lv: Live, caller: Caller, seat: Seat, action: dict, cmd: Command, text: str) -> Reply:
+        """Keep the action for the member's Confirm (stored: a restart does not lose it); the reply shows them
+        its preview with the buttons."""
         assert lv.session is not None
-        for key in [k for k, p in self._previews.items()  # a member has one preview open per game
-                    if (p.game_id, p.member_id) == (lv.row.id, caller.member_id)]:
-            del self._previews[key]
-        while len(self._previews) >= MAX_PREVIEWS:
-            del self._previews[next(iter(self._previews))]
         token = random.randrange(1, 2**31)
         actions = lv.session.actions
-        self._previews[token] = Preview(lv.row.id, caller.member_id, seat.player_id, len(actions), dict(action),
-                                        cmd.name, dict(actions[-1]) if actions else None)
+        await self.db.save_preview(PendingPreview(token, lv.row.id, caller.member_id, seat.player_id, len(actions),
+                                                  dict(action), cmd.name, _as_stored(actions[-1]) if actions else None),
+                                   keep=MAX_PREVIEWS)
         return Reply(text, lv.row.id, lv.row.thread_id, buttons=[f"confirm:{token}", f"cancel:{token}"],
                      guild_id=lv.row.guild_id, language=caller.language or lv.row.language, private=True)
 
     async def confirm(self, game_id: int, caller: Caller, token: int, yes: bool,
                       publish: Publish | None = None) -> Reply | None:
         """The member's answer to a preview (`act`): Confirm applies exactly the action shown, once, if the
-        game has not moved on since; Cancel (None returned) drops it. Raises UserError, changing nothing, for
-        a preview that is no longer open, someone else's, or shown before the game moved on."""
+        game has not moved on since (a restart in between included); Cancel (None returned) drops it. Raises
+        PreviewClosed, changing nothing, for a preview that is no longer open or shown before the game moved
+        on (and when the engine refuses the action after all: the preview is then closed too); UserError for
+        someone else's."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            shown = self._previews.get(token)
+            shown = await self.db.preview(token)
             if shown is None or shown.game_id != game_id:
-                raise UserError(lazy("This preview is no longer open: nothing was done."))
+                raise PreviewClosed(lazy("This preview is no longer open: nothing was done."))
             if shown.member_id != caller.member_id:
                 raise UserError(lazy("Only the member who asked for this preview may confirm it."))
-            del self._previews[token]
             if not yes:
+                await self.db.take_preview(token)
                 return None
             seat = lv.seat_of_member(caller.member_id)
             actions = lv.session.actions if lv.session is not None else []
             if lv.row.status != "active" or len(actions) != shown.at_count or \
-                    (dict(actions[-1]) if actions else None) != shown.last or \
+                    (_as_stored(actions[-1]) if actions else None) != shown.last or \
                     seat is None or seat.player_id != shown.player_id:
-                raise UserError(lazy("The game moved on since this preview, so nothing was done: send the "
-                                     "command again to see what it does now."))
-            return await self._apply(lv, caller, dict(shown.action), publish, self._command(lv, shown.command))
+                await self.db.take_preview(token)
+                raise PreviewClosed(lazy("The game moved on since this preview, so nothing was done: send the "
+                                         "command again to see what it does now."))
+            try:
+                # closed after it is stored: a second press finds the game moved on, as does one after a crash
+                return await self._apply(lv, caller, dict(shown.action), publish, self._command(lv, shown.command))
+            except UserError as e:
+                raise PreviewClosed(e.args[0] if e.args else str(e)) from None
+            finally:
+                await self.db.take_preview(token)
 
     async def _offer(self, lv: Live, caller: Caller, action: dict, seller: int, publish: Publish | None) -> Reply:
         """Ask the seller's seat to agree to a trade; the buyer's turn waits for the answer. The offer is stored

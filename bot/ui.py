@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.cogs.common import caller, speak_to_member
-from bot.errors import UserError
+from bot.errors import PreviewClosed, UserError
 from bot.families import FAMILIES
 from bot.service import Reply
 from i18n import N_, _, speaking
@@ -59,6 +59,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         return await speak_to_member(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        if self.what in PREVIEWS:
+            await self.answer_preview(interaction)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot: Any = interaction.client
         svc = bot.service
@@ -66,6 +69,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         try:
             if self.what in GAME:
                 reply = await svc.press(self.game_id, who, self.what, publish=bot.publish)
+                if reply.private:  # a move shown before it is sent (a pass that ends a sale): confirm or cancel
+                    await interaction.followup.send(reply.text[:2000], view=buttons_view(reply), ephemeral=True)
+                    return
                 await interaction.followup.send(_("Done: {what}", what=reply.text.splitlines()[0]), ephemeral=True)
             elif self.what in LOBBY:
                 lobby = {"join": svc.join, "leave": svc.leave, "start": svc.start}[self.what]
@@ -76,15 +82,30 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                 await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,
                                     publish=bot.publish)
                 await interaction.followup.send(_("Vote counted."), ephemeral=True)
-            elif self.what in PREVIEWS:  # the answer to a preview shown to this member alone
-                reply = await svc.confirm(self.game_id, who, self.arg or 0, self.what == "confirm", publish=bot.publish)
-                await interaction.followup.send(_("Done: {what}", what=reply.text.splitlines()[0]) if reply else
-                                                _("Cancelled: nothing was done."), ephemeral=True)
             elif self.what in OFFERS:
                 await svc.answer_offer(self.game_id, who, self.what == "offer_yes", self.arg or 0, publish=bot.publish)
                 await interaction.followup.send(_("Answer given."), ephemeral=True)
         except UserError as e:
             await interaction.followup.send(str(e), ephemeral=True)
+
+    async def answer_preview(self, interaction: discord.Interaction) -> None:
+        """Confirm or Cancel under a preview shown to this member alone: the preview itself is edited to say
+        what came of it, and its buttons go (they would do nothing more)."""
+        await interaction.response.defer()  # a button's deferred update: the message it is on is edited
+        bot: Any = interaction.client
+        try:
+            reply = await bot.service.confirm(self.game_id, caller(interaction), self.arg or 0,
+                                              self.what == "confirm", publish=bot.publish)
+            outcome = _("Done: {what}", what=reply.text.splitlines()[0]) if reply else \
+                _("Cancelled: nothing was done.")
+        except PreviewClosed as e:
+            outcome = str(e)
+        except UserError as e:  # not theirs to answer: the preview stays open for its member
+            await interaction.followup.send(str(e), ephemeral=True)
+            return
+        shown = interaction.message.content if interaction.message is not None else ""
+        text = f"{shown[:1990 - len(outcome)]}\n→ {outcome}" if shown else outcome
+        await interaction.edit_original_response(content=text[:2000], view=None)
 
 
 def buttons_view(reply: Reply) -> discord.ui.View | None:

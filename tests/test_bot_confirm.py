@@ -5,6 +5,7 @@ back to as many actions as when it was shown) is refused and changes nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -30,19 +31,31 @@ async def _game_before_first_loan(fake: FakeDiscord) -> tuple[list[int], int, in
     return users, thread, game_id, actions[k]
 
 
-def _button(message, what: str) -> str:
-    return next(c for c in message.custom_ids if c.startswith(f"rh:{what}:"))
-
-
-async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
+@contextlib.asynccontextmanager
+async def _bot_before_first_loan(tmp_path):
+    """The bot on a fake Discord, 15528 imported up to its first loan: (fake, runner, bot, users, thread, game id,
+    that loan, the member whose turn it is)."""
     fake = await FakeDiscord().start()
     runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
     bot = await runner.start()
     try:
         users, thread, game_id, loan = await _game_before_first_loan(fake)
         live = bot.service._live[game_id]
+        who = next(s.member_id for s in live.seats if s.player_id == live.session.active_players()[0])
+        yield fake, runner, bot, users, thread, game_id, loan, who
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+def _button(message, what: str) -> str:
+    return next(c for c in message.custom_ids if c.startswith(f"rh:{what}:"))
+
+
+async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
+    async with _bot_before_first_loan(tmp_path) as (fake, _runner, bot, users, thread, game_id, loan, who):
+        live = bot.service._live[game_id]
         members = {s.player_id: s.member_id for s in live.seats}
-        who = members[live.session.active_players()[0]]
         other = next(u for u in users if u != who)
         corp = loan["entity"]
         count = len(live.session.actions)
@@ -55,28 +68,39 @@ async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
         assert "1 of 2 loans" in preview.content and "price $55 → $50" in preview.content
         assert len(fake.channel_messages(thread)) == posted and len(live.session.actions) == count
 
-        # someone else's press is refused; Cancel drops it; a Confirm after that finds nothing open
-        rec = await fake.click(other, preview, _button(preview, "confirm"))
+        # someone else's press is refused (the preview stays open); Cancel drops it and says so in the preview,
+        # whose buttons go; a Confirm pressed after that (a client that still shows them) finds nothing open
+        confirm, cancel, buttons = _button(preview, "confirm"), _button(preview, "cancel"), preview.components
+        rec = await fake.click(other, preview, confirm)
         assert rec.final.ephemeral and "Only the member who asked" in rec.final.content
-        rec = await fake.click(who, preview, _button(preview, "cancel"))
-        assert rec.final.content == "Cancelled: nothing was done."
-        rec = await fake.click(who, preview, _button(preview, "confirm"))
-        assert "no longer open" in rec.final.content
+        assert preview.custom_ids == [confirm, cancel] and not preview.edits
+        rec = await fake.click(who, preview, cancel)
+        assert rec.final is preview and preview.custom_ids == [] and preview.edits == 1
+        assert preview.content.startswith(f"{corp} takes a loan of $100") and \
+            preview.content.endswith("\n→ Cancelled: nothing was done."), preview.content
+        preview.components = buttons  # as a client that still shows them would press them
+        rec = await fake.click(who, preview, confirm)
+        assert preview.content.endswith("→ This preview is no longer open: nothing was done."), preview.content
+        assert preview.custom_ids == []
         assert len(fake.channel_messages(thread)) == posted and len(bot.service._live[game_id].session.actions) == count
 
         # shown again, confirmed: applied once, exactly as shown
         rec = await fake.command(who, thread, "loan", {"corporation": corp})
         preview = rec.final
-        rec = await fake.click(who, preview, _button(preview, "confirm"))
-        assert rec.final.content.startswith(f"Done: {corp} takes a loan of $100"), rec.final.content
+        confirm, buttons = _button(preview, "confirm"), preview.components
+        rec = await fake.click(who, preview, confirm)
+        assert "\n→ Done: " + f"{corp} takes a loan of $100" in rec.final.content, rec.final.content
+        assert rec.final is preview and preview.custom_ids == []
         session = bot.service._live[game_id].session
         stored = session.actions[-1]
         assert len(session.actions) == count + 1
         same = ("type", "entity", "entity_type", "loan")
         assert {k: stored.get(k) for k in same} == {k: loan.get(k) for k in same}
         assert len(fake.channel_messages(thread)) == posted + 1
-        rec = await fake.click(who, preview, _button(preview, "confirm"))
-        assert "no longer open" in rec.final.content and len(session.actions) == count + 1
+        preview.components = buttons
+        rec = await fake.click(who, preview, confirm)  # pressed twice: applied once
+        assert rec.final.content.endswith("→ This preview is no longer open: nothing was done.")
+        assert len(session.actions) == count + 1
 
         # a preview shown before the game moved on: refused, nothing changes
         lender = members[session.active_players()[0]]
@@ -92,9 +116,46 @@ async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
         moved = len(bot.service._live[game_id].session.actions)
         before = len(fake.channel_messages(thread))
         rec = await fake.click(lender, stale, _button(stale, "confirm"))
-        assert "moved on since this preview" in rec.final.content, rec.final.content
+        assert "→ The game moved on since this preview" in rec.final.content, rec.final.content
+        assert rec.final is stale and stale.custom_ids == []
         assert len(bot.service._live[game_id].session.actions) == moved
         assert len(fake.channel_messages(thread)) == before
-    finally:
+
+
+async def test_a_preview_open_across_a_restart_is_confirmed_once(tmp_path):
+    """The preview is stored: the bot restarts between the preview and its Confirm, and the Confirm applies
+    the action shown, once; one shown before a restart after which the game moved on is refused."""
+    async with _bot_before_first_loan(tmp_path) as (fake, runner, bot, _users, thread, game_id, loan, who):
+        live = bot.service._live[game_id]
+        count = len(live.session.actions)
+        rec = await fake.command(who, thread, "loan", {"corporation": loan["entity"]})
+        preview = rec.final
+        confirm, buttons = _button(preview, "confirm"), preview.components
+
         await runner.stop()
-        await fake.stop()
+        bot = await runner.start()
+        assert game_id not in bot.service._live or len(bot.service._live[game_id].session.actions) == count
+        posted = len(fake.channel_messages(thread))
+        rec = await fake.click(who, preview, confirm)
+        assert rec.final is preview and preview.custom_ids == []
+        assert f"\n→ Done: {loan['entity']} takes a loan of $100" in preview.content, preview.content
+        assert await bot.db.action_count(game_id) == count + 1
+        assert len(fake.channel_messages(thread)) == posted + 1
+        preview.components = buttons
+        rec = await fake.click(who, preview, confirm)
+        assert preview.content.endswith("→ This preview is no longer open: nothing was done.")
+        assert await bot.db.action_count(game_id) == count + 1
+
+        # shown, then a restart, then the game moves on: the old Confirm changes nothing
+        lender = who
+        choices = await fake.autocomplete(lender, thread, "loan", {"corporation": ""}, "corporation")
+        rec = await fake.command(lender, thread, "loan", {"corporation": choices[0]["value"]})
+        stale = rec.final
+        await runner.stop()
+        bot = await runner.start()
+        rec = await fake.command(lender, thread, "pass", {})
+        assert rec.final.content.startswith("Done"), rec.final.content
+        moved = await bot.db.action_count(game_id)
+        rec = await fake.click(lender, stale, _button(stale, "confirm"))
+        assert "→ The game moved on since this preview" in stale.content and stale.custom_ids == []
+        assert await bot.db.action_count(game_id) == moved

@@ -157,14 +157,20 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lan
                 rec = await fake.click(who, confirm, f"rh:bankrupt:{game_id}")
             else:
                 rec = await fake.command(who, thread, kind, opts)
-                confirm = next((c for c in rec.final.custom_ids if c.startswith(f"rh:confirm:{game_id}:")), None) \
-                    if rec.final is not None else None
-                if confirm is not None:  # a loan, conversion, merger, buyer or offer: shown to its member first
-                    assert rec.final.ephemeral and len(fake.channel_messages(thread)) == before, (i, action)
-                    previews += 1
-                    rec = await fake.click(who, rec.final, confirm)
+            confirm = next((c for c in rec.final.custom_ids if c.startswith(f"rh:confirm:{game_id}:")), None) \
+                if rec.final is not None else None
+            if confirm is not None:  # a loan, conversion, merger, buyer, offer, a pass that ends a sale: shown first
+                assert rec.final.ephemeral and len(fake.channel_messages(thread)) == before, (i, action)
+                previews += 1
+                preview = rec.final
+                rec = await fake.click(who, preview, confirm)
+                # the preview itself now says it was done, its buttons gone
+                assert rec.final is preview and preview.custom_ids == [], (i, action, preview.custom_ids)
+                assert f"\n→ {say['done']}" in preview.content, (i, action, preview.content)
+            else:
+                assert rec.final is not None and rec.final.content.startswith(say["done"]), \
+                    (i, action, rec.final and rec.final.content)
             assert rec.final is not None and rec.final.ephemeral, (i, action)
-            assert rec.final.content.startswith(say["done"]), (i, action, rec.final.content)
             posted = fake.channel_messages(thread)[before:]
             assert len(posted) == 1, (i, action, [m.content for m in posted])
             msg = posted[0]

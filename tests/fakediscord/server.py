@@ -71,6 +71,7 @@ class InteractionRecord:
     channel_messages: list[Message] = field(default_factory=list)  # channel posts while it was open
     done: asyncio.Event = field(default_factory=asyncio.Event)
     done_at: float | None = None
+    message: Message | None = None  # the message whose button was pressed (a deferred update edits it)
 
     @property
     def final(self) -> Message | None:
@@ -309,6 +310,15 @@ class FakeDiscord:
         async with self.changed:
             self.changed.notify_all()
 
+    def _edit(self, m: Message, payload: dict) -> None:
+        """A message edited in place: what the edit names changes (components absent or null: none left)."""
+        for key in ("content", "components", "allowed_mentions"):
+            if key in payload:
+                setattr(m, key, payload[key] if payload[key] is not None else ([] if key == "components" else ""))
+        m.raw = {**m.raw, **payload}
+        m.edits += 1
+        self.edits.append((m.id, m.content))
+
     def _finish(self, rec: InteractionRecord) -> None:
         if not rec.done.is_set():
             rec.done_at = time.perf_counter()
@@ -358,7 +368,12 @@ class FakeDiscord:
                                                     "response_message_loading": typ == 5,
                                                     "response_message_ephemeral": bool(
                                                         (payload.get("data") or {}).get("flags", 0) & 64)}}
-            if typ in (4, 7):
+            if typ == 7 and rec.message is not None:  # the pressed button's message updated in place
+                self._edit(rec.message, payload.get("data") or {})
+                rec.messages.append(rec.message)
+                resp["resource"] = {"type": typ, "message": self._message_json(rec.message)}
+                self._finish(rec)
+            elif typ in (4, 7):
                 data = payload.get("data") or {}
                 m = Message(self.new_id(), 0, data.get("content", ""), files, data.get("allowed_mentions"),
                             data.get("components", []), data.get("flags", 0), "original", rec.token,
@@ -377,6 +392,12 @@ class FakeDiscord:
         if parts[0] == "webhooks" and len(parts) >= 3:
             token = parts[2]
             rec = self.interactions.get(token)
+            if method == "PATCH" and parts[-1] == "@original" and rec is not None and rec.message is not None \
+                    and any(cb.get("type") == 6 for cb in rec.callbacks):  # after a deferred update
+                self._edit(rec.message, payload)
+                rec.messages.append(rec.message)
+                self._finish(rec)
+                return self._json({**self._message_json(rec.message), "edited_timestamp": TS})
             if method == "POST" and len(parts) == 3 or (method == "PATCH" and parts[-1] == "@original"):
                 via = "followup" if method == "POST" else "original"
                 m = Message(self.new_id(), 0, payload.get("content") or "", files, payload.get("allowed_mentions"),
@@ -419,13 +440,7 @@ class FakeDiscord:
                 m = self._channel_message(cid, int(parts[3]))
                 if m is None:
                     return self._json({"message": "Unknown Message", "code": 10008}, 404)
-                for key in ("content", "components", "allowed_mentions"):
-                    if key in payload:
-                        setattr(m, key, payload[key] if payload[key] is not None else
-                                ([] if key == "components" else ""))
-                m.raw = {**m.raw, **payload}
-                m.edits += 1
-                self.edits.append((m.id, m.content))
+                self._edit(m, payload)
                 async with self.changed:
                     self.changed.notify_all()
                 return self._json({**self._message_json(m), "edited_timestamp": TS})
@@ -480,11 +495,11 @@ class FakeDiscord:
         return ch if ch else {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_of(channel_id))}
 
     async def _dispatch(self, kind: int, uid: int, channel_id: int, data: dict,
-                        message: dict | None = None) -> InteractionRecord:
+                        message: dict | None = None, pressed: Message | None = None) -> InteractionRecord:
         await self.wait_connected()
         iid = self.new_id()
         token = f"tok{iid}"
-        rec = InteractionRecord(iid, token, kind, time.perf_counter())
+        rec = InteractionRecord(iid, token, kind, time.perf_counter(), message=pressed)
         self.interactions[token] = rec
         self.open_interactions.append(rec)
         guild = self.guild_of(channel_id)
@@ -571,7 +586,7 @@ class FakeDiscord:
         """Press a button of a message the bot sent."""
         data = {"custom_id": custom_id, "component_type": 2}
         rec = await self._dispatch(3, uid, message.channel_id or self.channel_id, data,
-                                   message=self._message_json(message))
+                                   message=self._message_json(message), pressed=message)
         await asyncio.wait_for(rec.done.wait(), timeout)
         return rec
 
