@@ -1,7 +1,7 @@
 """Random legal games, checking the game's invariants after every action.
 
     python -m engine.selfplay 1830 --games N --seed S [--players P] [--max-actions M]
-        [--optional-rules RULE ... | --optional-rules random] [--export DIR]
+        [--optional-rules RULE ... | --optional-rules random] [--export DIR] [--style NAME]
     python -m engine.selfplay steam --map NAME --mode basic|standard --players P --games N --seed S
 
 The last line printed is one JSON object {"games", "actions", "seconds", "failures"}; each failure is
@@ -79,6 +79,13 @@ TITLE_STYLES = {"1817": (
     {"take_loan": 0.02, "payoff_loan": 2.0, "short": 0.3, "bankrupt": 0.05, "pass": 0.5, "buy_train": 1.5,
      "keep_a_train": True, "presidencies": 1},
 )}
+# styles chosen by name (--style), not by seed: 1817's "modern" players are steady ones who keep their
+# corporations' trains up to date (a corporation buys a train only when it is bigger than its best one, the
+# newest it can, borrowing for it), so that most games run the 7- and 8-trains (the modern trains' bonus)
+# before they end
+NAMED_STYLES = {"1817": {
+    "modern": {**TITLE_STYLES["1817"][1], "newest_trains": True},
+}}
 
 
 def random_program(game, rng: random.Random) -> dict | None:
@@ -165,6 +172,10 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
             for kind in ("buy_train", "take_loan"):
                 if kind in by_type:
                     return rng.choice(by_type[kind])
+    if style.get("newest_trains") and game.round.operating:
+        newest = newest_train_choice(game, legal, by_type, rng)
+        if newest is not None or not by_type:
+            return newest or rng.choice(legal)
     if style.get("presidencies") and game.round.stock and "bid" in by_type and len(by_type) > 1:
         # no more corporations started (or bid for) by a player who presides enough of them
         player = game.player(legal[0]["entity"]) if legal[0].get("entity_type") == "player" else None
@@ -192,6 +203,29 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
     return rng.choice(options)
 
 
+def newest_train_choice(game, legal: list[dict], by_type: dict[str, list[dict]], rng: random.Random) -> dict | None:
+    """A corporation buying trains buys only a train bigger than its best one: the biggest the bank sells it,
+    or, if it can't pay for the next one, a loan towards it. Its other purchases are dropped from `by_type`."""
+    step = game.round.active_step()
+    corp = game.corporation(legal[0]["entity"]) if legal[0].get("entity_type") == "corporation" else None
+    if corp is None or not isinstance(step, BuyTrain) or "buy_train" not in by_type and "take_loan" not in by_type:
+        return None
+    best = max((t.price for t in corp.trains), default=0)
+    bigger = [a for a in by_type.get("buy_train", []) if game.train(a["train"]).price > best]
+    upgrades = [a for a in bigger if game.train(a["train"]).owner is None and "exchange" not in a]
+    if upgrades and rng.random() < 0.9:
+        return max(upgrades, key=lambda a: game.train(a["train"]).price)
+    if bigger:
+        by_type["buy_train"] = bigger
+    else:
+        by_type.pop("buy_train", None)
+    price = step.cheapest_depot_price()
+    if price > max(best, corp.cash) and step.room(corp) and "take_loan" in by_type and \
+            game.buying_power(corp) >= price and rng.random() < 0.9:
+        return by_type["take_loan"][0]
+    return None
+
+
 def _run_ok(game, corp, routes: list[dict]) -> bool:
     """Whether the routes may run together (1860's routes must meet: one left out may part the others)."""
     from engine.core.autoroute import check_routes
@@ -204,7 +238,7 @@ def _run_ok(game, corp, routes: list[dict]) -> bool:
 
 
 def play_one(title: str, players: int, seed: int, max_actions: int,
-             optional_rules=()) -> tuple[int, str | None, list[dict], object]:
+             optional_rules=(), style_name: str | None = None) -> tuple[int, str | None, list[dict], object]:
     rng = random.Random(seed)
     game = rules_class(title)([{"id": i + 1, "name": f"Player {i + 1}"} for i in range(players)], seed=seed,
                               optional_rules=optional_rules, game_id=seed)
@@ -212,6 +246,8 @@ def play_one(title: str, players: int, seed: int, max_actions: int,
     applied = 0
     styles = TITLE_STYLES.get(title)
     style = styles[seed % len(styles)] if styles else None
+    if style_name:
+        style = NAMED_STYLES[title][style_name]
     current_round, turns_in_round = None, 0
     while not game.finished and applied < max_actions:
         if game.round is not current_round:
@@ -243,7 +279,7 @@ def random_rules(title: str, players: int, rule_names: list[str], rng: random.Ra
 
 
 def run(title: str, games: int, seed: int, players: int | None = None, max_actions: int = 4000,
-        optional_rules=None, export: str | None = None) -> dict:
+        optional_rules=None, export: str | None = None, style: str | None = None) -> dict:
     start = time.perf_counter()
     total_actions = 0
     failures = []
@@ -259,7 +295,7 @@ def run(title: str, games: int, seed: int, players: int | None = None, max_actio
         rules = optional_rules or ()
         if list(rules) == ["random"]:
             rules = random_rules(title, n, rule_names, rng)
-        applied, problem, log, game = play_one(title, n, game_seed, max_actions, rules)
+        applied, problem, log, game = play_one(title, n, game_seed, max_actions, rules, style)
         if export:
             path = Path(export) / f"{game_seed}.json"
             path.write_text(json.dumps(game.to_18xx()))
@@ -286,10 +322,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--optional-rules", nargs="*", default=None,
                         help="optional rules of every game, or 'random' for a random choice per game")
     parser.add_argument("--export", default=None)
+    parser.add_argument("--style", default=None,
+                        help="one style of play for every game (1817: modern), else the title's styles by seed")
     args = parser.parse_args(argv)
+    if args.style and args.style not in NAMED_STYLES.get(args.title, {}):
+        parser.error(f"{args.title} has no style {args.style!r}")
     if args.export:
         Path(args.export).mkdir(parents=True, exist_ok=True)
-    out = run(args.title, args.games, args.seed, args.players, args.max_actions, args.optional_rules, args.export)
+    out = run(args.title, args.games, args.seed, args.players, args.max_actions, args.optional_rules, args.export,
+              args.style)
     for failure in out["failures"]:
         print(json.dumps(failure))
     print(json.dumps({"games": out["games"], "actions": out["actions"], "seconds": out["seconds"],
