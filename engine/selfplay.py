@@ -173,7 +173,7 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
                 if kind in by_type:
                     return rng.choice(by_type[kind])
     if style.get("newest_trains") and game.round.operating:
-        newest = newest_train_choice(game, legal, by_type, rng)
+        newest = newest_train_choice(game, by_type, rng)
         if newest is not None or not by_type:
             return newest or rng.choice(legal)
     if style.get("presidencies") and game.round.stock and "bid" in by_type and len(by_type) > 1:
@@ -203,15 +203,20 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
     return rng.choice(options)
 
 
-def newest_train_choice(game, legal: list[dict], by_type: dict[str, list[dict]], rng: random.Random) -> dict | None:
+def newest_train_choice(game, by_type: dict[str, list[dict]], rng: random.Random) -> dict | None:
     """A corporation buying trains buys only a train bigger than its best one: the biggest the bank sells it,
     or, if it can't pay for the next one, a loan towards it. Its other purchases are dropped from `by_type`."""
     step = game.round.active_step()
-    corp = game.corporation(legal[0]["entity"]) if legal[0].get("entity_type") == "corporation" else None
-    if corp is None or not isinstance(step, BuyTrain) or "buy_train" not in by_type and "take_loan" not in by_type:
+    own = [a for kind in ("buy_train", "take_loan") for a in by_type.get(kind, []) if a["entity_type"] == "corporation"]
+    if not own or not isinstance(step, BuyTrain):
         return None
+    corp = game.corporation(own[0]["entity"])
     best = max((t.price for t in corp.trains), default=0)
-    bigger = [a for a in by_type.get("buy_train", []) if game.train(a["train"]).price > best]
+    # room is kept for the last two kinds of train: one of the others is bought only with room to spare
+    last_kinds = list(game.depot.data_by_name)[-2:]
+    spare = game.trains_counted_for_limit(corp) + 1 < game.train_limit(corp)
+    bigger = [a for a in by_type.get("buy_train", []) if game.train(a["train"]).price > best and
+              (spare or game.train(a["train"]).name in last_kinds)]
     upgrades = [a for a in bigger if game.train(a["train"]).owner is None and "exchange" not in a]
     if upgrades and rng.random() < 0.9:
         return max(upgrades, key=lambda a: game.train(a["train"]).price)
@@ -219,9 +224,10 @@ def newest_train_choice(game, legal: list[dict], by_type: dict[str, list[dict]],
         by_type["buy_train"] = bigger
     else:
         by_type.pop("buy_train", None)
-    price = step.cheapest_depot_price()
-    if price > max(best, corp.cash) and step.room(corp) and "take_loan" in by_type and \
-            game.buying_power(corp) >= price and rng.random() < 0.9:
+    next_kind = min(step.depot_trains(), key=lambda t: t.price, default=None)
+    if next_kind is not None and next_kind.price > max(best, corp.cash) and step.room(corp) and \
+            (spare or next_kind.name in last_kinds) and "take_loan" in by_type and \
+            game.buying_power(corp) >= next_kind.price and rng.random() < 0.9:
         return by_type["take_loan"][0]
     return None
 
