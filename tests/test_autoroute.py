@@ -9,8 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from engine.core import autoroute
 from engine.core import data as title_data
-from engine.core.autoroute import best_routes, check_routes
+from engine.core.autoroute import RouteRules, best_routes, check_routes
 from engine.core.entities import Train
 from engine.core.errors import GameError
 from engine.core.hexmap import HexMap
@@ -136,12 +137,16 @@ def oracle_routes(hm: HexMap, sym: str, max_stops: int):
     return list(found.values())
 
 
-def oracle_best(hm, sym, trains, colors) -> int:
+def oracle_best(hm, sym, trains, colors, bonuses=None) -> int:
+    """The best run by trying every combination; `bonuses`: what a route earns for each of these hexes
+    its track runs through."""
     cands = oracle_routes(hm, sym, max(t.distance for t in trains))
+    bonuses = bonuses or {}
     per_train = []
     for t in trains:
-        opts = [(sum(s.revenue_for(colors, t.name) for s in stops), keys) for stops, keys, _ in cands
-                if len(stops) <= t.distance]
+        opts = [(sum(s.revenue_for(colors, t.name) for s in stops)
+                 + sum(bonuses.get(coord, 0) for coord in {c for seg in segs for c in seg}), keys)
+                for stops, keys, segs in cands if len(stops) <= t.distance]
         per_train.append(opts)
     best = 0
 
@@ -238,6 +243,47 @@ def test_random_map_equals_exhaustive(seed, lays, names):
         assert total == want, (seed, sym, got)
         if got:
             assert check_routes(game, corp, got) == [r["revenue"] for r in got]
+        checked += 1
+    assert checked >= 2
+
+
+class BonusRules(RouteRules):
+    """A route earns a bonus for each of the game's bonus hexes its track runs through (as 1817's mines)."""
+
+    def track_bonuses(self) -> dict[str, int]:
+        return self.game.bonuses
+
+
+class BonusGame(FakeGame):
+    ROUTE_RULES = BonusRules
+
+    def __init__(self, hm, colors, bonuses):
+        super().__init__(hm, colors)
+        self.bonuses = bonuses
+
+
+@pytest.mark.parametrize("by_stops", [False, True])
+@pytest.mark.parametrize("seed,lays,names", CASES)
+def test_random_map_with_track_bonuses_equals_exhaustive(seed, lays, names, by_stops, monkeypatch):
+    """The search by stops (autoroute._StopSearch: bounds on stops and bonuses left, several trains by
+    goals coming down) finds the best run of the exhaustive search, with bonus hexes on random track;
+    `by_stops`: several trains searched by stops however few their candidate routes."""
+    if by_stops:
+        monkeypatch.setattr(autoroute, "MANY_ROUTES", 0)
+    hm, corps, colors = random_map(seed, lays)
+    rng = random.Random(seed)
+    tracked = sorted(coord for coord, h in hm.hexes.items() if h.tile is not None and h.tile.paths)
+    bonuses = {coord: rng.choice([10, 20, 30]) for coord in rng.sample(tracked, min(len(tracked), 6))}
+    checked = 0
+    for sym in corps:
+        trains = make_trains(names)
+        game, corp = BonusGame(hm, colors, bonuses), SimpleNamespace(sym=sym, trains=trains)
+        if len(hm.reachable_nodes(sym)) < 2:
+            continue
+        if len(oracle_routes(hm, sym, max(t.distance for t in trains))) ** len(trains) > 3_000_000:
+            continue
+        got = best_routes(game, corp)
+        assert sum(r["revenue"] for r in got) == oracle_best(hm, sym, trains, colors, bonuses), (seed, sym, got)
         checked += 1
     assert checked >= 2
 

@@ -20,6 +20,11 @@ How it works:
    branch-and-bound assigns trains (some may get no route) with pairwise disjoint track masks, bounded
    by the best remaining candidate of every train still to place.
 
+When a route's value is the sum of its stops' values and track bonuses (1830, 1817), a search by stops
+(`_StopSearch`) takes the place of 2. for one train, and for several trains with many candidate routes:
+the chains between two stops are one step, and a route is not grown when no longer one can reach the
+goal (the best so far, or a floor that every route of a best run reaches).
+
 Title rules come in through :class:`RouteRules` (a game may set ``ROUTE_RULES`` to a subclass): stop
 counting and train length (N+M trains: 18MEX towns free, 1860 towns and halts), which stops may be passed
 through, stop values (18MEX 4D: cities and offboards doubled) and the route's revenue (route hooks),
@@ -29,6 +34,7 @@ extra legality. Trains that count stops differently get candidate sets of their 
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
 from operator import neg
 from typing import TYPE_CHECKING
 
@@ -47,6 +53,7 @@ def _inv(e: int) -> int:
 
 
 COUNT_BITS = 6  # a route's count of stops of one class is kept in this many bits
+MANY_ROUTES = 4000  # more candidate routes than this for a run of several trains: search by stops instead
 FREE_VISITS = 99  # an N+M rule visiting this many stops of its kinds: any number (18xx.games' convention)
 
 
@@ -344,15 +351,18 @@ def _walk_chains(start, p0):
 # -- candidate routes ---------------------------------------------------------------------------
 
 
+class _TooMany(Exception):
+    """More candidate routes than asked for."""
+
+
 class _Candidates:
     """Every legal route of the corporation up to `max_cost` stops, as flat lists:
     value (summed with `vals`), track mask, stop cost, visited-stop mask, route reference, and whether the
     route used a limited pass."""
 
-    def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int], train=None, best_only=None):
-        """With `best_only` (the track bonuses, as from _track_bonus_masks), only candidates better than all
-        found before are kept, and routes that can't beat the best so far are not grown (one train to run:
-        the best route is all the search needs)."""
+    def __init__(self, net: _Net, rules: RouteRules, max_cost: int, vals: list[int], train=None,
+                 cap: int | None = None):
+        """`cap`: raise _TooMany once more candidates than this are found."""
         self.net = net
         self.values: list[int] = []
         self.masks: list[int] = []
@@ -394,30 +404,6 @@ class _Candidates:
                 for (o, m, ch, ts, te) in net.adj[i]] for i in range(n)]
         values, masks, costs, stopmasks, refs, limited, packs = (self.values, self.masks, self.costs,
                                                                  self.stopmasks, self.refs, self.limited, self.packs)
-        bounded = best_only is not None
-        bonus_masks = best_only or []
-        bonus_total = sum(amount for _, amount in bonus_masks)
-        best = [0]
-
-        def better(v, mask) -> bool:
-            """Whether a route worth v on its stops with this track beats the best so far (it becomes it)."""
-            total = v
-            for bits, amount in bonus_masks:
-                if mask & bits:
-                    total += amount
-            if total > best[0]:
-                best[0] = total
-                return True
-            return False
-
-        # the most k more stops can add: the k best stops anywhere (each stop costs at least one here)
-        top = sorted(vals, reverse=True)
-        potential = [sum(top[:k]) + bonus_total for k in range(max_cost + 1)]
-
-        def hopeless(v, c) -> bool:
-            """No longer route grown from one worth v at stop cost c can beat the best so far."""
-            return bounded and v + potential[max_cost - c] <= best[0]
-
         def through(node, lp):
             """The limited-pass state once the route runs through `node`, or None if it can't."""
             kind = passable[node]
@@ -429,9 +415,13 @@ class _Candidates:
 
         # the steps of a route are kept as linked lists (step, earlier steps), one growing from the anchor to
         # the right end, one to the left end: a candidate refers to both as they were when it was made
+        cap_left = cap if cap is not None else float("inf")
+
         def left(node, vis, mask, c, v, gm, term, arank, hm, lp, right_end, cn, rs, ls):
             if term:
                 return
+            if len(values) > cap_left:
+                raise _TooMany
             kind = passable[node]
             if kind != 1:
                 if kind == 0 or not passes or lp:
@@ -450,7 +440,7 @@ class _Candidates:
                 mask2 = mask | m
                 cn2 = cn + pk[o]
                 ls2 = (step, ls)
-                if endok[o] and endok[right_end] and (not bounded or better(v2, mask2)):
+                if endok[o] and endok[right_end]:
                     values.append(v2)
                     masks.append(mask2)
                     costs.append(c2)
@@ -458,11 +448,11 @@ class _Candidates:
                     refs.append((rs, ls2))
                     limited.append(lp)
                     packs.append(cn2)
-                if hopeless(v2, c2):
-                    continue
                 left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank, hm | hx, lp, right_end, cn2, rs, ls2)
 
         def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term, hm, lp, cn, rs):
+            if len(values) > cap_left:
+                raise _TooMany
             if node != anchor:
                 if term:
                     return
@@ -485,7 +475,7 @@ class _Candidates:
                 hm2 = hm | hx
                 cn2 = cn + pk[o]
                 rs2 = (step, rs)
-                if endok[o] and endok[anchor] and (not bounded or better(v2, mask2)):
+                if endok[o] and endok[anchor]:
                     values.append(v2)
                     masks.append(mask2)
                     costs.append(c2)
@@ -495,8 +485,6 @@ class _Candidates:
                     packs.append(cn2)
                 if node == anchor:
                     first_id, anchor_term = cid, ts
-                if hopeless(v2, c2):
-                    continue
                 # grow the other end from the anchor: mirror images skipped by chain id order
                 alp = through(anchor, lp) if not anchor_term else None
                 if alp is not None:
@@ -514,7 +502,7 @@ class _Candidates:
                         mask3 = mask2 | m2
                         cn3 = cn2 + pk[o2]
                         ls2 = (step2, None)
-                        if endok[o2] and endok[o] and (not bounded or better(v3, mask3)):
+                        if endok[o2] and endok[o]:
                             values.append(v3)
                             masks.append(mask3)
                             costs.append(c3)
@@ -522,8 +510,6 @@ class _Candidates:
                             refs.append((rs2, ls2))
                             limited.append(alp)
                             packs.append(cn3)
-                        if hopeless(v3, c3):
-                            continue
                         left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank, hm2 | hx2, alp, o, cn3, rs2, ls2)
                 right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term, hm2, lp, cn2, rs2)
 
@@ -573,6 +559,294 @@ def _unlinked(linked) -> list:
         out.append(step)
     out.reverse()
     return out
+
+
+class _StopSearch:
+    """Routes whose value adds up (stop values plus track bonuses, every stop costing at least one), searched
+    stop by stop: for the best route of a train, or for every route worth at least a floor.
+
+    The chains between two stops (1817's map has up to seven side by side) make one step of this search: a
+    route is grown as a sequence of stops, with one way to run it (a chain per step, track used once) kept
+    to show that it runs; another is looked for only when a step finds no chain clear of that one. A route
+    is not grown when no longer one can beat the target: what its stops earn, plus the best stops it hasn't
+    visited (its inner stops must be passable, so only one more stop per open end may be one that no route
+    runs through), plus every bonus its steps' chains could earn and `chain_bonus` for each step more."""
+
+    def __init__(self, net: _Net, rules: RouteRules, vals: list[int], bonus_masks: list[tuple[int, int]]):
+        self.net = net
+        self.vals = vals
+        n = len(net.nodes)
+        nodes = net.nodes
+        self.cost = [rules.stop_cost(x) for x in nodes]
+        self.endok = [rules.endpoint_ok(x) for x in nodes]
+        grp_bits: dict = {}
+        self.grp = []
+        for x in nodes:
+            g = 0
+            for name in x.groups:
+                g |= grp_bits.setdefault(name, 1 << len(grp_bits))
+            self.grp.append(g)
+        self.rank = [n + 1] * n
+        for r, i in enumerate(net.stations):
+            self.rank[i] = min(self.rank[i], r)
+        self.bonus = [amount for _, amount in bonus_masks]
+        self.bonus_total = sum(self.bonus)
+        # steps[i]: the steps from stop i, best stop first: (stop reached, leaves along a terminal path,
+        # ends on one, its chains as (track mask, bonus bits, (chain, i, stop)), bonus bits of any of them)
+        self.steps: list[list[tuple]] = []
+        chain_bonus = 0
+        for i in range(n):
+            by_end: dict[tuple, list] = {}
+            for o, m, ch, ts, te in net.adj[i]:
+                bb = 0
+                for b, (bits, _) in enumerate(bonus_masks):
+                    if m & bits:
+                        bb |= 1 << b
+                chain_bonus = max(chain_bonus, self.bonus_of(bb))
+                by_end.setdefault((o, ts, te), []).append((m, bb, (ch, i, o)))
+            steps = []
+            for (o, ts, te), chains in by_end.items():
+                anyb = 0
+                for chain in chains:
+                    anyb |= chain[1]
+                steps.append((o, ts, te, tuple(chains), anyb))
+            steps.sort(key=lambda st: -vals[st[0]])
+            self.steps.append(steps)
+        self.chain_bonus = chain_bonus
+        self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
+        self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
+        self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
+
+    def bonus_of(self, bb: int) -> int:
+        """The bonuses of bonus bits bb."""
+        total = 0
+        b = 0
+        while bb:
+            if bb & 1:
+                total += self.bonus[b]
+            bb >>= 1
+            b += 1
+        return total
+
+    def best(self, max_cost: int, forbid: int = 0) -> tuple[_Candidates, int]:
+        """The best route of a train of `max_cost` stops on track clear of `forbid`, and its worth: candidates
+        each better than the ones before, the best last."""
+        return self.search(max_cost, None, forbid)
+
+    def search(self, max_cost: int, floor: int | None, forbid: int = 0) -> tuple[_Candidates, int]:
+        """(candidates, best worth): every route up to `max_cost` stops worth at least `floor` (stop values
+        and bonuses), or without a floor, routes each better than all found before."""
+        net = self.net
+        out = _Candidates(net, None, 0, self.vals)  # empty
+        n = len(net.nodes)
+        if n < 2 or max_cost < 2:
+            return out, 0
+        vals, cost, endok, grp, rank = self.vals, self.cost, self.endok, self.grp, self.rank
+        passable = net.passable
+        all_steps = self.steps
+        bonus_of = self.bonus_of
+        bonus_total, chain_bonus = self.bonus_total, self.chain_bonus
+        inner_order, end_order = self.inner_order, self.end_order
+        # the most k more stops earn, `ends` of them at most stops no route runs through: potential[ends][k]
+        inner_vals = [vals[i] for i in inner_order]
+        potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
+                     for e in range(3)]
+        best_only = floor is None
+        # a route must be worth more than this: the best so far, or the floor less one
+        target = 0 if best_only else floor - 1
+        best = 0
+        values, masks, costs, stopmasks, refs, limited, packs = (out.values, out.masks, out.costs, out.stopmasks,
+                                                                 out.refs, out.limited, out.packs)
+
+        def hopeless(v, c, vis, anyb, ends, arank) -> bool:
+            """No route grown from one earning v on its stops (stop cost c, stops vis, its steps' chains
+            earning at most bonuses anyb, with `ends` ends open) beats the target."""
+            k = max_cost - c
+            if not ends or k <= 0:
+                return True
+            if anyb:
+                b = bonus_of(anyb)
+                base = v + b + min(bonus_total - b, k * chain_bonus)
+            else:
+                base = v + min(bonus_total, k * chain_bonus)
+            most = potential[ends]
+            if base + most[k if k < len(most) else -1] <= target:
+                return True
+            if k >= len(inner_order):
+                return False  # a train running (almost) every stop: the stops visited change little
+            got = []
+            for i in inner_order:
+                if not vis >> i & 1 and rank[i] >= arank:
+                    got.append(vals[i])
+                    if len(got) == k:
+                        break
+            e = 0
+            for i in end_order:
+                if e == ends:
+                    break
+                if not vis >> i & 1 and rank[i] >= arank:
+                    got.append(vals[i])
+                    e += 1
+            if len(got) > k:
+                got.sort(reverse=True)
+                del got[k:]
+            return base + sum(got) <= target
+
+        def runs(seq):
+            """Every way to run the steps seq with track used once (and clear of `forbid`), as a chain per
+            step: the step with the fewest chains left picked first, the others' chains cut to the ones
+            clear of it (a dead end shows at once)."""
+            pick = [None] * len(seq)
+            start = []
+            for i, st in enumerate(seq):
+                chains = [chain for chain in st[3] if not chain[0] & forbid]
+                if not chains:
+                    return
+                start.append((i, chains))
+
+            def rec(open_steps):
+                if not open_steps:
+                    yield tuple(pick)
+                    return
+                j = min(range(len(open_steps)), key=lambda k: len(open_steps[k][1]))
+                i, chains = open_steps[j]
+                rest = open_steps[:j] + open_steps[j + 1:]
+                for chain in chains:
+                    m = chain[0]
+                    cut = []
+                    for k, others in rest:
+                        clear = [o for o in others if not o[0] & m]
+                        if not clear:
+                            break
+                        cut.append((k, clear))
+                    else:
+                        pick[i] = chain
+                        yield from rec(cut)
+            yield from rec(start)
+
+        def first_run(seq):
+            """A way to run seq, or None."""
+            for run in runs(seq):
+                return run
+            return None
+
+        clear_pairs = self.clear_pairs
+
+        def clear_of(st, new) -> bool:
+            """Whether a chain of step `new` is clear of a chain of step st."""
+            key = (id(st), id(new))
+            got = clear_pairs.get(key)
+            if got is None:
+                got = clear_pairs[key] = any(not a[0] & b[0] for a in st[3] for b in new[3])
+            return got
+
+        def keep(v, c, vis, run, right):
+            """Keep a route: its stop values, the chains of its steps (the first `right` ones grown from the
+            anchor to the route's right end, the others to its left end)."""
+            mask = 0
+            rs = ls = None
+            for k, chain in enumerate(run):
+                mask |= chain[0]
+                if k < right:
+                    rs = (chain[2], rs)
+                else:
+                    ls = (chain[2], ls)
+            values.append(v)
+            masks.append(mask)
+            costs.append(c)
+            stopmasks.append(vis)
+            refs.append((rs, ls))
+            limited.append(False)
+            packs.append(0)
+
+        def found(v, c, vis, seq, run, bb, anyb, right):
+            """A route of stops seq run by `run` (bonus bits bb), whose steps' chains earn at most anyb. Without a
+            floor, each route better than the best so far is kept (and becomes the target)."""
+            nonlocal best, target
+            if best_only and v + bonus_of(bb) > target:
+                keep(v, c, vis, run, right)
+                best = target = v + bonus_of(bb)
+            if v + bonus_of(anyb) <= target:
+                return
+            for other in runs(seq):  # every way to run it (another may earn more bonuses)
+                obb = 0
+                for chain in other:
+                    obb |= chain[1]
+                worth = v + bonus_of(obb)
+                if worth > target:
+                    keep(v, c, vis, other, right)
+                    best = max(best, worth)
+                    if best_only:
+                        target = worth
+
+        def step_run(seq, run, used, chains):
+            """(run, track used, bonus bits) of seq, its last step new, from the run before it: a chain of the
+            new step clear of the track used, else another way to run them all (run None if none)."""
+            for chain in chains:
+                if not chain[0] & used:
+                    run = run + (chain,)
+                    break
+            else:
+                new = seq[-1]
+                for st in seq[:-1]:
+                    if not clear_of(st, new):
+                        return None, 0, 0
+                run = first_run(seq)
+                if run is None:
+                    return None, 0, 0
+            used, bb = forbid, 0
+            for chain in run:
+                used |= chain[0]
+                bb |= chain[1]
+            return run, used, bb
+
+        def grow(node, vis, c, v, gm, arank, other, seq, run, used, anyb, nright, anchor, first, anchor_term, least):
+            """Grow a route by a stop at its end `node` (its other end: `other`). First its right end, from the
+            anchor (nright None: every step so far grows it; the first may leave along a terminal path), then
+            its left end from the anchor, to a stop numbered above `least` first (no mirror images)."""
+            rightward = nright is None
+            for st in all_steps[node]:
+                o, ts, te, chains, ab = st
+                if (ts and (node != anchor or not rightward)) or o < least or vis >> o & 1 or gm & grp[o] \
+                        or rank[o] < arank:
+                    continue
+                c2 = c + cost[o]
+                if c2 > max_cost:
+                    continue
+                v2 = v + vals[o]
+                vis2 = vis | 1 << o
+                anyb2 = anyb | ab
+                open_here = passable[o] == 1 and not te
+                ends = open_here
+                if rightward:
+                    if node == anchor:
+                        first, anchor_term = o, ts
+                    open_left = not anchor_term and passable[anchor] == 1
+                    ends += open_left
+                keeps = endok[o] and endok[other] and v2 + (anyb2 and bonus_of(anyb2)) > target
+                if not keeps and hopeless(v2, c2, vis2, anyb2, ends, arank):
+                    continue
+                seq2 = seq + (st,)
+                run2, used2, bb2 = step_run(seq2, run, used, chains)
+                if run2 is None:
+                    continue
+                n2 = len(seq2) if rightward else nright
+                if keeps:
+                    found(v2, c2, vis2, seq2, run2, bb2, anyb2, n2)
+                    if hopeless(v2, c2, vis2, anyb2, ends, arank):
+                        continue
+                gm2 = gm | grp[o]
+                if rightward and open_left:
+                    grow(anchor, vis2, c2, v2, gm2, arank, o, seq2, run2, used2, anyb2, n2, anchor, first, True, first)
+                if open_here:
+                    grow(o, vis2, c2, v2, gm2, arank, other, seq2, run2, used2, anyb2, nright, anchor, first,
+                         anchor_term, -1)
+
+        for r, a in enumerate(net.stations):
+            if rank[a] != r or cost[a] > max_cost:
+                continue
+            grow(a, 1 << a, cost[a], vals[a], grp[a], r, a, (), (), forbid, 0, None, a, -1, False, -1)
+        return out, best
 
 
 def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules | None = None):
@@ -905,26 +1179,50 @@ def best_routes(game, corp) -> list[dict]:
         return []
     trains.sort(key=lambda t: (-rules.train_limit(t), rules.train_key(t)))
     net = _net(rules)
+    keys = [rules.train_key(t) for t in trains]
+    vals = _added_values(rules, net, trains)
+    try:
+        if vals is not None and len(trains) == 1:
+            raise _TooMany
+        # every route a candidate, unless the routes' values add up and there are many
+        cands_of, options, pick = _best_run(rules, net, trains, keys, None if vals is None else MANY_ROUTES)
+    except _TooMany:
+        search = _StopSearch(net, rules, vals, _track_bonus_masks(rules, net))
+        cands_of, options, pick = _best_added_run(search, rules, trains, keys)
+    if not any(len(c) for c in cands_of):
+        return []
+    out = []
+    for t, opt, j, cands in zip(trains, options, pick, cands_of, strict=True):
+        if j is not None:
+            k = opt[2][j]
+            out.append(_route_dict(cands, k, t, opt[3].get(k) or {"revenue": opt[0][j]}))
+    order = {t.id: i for i, t in enumerate(corp.trains)}
+    out.sort(key=lambda r: order.get(r["train"], 0))
+    return out
+
+
+def _best_run(rules: RouteRules, net: _Net, trains: list, keys: list, cap: int | None = None
+              ) -> tuple[list, list, list]:
+    """(candidates, options, pick) of each train in the best run: every route a train may run is a
+    candidate (raises _TooMany beyond `cap` candidates of a kind)."""
     # one candidate set per way of counting stops, made for the longest train that counts that way
     candidate_sets: dict[tuple, tuple[_Candidates, list[int]]] = {}
-    best_only = _track_bonus_masks(rules, net) if _one_best_route(rules, net, trains) else None
     for t in trains:
         cost_key = rules.cost_key(t)
         if cost_key not in candidate_sets:
             vals = [rules.stop_value(x, t) for x in net.nodes]
-            candidate_sets[cost_key] = (_Candidates(net, rules, rules.train_limit(t), vals, t, best_only), vals)
-    if not any(len(c) for c, _ in candidate_sets.values()):
-        return []
-    keys = [rules.train_key(t) for t in trains]
+            candidate_sets[cost_key] = (_Candidates(net, rules, rules.train_limit(t), vals, t, cap), vals)
+    made = [candidate_sets[rules.cost_key(t)] for t in trains]
+    if not any(len(c) for c, _ in made):
+        return [], [], []
     options = []
     cache: dict = {}
-    for t, key in zip(trains, keys, strict=True):
+    for t, key, (cands, base_vals) in zip(trains, keys, made, strict=True):
         if key not in cache:
-            cands, base_vals = candidate_sets[rules.cost_key(t)]
             same = [rules.stop_value(x, t) for x in net.nodes] == base_vals
             cache[key] = _train_options(rules, cands, t, base_vals, same)
         options.append(cache[key])
-    cands_of = [candidate_sets[rules.cost_key(t)][0] for t in trains]
+    cands_of = [cands for cands, _ in made]
     limited = [[cands.limited[k] for k in opt[2]] for cands, opt in zip(cands_of, options, strict=True)]
 
     def accept(run: list) -> bool:
@@ -937,14 +1235,7 @@ def best_routes(game, corp) -> list[dict]:
         options = _worth_running(options)
         limited = [lim[:len(opt[0])] for lim, opt in zip(limited, options, strict=True)]
     _total, pick = _combine(options, keys, accept if checks_runs else None, limited, rules.limited_passes())
-    out = []
-    for t, opt, j, cands in zip(trains, options, pick, cands_of, strict=True):
-        if j is not None:
-            k = opt[2][j]
-            out.append(_route_dict(cands, k, t, opt[3].get(k) or {"revenue": opt[0][j]}))
-    order = {t.id: i for i, t in enumerate(corp.trains)}
-    out.sort(key=lambda r: order.get(r["train"], 0))
-    return out
+    return cands_of, options, pick
 
 
 def _worth_running(options: list[tuple]) -> list[tuple]:
@@ -981,14 +1272,83 @@ def _greedy_run(options: list[tuple]) -> int:
     return total
 
 
-def _one_best_route(rules: RouteRules, net: _Net, trains: list) -> bool:
-    """Whether the run is the single best route of one train whose value adds up along the search (every
-    stop costing at least one): then the search may skip routes that can't beat the best found."""
-    if len(trains) != 1 or not rules.simple_values or not rules.additive(trains[0]) or rules.counts_stops:
-        return False
-    if type(rules).run_ok is not RouteRules.run_ok or rules.limited_passes() or not rules.reenter_hexes:
-        return False
-    return all(rules.stop_cost(x, trains[0]) >= 1 and rules.stop_value(x, trains[0]) >= 0 for x in net.nodes)
+def _added_values(rules: RouteRules, net: _Net, trains: list) -> list[int] | None:
+    """The stops' values when every train earns the same for a stop and a route earns its stops' values
+    plus its track bonuses, every stop costing at least one, and nothing but track keeps routes of a run
+    apart (the search of _StopSearch applies); None otherwise."""
+    if not rules.simple_values or rules.counts_stops or rules.limited_passes() or not rules.reenter_hexes:
+        return None
+    if type(rules).run_ok is not RouteRules.run_ok:
+        return None
+    vals = None
+    for t in trains:
+        if not rules.additive(t) or rules.cost_key(t):
+            return None
+        train_vals = [rules.stop_value(x, t) for x in net.nodes]
+        if vals is None:
+            vals = train_vals
+        elif train_vals != vals:
+            return None
+    if any(v < 0 for v in vals) or any(rules.stop_cost(x) < 1 for x in net.nodes):
+        return None
+    return vals
+
+
+def _best_added_run(search: _StopSearch, rules: RouteRules, trains: list, keys: list) -> tuple[list, list, list]:
+    """(candidates, options, pick) of each train in the best run of routes whose values add up.
+
+    One train: its best route is all the search needs. Several: a run found greedily (each train in
+    turn taking its best route clear of the track taken) is worth `low`; every train alone earns at most
+    `alone`. For a goal G, each train's candidates are the routes worth at least G less the others'
+    `alone` (a route of any run worth G or more is), and the best run of these is the best of all once it
+    is worth G or more: G starts at the sum of `alone` and comes down halfway to `low` at a time (at
+    `low`, no route of a best run is missing)."""
+    limits = [rules.train_limit(t) for t in trains]
+
+    def options_of(cands_by_key):
+        cands_of = [cands_by_key[key] for key in keys]
+        opts = {key: _train_options(rules, cands_by_key[key], t, search.vals, True)
+                for key, t in zip(keys, trains, strict=True)}
+        return cands_of, [opts[key] for key in keys]
+
+    if len(trains) == 1:
+        cands_of, options = options_of({keys[0]: search.best(limits[0])[0]})
+        return cands_of, options, _combine(options, keys)[1]
+    found: dict[tuple, tuple[int, int]] = {}  # (stops, track taken) -> (worth, track) of the best route
+
+    def best(limit, used):
+        got = found.get((limit, used))
+        if got is None:
+            cands, worth = search.best(limit, used)
+            got = found[limit, used] = (worth, cands.masks[-1] if worth else 0)
+        return got
+
+    low = 0
+    orders = set()
+    n = len(trains)
+    for i in range(n):
+        order = list(range(i, n)) + list(range(i))
+        if tuple(keys[j] for j in order) in orders:
+            continue
+        orders.add(tuple(keys[j] for j in order))
+        total = used = 0
+        for j in order:
+            worth, mask = best(limits[j], used)
+            total += worth
+            used |= mask
+        low = max(low, total)
+    alone = [best(limit, 0)[0] for limit in limits]
+    goal = sum(alone)
+    while True:
+        cands_by_key = {}
+        for key, limit, worth in zip(keys, limits, alone, strict=True):
+            if key not in cands_by_key:
+                cands_by_key[key] = search.search(limit, goal - (sum(alone) - worth))[0]
+        cands_of, options = options_of(cands_by_key)
+        total, pick = _combine(_worth_running(options), keys)
+        if total >= goal or goal <= low:
+            return cands_of, options, pick
+        goal = max(total, low, low + (goal - low) // 2)
 
 
 def check_routes(game, corp, routes: list[dict]) -> list[int]:
