@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
+from math import gcd
 from operator import neg
 from typing import TYPE_CHECKING
 
@@ -267,6 +268,9 @@ class _Net:
         self.hex_bit: dict[str, int] = {}
         self.key_bits: dict = {}  # a piece of track (routes.path_track_keys) -> its bit in the chains' masks
         key_bits = self.key_bits
+        path_bits: dict = {}  # a path -> its bits of key_bits
+        path_edges: dict = {}  # a path -> its hex edges, as bits of edge_bits (the walks' own numbering)
+        edge_bits: dict = {}
         starts = hexmap.token_cities(sym)
         todo = []
         for c in starts:
@@ -278,14 +282,19 @@ class _Net:
             node = todo.pop()
             ni = self.index[node]
             for p in node.paths:
-                for other, paths, hexes in _walk_chains(node, p):
+                for other, paths, hexes in _walk_chains(node, p, path_edges, edge_bits):
                     mask = 0
                     for q in paths:
-                        for k in path_track_keys(q):
-                            bit = key_bits.get(k)
-                            if bit is None:
-                                bit = key_bits[k] = 1 << len(key_bits)
-                            mask |= bit
+                        bits = path_bits.get(q)
+                        if bits is None:  # a path's track bits, found once (chains share paths)
+                            bits = 0
+                            for k in path_track_keys(q):
+                                bit = key_bits.get(k)
+                                if bit is None:
+                                    bit = key_bits[k] = 1 << len(key_bits)
+                                bits |= bit
+                            path_bits[q] = bits
+                        mask |= bits
                     oi = self.index.get(other)
                     if oi is None:
                         oi = self._add(other)
@@ -312,20 +321,29 @@ class _Net:
         return i
 
 
-def _walk_chains(start, p0):
+def _walk_chains(start, p0, path_edges: dict, edge_bits: dict):
     """Every track chain leaving stop `start` along path `p0` up to the next stop: (stop, paths, hexes).
-    Track (hex edge keys) is never used twice within a chain."""
+    Track (hex edge keys) is never used twice within a chain. `path_edges`: each path's hex edges as bits
+    of `edge_bits` (both filled as paths are met, shared by the walks of one network)."""
     out = []
-    # stack entries: (path, entered_from, paths so far, hexes so far, used keys)
-    stack = [(p0, start, [p0], [p0.tile.hex.coord], set())]
+    # stack entries: (path, entered_from, paths so far, hexes so far, used edges)
+    stack = [(p0, start, [p0], [p0.tile.hex.coord], 0)]
     while stack:
         p, entry, paths, hexes, used = stack.pop()
         h = p.tile.hex
-        coord = h.coord
-        keys = {(coord, e, p.edge_lanes[e][1]) for e in p.exits}
+        keys = path_edges.get(p)
+        if keys is None:
+            keys = 0
+            for e in p.exits:
+                key = (h.coord, e, p.edge_lanes[e][1])
+                bit = edge_bits.get(key)
+                if bit is None:
+                    bit = edge_bits[key] = 1 << len(edge_bits)
+                keys |= bit
+            path_edges[p] = keys
         if keys & used:
             continue
-        used = used | keys
+        used |= keys
         a, b = p.ends
         end = b if (a is entry or (a.__class__ is int and a == entry)) else a
         if end.__class__ is int:
@@ -591,6 +609,12 @@ class _StopSearch:
             self.rank[i] = min(self.rank[i], r)
         self.bonus = [amount for _, amount in bonus_masks]
         self.bonus_total = sum(self.bonus)
+        # the bonuses of each set of bonus bits, when there are few bonus hexes
+        self.bonus_sums = [0]
+        if len(self.bonus) <= 12:
+            for bb in range(1, 1 << len(self.bonus)):
+                low = bb & -bb
+                self.bonus_sums.append(self.bonus_sums[bb ^ low] + self.bonus[low.bit_length() - 1])
         # steps[i]: the steps from stop i, best stop first: (stop reached, leaves along a terminal path,
         # ends on one, its chains as (track mask, bonus bits, (chain, i, stop)), bonus bits of any of them)
         self.steps: list[list[tuple]] = []
@@ -619,6 +643,8 @@ class _StopSearch:
 
     def bonus_of(self, bb: int) -> int:
         """The bonuses of bonus bits bb."""
+        if bb < len(self.bonus_sums):
+            return self.bonus_sums[bb]
         total = 0
         b = 0
         while bb:
@@ -636,15 +662,22 @@ class _StopSearch:
     def search(self, max_cost: int, floor: int | None, forbid: int = 0) -> tuple[_Candidates, int]:
         """(candidates, best worth): every route up to `max_cost` stops worth at least `floor` (stop values
         and bonuses), or without a floor, routes each better than all found before."""
+        out, best, _lower = self.lister(max_cost, floor, forbid)
+        return out, best
+
+    def lister(self, max_cost: int, floor: int | None, forbid: int = 0, aside_too: bool = False):
+        """(candidates, best worth, lower) as `search` gives them. With a floor (or `aside_too`), lower(new
+        floor) adds every route worth at least new_floor to the candidates, taking the search up where the
+        target cut it (what lay below it is kept aside with its bound)."""
         net = self.net
         out = _Candidates(net, None, 0, self.vals)  # empty
         n = len(net.nodes)
         if n < 2 or max_cost < 2:
-            return out, 0
+            return out, 0, lambda floor: None
         vals, cost, endok, grp, rank = self.vals, self.cost, self.endok, self.grp, self.rank
         passable = net.passable
         all_steps = self.steps
-        bonus_of = self.bonus_of
+        bonus_of = self.bonus_sums.__getitem__ if len(self.bonus_sums) == 1 << len(self.bonus) else self.bonus_of
         bonus_total, chain_bonus = self.bonus_total, self.chain_bonus
         inner_order, end_order = self.inner_order, self.end_order
         # the most k more stops earn, `ends` of them at most stops no route runs through: potential[ends][k]
@@ -652,28 +685,31 @@ class _StopSearch:
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
         best_only = floor is None
+        deferring = not best_only or aside_too
         # a route must be worth more than this: the best so far, or the floor less one
         target = 0 if best_only else floor - 1
         best = 0
+        # below the floor: (bound, what to take up) -- a step, a route's runs, a run, a route to grow
+        aside: list[tuple] = []
         values, masks, costs, stopmasks, refs, limited, packs = (out.values, out.masks, out.costs, out.stopmasks,
                                                                  out.refs, out.limited, out.packs)
 
-        def hopeless(v, c, vis, anyb, ends, arank) -> bool:
-            """No route grown from one earning v on its stops (stop cost c, stops vis, its steps' chains
-            earning at most bonuses anyb, with `ends` ends open) beats the target."""
+        def bound(v, c, vis, anyb, ends, arank) -> int:
+            """The most a route grown from one earning v on its stops (stop cost c, stops vis, its steps'
+            chains earning at most bonuses anyb, with `ends` ends open) may earn (-1: it can't grow); a
+            cheaper bound when that is at most the target."""
             k = max_cost - c
             if not ends or k <= 0:
-                return True
+                return -1
             if anyb:
                 b = bonus_of(anyb)
                 base = v + b + min(bonus_total - b, k * chain_bonus)
             else:
                 base = v + min(bonus_total, k * chain_bonus)
             most = potential[ends]
-            if base + most[k if k < len(most) else -1] <= target:
-                return True
-            if k >= len(inner_order):
-                return False  # a train running (almost) every stop: the stops visited change little
+            got = base + most[k if k < len(most) else -1]
+            if got <= target or k >= len(inner_order):
+                return got  # a train running (almost) every stop: the stops visited change little
             got = []
             for i in inner_order:
                 if not vis >> i & 1 and rank[i] >= arank:
@@ -690,7 +726,7 @@ class _StopSearch:
             if len(got) > k:
                 got.sort(reverse=True)
                 del got[k:]
-            return base + sum(got) <= target
+            return base + sum(got)
 
         def runs(seq):
             """Every way to run the steps seq with track used once (and clear of `forbid`), as a chain per
@@ -708,7 +744,11 @@ class _StopSearch:
                 if not open_steps:
                     yield tuple(pick)
                     return
-                j = min(range(len(open_steps)), key=lambda k: len(open_steps[k][1]))
+                j = 0
+                fewest = len(open_steps[0][1])
+                for k in range(1, len(open_steps)):
+                    if len(open_steps[k][1]) < fewest:
+                        j, fewest = k, len(open_steps[k][1])
                 i, chains = open_steps[j]
                 rest = open_steps[:j] + open_steps[j + 1:]
                 for chain in chains:
@@ -763,12 +803,23 @@ class _StopSearch:
             """A route of stops seq run by `run` (bonus bits bb), whose steps' chains earn at most anyb. Without a
             floor, each route better than the best so far is kept (and becomes the target)."""
             nonlocal best, target
+            kept = None
             if best_only and v + bonus_of(bb) > target:
                 keep(v, c, vis, run, right)
                 best = target = v + bonus_of(bb)
+                kept = run
+            other_runs(v, c, vis, seq, kept, anyb, right)
+
+        def other_runs(v, c, vis, seq, kept, anyb, right):
+            """The ways to run the route of stops seq but `kept` (another may earn more bonuses)."""
+            nonlocal best, target
             if v + bonus_of(anyb) <= target:
+                if deferring:
+                    aside.append((v + bonus_of(anyb), other_runs, (v, c, vis, seq, kept, anyb, right)))
                 return
-            for other in runs(seq):  # every way to run it (another may earn more bonuses)
+            for other in runs(seq):
+                if other == kept:
+                    continue
                 obb = 0
                 for chain in other:
                     obb |= chain[1]
@@ -778,6 +829,8 @@ class _StopSearch:
                     best = max(best, worth)
                     if best_only:
                         target = worth
+                elif deferring:
+                    aside.append((worth, keep, (v, c, vis, other, right)))
 
         def step_run(seq, run, used, chains):
             """(run, track used, bonus bits) of seq, its last step new, from the run before it: a chain of the
@@ -804,49 +857,86 @@ class _StopSearch:
             """Grow a route by a stop at its end `node` (its other end: `other`). First its right end, from the
             anchor (nright None: every step so far grows it; the first may leave along a terminal path), then
             its left end from the anchor, to a stop numbered above `least` first (no mirror images)."""
-            rightward = nright is None
             for st in all_steps[node]:
-                o, ts, te, chains, ab = st
-                if (ts and (node != anchor or not rightward)) or o < least or vis >> o & 1 or gm & grp[o] \
-                        or rank[o] < arank:
-                    continue
-                c2 = c + cost[o]
-                if c2 > max_cost:
-                    continue
-                v2 = v + vals[o]
-                vis2 = vis | 1 << o
-                anyb2 = anyb | ab
-                open_here = passable[o] == 1 and not te
-                ends = open_here
-                if rightward:
-                    if node == anchor:
-                        first, anchor_term = o, ts
-                    open_left = not anchor_term and passable[anchor] == 1
-                    ends += open_left
-                keeps = endok[o] and endok[other] and v2 + (anyb2 and bonus_of(anyb2)) > target
-                if not keeps and hopeless(v2, c2, vis2, anyb2, ends, arank):
-                    continue
-                seq2 = seq + (st,)
-                run2, used2, bb2 = step_run(seq2, run, used, chains)
-                if run2 is None:
-                    continue
-                n2 = len(seq2) if rightward else nright
-                if keeps:
-                    found(v2, c2, vis2, seq2, run2, bb2, anyb2, n2)
-                    if hopeless(v2, c2, vis2, anyb2, ends, arank):
-                        continue
-                gm2 = gm | grp[o]
-                if rightward and open_left:
-                    grow(anchor, vis2, c2, v2, gm2, arank, o, seq2, run2, used2, anyb2, n2, anchor, first, True, first)
-                if open_here:
-                    grow(o, vis2, c2, v2, gm2, arank, other, seq2, run2, used2, anyb2, nright, anchor, first,
-                         anchor_term, -1)
+                o = st[0]
+                if not (o < least or vis >> o & 1 or gm & grp[o] or rank[o] < arank):
+                    step(node, vis, c, v, gm, arank, other, seq, run, used, anyb, nright, anchor, first, anchor_term,
+                         least, st)
+
+        def step(node, vis, c, v, gm, arank, other, seq, run, used, anyb, nright, anchor, first, anchor_term, least,
+                 st):
+            """Grow the route at `node` by step st (as in grow)."""
+            rightward = nright is None
+            o, ts, te, chains, ab = st
+            if ts and (node != anchor or not rightward):  # (grow has checked the stop may come next)
+                return
+            c2 = c + cost[o]
+            if c2 > max_cost:
+                return
+            v2 = v + vals[o]
+            vis2 = vis | 1 << o
+            anyb2 = anyb | ab
+            open_here = passable[o] == 1 and not te
+            ends = open_here
+            if rightward:
+                if node == anchor:
+                    first, anchor_term = o, ts
+                open_left = not anchor_term and passable[anchor] == 1
+                ends += open_left
+            worth = v2 + (anyb2 and bonus_of(anyb2)) if endok[o] and endok[other] else -1
+            if worth <= target:
+                most = bound(v2, c2, vis2, anyb2, ends, arank)
+                if most <= target:
+                    if deferring and max(worth, most) >= 0:
+                        aside.append((max(worth, most), step, (node, vis, c, v, gm, arank, other, seq, run, used,
+                                                                 anyb, nright, anchor, first, anchor_term, least, st)))
+                    return
+            seq2 = seq + (st,)
+            run2, used2, bb2 = step_run(seq2, run, used, chains)
+            if run2 is None:
+                return
+            n2 = len(seq2) if rightward else nright
+            if worth > target:
+                found(v2, c2, vis2, seq2, run2, bb2, anyb2, n2)
+            elif worth >= 0 and deferring:
+                aside.append((worth, found, (v2, c2, vis2, seq2, run2, bb2, anyb2, n2)))
+            if worth > target:
+                most = bound(v2, c2, vis2, anyb2, ends, arank)
+                if most <= target:
+                    if deferring and most >= 0:
+                        aside.append((most, grow_on, (o, vis2, c2, v2, gm, arank, other, seq2, run2, used2, anyb2,
+                                                      nright, n2, anchor, first, anchor_term, open_here,
+                                                      rightward and open_left)))
+                    return
+            grow_on(o, vis2, c2, v2, gm, arank, other, seq2, run2, used2, anyb2, nright, n2, anchor, first,
+                    anchor_term, open_here, rightward and open_left)
+
+        def grow_on(o, vis2, c2, v2, gm, arank, other, seq2, run2, used2, anyb2, nright, n2, anchor, first,
+                    anchor_term, open_here, open_left):
+            """Grow a route that has just reached stop o: its left end from the anchor (while its right end
+            grows), and the end at o."""
+            gm2 = gm | grp[o]
+            if open_left:
+                grow(anchor, vis2, c2, v2, gm2, arank, o, seq2, run2, used2, anyb2, n2, anchor, first, True, first)
+            if open_here:
+                grow(o, vis2, c2, v2, gm2, arank, other, seq2, run2, used2, anyb2, nright, anchor, first,
+                     anchor_term, -1)
+
+        def lower(new_floor: int) -> None:
+            """Add the routes worth at least new_floor (below the floor so far)."""
+            nonlocal target, aside, best_only
+            target = new_floor - 1
+            best_only = False
+            todo = [item for item in aside if item[0] > target]
+            aside = [item for item in aside if item[0] <= target]
+            for _bound, take_up, args in todo:
+                take_up(*args)
 
         for r, a in enumerate(net.stations):
             if rank[a] != r or cost[a] > max_cost:
                 continue
             grow(a, 1 << a, cost[a], vals[a], grp[a], r, a, (), (), forbid, 0, None, a, -1, False, -1)
-        return out, best
+        return out, best, lower
 
 
 def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules | None = None):
@@ -1315,6 +1405,12 @@ def _best_added_run(search: _StopSearch, rules: RouteRules, trains: list, keys: 
         cands_of, options = options_of({keys[0]: search.best(limits[0])[0]})
         return cands_of, options, _combine(options, keys)[1]
     found: dict[tuple, tuple[int, int]] = {}  # (stops, track taken) -> (worth, track) of the best route
+    listers: dict[tuple, tuple] = {}  # train key -> (candidates, lower): its best route, the others aside
+    for key, limit in zip(keys, limits, strict=True):
+        if key not in listers:
+            cands, worth, lower = search.lister(limit, None, aside_too=True)
+            listers[key] = (cands, lower)
+            found[limit, 0] = (worth, cands.masks[-1] if worth else 0)
 
     def best(limit, used):
         got = found.get((limit, used))
@@ -1339,16 +1435,19 @@ def _best_added_run(search: _StopSearch, rules: RouteRules, trains: list, keys: 
         low = max(low, total)
     alone = [best(limit, 0)[0] for limit in limits]
     goal = sum(alone)
+    unit = gcd(*search.vals, *search.bonus) or 1
     while True:
         cands_by_key = {}
-        for key, limit, worth in zip(keys, limits, alone, strict=True):
+        for key, worth in zip(keys, alone, strict=True):
             if key not in cands_by_key:
-                cands_by_key[key] = search.search(limit, goal - (sum(alone) - worth))[0]
+                listers[key][1](goal - (sum(alone) - worth))
+                cands_by_key[key] = listers[key][0]
         cands_of, options = options_of(cands_by_key)
         total, pick = _combine(_worth_running(options), keys)
         if total >= goal or goal <= low:
             return cands_of, options, pick
-        goal = max(total, low, low + (goal - low) // 2)
+        # halfway down; runs are worth a multiple of `unit`, so a goal between two multiples is the upper one
+        goal = max(total, low, min(goal - unit, -(-(low + (goal - low) // 2) // unit) * unit))
 
 
 def check_routes(game, corp, routes: list[dict]) -> list[int]:
