@@ -113,3 +113,28 @@ def test_previews_of_random_games_are_what_happens(seed):
         else:
             game.apply(action)
     assert checked > 30
+
+
+@pytest.mark.parametrize("name", ["15528", "1817_game_end_bankrupt"])
+def test_an_offer_tells_what_each_holder_gets_at_its_opening_bid(name):
+    """An offer for sale tells what each holder gets (a short: pays) if it sells at its opening bid: the
+    recorded sales at that bid pay exactly that when they settle."""
+    log, actions = recorded(name)
+    game = rules_class("1817").from_18xx(dict(log, actions=[]))
+    game.generate_auto_actions = False
+    offered, checked = None, 0
+    for action in actions:
+        if action["type"] == "assign" and action.get("target_type") == "corporation":
+            sale = preview(game, action)["next"]["sale"]
+            assert sale["corporation"] == action["target"] and sale["mode"] == "offered"
+            offered = sale
+        price = (game.turn_info().get("acquisition") or {}).get("price")
+        cash = {p.id: p.cash for p in game.players}
+        game.apply(action)
+        if offered and not game.corporation(offered["corporation"]).floated:  # sold: its holders paid
+            if price == offered["opening"]:
+                paid = {p.id: p.cash - cash[p.id] for p in game.players if p.cash != cash[p.id]}
+                assert paid == offered["proceeds"], (offered, paid)
+                checked += 1
+            offered = None
+    assert checked

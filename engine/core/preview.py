@@ -2,8 +2,8 @@
 
 `preview(game, action)` applies the action to a copy of the game (the game itself is untouched) and tells
 what moved between the two states: the players' cash and certificates, the corporations' size, price,
-treasury, loans, trains against the train limit, stations, president and holders, and the bank's loans and
-interest rate. It is the engine's own rules that run on the copy, so a merger, a conversion, a loan, an
+treasury, loans, trains against the train limit, stations, president and holders, the market zone it is in
+(1817), and the bank's loans and interest rate. It is the engine's own rules that run on the copy, so a merger, a conversion, a loan, an
 offer or an acquisition is previewed by the same code that will carry it out: there is no second reckoning
 to drift from the first. `effect(before, after)` tells the same from two `snapshot`s, so what `apply` then did
 can be compared with what was previewed.
@@ -63,6 +63,8 @@ def _corporation(game, corp: Corporation) -> dict:
     return {
         "size": corp.total_shares, "share_percent": corp.share_percent,
         "price": corp.share_price.price if corp.share_price is not None else None,
+        # 1817: the market's zone it is in (normal, acquisition, liquidation)
+        "zone": zone(corp) if (zone := getattr(game, "zone", None)) and corp.share_price is not None else None,
         "cash": corp.cash, "loans": corp.loans,
         "max_loans": max_loans(corp) if max_loans is not None and bank is not None else None,
         "interest": bank.interest(corp.loans) if bank is not None else None,

@@ -29,6 +29,8 @@ def turn_info(game) -> dict:
         "types": game.action_types(), "step": step.description, "round": rnd.name,
         "round_desc": rnd.description, "actor": _ref(entity), "players": game.active_players(),
     }
+    if rnd.merger:  # 1817's merger and acquisition rounds: a pass there may end a sale or a liquidation
+        info["merger_round"] = True
     info.update(step.turn_facts(entity))
     if game.passed_over:
         info["passed_over"] = [dict(p) for p in game.passed_over]

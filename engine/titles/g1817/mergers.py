@@ -685,14 +685,11 @@ class Acquire(Auction):
                 self.shareholder_cash = 0
             else:
                 self.shareholder_cash = self.liquidation_cash - owed
-        per_share = self.shareholder_cash // corp.total_shares
-        if per_share > 0:
-            for player in game.players:
-                shares = player.percent_of(corp) // corp.share_percent
-                if shares > 0:
-                    game.transfer(game.bank, player, shares * per_share)
-                elif shares < 0:
-                    game.charge(player, -shares * per_share)
+        for player, amount in self.proceeds(corp, self.shareholder_cash).items():
+            if amount > 0:
+                game.transfer(game.bank, player, amount)
+            else:
+                game.charge(player, -amount)
         game.reset_corporation(corp)
         self.shareholder_cash = 0
         self.buyer = None
@@ -701,6 +698,15 @@ class Acquire(Auction):
             self.round.offering.remove(corp)
             self.round.acquired.append(corp)
             self.next_offer()
+
+    def proceeds(self, corp: Corporation, cash: int) -> dict[Player, int]:
+        """What each holder of `corp` gets when `cash` goes to its shareholders: the same amount a share,
+        rounded down, a short paying it (negative)."""
+        per_share = cash // corp.total_shares
+        if per_share <= 0:
+            return {}
+        shares = {player: player.percent_of(corp) // corp.share_percent for player in self.game.players}
+        return {player: n * per_share for player, n in shares.items() if n}
 
     # --- what merger-round programs look at -----------------------------------------------------------
     def merger_auto_pass_entity(self) -> Corporation | None:
@@ -723,12 +729,15 @@ class Acquire(Auction):
             self.after_loans()
 
     def turn_facts(self, entity) -> dict:
-        """The corporation on sale (`acquisition`: how it is sold, its opening bid), the auction's bids, and
-        what the winner or the buyer must decide."""
+        """The corporation on sale (`acquisition`: how it is sold, its opening bid, what each holder gets if it
+        sells at that bid), the auction's bids, and what the winner or the buyer must decide."""
         facts = self.auction_facts() if self.auctioning and self.highest() else {}
         corp = self.offer or self.auctioning or (self.winner[1] if self.winner else None)
         if corp is not None:
             facts["acquisition"] = {"corporation": corp.sym, "mode": self.mode, "opening": self.opening_bid(corp)}
+            if self.mode != "liquidate":  # sold at its opening bid, each holder gets (a short: pays)
+                facts["acquisition"]["proceeds"] = {p.id: v for p, v in
+                                                    self.proceeds(corp, self.opening_bid(corp)).items()}
         if self.winner:
             facts["acquisition"]["price"] = self.winner[2]
         if self.buyer is not None:
