@@ -124,6 +124,9 @@ def test_the_acquisition_round_offer_bid_and_buyer():
     corp = action["target"]
     assert s.command_for(action) == ("offer", {"corporation": corp})
     assert s.hint(NAMES).startswith(f"offer {corp} for sale (/offer, from $")
+    # shown first: what each holder gets if it sells at its opening bid ($250 for 5 shares: $50 a share)
+    assert s.confirmation(action, NAMES) == f"{corp} is offered for sale: bids from $250; the price it fetches is " \
+        "paid to its holders per share, shorts paying; sold at $250: Player2 receives $50 and Player3 receives $100"
     text = s.describe(send(s, "offer", {}, action["entity"]), NAMES)
     assert text.startswith(f"{NAMES[action['entity']]} offers {corp} for sale (bids from $")
     s, action = before("merge", entity_type="player")
@@ -273,3 +276,32 @@ def test_a_preview_in_each_language(kind, entity):
         russian = s.confirmation(action, NAMES)
     allowed = set(NAMES.values()) | set(s.corporations()) | set((s.facts().get("locations") or {}).values())
     assert russian != text and not foreign_words(russian, allowed), russian
+
+
+def _at(k: int) -> tuple[G18xx, dict]:
+    return G18xx("1817", rules_class("1817").from_18xx(dict(LOG, actions=ACTIONS[:k]))), \
+        {x: v for x, v in ACTIONS[k].items() if x not in ("id", "created_at", "original_id")}
+
+
+@pytest.mark.parametrize("k, said", [
+    (617, "If you pass: the auction of GT ends: Player2 wins it for $70; A&S price $150 → $135"),
+    (1125, "If you pass: WT takes PSNR over; WT price $165 → $120; Player4 pays $8, Player1 pays $8, Player2 pays $4 "
+           "and Player3 receives $8"),
+    (1197, "If you pass: R moves into the liquidation zone ($165 → $0)"),
+    (1193, None)])
+def test_a_pass_in_a_merger_round_is_shown_first_when_it_sets_something_off(k, said):
+    """GT's liquidation auction, one of two bidders passing: the other wins it, their A&S borrowing to pay; WT,
+    buying PSNR, passing on repaying its loans: its price falls a step for each, PSNR's holders paid and its
+    shorts paying; R, converted, passing on loans without the cash for its stations: the liquidation zone. A
+    pass on buying R's new shares sets nothing off and is sent without a preview."""
+    from i18n import speaking
+    from i18n.glossary import foreign_words
+
+    s, action = _at(k)
+    assert action["type"] == "pass" and s.turn_info().get("merger_round")
+    assert s.confirmation(action, NAMES) == said
+    if said:
+        with speaking("ru"):
+            russian = s.confirmation(action, NAMES)
+        assert russian.startswith("Если вы спасуете: ") and not foreign_words(russian, set(NAMES.values()) |
+                                                                           set(s.corporations())), russian

@@ -17,10 +17,11 @@ from engine.core.actions import resolve_undo
 FIXTURE = Path(__file__).parent / "fixtures" / "1817" / "15528.json"
 
 
-async def _game_before_first_loan(fake: FakeDiscord) -> tuple[list[int], int, int, dict]:
-    log = json.loads(FIXTURE.read_text())
+async def _import_before(fake: FakeDiscord, fixture: Path, pick) -> tuple[list[int], int, int, dict]:
+    """A recorded game imported up to the action `pick(actions)` numbers: (members, thread, game id, that action)."""
+    log = json.loads(fixture.read_text())
     actions = [a for a in resolve_undo(log["actions"]) if a["type"] != "message"]
-    k = next(i for i, a in enumerate(actions) if a["type"] == "take_loan")
+    k = pick(actions)
     users = [fake.add_user(p["name"].replace(" ", "")) for p in log["players"]]
     opts = {"file": AttachmentRef("game.json", json.dumps(dict(log, actions=actions[:k])).encode())}
     opts.update({f"player{i + 1}": UserRef(uid) for i, uid in enumerate(users)})
@@ -29,6 +30,11 @@ async def _game_before_first_loan(fake: FakeDiscord) -> tuple[list[int], int, in
     thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
     game_id = int(rec.final.content.split("#")[1].split()[0])
     return users, thread, game_id, actions[k]
+
+
+async def _game_before_first_loan(fake: FakeDiscord) -> tuple[list[int], int, int, dict]:
+    return await _import_before(fake, FIXTURE, lambda actions: next(i for i, a in enumerate(actions)
+                                                                    if a["type"] == "take_loan"))
 
 
 @contextlib.asynccontextmanager
@@ -159,3 +165,74 @@ async def test_a_preview_open_across_a_restart_is_confirmed_once(tmp_path):
         rec = await fake.click(lender, stale, _button(stale, "confirm"))
         assert "→ The game moved on since this preview" in stale.content and stale.custom_ids == []
         assert await bot.db.action_count(game_id) == moved
+
+
+BANKRUPT = Path(__file__).parent / "fixtures" / "1817" / "1817_game_end_bankrupt.json"
+
+
+@contextlib.asynccontextmanager
+async def _bot_at(tmp_path, fixture: Path, pick):
+    """The bot on a fake Discord with a recorded game imported up to the action `pick(actions)` numbers:
+    (fake, bot, thread, game id, {player id: member id})."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot = await runner.start()
+    try:
+        users, thread, game_id, _action = await _import_before(fake, fixture, pick)
+        members = {s.player_id: s.member_id for s in bot.service._live[game_id].seats}
+        yield fake, bot, thread, game_id, members
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_a_pass_that_lets_the_bank_liquidate_is_shown_first(tmp_path):
+    """NYOW in the liquidation zone, nobody bidding: the players pass in turn, told nothing more (their passes
+    set nothing off); the last pass lets the bank liquidate NYOW, its president paying what its loans leave
+    unpaid: that pass is shown first, privately, and only Confirm sends it."""
+    def nyow_liquidation(actions):
+        return next(i for i, a in enumerate(actions) if a["type"] == "bid" and a.get("corporation") == "NYOW"
+                    and a["price"] == 10)
+
+    async with _bot_at(tmp_path, BANKRUPT, nyow_liquidation) as (fake, bot, thread, game_id, members):
+        session = bot.service._live[game_id].session
+        assert session.turn_info()["acquisition"] == {"corporation": "NYOW", "mode": "liquidate", "opening": 10}
+        while True:
+            count, posted = len(session.actions), len(fake.channel_messages(thread))
+            who = members[session.active_players()[0]]
+            rec = await fake.command(who, thread, "pass", {})
+            if rec.final.custom_ids:
+                break
+            assert rec.final.content.startswith("Done: "), rec.final.content  # a plain pass: sent at once
+            assert len(session.actions) == count + 1
+        preview = rec.final
+        assert preview.ephemeral and len(fake.channel_messages(thread)) == posted and len(session.actions) == count
+        assert preview.content.startswith("If you pass: the bank liquidates NYOW: its stations come off the map; "
+                                          "Player2 pays $159"), preview.content
+        rec = await fake.click(who, preview, _button(preview, "cancel"))
+        assert preview.content.endswith("\n→ Cancelled: nothing was done.") and len(session.actions) == count
+        # the thread's Pass button asks the same
+        last = fake.channel_messages(thread)[-1]
+        rec = await fake.click(who, last, f"rh:pass:{game_id}")
+        preview = rec.final
+        assert preview.ephemeral and preview.content.startswith("If you pass: the bank liquidates NYOW")
+        assert len(fake.channel_messages(thread)) == posted and len(session.actions) == count
+        rec = await fake.click(who, preview, _button(preview, "confirm"))
+        assert "\n→ Done: " in preview.content and preview.custom_ids == []
+        assert len(session.actions) == count + 1 and len(fake.channel_messages(thread)) == posted + 1
+        assert not session.game.corporation("NYOW").floated  # liquidated
+
+
+async def test_an_offer_says_what_each_holder_gets_at_its_opening_bid(tmp_path):
+    def offer(actions):
+        return next(i for i, a in enumerate(actions) if a["type"] == "assign" and a.get("target_type") == "corporation")
+
+    async with _bot_at(tmp_path, BANKRUPT, offer) as (fake, bot, thread, game_id, members):
+        session = bot.service._live[game_id].session
+        who = members[session.active_players()[0]]
+        rec = await fake.command(who, thread, "offer", {})
+        preview = rec.final
+        assert preview.content.startswith("UR is offered for sale: bids from $100; "), preview.content
+        assert preview.content.endswith("; sold at $100: Player5 receives $100"), preview.content
+        rec = await fake.click(who, preview, _button(preview, "cancel"))
+        assert preview.content.endswith("\n→ Cancelled: nothing was done.") and preview.custom_ids == []

@@ -2,8 +2,11 @@
 loan or a repayment costs (treasury, loans against the limit, interest at the rate now and the rate the
 loans out make, the price move), what a conversion or a merger does to the corporation (size, price,
 treasury, loans, trains and stations against their limits, president) and to each holder (shares before →
-after, cash paid or received), what an acquisition does to the buyer and pays the holders, and what an offer
-for sale puts up. The facts are the engine's (`engine.core.preview`: the action tried on a copy of the game).
+after, cash paid or received), what an acquisition does to the buyer and pays the holders, what an offer
+for sale puts up and what each holder gets if it sells at its opening bid, and what a pass in a merger or
+acquisition round sets off (an auction it ends, a corporation the bank liquidates, a buyer's price moved by
+the loans it keeps, cash paid or owed). The facts are the engine's (`engine.core.preview`: the action tried
+on a copy of the game).
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge", "assign")
 
 
 def wanted(action: dict, turn: dict) -> bool:
-    """Whether this action is previewed: loans, conversions, mergers, naming a buyer, offers for sale; not
-    18MEX's merger into the NdM (`turn["merge"]`), nor a private's or a station's `assign`."""
+    """Whether this action is previewed: loans, conversions, mergers, naming a buyer, offers for sale, and a
+    pass in a merger or acquisition round (`turn["merger_round"]`: shown only when it sets something off, see
+    `pass_text`); not 18MEX's merger into the NdM (`turn["merge"]`), nor a private's or a station's `assign`."""
     kind = action.get("type")
+    if kind == "pass":
+        return bool(turn.get("merger_round"))
     if kind == "assign":
         return action.get("target_type") == "corporation"
     if kind == "merge":
@@ -66,9 +72,57 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
         head = _("{corporation} is offered for sale", corporation=corp)
         if opening is None:
             return head
-        return head + ": " + _("bids from {money}; the price it fetches is paid to its holders per share, shorts "
+        text = head + ": " + _("bids from {money}; the price it fetches is paid to its holders per share, shorts "
                                "paying", money=w.money(opening))
+        paid = cash_lines(w, {pid: amount for pid, amount in (sale.get("proceeds") or {}).items()})
+        return text + "; " + _("sold at {money}: {list}", money=w.money(opening), list=and_list(paid)) if paid else text
+    if kind == "pass":
+        return pass_text(w, action, said, turn)
     return None
+
+
+def pass_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
+    """What a pass in a merger or acquisition round sets off besides the turn moving on, None if nothing: the
+    auction it ends (the highest bid wins), each corporation then sold or liquidated by the bank (its stations
+    off the map, its president paying what its loans leave unpaid), a corporation sent into the liquidation or
+    acquisition zone (a converted one left without the cash for its stations), the prices it moves (a buyer's
+    loans kept), the cash players receive or pay (shorts paying)."""
+    corps = said.get("corporations") or {}
+    sold = (turn.get("acquisition") or {}).get("corporation")
+    gone = [sym for sym, c in corps.items() if c.get("gone")]
+    lines = []
+    auction = turn.get("auction") or {}
+    bids = auction.get("bids") or []
+    if bids and len([p for p in auction.get("bidders") or () if p != action.get("entity")]) == 1:
+        pid, price = max(bids, key=lambda bid: bid[1])
+        lines.append(_("the auction of {corporation} ends: {name} wins it for {money}", corporation=sold,
+                       name=w.who(pid, "player"), money=w.money(price)))
+    buyer = turn.get("buyer") or next((sym for sym, c in corps.items() if not c.get("gone") and
+                                       (c.get("stations") or [0, 0])[1] > ((c.get("stations") or [0, 0])[0] or 0)),
+                                      None)
+    for sym in gone:
+        if sym == sold and (bids or turn.get("buyer")):
+            lines.append(_("{buyer} takes {corporation} over", buyer=buyer, corporation=sym) if buyer else
+                         _("{corporation} is sold", corporation=sym))
+        else:
+            lines.append(_("the bank liquidates {corporation}: its stations come off the map", corporation=sym))
+    for sym, c in corps.items():
+        price, zone = c.get("price") or [None, None], c.get("zone") or [None, None]
+        if c.get("gone") or None in price or price[0] == price[1]:
+            continue
+        money = dict(corporation=sym, before=w.money(price[0]), after=w.money(price[1]))
+        if zone[0] != zone[1] and zone[1] == "liquidation":
+            lines.append(_("{corporation} moves into the liquidation zone ({before} → {after})", **money))
+        elif zone[0] != zone[1] and zone[1] == "acquisition":
+            lines.append(_("{corporation} moves into the acquisition zone ({before} → {after})", **money))
+        else:
+            lines.append(_("{corporation} price {before} → {after}", **money))
+    paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] for pid, p in (said.get("players") or {}).items()})
+    if paid:
+        lines.append(and_list(paid))
+    if not lines:
+        return None
+    return _("If you pass: {consequences}", consequences="; ".join(lines))
 
 
 def loan_text(w: Words, corp: str, c: dict, loans: dict, taking: bool) -> str:
@@ -164,10 +218,13 @@ def _shares(percent: int, size: int | None, corp: str) -> str:
 def holders_paid(w: Words, said: dict, corps: set[str]) -> str:
     """`; paid to the holders: Ann $150, Bob pays $50`: the cash players receive (or pay, for a short) as the
     corporations named are sold or liquidated."""
-    paid = []
-    for pid, p in said.get("players", {}).items():
-        delta = p["cash"][1] - p["cash"][0]
-        if delta and (set(p["shares"]) & corps or not corps):
-            paid.append(_("{name} receives {money}", name=w.who(pid, "player"), money=w.money(delta)) if delta > 0 else
-                        _("{name} pays {money}", name=w.who(pid, "player"), money=w.money(-delta)))
+    paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] for pid, p in said.get("players", {}).items()
+                          if set(p["shares"]) & corps or not corps})
     return "; " + _("holders: {list}", list=and_list(paid)) if paid else ""
+
+
+def cash_lines(w: Words, deltas: dict) -> list[str]:
+    """`Ann receives $150`, `Bob pays $50`: each player's cash moved (by player id), those unmoved left out."""
+    return [_("{name} receives {money}", name=w.who(pid, "player"), money=w.money(delta)) if delta > 0 else
+            _("{name} pays {money}", name=w.who(pid, "player"), money=w.money(-delta))
+            for pid, delta in deltas.items() if delta]
