@@ -55,3 +55,21 @@ def test_a_walk_kept_through_a_liquidation_survives_going_back():
     refused = {k: v for k, v in log["refused"].items() if k != "id"}
     with pytest.raises(GameError):
         game.apply(refused)
+
+
+def test_the_modern_trains_earn_their_bonus_in_the_random_case():
+    """The random case of the modern style runs a 7-train through three of its stations: with the modern trains
+    it earns $30 more, so without the rule its logged run (as 18xx.games accepted it) is refused."""
+    from engine.core.errors import GameError
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "random" / "modern_trains_run.json").read_text())
+    without = [r for r in log["settings"]["optional_rules"] if r != "modern_trains"]
+    assert without != log["settings"]["optional_rules"]
+    game = rules_class("1817")(log["players"], log["settings"]["seed"], without)
+    for action in log["actions"]:
+        action = {k: v for k, v in action.items() if k != "auto_actions"}
+        if action["type"] == "run_routes" and any(game.train(r["train"]).name == "7" for r in action["routes"]):
+            break
+        game.apply(action)
+    with pytest.raises(GameError, match=r"pays \$280, not \$310"):
+        game.apply(action)
