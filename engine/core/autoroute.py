@@ -1271,14 +1271,16 @@ def best_routes(game, corp) -> list[dict]:
     net = _net(rules)
     keys = [rules.train_key(t) for t in trains]
     vals = _added_values(rules, net, trains)
-    try:
-        if vals is not None and len(trains) == 1:
-            raise _TooMany
+    found = None
+    if vals is None or len(trains) > 1:
         # every route a candidate, unless the routes' values add up and there are many
-        cands_of, options, pick = _best_run(rules, net, trains, keys, None if vals is None else MANY_ROUTES)
-    except _TooMany:
-        search = _StopSearch(net, rules, vals, _track_bonus_masks(rules, net))
-        cands_of, options, pick = _best_added_run(search, rules, trains, keys)
+        try:
+            found = _best_run(rules, net, trains, keys, None if vals is None else MANY_ROUTES)
+        except _TooMany:
+            pass
+    if found is None:  # one train, or many routes: the search by stops
+        found = _best_added_run(_StopSearch(net, rules, vals, _track_bonus_masks(rules, net)), rules, trains, keys)
+    cands_of, options, pick = found
     if not any(len(c) for c in cands_of):
         return []
     out = []
