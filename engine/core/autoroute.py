@@ -588,7 +588,8 @@ class _StopSearch:
     to show that it runs; another is looked for only when a step finds no chain clear of that one. A route
     is not grown when no longer one can beat the target: what its stops earn, plus the best stops it hasn't
     visited (its inner stops must be passable, so only one more stop per open end may be one that no route
-    runs through), plus every bonus its steps' chains could earn and `chain_bonus` for each step more."""
+    runs through), plus every bonus its steps' chains could earn and the k best chains' bonuses for k steps
+    more."""
 
     def __init__(self, net: _Net, rules: RouteRules, vals: list[int], bonus_masks: list[tuple[int, int]]):
         self.net = net
@@ -618,7 +619,7 @@ class _StopSearch:
         # steps[i]: the steps from stop i, best stop first: (stop reached, leaves along a terminal path,
         # ends on one, its chains as (track mask, bonus bits, (chain, i, stop)), bonus bits of any of them)
         self.steps: list[list[tuple]] = []
-        chain_bonus = 0
+        chain_bonus: dict[int, int] = {}  # chain id -> its bonuses
         for i in range(n):
             by_end: dict[tuple, list] = {}
             for o, m, ch, ts, te in net.adj[i]:
@@ -626,7 +627,7 @@ class _StopSearch:
                 for b, (bits, _) in enumerate(bonus_masks):
                     if m & bits:
                         bb |= 1 << b
-                chain_bonus = max(chain_bonus, self.bonus_of(bb))
+                chain_bonus[ch.id] = self.bonus_of(bb)
                 by_end.setdefault((o, ts, te), []).append((m, bb, (ch, i, o)))
             steps = []
             for (o, ts, te), chains in by_end.items():
@@ -636,7 +637,8 @@ class _StopSearch:
                 steps.append((o, ts, te, tuple(chains), anyb))
             steps.sort(key=lambda st: -vals[st[0]])
             self.steps.append(steps)
-        self.chain_bonus = chain_bonus
+        # the most k steps' chains may earn: chain_bonus[k] (each chain is run once)
+        self.chain_bonus = [0, *accumulate(sorted((b for b in chain_bonus.values() if b), reverse=True))]
         self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
         self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
         self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
@@ -703,9 +705,9 @@ class _StopSearch:
                 return -1
             if anyb:
                 b = bonus_of(anyb)
-                base = v + b + min(bonus_total - b, k * chain_bonus)
+                base = v + b + min(bonus_total - b, chain_bonus[k if k < len(chain_bonus) else -1])
             else:
-                base = v + min(bonus_total, k * chain_bonus)
+                base = v + min(bonus_total, chain_bonus[k if k < len(chain_bonus) else -1])
             most = potential[ends]
             got = base + most[k if k < len(most) else -1]
             if got <= target or k >= len(inner_order):
