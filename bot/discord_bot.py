@@ -119,7 +119,16 @@ class RoundhouseBot(commands.Bot):
     async def publish(self, reply: Reply, channel_id: int | None = None) -> discord.Message | None:
         """Post a reply in its game's thread (or edit `reply.edit` in place): text, pictures, buttons; ping
         only `reply.mention`. The thread's pinned summary is brought up to date first (`reply.pinned`), the
-        replies in `reply.also` follow. Returns the message of `reply` itself."""
+        replies in `reply.also` follow. Returns the message of `reply` itself, or None if Discord refused it
+        (a locked thread, a permission taken away): what it tells of is stored already, so the command that
+        did it must still answer that it was done, and the thread catches up with the next post."""
+        try:
+            return await self._post(reply, channel_id)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not post in %s: %s", reply.game_id, reply.thread_id or channel_id, exc)
+            return None
+
+    async def _post(self, reply: Reply, channel_id: int | None) -> discord.Message | None:
         from bot.ui import buttons_view
         target = reply.thread_id or channel_id
         if target is None:
@@ -147,10 +156,7 @@ class RoundhouseBot(commands.Bot):
         if reply.dm:
             self._spawn(self._send_dms(reply))
         for more in reply.also:
-            try:
-                await self.publish(more, target)
-            except discord.HTTPException:
-                log.info("could not publish %r", more.text[:60])
+            await self.publish(more, target)
         return msg
 
     async def keep_pinned(self, game_id: int, thread_id: int, text: str) -> None:
@@ -212,11 +218,8 @@ class RoundhouseBot(commands.Bot):
                     await self.http.edit_channel(reply.thread_id, archived=False)
                 except discord.HTTPException:
                     pass
-            try:
-                await self.publish(reply)
+            if await self.publish(reply) is not None:
                 sent += 1
-            except discord.HTTPException:
-                log.info("could not post reminder for game %s", reply.game_id)
         return sent
 
 

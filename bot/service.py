@@ -47,6 +47,7 @@ MAX_IMPORT_ACTIONS = 20_000
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 
 ANY_GROUP = object()  # a command sent by a button or the console: no slash-command group to check
+ANY_MOMENT = object()  # a command typed, not sent by a button: no moment of the game to check
 
 ENGINE_FAILED = N_("The rules engine failed on this action, so nothing was stored: the game is as it was "
                    "before your command. The error was logged for the developers.")
@@ -479,8 +480,9 @@ class Service:
         if s is None:
             return ""
         if s.finished:
-            reason = f" ({s.reason_text(s.end_reason)})" if s.end_reason else ""
-            return _("**Game over**{reason}: {result}.", reason=reason, result=s.result_text(lv.names))
+            reason = f" ({self._words(lambda: s.reason_text(s.end_reason), 'end reason', lv)})" if s.end_reason else ""
+            return _("**Game over**{reason}: {result}.", reason=reason,
+                     result=self._words(lambda: s.result_text(lv.names), "result", lv))
         whom = []
         for pid in s.active_players():
             m = lv.member_of_player(pid)
@@ -531,12 +533,18 @@ class Service:
 
     # ------------------------------------------------------------------ pictures
     def _render(self, lv: Live, kinds: set[str], change: Change | None, stem: str) -> list[Picture]:
+        """The pictures of these kinds, best effort: a picture that fails to draw is left out (and logged),
+        never reported as the command's failure (the action it shows is stored already)."""
         if not self.pictures or lv.session is None:
             return []
         out = []
         for kind in lv.session.picture_kinds:
             if kind in kinds:
-                data = self.engine.picture(lv.session, kind, change, lv.names)
+                try:
+                    data = self.engine.picture(lv.session, kind, change, lv.names)
+                except Exception:
+                    log.exception("game %s: drawing the %s failed", lv.row.id, kind)
+                    continue
                 if data:
                     out.append(Picture(f"{stem}-{kind}.png", data))
         return out
@@ -548,26 +556,43 @@ class Service:
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
         stem = f"game{lv.row.id}-{len(lv.session.actions) if lv.session else 0}"
         reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, stem)
-        reply.buttons = lv.session.buttons_for(change) if lv.session is not None else []
+        moment = await self._moment(lv)  # a button acts only at the moment it was posted for
+        buttons = self._words_set(lambda: lv.session.buttons_for(change), lv) if lv.session is not None else []
+        reply.buttons = [f"{b}:{moment}" for b in buttons]
         reply.pinned = self.summary_text(lv)
         if changed and turn:
             reply.dm = [m for m in turn if await self.db.dm_optin(m)]
 
+    async def _moment(self, lv: Live) -> int:
+        """Where the game is, as a number that every action and every undo moves forward (an undo of k
+        actions: k fewer actions, 2k more undone), so a button posted at one moment acts at no other."""
+        undone = sum(ev.steps for ev in await self.db.undo_events(lv.row.id))
+        return (len(lv.session.actions) if lv.session is not None else 0) + 2 * undone
+
+    async def moment(self, game_id: int, caller: Caller) -> int:
+        """The game's moment now (`_moment`), for a button asked for outside a reply (a confirmation)."""
+        async with self.lock(game_id):
+            return await self._moment(await self._scoped(caller, game_id))
+
     # ------------------------------------------------------------------ actions
     async def act(self, game_id: int, caller: Caller, kind: str, options: dict[str, Any],
                   publish: Publish | None = None, *, group: str | None | object = ANY_GROUP,
-                  confirmed: bool = False) -> Reply:
+                  confirmed: bool = False, moment: int | None | object = ANY_MOMENT) -> Reply:
         """Apply one action for the caller: `kind` is a command of the game's family (`group`: the slash
         command group it was typed in, checked against the family's). The reply is published (under the
         game's lock) after the action is committed. Raises UserError (nothing changed) when it cannot be
         done. An action the family previews (`Session.confirmation`: a loan, a merger...) is not applied
         unless `confirmed`: the reply is then the preview, `private` to the caller, with Confirm and Cancel
-        buttons (`confirm`)."""
+        buttons (`confirm`). `moment`: sent by a button posted at that moment of the game (`_moment`), refused
+        at any other."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.row.status != "active" or lv.session is None:
                 raise UserError(lazy("This game is not running.") if lv.row.status != "lobby"
                                 else lazy("This game has not started yet."))
+            if moment is not ANY_MOMENT and moment != await self._moment(lv):
+                raise UserError(lazy("This button was posted before the game moved on, so nothing was done: use "
+                                     "the buttons of the latest message, or the command."))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None:
                 raise UserError(lazy("You have no seat in this game."))
@@ -712,13 +737,13 @@ class Service:
                                  title=self._title(lv).display_name, where=where))
         return session.command(name)
 
-    async def press(self, game_id: int, caller: Caller, key: str, publish: Publish | None = None) -> Reply:
-        """A game button (Pass, Pay out, Done building...) pressed: its family's command for the presser."""
-        lv = await self._scoped(caller, game_id)
-        if lv.session is None:
-            raise UserError(lazy("This game has not started yet."))
-        command, options = lv.session.button_action(key)
-        return await self.act(game_id, caller, command, options, publish)
+    async def press(self, game_id: int, caller: Caller, key: str, moment: int | None,
+                    publish: Publish | None = None) -> Reply:
+        """A game button (Pass, Pay out, Done building...) pressed: its family's command for the presser, if
+        the game is still at the `moment` the button was posted for (None: a button of unknown moment)."""
+        row = access.check_scope(caller, await self.db.get_game(int(game_id)), game_id)
+        command, options = self.engine.title(row.title).family.button_action(key)
+        return await self.act(game_id, caller, command, options, publish, moment=moment)
 
     def _not_your_turn(self, lv: Live) -> Any:
         active = lv.session.active_players() if lv.session else []
@@ -814,11 +839,12 @@ class Service:
         return self._words(lambda: s.line(action, lv.names), "history line", lv) or str(action.get("type"))
 
     @staticmethod
-    def _words_set(make: Callable[[], set[str]], lv: Live) -> set[str]:
+    def _words_set(make: Callable[[], Any], lv: Live) -> Any:
+        """The pictures or buttons for a reply, best effort (none when choosing them fails)."""
         try:
             return make()
         except Exception:
-            log.exception("game %s: choosing pictures failed", lv.row.id)
+            log.exception("game %s: choosing pictures or buttons failed", lv.row.id)
             return set()
 
     async def autocomplete(self, game_id: int, caller: Caller, kind: str, option: str, current: str,
@@ -888,7 +914,15 @@ class Service:
 
     @staticmethod
     async def _publish(publish: Publish | None, reply: Reply) -> Any:
-        return await publish(reply) if publish is not None else None
+        """Publish a reply about a change already stored: a failure is logged, never reported as the command's
+        (the member would hear that nothing changed and send it again)."""
+        if publish is None:
+            return None
+        try:
+            return await publish(reply)
+        except Exception:
+            log.exception("game %s: publishing failed", reply.game_id)
+            return None
 
     @staticmethod
     def _vote_closed(lv: Live, req: UndoRequest | None, why: str) -> list[Reply]:

@@ -234,8 +234,9 @@ class Session:
         """Whether a member whose seat is not to act may still send this action (e.g. a private's ability)."""
         return False
 
-    def button_action(self, key: str) -> tuple[str, dict[str, Any]]:
-        button = self.buttons.get(key)
+    @classmethod
+    def button_action(cls, key: str) -> tuple[str, dict[str, Any]]:
+        button = cls.buttons.get(key)
         if button is None:
             raise UserError(lazy("That button does not belong to this game."))
         return button.command, dict(button.options)

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.common import caller, speak_to_member
+from bot.cogs.common import caller, handle_error, speak_to_member
 from bot.errors import PreviewClosed, UserError
 from bot.families import FAMILIES
 from bot.service import Reply
@@ -68,7 +68,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         who = caller(interaction)
         try:
             if self.what in GAME:
-                reply = await svc.press(self.game_id, who, self.what, publish=bot.publish)
+                reply = await svc.press(self.game_id, who, self.what, self.arg, publish=bot.publish)
                 if reply.private:  # a move shown before it is sent (a pass that ends a sale): confirm or cancel
                     await interaction.followup.send(reply.text[:2000], view=buttons_view(reply), ephemeral=True)
                     return
@@ -87,6 +87,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                 await interaction.followup.send(_("Answer given."), ephemeral=True)
         except UserError as e:
             await interaction.followup.send(str(e), ephemeral=True)
+        except Exception as e:  # answered all the same: a press left unanswered shows as failed, then is sent again
+            log.exception("button %s of game %s failed", self.what, self.game_id)
+            await handle_error(interaction, e)
 
     async def answer_preview(self, interaction: discord.Interaction) -> None:
         """Confirm or Cancel under a preview shown to this member alone: the preview itself is edited to say
@@ -120,8 +123,8 @@ def buttons_view(reply: Reply) -> discord.ui.View | None:
     return view
 
 
-def confirm_view(game_id: int, button: str) -> discord.ui.View:
-    """The button that confirms a command asked about first (e.g. bankruptcy)."""
+def confirm_view(game_id: int, button: str, moment: int) -> discord.ui.View:
+    """The button that confirms a command asked about first (e.g. bankruptcy), at this moment of the game."""
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton(button, game_id))
+    view.add_item(GameButton(button, game_id, moment))
     return view

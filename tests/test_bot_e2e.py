@@ -148,13 +148,15 @@ async def test_whole_recorded_game_through_discord(tmp_path, title, fixture, lan
             before = len(fake.channel_messages(thread))
             last = fake.channel_messages(thread)[-1] if before else None
             button = {"pass": "pass", "dividend": action.get("kind")}.get(kind)
-            if button and last is not None and f"rh:{button}:{game_id}" in last.custom_ids and i % 2 == 0:
-                rec = await fake.click(who, last, f"rh:{button}:{game_id}")
+            pressed = next((c for c in last.custom_ids if c.startswith(f"rh:{button}:{game_id}:")), None) \
+                if button and last is not None else None
+            if pressed and i % 2 == 0:
+                rec = await fake.click(who, last, pressed)
             elif kind == "bankrupt":
                 rec = await fake.command(who, thread, "bankrupt", {})
                 confirm = rec.final
-                assert f"rh:bankrupt:{game_id}" in confirm.custom_ids
-                rec = await fake.click(who, confirm, f"rh:bankrupt:{game_id}")
+                [yes] = [c for c in confirm.custom_ids if c.startswith(f"rh:bankrupt:{game_id}:")]
+                rec = await fake.click(who, confirm, yes)
             else:
                 rec = await fake.command(who, thread, kind, opts)
             confirm = next((c for c in rec.final.custom_ids if c.startswith(f"rh:confirm:{game_id}:")), None) \

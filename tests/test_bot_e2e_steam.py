@@ -118,8 +118,10 @@ async def test_a_whole_steam_game_through_discord(tmp_path, lang):
             last = fake.channel_messages(thread)[-1]
             button = BUTTONS.get(action["type"]) or ({"income": "income", "vp": "vp"}.get(action.get("to"))
                                                        if action["type"] == "score" else None)
-            if button and f"rh:{button}:{game_id}" in last.custom_ids and i % 2 == 0:
-                rec = await fake.click(who, last, f"rh:{button}:{game_id}")
+            pressed = next((c for c in last.custom_ids if c.startswith(f"rh:{button}:{game_id}:")), None) \
+                if button else None
+            if pressed and i % 2 == 0:
+                rec = await fake.click(who, last, pressed)
                 checked["buttons"] += 1
             else:
                 rec = await fake.command(who, thread, "steam", opts, sub=kind)

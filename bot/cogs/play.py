@@ -65,7 +65,8 @@ async def act(interaction: discord.Interaction, group: str | None, spec: Command
         gid = await resolve_game(interaction, game)
         if spec.confirm:
             question, button = spec.confirm
-            await interaction.followup.send(_(question), view=confirm_view(gid, button), ephemeral=True)
+            moment = await service(interaction).moment(gid, caller(interaction))
+            await interaction.followup.send(_(question), view=confirm_view(gid, button, moment), ephemeral=True)
             return
         reply = await service(interaction).act(gid, caller(interaction), spec.name, options, group=group,
                                                publish=interaction.client.publish)  # type: ignore[attr-defined]

@@ -112,6 +112,7 @@ class FakeDiscord:
         self.changed = asyncio.Condition()
         self.attachments: dict[str, bytes] = {}
         self.archived: set[int] = set()
+        self.closed: set[int] = set()             # channels where the bot may not post (locked thread, no access)
         self.unarchived: list[int] = []
         self.edits: list[tuple[int, str]] = []    # (message id, new content) of every message edit
         self.admin_of: dict[int, bool | int] = {}
@@ -416,6 +417,8 @@ class FakeDiscord:
         if parts[0] == "channels":
             cid = int(parts[1])
             if method == "POST" and len(parts) == 3 and parts[2] == "messages":
+                if cid in self.closed:
+                    return self._json({"message": "Missing Access", "code": 50001}, 403)
                 m = Message(self.new_id(), cid, payload.get("content") or "", files, payload.get("allowed_mentions"),
                             payload.get("components", []), payload.get("flags", 0) or 0, "channel", None,
                             time.perf_counter(), payload)

@@ -1,0 +1,149 @@
+"""Buttons and failures through the fake Discord: a game button acts only at the moment of the game it was
+posted for (a stale Pass under an old message, or one posted before an undo and a new action brought the log
+back to as many actions, is refused and changes nothing)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from fakediscord import BotRunner, FakeDiscord
+from fakediscord.recorded import QuickPictures
+from test_bot_lobby import _act_first_legal
+
+from bot.session import engine_available
+
+pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
+
+
+def _button(message, what: str, game_id: int) -> str:
+    return next(c for c in message.custom_ids if c.startswith(f"rh:{what}:{game_id}:"))
+
+
+async def _started(fake: FakeDiscord, bot) -> tuple[int, int, list[int]]:
+    """An 1830 game of Ann, Bob and Cid started in a new thread: (game, thread, members in seat order)."""
+    ann, bob, cid = (fake.add_user(n) for n in ("Ann", "Bob", "Cid"))
+    await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+    thread = max(c for c, ch in fake.channels.items() if ch.get("type") == 11)
+    gid = int(next(c for c in fake.channel_messages(thread)[0].custom_ids if c.startswith("rh:join:")).split(":")[2])
+    for uid in (bob, cid):
+        await fake.command(uid, thread, "game", {}, sub="join")
+    await fake.command(ann, thread, "game", {}, sub="start")
+    lv = await bot.service.live(gid)
+    return gid, thread, [s.member_id for s in sorted(lv.seats, key=lambda s: s.position)]
+
+
+async def test_a_game_button_acts_only_at_the_moment_it_was_posted_for(tmp_path):
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, third) = await _started(fake, bot)
+        start = fake.channel_messages(thread)[-1]
+        rec = await fake.click(first, start, _button(start, "pass", gid))
+        assert rec.final.content.startswith("Done"), rec.final.content
+        await _act_first_legal(fake, second, thread)
+        await _act_first_legal(fake, third, thread)
+
+        # the first member's turn again: the start message's Pass is from another moment
+        count, posted = len(bot.service._live[gid].session.actions), len(fake.channel_messages(thread))
+        rec = await fake.click(first, start, _button(start, "pass", gid))
+        assert rec.final.ephemeral and "before the game moved on" in rec.final.content, rec.final.content
+        assert len(bot.service._live[gid].session.actions) == count and len(fake.channel_messages(thread)) == posted
+
+        # an action undone and another taken bring the log back to as many actions: still another moment
+        latest = fake.channel_messages(thread)[-1]
+        await _act_first_legal(fake, first, thread)
+        rec = await fake.command(first, thread, "game", {}, sub="undo")
+        assert rec.final.content == "Undone.", rec.final.content
+        assert len(bot.service._live[gid].session.actions) == count
+        posted = len(fake.channel_messages(thread))
+        rec = await fake.click(first, latest, _button(latest, "pass", gid))
+        assert "before the game moved on" in rec.final.content, rec.final.content
+        assert len(bot.service._live[gid].session.actions) == count and len(fake.channel_messages(thread)) == posted
+
+        # a button without a moment (posted by an older version of the bot) is refused too
+        legacy = copy.deepcopy(latest)
+        for row in legacy.components:
+            for c in row["components"]:
+                c["custom_id"] = c["custom_id"].rsplit(":", 1)[0]
+        rec = await fake.click(first, legacy, f"rh:pass:{gid}")
+        assert "before the game moved on" in rec.final.content, rec.final.content
+
+        # the latest message's button is the moment's own, after a restart too
+        await runner.stop()
+        bot = await runner.start()
+        latest = fake.channel_messages(thread)[-1]
+        rec = await fake.click(first, latest, _button(latest, "pass", gid))
+        assert rec.final.content.startswith("Done"), rec.final.content
+        assert len(bot.service._live[gid].session.actions) == count + 1
+        assert not fake.unknown
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_an_action_stored_but_not_posted_is_told_done_and_never_sent_twice(tmp_path):
+    """The thread refuses the bot's post (locked, or a permission taken away) after the action was stored: the
+    member hears it was done (not "nothing was changed", which would have them send it again), by a command
+    and by a button alike; the next post brings the thread up to date."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, third) = await _started(fake, bot)
+        count = len(bot.service._live[gid].session.actions)
+        fake.closed.add(thread)
+        rec = await _act_first_legal(fake, first, thread)
+        assert rec.final.ephemeral and rec.final.content.startswith("Done"), rec.final.content
+        assert len(bot.service._live[gid].session.actions) == count + 1
+        assert await bot.db.action_count(gid) == count + 1
+
+        fake.closed.discard(thread)
+        await _act_first_legal(fake, second, thread)
+        latest = fake.channel_messages(thread)[-1]
+        fake.closed.add(thread)
+        rec = await fake.click(third, latest, _button(latest, "pass", gid))
+        assert rec.final.ephemeral and rec.final.content.startswith("Done"), rec.final.content
+        assert await bot.db.action_count(gid) == count + 3
+
+        fake.closed.discard(thread)
+        rec = await _act_first_legal(fake, first, thread)
+        assert rec.final.content.startswith("Done") and await bot.db.action_count(gid) == count + 4
+        assert fake.channel_messages(thread)[-1].content.splitlines()[-1].startswith("Next:")
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+class BrokenPictures(QuickPictures):
+    """Pictures drawn quickly; once `broken`, the companies picture fails as a drawing bug would."""
+
+    broken = False
+
+    def picture(self, session, kind, change=None, names=None):
+        if self.broken and kind == "companies":
+            raise ValueError("drawing bug")
+        return super().picture(session, kind, change, names)
+
+
+async def test_a_picture_that_fails_after_the_action_was_stored_does_not_unsay_it(tmp_path):
+    """The action is stored, then a picture of it fails to draw: the member hears it was done and the thread
+    gets the news, without the picture that could not be drawn."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=BrokenPictures())
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, third) = await _started(fake, bot)
+        count = await bot.db.action_count(gid)
+        posted = len(fake.channel_messages(thread))
+        bot.service.engine.broken = True
+        rec = await _act_first_legal(fake, first, thread)
+        assert rec.final.ephemeral and rec.final.content.startswith("Done"), rec.final.content
+        assert await bot.db.action_count(gid) == count + 1
+        [news] = fake.channel_messages(thread)[posted:]
+        assert news.content.splitlines()[-1].startswith("Next:")
+        assert not any(name.endswith("-companies.png") for name, _ in news.attachments)
+    finally:
+        await runner.stop()
+        await fake.stop()
