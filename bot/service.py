@@ -1167,7 +1167,7 @@ class Service:
         """Create a game from an 18xx.games log in the caller's server. `members[i]`: (member id, name) for
         the log's i-th player, or None for a seat to be claimed later. The caller hosts if seated; otherwise
         the first seated member does."""
-        parsed, raw = self.parse_log(data)
+        parsed, raw = await asyncio.to_thread(self.parse_log, data)  # up to 12 MB of JSON: off the event loop
         taken = [m[0] for m in members if m is not None]
         if len(set(taken)) != len(taken):
             raise UserError(lazy("A member can only take one seat."))

@@ -1,17 +1,22 @@
 """Buttons and failures through the fake Discord: a game button acts only at the moment of the game it was
 posted for (a stale Pass under an old message, or one posted before an undo and a new action brought the log
-back to as many actions, is refused and changes nothing)."""
+back to as many actions, is refused and changes nothing); an action stored is told done even when the thread
+refuses the post or a picture fails; an imported log is read off the event loop."""
 
 from __future__ import annotations
 
 import copy
+import threading
 
 import pytest
 from fakediscord import BotRunner, FakeDiscord
+from fakediscord.play import fixture_log, imported_game
 from fakediscord.recorded import QuickPictures
 from test_bot_lobby import _act_first_legal
 
-from bot.session import engine_available
+from bot.db import Database
+from bot.service import Service
+from bot.session import Engine, engine_available
 
 pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
 
@@ -147,3 +152,20 @@ async def test_a_picture_that_fails_after_the_action_was_stored_does_not_unsay_i
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_an_imported_log_is_read_off_the_event_loop(tmp_path, monkeypatch):
+    """A log may be 12 MB of JSON: parsing and checking it must not stall every other game's commands."""
+    threads = []
+    real = Service.parse_log
+
+    def watched(self, data):
+        threads.append(threading.current_thread())
+        return real(self, data)
+
+    monkeypatch.setattr(Service, "parse_log", watched)
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, _ = await imported_game(svc, fixture_log(), 30)
+        assert await db.action_count(gid) == 30
+    assert threads and threading.main_thread() not in threads
