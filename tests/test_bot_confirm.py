@@ -213,7 +213,7 @@ async def test_a_pass_that_lets_the_bank_liquidate_is_shown_first(tmp_path):
         assert preview.content.endswith("\n→ Cancelled: nothing was done.") and len(session.actions) == count
         # the thread's Pass button asks the same
         last = fake.channel_messages(thread)[-1]
-        rec = await fake.click(who, last, f"rh:pass:{game_id}")
+        rec = await fake.click(who, last, next(c for c in last.custom_ids if c.startswith(f"rh:pass:{game_id}:")))
         preview = rec.final
         assert preview.ephemeral and preview.content.startswith("If you pass: the bank liquidates NYOW")
         assert len(fake.channel_messages(thread)) == posted and len(session.actions) == count
