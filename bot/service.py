@@ -699,13 +699,14 @@ class Service:
         return await self.db.trade_offer(game_id)
 
     async def answer_offer(self, game_id: int, caller: Caller, accept: bool, at_count: int,
-                           publish: Publish | None = None) -> Reply:
-        """The seller's answer to a trade offer: accepted, the buyer's action is applied as theirs."""
+                           publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
+        """The seller's answer to a trade offer: accepted, the buyer's action is applied as theirs. `message_id`:
+        the message whose button answered (an offer replaced by another at the same count has its own)."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             offer = await self.db.trade_offer(game_id)
             if offer is None or offer.at_count != at_count or lv.session is None or \
-                    len(lv.session.actions) != at_count:
+                    len(lv.session.actions) != at_count or not self._answers(offer.message_id, message_id):
                 raise UserError(lazy("This offer is no longer open."))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None or seat.player_id != offer.seller:
@@ -945,13 +946,21 @@ class Service:
                             actions="; ".join(said))
         return "; ".join(said)
 
+    @staticmethod
+    def _answers(open_on: int | None, pressed_on: int | None) -> bool:
+        """Whether a button pressed under message `pressed_on` (None: not a button) answers the request or offer
+        open on message `open_on`: another one, replaced by it at the same count, must not pass its answer on."""
+        return pressed_on is None or pressed_on == open_on
+
     async def vote_undo(self, game_id: int, caller: Caller, agree: bool, at_count: int,
-                        publish: Publish | None = None) -> Reply:
+                        publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
+        """A vote on the open undo request (`message_id`: the message whose button voted, see `_answers`)."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             req = await self.db.undo_request(game_id)
             count = await self.db.action_count(game_id)
-            if req is None or req.at_count != at_count or count != at_count:
+            if req is None or req.at_count != at_count or count != at_count or \
+                    not self._answers(req.message_id, message_id):
                 raise UserError(lazy("This undo request is no longer open."))
             seat = lv.seat_of_member(caller.member_id)
             voters = self._voters(lv, req)

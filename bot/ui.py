@@ -78,12 +78,13 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                 reply = await lobby(self.game_id, who)
                 await bot.publish(reply)
                 await interaction.followup.send(_("Done."), ephemeral=True)
-            elif self.what in VOTES:
+            elif self.what in VOTES:  # the message pressed on: the vote open there, not one that replaced it
                 await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,
-                                    publish=bot.publish)
+                                    publish=bot.publish, message_id=pressed_on(interaction))
                 await interaction.followup.send(_("Vote counted."), ephemeral=True)
             elif self.what in OFFERS:
-                await svc.answer_offer(self.game_id, who, self.what == "offer_yes", self.arg or 0, publish=bot.publish)
+                await svc.answer_offer(self.game_id, who, self.what == "offer_yes", self.arg or 0, publish=bot.publish,
+                                       message_id=pressed_on(interaction))
                 await interaction.followup.send(_("Answer given."), ephemeral=True)
         except UserError as e:
             await interaction.followup.send(str(e), ephemeral=True)
@@ -109,6 +110,11 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         shown = interaction.message.content if interaction.message is not None else ""
         text = f"{shown[:1990 - len(outcome)]}\n→ {outcome}" if shown else outcome
         await interaction.edit_original_response(content=text[:2000], view=None)
+
+
+def pressed_on(interaction: discord.Interaction) -> int:
+    """The message a button was pressed on (0 if Discord did not say: then it answers nothing open)."""
+    return interaction.message.id if interaction.message is not None else 0
 
 
 def buttons_view(reply: Reply) -> discord.ui.View | None:

@@ -1,20 +1,23 @@
 """Buttons and failures through the fake Discord: a game button acts only at the moment of the game it was
 posted for (a stale Pass under an old message, or one posted before an undo and a new action brought the log
 back to as many actions, is refused and changes nothing); an action stored is told done even when the thread
-refuses the post or a picture fails; an imported log is read off the event loop."""
+refuses the post or a picture fails; an imported log is read off the event loop; a vote or offer button
+answers only the request or offer posted with it, not one that replaced it at the same count."""
 
 from __future__ import annotations
 
 import copy
 import threading
+from types import SimpleNamespace
 
 import pytest
 from fakediscord import BotRunner, FakeDiscord
-from fakediscord.play import fixture_log, imported_game
+from fakediscord.play import acting_caller, fixture_log, imported_game
 from fakediscord.recorded import QuickPictures
 from test_bot_lobby import _act_first_legal
 
 from bot.db import Database
+from bot.errors import UserError
 from bot.service import Service
 from bot.session import Engine, engine_available
 
@@ -169,3 +172,67 @@ async def test_an_imported_log_is_read_off_the_event_loop(tmp_path, monkeypatch)
         gid, _ = await imported_game(svc, fixture_log(), 30)
         assert await db.action_count(gid) == 30
     assert threads and threading.main_thread() not in threads
+
+
+async def test_a_vote_button_answers_only_the_request_it_was_posted_with(tmp_path):
+    """A request to undo replaced by another at the same count: an Agree pressed on the first one's message
+    (still showing its buttons on a member's screen) is not counted for the second."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, third) = await _started(fake, bot)
+        await _act_first_legal(fake, first, thread)
+        await _act_first_legal(fake, second, thread)
+        await fake.command(second, thread, "game", {"steps": 2}, sub="undo")  # the first member's bid too
+        seen = copy.deepcopy(fake.channel_messages(thread)[-1])
+        await fake.command(third, thread, "game", {"steps": 1}, sub="undo")  # replaces it
+        request = await bot.db.undo_request(gid)
+        asked = request.agreed
+        rec = await fake.click(first, seen, next(c for c in seen.custom_ids if c.startswith("rh:undo_yes:")))
+        assert "no longer open" in rec.final.content, rec.final.content
+        assert (await bot.db.undo_request(gid)).agreed == asked
+
+        latest = fake.channel_messages(thread)[-1]
+        rec = await fake.click(first, latest, next(c for c in latest.custom_ids if c.startswith("rh:undo_yes:")))
+        assert rec.final.content == "Vote counted.", rec.final.content
+        assert len((await bot.db.undo_request(gid)).agreed) == len(asked) + 1
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_an_offer_button_answers_only_the_offer_it_was_posted_with(tmp_path):
+    """A trade offer replaced by another at the same count (a lower price): an Accept pressed on the first
+    offer's message sells nothing; the second offer's own button sells at its price."""
+    messages = iter(range(1, 100))
+
+    async def posted(reply):
+        return SimpleNamespace(id=next(messages))
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, fixture_log(), 336)  # C&O may buy another president's train
+        lv = svc._live[gid]
+        buyer = acting_caller(svc, gid, callers)
+        pid = lv.seat_of_member(buyer.member_id).player_id
+        wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
+                      and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
+        seller = callers[lv.session.needs_consent(pid, dict(wanted, price=300))]
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
+        first = (await db.trade_offer(gid)).message_id
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, posted)
+        offer = await db.trade_offer(gid)
+        assert offer.action["price"] == 1 and offer.message_id != first
+
+        await refused(svc.answer_offer(gid, seller, True, offer.at_count, posted, message_id=first), "no longer open")
+        assert await db.action_count(gid) == 336 and await db.trade_offer(gid) == offer
+        await svc.answer_offer(gid, seller, True, offer.at_count, posted, message_id=offer.message_id)
+        assert await db.action_count(gid) == 337
+        assert (await db.actions(gid))[-1]["price"] == 1
+
+
+async def refused(coro, *words: str) -> None:
+    with pytest.raises(UserError) as info:
+        await coro
+    assert all(w in str(info.value) for w in words), str(info.value)
