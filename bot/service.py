@@ -271,6 +271,14 @@ class Service:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def close_unopened(self, game_id: int) -> None:
+        """Close a game just opened or imported whose thread could not be made: aborted, no reminders."""
+        async with self.lock(game_id):
+            async with self.db.transaction():
+                await self.db.update_game(game_id, status="aborted")
+                await self.db.set_reminder(game_id, next_at=None)
+            self._forget(game_id)
+
     async def set_thread(self, game_id: int, thread_id: int, lobby_message_id: int | None = None) -> None:
         fields: dict[str, Any] = {"thread_id": thread_id}
         if lobby_message_id is not None:

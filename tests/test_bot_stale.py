@@ -2,16 +2,18 @@
 posted for (a stale Pass under an old message, or one posted before an undo and a new action brought the log
 back to as many actions, is refused and changes nothing); an action stored is told done even when the thread
 refuses the post or a picture fails; an imported log is read off the event loop; a vote or offer button
-answers only the request or offer posted with it, not one that replaced it at the same count."""
+answers only the request or offer posted with it, not one that replaced it at the same count; a game whose
+thread Discord refuses is closed again, not left running without one."""
 
 from __future__ import annotations
 
 import copy
+import json
 import threading
 from types import SimpleNamespace
 
 import pytest
-from fakediscord import BotRunner, FakeDiscord
+from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
 from fakediscord.play import acting_caller, fixture_log, imported_game
 from fakediscord.recorded import QuickPictures
 from test_bot_lobby import _act_first_legal
@@ -236,3 +238,31 @@ async def refused(coro, *words: str) -> None:
     with pytest.raises(UserError) as info:
         await coro
     assert all(w in str(info.value) for w in words), str(info.value)
+
+
+async def test_a_game_whose_thread_cannot_be_opened_is_not_left_behind(tmp_path):
+    """Discord refuses the new game's thread (no permission in the channel): the member hears so and that no
+    game was opened; the game just stored is closed, not left running without a thread to be imported again."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        ann = fake.add_user("Ann")
+        fake.closed.add(fake.channel_id)
+        rec = await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        assert "could not be opened" in rec.final.content and "no game was opened" in rec.final.content
+        log = fixture_log()
+        opts = {"file": AttachmentRef("game.json", json.dumps(dict(log, actions=log["actions"][:20])).encode()),
+                "player1": UserRef(ann)}
+        rec = await fake.command(ann, fake.channel_id, "game", opts, sub="import")
+        assert "could not be opened" in rec.final.content, rec.final.content
+        assert await bot.db.list_games(guild_id=fake.guild_id) == []
+        assert await bot.db.due_reminders(float("inf")) == []
+
+        fake.closed.discard(fake.channel_id)
+        rec = await fake.command(ann, fake.channel_id, "game", opts, sub="import")
+        assert rec.final.content.startswith("Imported"), rec.final.content
+        assert len(await bot.db.list_games(guild_id=fake.guild_id)) == 1
+    finally:
+        await runner.stop()
+        await fake.stop()

@@ -82,6 +82,18 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
         )
         return int(data["id"])
 
+    async def _thread_for(self, interaction: discord.Interaction, game_id: int, name: str) -> int:
+        """The new game's thread; if Discord refuses it, the game just stored is closed again (it would run
+        with no thread, and the member, told so, tries again)."""
+        try:
+            return await self._new_thread(interaction, name)
+        except discord.HTTPException as exc:
+            log.warning("game %s: no thread could be opened: %s", game_id, exc)
+            await self.svc.close_unopened(game_id)
+            raise UserError(_("The game's thread could not be opened in this channel ({why}), so no game was "
+                              "opened: try again, or in a channel where the bot may create threads.",
+                              why=exc.text or exc.status)) from None
+
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name="new", description=N_("Open a new game in a new thread"))
     @app_commands.describe(title=N_("game"), language=N_("what the game's thread speaks (default: the server's language)"),
@@ -99,7 +111,7 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
                                           settings={k: v for k, v in settings.items() if v},
                                           language=normalize(language or interaction.guild_locale))
             display = service(interaction).engine.title(row.title).display_name
-            thread_id = await self._new_thread(interaction, f"{display} #{row.id}")
+            thread_id = await self._thread_for(interaction, row.id, f"{display} #{row.id}")
             await self.svc.set_thread(row.id, thread_id)
             msg = await self.bot.publish(await self.svc.lobby_reply(row.id))
             await self.svc.set_thread(row.id, thread_id, msg.id if msg else None)
@@ -229,7 +241,8 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
                                                     channel_id=interaction.channel_id,
                                                     language=normalize(interaction.guild_locale))
             display = service(interaction).engine.title(row.title).display_name
-            thread_id = await self._new_thread(interaction, _("{title} #{game} (imported)", title=display, game=row.id))
+            thread_id = await self._thread_for(interaction, row.id,
+                                               _("{title} #{game} (imported)", title=display, game=row.id))
             await self.svc.set_thread(row.id, thread_id)
             reply.thread_id = thread_id
             await self.bot.publish(reply)

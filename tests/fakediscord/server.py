@@ -112,7 +112,7 @@ class FakeDiscord:
         self.changed = asyncio.Condition()
         self.attachments: dict[str, bytes] = {}
         self.archived: set[int] = set()
-        self.closed: set[int] = set()             # channels where the bot may not post (locked thread, no access)
+        self.closed: set[int] = set()             # channels where the bot may not post or open threads
         self.unarchived: list[int] = []
         self.edits: list[tuple[int, str]] = []    # (message id, new content) of every message edit
         self.admin_of: dict[int, bool | int] = {}
@@ -448,6 +448,8 @@ class FakeDiscord:
                     self.changed.notify_all()
                 return self._json({**self._message_json(m), "edited_timestamp": TS})
             if method == "POST" and parts[-1] == "threads":
+                if cid in self.closed:
+                    return self._json({"message": "Missing Permissions", "code": 50013}, 403)
                 tid = self.new_id()
                 parent = cid
                 thread = {"id": str(tid), "type": payload.get("type", 11), "name": payload.get("name", "thread"),
