@@ -14,10 +14,11 @@ from types import SimpleNamespace
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
-from fakediscord.play import acting_caller, fixture_log, imported_game
+from fakediscord.play import GUILD, acting_caller, fixture_log, imported_game
 from fakediscord.recorded import QuickPictures
 from test_bot_lobby import _act_first_legal
 
+from bot.access import Caller
 from bot.db import Database
 from bot.errors import UserError
 from bot.service import Service
@@ -266,3 +267,25 @@ async def test_a_game_whose_thread_cannot_be_opened_is_not_left_behind(tmp_path)
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_malformed_routes_and_action_tiles_get_a_clear_answer(tmp_path):
+    """`/run routes::` and `/steam tile tile:-5` were engine-free crashes ("Something went wrong"): now the
+    format is named, and nothing changes."""
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, fixture_log(), 40)
+        who = acting_caller(svc, gid, callers)
+        for routes in (":", " : E19", ";:"):
+            await refused(svc.act(gid, who, "run", {"routes": routes}), "write it as `TRAIN: HEX,HEX | HEX,HEX`")
+        assert await db.action_count(gid) == 40
+
+        row = await svc.new_game(Caller(1, "Ann", GUILD, 7000), title="steam", seed=5, channel_id=7000, thread_id=7001)
+        for i, name in enumerate(("Bob", "Cid"), 2):
+            await svc.join(row.id, Caller(i, name, GUILD, 7001))
+        await svc.start(row.id, Caller(1, "Ann", GUILD, 7001))
+        members = {s.player_id: s.member_id for s in svc._live[row.id].seats}
+        first = Caller(members[int(svc._live[row.id].session.active_players()[0])], "", GUILD, 7001)
+        for tile in ("-5", "-"):
+            await refused(svc.act(row.id, first, "tile", {"tile": tile}, group="steam"), "an action tile number 1-7")
+        assert await db.action_count(row.id) == 0

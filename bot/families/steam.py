@@ -176,7 +176,7 @@ class Tile(SteamCommand):
 
     def build(self, s, opts, player, legal):
         raw = str(opts["tile"]).strip().lower()
-        digits = "".join(ch for ch in raw.split("-")[0].split()[0] if ch.isdigit()) if raw else ""
+        digits = "".join(ch for ch in (raw.split("-")[0].split() or [""])[0] if ch.isdigit())
         if not digits:
             raise UserError(lazy("tile: an action tile number 1-7, not {value}.", value=quote(opts["tile"])))
         return {"type": "take_tile", **self.me(player), "tile": int(digits), "use": not raw.endswith("skip")}

@@ -646,7 +646,7 @@ def parse_routes(text: str) -> list[dict]:
         chunk = chunk.strip()
         if not chunk:
             continue
-        if ":" not in chunk:
+        if ":" not in chunk or not chunk.split(":", 1)[0].split():  # a train, then its track
             raise UserError(lazy("Route {route}: write it as `TRAIN: HEX,HEX | HEX,HEX`.", route=quote(chunk)))
         head, body = chunk.split(":", 1)
         train, *settings = head.split()
