@@ -1,9 +1,8 @@
-"""Buttons and failures through the fake Discord: a game button acts only at the moment of the game it was
-posted for (a stale Pass under an old message, or one posted before an undo and a new action brought the log
-back to as many actions, is refused and changes nothing); an action stored is told done even when the thread
-refuses the post or a picture fails; an imported log is read off the event loop; a vote or offer button
-answers only the request or offer posted with it, not one that replaced it at the same count; a game whose
-thread Discord refuses is closed again, not left running without one."""
+"""Stale buttons, failures after a commit and bad input, mostly through the fake Discord: a game button acts
+only at the moment of the game it was posted for; a vote or offer button answers only the request or offer
+posted with it; an action stored is told done even when the thread refuses the post or a picture fails; a game
+whose thread Discord refuses is closed again; an imported log is read off the event loop; malformed input gets
+the format's error."""
 
 from __future__ import annotations
 
