@@ -211,16 +211,22 @@ class RoundhouseBot(commands.Bot):
             await asyncio.sleep(self.config.reminder_check)
 
     async def send_reminders(self, now: float | None = None) -> int:
-        sent = 0
-        for reply in await self.service.due_reminders(now):
+        """Post the reminders due (each while its game is held, see `Service.due_reminders`): how many."""
+        posted = []
+
+        async def remind(reply: Reply) -> discord.Message | None:
             if reply.thread_id:
                 try:  # reminder posts reopen archived threads
                     await self.http.edit_channel(reply.thread_id, archived=False)
                 except discord.HTTPException:
                     pass
-            if await self.publish(reply) is not None:
-                sent += 1
-        return sent
+            msg = await self.publish(reply)
+            if msg is not None:
+                posted.append(msg)
+            return msg
+
+        await self.service.due_reminders(now, publish=remind)
+        return len(posted)
 
 
 class RoundhouseShardedBot(RoundhouseBot, commands.AutoShardedBot):

@@ -1271,7 +1271,9 @@ class Service:
         await self.db.set_dm_optin(caller.member_id, on)
         return Reply(_("I will DM you when it is your turn.") if on else _("No more DMs about your turns."))
 
-    async def due_reminders(self, now: float | None = None) -> list[Reply]:
+    async def due_reminders(self, now: float | None = None, publish: Publish | None = None) -> list[Reply]:
+        """The reminders due now, each published (if `publish`) while its game is held: no action slips in
+        between its words and its post (it would ping a member who had just played)."""
         now = time.time() if now is None else now
         out = []
         for rem in await self.db.due_reminders(now):
@@ -1287,8 +1289,10 @@ class Service:
                     continue
                 idle = now - (lv.row.last_action_at or now)
                 text = _("Reminder ({hours} h idle).", hours=f"{idle / 3600:.0f}") + " " + self.turn_text(lv, mention=True)
-                out.append(lv.reply(text, mention=[m for m in turn if m > 0],
-                                    dm=[m for m in turn if await self.db.dm_optin(m)]))
+                reply = lv.reply(text, mention=[m for m in turn if m > 0],
+                                 dm=[m for m in turn if await self.db.dm_optin(m)])
+                await self._publish(publish, reply)
+                out.append(reply)
         return out
 
 

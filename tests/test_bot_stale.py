@@ -288,3 +288,28 @@ async def test_malformed_routes_and_action_tiles_get_a_clear_answer(tmp_path):
         for tile in ("-5", "-"):
             await refused(svc.act(row.id, first, "tile", {"tile": tile}, group="steam"), "an action tile number 1-7")
         assert await db.action_count(row.id) == 0
+
+
+async def test_a_reminder_is_posted_while_its_game_is_held(tmp_path):
+    """A reminder's words (whose turn, since when) and its post belong to one moment: an action cannot come in
+    between and have the reminder ping a member who has just played."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, order = await _started(fake, bot)
+        await fake.command(order[0], thread, "game", {"hours": 6.0}, sub="remind")
+        await bot.db.set_reminder(gid, next_at=1.0)
+        held, real = [], bot.publish
+
+        async def watched(reply, channel_id=None):
+            held.append(bot.service.lock(gid).locked())
+            return await real(reply, channel_id)
+
+        bot.publish = watched
+        assert await bot.send_reminders() == 1
+        assert held == [True]
+        assert fake.channel_messages(thread)[-1].content.startswith("Reminder")
+    finally:
+        await runner.stop()
+        await fake.stop()
