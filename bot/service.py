@@ -329,7 +329,9 @@ class Service:
                     note = " " + _("The lobby is empty and closed.")
         return seat, note
 
-    async def join(self, game_id: int, caller: Caller) -> Reply:
+    # the lobby's commands publish their reply (if `publish`) while the game is held: two members pressing Join
+    # at once edit the lobby message in the order they joined, and the game's first action is told after its start
+    async def join(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if lv.row.status != "lobby":
@@ -340,22 +342,23 @@ class Service:
                 raise UserError(lazy("This game is full."))
             pid = max((s.player_id for s in lv.seats), default=0) + 1
             await self.db.add_seat(game_id, pid, caller.member_id, _short(caller.name))
-            return await self.lobby_reply(game_id, _("{name} joins.", name=_short(caller.name)))
+            return await self._told(publish, await self.lobby_reply(game_id, _("{name} joins.", name=_short(caller.name))))
 
-    async def leave(self, game_id: int, caller: Caller) -> Reply:
+    async def leave(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if lv.seat_of_member(caller.member_id) is None:
                 raise UserError(lazy("You are not in this game."))
             seat, note = await self._leave_lobby(lv, caller.member_id)
-            return await self._lobby_changed(game_id, _("{name} leaves.", name=seat.name) + note)
+            return await self._told(publish, await self._lobby_changed(game_id, _("{name} leaves.", name=seat.name) + note))
 
-    async def kick(self, game_id: int, caller: Caller, member_id: int) -> Reply:
+    async def kick(self, game_id: int, caller: Caller, member_id: int, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             access.require_host(caller, lv.row, lv.seats, lazy("kick players"))
             seat, note = await self._leave_lobby(lv, member_id)
-            return await self._lobby_changed(game_id, _("{name} was removed.", name=seat.name) + note)
+            return await self._told(publish, await self._lobby_changed(game_id, _("{name} was removed.", name=seat.name)
+                                                                       + note))
 
     async def _lobby_changed(self, game_id: int, note: str) -> Reply:
         lv = await self._refresh(game_id)
@@ -402,7 +405,7 @@ class Service:
         lv = await self._refresh(lv.row.id)
         return lv.reply(_("{new} takes over {old}'s seat.", new=new_name, old=seat.name))
 
-    async def start(self, game_id: int, caller: Caller) -> Reply:
+    async def start(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if lv.row.status != "lobby":
@@ -439,9 +442,9 @@ class Service:
             await self._finish_reply(lv, reply, None, set(), turn, set(session.start_pictures))
             reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — started. Seats: {seats}.",
                                                   title=t.display_name, game=game_id, seats=seating))
-            return reply
+            return await self._told(publish, reply)
 
-    async def abort(self, game_id: int, caller: Caller) -> Reply:
+    async def abort(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             access.require_host(caller, lv.row, lv.seats, lazy("abort the game"))
@@ -458,7 +461,7 @@ class Service:
             if was_lobby:
                 reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — aborted in the lobby.",
                                                       title=self._title(lv).display_name, game=game_id))
-            return reply
+            return await self._told(publish, reply)
 
     async def list_games(self, caller: Caller, mine: bool = False) -> Reply:
         rows = await self.db.list_games(guild_id=caller.guild_id, member_id=caller.member_id if mine else None)
@@ -920,6 +923,10 @@ class Service:
     def _voters(lv: Live, req: UndoRequest) -> set[int]:
         """Seats (player ids) that must agree: every other claimed seat, as held now."""
         return {s.player_id for s in lv.seats if s.player_id != req.requester and s.member_id > 0}
+
+    async def _told(self, publish: Publish | None, reply: Reply) -> Reply:
+        await self._publish(publish, reply)
+        return reply
 
     @staticmethod
     async def _publish(publish: Publish | None, reply: Reply) -> Any:

@@ -75,8 +75,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                 await interaction.followup.send(_("Done: {what}", what=reply.text.splitlines()[0]), ephemeral=True)
             elif self.what in LOBBY:
                 lobby = {"join": svc.join, "leave": svc.leave, "start": svc.start}[self.what]
-                reply = await lobby(self.game_id, who)
-                await bot.publish(reply)
+                await lobby(self.game_id, who, publish=bot.publish)
                 await interaction.followup.send(_("Done."), ephemeral=True)
             elif self.what in VOTES:  # the message pressed on: the vote open there, not one that replaced it
                 await svc.vote_undo(self.game_id, who, self.what == "undo_yes", self.arg or 0,

@@ -6,6 +6,7 @@ the format's error."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import threading
@@ -310,6 +311,39 @@ async def test_a_reminder_is_posted_while_its_game_is_held(tmp_path):
         assert await bot.send_reminders() == 1
         assert held == [True]
         assert fake.channel_messages(thread)[-1].content.startswith("Reminder")
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_the_lobby_posts_while_its_game_is_held(tmp_path):
+    """Joins, leaves and the start are posted while the game is held: two members pressing Join at once edit the
+    lobby message in the order they joined (the last edit lists both), and no first action is told before the
+    start that made it possible (whose pinned summary would then be the older one)."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        ann, bob, cid, dan = (fake.add_user(n) for n in ("Ann", "Bob", "Cid", "Dan"))
+        await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        thread = max(c for c, ch in fake.channels.items() if ch.get("type") == 11)
+        lobby = fake.channel_messages(thread)[0]
+        gid = int(next(c for c in lobby.custom_ids if c.startswith("rh:join:")).split(":")[2])
+        held, real = [], bot.publish
+
+        async def watched(reply, channel_id=None):
+            held.append(bot.service.lock(gid).locked())
+            return await real(reply, channel_id)
+
+        bot.publish = watched
+        await asyncio.gather(fake.click(bob, lobby, f"rh:join:{gid}"), fake.click(cid, lobby, f"rh:join:{gid}"),
+                             fake.command(dan, thread, "game", {}, sub="join"))
+        assert "(4/6)" in lobby.content and all(n in lobby.content for n in ("Bob", "Cid", "Dan"))
+        await fake.command(dan, thread, "game", {}, sub="leave")
+        rec = await fake.command(ann, thread, "game", {}, sub="start")
+        assert rec.final.content == "Done.", rec.final.content
+        assert "starts. Seats:" in fake.channel_messages(thread)[-1].content
+        assert len(held) >= 5 and all(held), held
     finally:
         await runner.stop()
         await fake.stop()

@@ -120,15 +120,18 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
             return
         await send_private(interaction, _("Game #{game} is open in {thread}.", game=row.id, thread=f"<#{thread_id}>"))
 
-    async def _simple(self, interaction: discord.Interaction, coro_fn, public: bool = True) -> None:
+    async def _simple(self, interaction: discord.Interaction, coro_fn, public: bool = True,
+                      published: bool = False) -> None:
+        """`published`: the reply was published by the service (while the game was held)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             reply = await coro_fn()
         except UserError as e:
             await send_private(interaction, str(e))
             return
-        if public and reply.thread_id:
-            await self.bot.publish(reply)
+        if published or (public and reply.thread_id):
+            if not published:
+                await self.bot.publish(reply)
             await send_private(interaction, _("Done."))
         else:
             await send_private(interaction, reply)
@@ -139,30 +142,36 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
             return await fn(await resolve_game(interaction, game), caller(interaction))
         await self._simple(interaction, go, public)
 
+    async def _lobby(self, interaction: discord.Interaction, game: int | None, fn) -> None:
+        """`fn(game id, caller, publish=...)`, a command of the lobby that publishes its reply itself."""
+        async def go():
+            return await fn(await resolve_game(interaction, game), caller(interaction), publish=self.bot.publish)
+        await self._simple(interaction, go, published=True)
+
     @app_commands.command(name="join", description=N_("Take a seat in the game"))
     @app_commands.describe(game=GAME_HELP)
     async def join(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, self.svc.join)
+        await self._lobby(interaction, game, self.svc.join)
 
     @app_commands.command(name="leave", description=N_("Leave the lobby"))
     @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, self.svc.leave)
+        await self._lobby(interaction, game, self.svc.leave)
 
     @app_commands.command(name="start", description=N_("Start the game (host): seats are shuffled"))
     @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, self.svc.start)
+        await self._lobby(interaction, game, self.svc.start)
 
     @app_commands.command(name="abort", description=N_("Abort the game (host)"))
     @app_commands.describe(game=GAME_HELP)
     async def abort(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, self.svc.abort)
+        await self._lobby(interaction, game, self.svc.abort)
 
     @app_commands.command(name="kick", description=N_("Remove a player from the lobby (host)"))
     @app_commands.describe(member=N_("who"), game=GAME_HELP)
     async def kick(self, interaction: discord.Interaction, member: discord.User, game: int | None = None):
-        await self._on_game(interaction, game, lambda gid, who: self.svc.kick(gid, who, member.id))
+        await self._lobby(interaction, game, lambda gid, who, publish: self.svc.kick(gid, who, member.id, publish))
 
     @app_commands.command(name="replace", description=N_("Give a seat to another member (host, or the player)"))
     @app_commands.describe(old=N_("current holder of the seat"), new=N_("new player"), game=GAME_HELP)
