@@ -259,8 +259,10 @@ class StockRound(Round):
         drops = {"down_share": "down", "down_block": "down", "left_block": "left"}
         for corp in sorted((c for c in game.corporations if c.floated and c.share_price), key=game.operating_sort_key):
             game.market.move(corp, "up", game.sold_out_moves(corp))
-            pooled = game.pool.percent_of(corp)
-            if game.rules.pool_share_drop in drops and pooled:
+            # 18xx.games counts the market's shares by its holdings ledger, which a short's backing share never
+            # enters (1817): a market short bought back leaves the ledger negative, and nothing drops
+            pooled = corp.holdings.get(game.pool, 0)
+            if game.rules.pool_share_drop in drops and pooled > 0:
                 times = pooled // corp.share_percent if game.rules.pool_share_drop == "down_share" else 1
                 game.market.move(corp, drops[game.rules.pool_share_drop], times)
 
