@@ -329,8 +329,9 @@ class Service:
                     note = " " + _("The lobby is empty and closed.")
         return seat, note
 
-    # the lobby's commands publish their reply (if `publish`) while the game is held: two members pressing Join
-    # at once edit the lobby message in the order they joined, and the game's first action is told after its start
+    # the commands that change the lobby or the seats publish their reply (if `publish`) while the game is held:
+    # two members pressing Join at once edit the lobby message in the order they joined, the game's first action
+    # is told after its start, and no action's post comes in between a seat's hand-over and its words
     async def join(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
@@ -369,7 +370,7 @@ class Service:
         return await self.lobby_reply(game_id, note)
 
     async def replace(self, game_id: int, caller: Caller, old_member: int, new_member: int,
-                      new_name: str) -> Reply:
+                      new_name: str, publish: Publish | None = None) -> Reply:
         """Hand a seat to another member (the host, a moderator, or the holder themself). An open undo
         vote stays with the seat: the new holder casts it. The host's seat carries the host role."""
         async with self.lock(game_id):
@@ -379,9 +380,9 @@ class Service:
             seat = lv.seat_of_member(old_member)
             if seat is None:
                 raise UserError(lazy("That member has no seat in this game."))
-            return await self._hand_over(lv, seat, new_member, new_name)
+            return await self._told(publish, await self._hand_over(lv, seat, new_member, new_name))
 
-    async def claim(self, game_id: int, caller: Caller, seat_number: int) -> Reply:
+    async def claim(self, game_id: int, caller: Caller, seat_number: int, publish: Publish | None = None) -> Reply:
         """Take an unclaimed seat of an imported game (seats in the log's order, 1 = first player)."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
@@ -389,7 +390,8 @@ class Service:
                                                       s.player_id))
             if not 1 <= seat_number <= len(ordered) or ordered[seat_number - 1].member_id > 0:
                 raise UserError(lazy("That seat is not free."))
-            return await self._hand_over(lv, ordered[seat_number - 1], caller.member_id, caller.name)
+            return await self._told(publish, await self._hand_over(lv, ordered[seat_number - 1], caller.member_id,
+                                                                   caller.name))
 
     async def _hand_over(self, lv: Live, seat: Seat, new_member: int, new_name: str) -> Reply:
         if lv.seat_of_member(new_member):
@@ -1244,8 +1246,9 @@ class Service:
         return lv.row, reply
 
     # ------------------------------------------------------------------ reminders & DMs
-    async def set_remind(self, game_id: int, caller: Caller, hours: Any, every: Any = None) -> Reply:
-        """Reminder settings: the players and the host only."""
+    async def set_remind(self, game_id: int, caller: Caller, hours: Any, every: Any = None,
+                         publish: Publish | None = None) -> Reply:
+        """Reminder settings: the players and the host only (published, if `publish`, while the game is held)."""
         try:
             hours = float(hours) if hours is not None else 0.0
             every = float(every) if every is not None else None
@@ -1256,7 +1259,7 @@ class Service:
             access.require_player_or_host(caller, lv.row, lv.seats, lazy("set its reminders"))
             if not hours > 0:  # 0, negative or NaN: off
                 await self.db.set_reminder(game_id, enabled=0, next_at=None)
-                return lv.reply(_("Reminders are off for this game."))
+                return await self._told(publish, lv.reply(_("Reminders are off for this game.")))
             for value in (hours, every):
                 if value is not None and not MIN_REMINDER_HOURS <= value <= MAX_REMINDER_HOURS:
                     raise UserError(lazy("Reminders: from {least} to {most} hours.", least=f"{MIN_REMINDER_HOURS:g}",
@@ -1265,8 +1268,8 @@ class Service:
             async with self.db.transaction():
                 await self.db.set_reminder(game_id, enabled=1, first_after=hours * 3600, every=every_s)
                 await self._schedule_reminder(game_id)
-            return lv.reply(_("Reminders after {hours} h of idle time, then every {every} h.", hours=f"{hours:g}",
-                              every=f"{every_s / 3600:g}"))
+            return await self._told(publish, lv.reply(_("Reminders after {hours} h of idle time, then every {every} h.",
+                                                        hours=f"{hours:g}", every=f"{every_s / 3600:g}")))
 
     async def note_language(self, member_id: int, language: str) -> None:
         """The member's Discord language, kept for their DMs (stored when it changes)."""

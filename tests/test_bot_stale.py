@@ -347,3 +347,37 @@ async def test_the_lobby_posts_while_its_game_is_held(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_seats_and_reminder_settings_are_posted_while_the_game_is_held(tmp_path):
+    """/game claim, /game replace and /game remind tell the thread while the game is held: no action's post (or
+    ping) comes in between the change and its words."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        log = fixture_log()
+        ann, bob, cid = (fake.add_user(n) for n in ("Ann", "Bob", "Cid"))
+        rec = await fake.command(ann, fake.channel_id, "game", {
+            "file": AttachmentRef("game.json", json.dumps(dict(log, actions=log["actions"][:6])).encode()),
+            "player1": UserRef(ann)}, sub="import")
+        assert rec.final.content.startswith("Imported"), rec.final.content
+        thread = max(c for c, ch in fake.channels.items() if ch.get("type") == 11)
+        gid = int(rec.final.content.split("#")[1].split()[0])
+        held, real = [], bot.publish
+
+        async def watched(reply, channel_id=None):
+            held.append(bot.service.lock(gid).locked())
+            return await real(reply, channel_id)
+
+        bot.publish = watched
+        for who, options, sub, told in ((bob, {"seat": 2}, "claim", "takes over"),
+                                        (ann, {"old": UserRef(bob), "new": UserRef(cid)}, "replace", "takes over"),
+                                        (cid, {"hours": 6.0}, "remind", "Reminders after 6 h")):
+            rec = await fake.command(who, thread, "game", options, sub=sub)
+            assert rec.final.content == "Done.", (sub, rec.final.content)
+            assert told in fake.channel_messages(thread)[-1].content, (sub, fake.channel_messages(thread)[-1].content)
+        assert held == [True, True, True], held
+    finally:
+        await runner.stop()
+        await fake.stop()

@@ -142,8 +142,8 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
             return await fn(await resolve_game(interaction, game), caller(interaction))
         await self._simple(interaction, go, public)
 
-    async def _lobby(self, interaction: discord.Interaction, game: int | None, fn) -> None:
-        """`fn(game id, caller, publish=...)`, a command of the lobby that publishes its reply itself."""
+    async def _held(self, interaction: discord.Interaction, game: int | None, fn) -> None:
+        """`fn(game id, caller, publish=...)`, a command that publishes its reply itself, while the game is held."""
         async def go():
             return await fn(await resolve_game(interaction, game), caller(interaction), publish=self.bot.publish)
         await self._simple(interaction, go, published=True)
@@ -151,39 +151,39 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
     @app_commands.command(name="join", description=N_("Take a seat in the game"))
     @app_commands.describe(game=GAME_HELP)
     async def join(self, interaction: discord.Interaction, game: int | None = None):
-        await self._lobby(interaction, game, self.svc.join)
+        await self._held(interaction, game, self.svc.join)
 
     @app_commands.command(name="leave", description=N_("Leave the lobby"))
     @app_commands.describe(game=GAME_HELP)
     async def leave(self, interaction: discord.Interaction, game: int | None = None):
-        await self._lobby(interaction, game, self.svc.leave)
+        await self._held(interaction, game, self.svc.leave)
 
     @app_commands.command(name="start", description=N_("Start the game (host): seats are shuffled"))
     @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: int | None = None):
-        await self._lobby(interaction, game, self.svc.start)
+        await self._held(interaction, game, self.svc.start)
 
     @app_commands.command(name="abort", description=N_("Abort the game (host)"))
     @app_commands.describe(game=GAME_HELP)
     async def abort(self, interaction: discord.Interaction, game: int | None = None):
-        await self._lobby(interaction, game, self.svc.abort)
+        await self._held(interaction, game, self.svc.abort)
 
     @app_commands.command(name="kick", description=N_("Remove a player from the lobby (host)"))
     @app_commands.describe(member=N_("who"), game=GAME_HELP)
     async def kick(self, interaction: discord.Interaction, member: discord.User, game: int | None = None):
-        await self._lobby(interaction, game, lambda gid, who, publish: self.svc.kick(gid, who, member.id, publish))
+        await self._held(interaction, game, lambda gid, who, publish: self.svc.kick(gid, who, member.id, publish))
 
     @app_commands.command(name="replace", description=N_("Give a seat to another member (host, or the player)"))
     @app_commands.describe(old=N_("current holder of the seat"), new=N_("new player"), game=GAME_HELP)
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User,
                       game: int | None = None):
-        await self._on_game(interaction, game, lambda gid, who: self.svc.replace(
-            gid, who, old.id, new.id, new.display_name))
+        await self._held(interaction, game, lambda gid, who, publish: self.svc.replace(
+            gid, who, old.id, new.id, new.display_name, publish))
 
     @app_commands.command(name="claim", description=N_("Take an unclaimed seat of an imported game"))
     @app_commands.describe(seat=N_("seat number (1 = first player)"), game=GAME_HELP)
     async def claim(self, interaction: discord.Interaction, seat: int, game: int | None = None):
-        await self._on_game(interaction, game, lambda gid, who: self.svc.claim(gid, who, seat))
+        await self._held(interaction, game, lambda gid, who, publish: self.svc.claim(gid, who, seat, publish))
 
     # ------------------------------------------------------------------ read-only
     @app_commands.command(name="list", description=N_("Open games in this server"))
@@ -266,7 +266,8 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
                            every=N_("hours between further reminders (default 24)"), game=GAME_HELP)
     async def remind(self, interaction: discord.Interaction, hours: float, every: float | None = None,
                      game: int | None = None):
-        await self._on_game(interaction, game, lambda gid, who: self.svc.set_remind(gid, who, hours, every))
+        await self._held(interaction, game, lambda gid, who, publish: self.svc.set_remind(gid, who, hours, every,
+                                                                                           publish))
 
     @app_commands.command(name="notify", description=N_("DM me when it becomes my turn"))
     @app_commands.describe(on=N_("on or off"))
