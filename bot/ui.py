@@ -22,6 +22,7 @@ LOBBY = {"join": (N_("Join"), "success"), "leave": (N_("Leave"), "secondary"), "
 VOTES = {"undo_yes": (N_("Agree to undo"), "danger"), "undo_no": (N_("Refuse"), "secondary")}
 OFFERS = {"offer_yes": (N_("Accept the offer"), "success"), "offer_no": (N_("Decline"), "secondary")}
 PREVIEWS = {"confirm": (N_("Confirm"), "success"), "cancel": (N_("Cancel"), "secondary")}
+ANSWERED = "\n→ "  # begins the line under a preview that tells what came of it
 
 
 def _game_buttons() -> dict[str, tuple[str, str]]:
@@ -96,18 +97,21 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         what came of it, and its buttons go (they would do nothing more)."""
         await interaction.response.defer()  # a button's deferred update: the message it is on is edited
         bot: Any = interaction.client
+        shown = interaction.message.content if interaction.message is not None else ""
         try:
             reply = await bot.service.confirm(self.game_id, caller(interaction), self.arg or 0,
                                               self.what == "confirm", publish=bot.publish)
             outcome = _("Done: {what}", what=reply.text.splitlines()[0]) if reply else \
                 _("Cancelled: nothing was done.")
         except PreviewClosed as e:
+            if ANSWERED in shown:  # pressed again (a client still showing the buttons): its answer stays as told
+                await interaction.followup.send(str(e), ephemeral=True)
+                return
             outcome = str(e)
         except UserError as e:  # not theirs to answer: the preview stays open for its member
             await interaction.followup.send(str(e), ephemeral=True)
             return
-        shown = interaction.message.content if interaction.message is not None else ""
-        text = f"{shown[:1990 - len(outcome)]}\n→ {outcome}" if shown else outcome
+        text = f"{shown[:1990 - len(outcome)]}{ANSWERED}{outcome}" if shown else outcome
         await interaction.edit_original_response(content=text[:2000], view=None)
 
 

@@ -58,6 +58,14 @@ def _button(message, what: str) -> str:
     return next(c for c in message.custom_ids if c.startswith(f"rh:{what}:"))
 
 
+def _answered_again(rec, preview, told: str) -> None:
+    """A preview already answered, pressed again: the member alone hears it is no longer open; the preview still
+    tells its one answer, unedited."""
+    assert rec.final is not preview and rec.final.ephemeral, rec.final.content
+    assert rec.final.content == "This preview is no longer open: nothing was done.", rec.final.content
+    assert preview.content.count("\n→ ") == 1 and told in preview.content and preview.edits == 1, preview.content
+
+
 async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
     async with _bot_before_first_loan(tmp_path) as (fake, _runner, bot, users, thread, game_id, loan, who):
         live = bot.service._live[game_id]
@@ -86,8 +94,7 @@ async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
             preview.content.endswith("\n→ Cancelled: nothing was done."), preview.content
         preview.components = buttons  # as a client that still shows them would press them
         rec = await fake.click(who, preview, confirm)
-        assert preview.content.endswith("→ This preview is no longer open: nothing was done."), preview.content
-        assert preview.custom_ids == []
+        _answered_again(rec, preview, "\n→ Cancelled: nothing was done.")
         assert len(fake.channel_messages(thread)) == posted and len(bot.service._live[game_id].session.actions) == count
 
         # shown again, confirmed: applied once, exactly as shown
@@ -105,7 +112,7 @@ async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
         assert len(fake.channel_messages(thread)) == posted + 1
         preview.components = buttons
         rec = await fake.click(who, preview, confirm)  # pressed twice: applied once
-        assert rec.final.content.endswith("→ This preview is no longer open: nothing was done.")
+        _answered_again(rec, preview, "\n→ Done: " + f"{corp} takes a loan of $100")
         assert len(session.actions) == count + 1
 
         # a preview shown before the game moved on: refused, nothing changes
@@ -149,7 +156,7 @@ async def test_a_preview_open_across_a_restart_is_confirmed_once(tmp_path):
         assert len(fake.channel_messages(thread)) == posted + 1
         preview.components = buttons
         rec = await fake.click(who, preview, confirm)
-        assert preview.content.endswith("→ This preview is no longer open: nothing was done.")
+        _answered_again(rec, preview, f"\n→ Done: {loan['entity']} takes a loan of $100")
         assert await bot.db.action_count(game_id) == count + 1
 
         # shown, then a restart, then the game moves on: the old Confirm changes nothing
