@@ -913,6 +913,12 @@ class Service:
                              mention=mentions, buttons=[f"undo_yes:{count}", f"undo_no:{count}"],
                              also=self._vote_closed(lv, previous, _("replaced by a new request")))
             msg = await self._publish(publish, reply)
+            if publish is not None and reply.thread_id is not None and msg is None:
+                # no message, no buttons to vote with: a request nobody could answer is not kept (the one it
+                # would replace stays open, its message untouched)
+                raise UserError(lazy("The undo request could not be posted in the game's thread (is it locked, or "
+                                     "may the bot no longer post there?), so nothing was asked. Try again once "
+                                     "it can."))
             req.message_id = getattr(msg, "id", None)
             await self.db.save_undo_request(req)
             return req

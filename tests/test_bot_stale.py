@@ -381,3 +381,32 @@ async def test_seats_and_reminder_settings_are_posted_while_the_game_is_held(tmp
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_an_undo_request_the_thread_refuses_is_not_kept(tmp_path):
+    """An undo vote whose message Discord refuses would have no buttons anywhere: the member hears why and
+    nothing is asked; the request it would have replaced stays open, its message untouched."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, _third) = await _started(fake, bot)
+        await _act_first_legal(fake, first, thread)
+        await _act_first_legal(fake, second, thread)
+        rec = await fake.command(second, thread, "game", {"steps": 2}, sub="undo")
+        assert rec.final.content == "Undo requested; the others must agree.", rec.final.content
+        asked = fake.channel_messages(thread)[-1]
+        open_before, told = await bot.db.undo_request(gid), asked.content
+        assert open_before is not None and open_before.message_id == asked.id
+
+        fake.closed.add(thread)
+        posted, count = len(fake.channel_messages(thread)), await bot.db.action_count(gid)
+        rec = await fake.command(first, thread, "game", {"steps": 2}, sub="undo")
+        assert rec.final.ephemeral and "could not be posted in the game's thread" in rec.final.content, \
+            rec.final.content
+        assert len(fake.channel_messages(thread)) == posted and asked.content == told and asked.custom_ids
+        assert await bot.db.undo_request(gid) == open_before
+        assert await bot.db.action_count(gid) == count == len(bot.service._live[gid].session.actions)
+    finally:
+        await runner.stop()
+        await fake.stop()
