@@ -44,6 +44,14 @@ async def _started(fake: FakeDiscord, bot) -> tuple[int, int, list[int]]:
     return gid, thread, [s.member_id for s in sorted(lv.seats, key=lambda s: s.position)]
 
 
+async def _two_played(fake: FakeDiscord, bot) -> tuple[int, int, list[int]]:
+    """`_started`, then the first two members' first legal moves."""
+    gid, thread, members = await _started(fake, bot)
+    for member in members[:2]:
+        await _act_first_legal(fake, member, thread)
+    return gid, thread, members
+
+
 async def test_a_game_button_acts_only_at_the_moment_it_was_posted_for(tmp_path):
     fake = await FakeDiscord().start()
     runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
@@ -184,9 +192,7 @@ async def test_a_vote_button_answers_only_the_request_it_was_posted_with(tmp_pat
     runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
     bot = await runner.start()
     try:
-        gid, thread, (first, second, third) = await _started(fake, bot)
-        await _act_first_legal(fake, first, thread)
-        await _act_first_legal(fake, second, thread)
+        gid, thread, (first, second, third) = await _two_played(fake, bot)
         await fake.command(second, thread, "game", {"steps": 2}, sub="undo")  # the first member's bid too
         seen = copy.deepcopy(fake.channel_messages(thread)[-1])
         await fake.command(third, thread, "game", {"steps": 1}, sub="undo")  # replaces it
@@ -390,9 +396,7 @@ async def test_an_undo_request_the_thread_refuses_is_not_kept(tmp_path):
     runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
     bot = await runner.start()
     try:
-        gid, thread, (first, second, _third) = await _started(fake, bot)
-        await _act_first_legal(fake, first, thread)
-        await _act_first_legal(fake, second, thread)
+        gid, thread, (first, second, _third) = await _two_played(fake, bot)
         rec = await fake.command(second, thread, "game", {"steps": 2}, sub="undo")
         assert rec.final.content == "Undo requested; the others must agree.", rec.final.content
         asked = fake.channel_messages(thread)[-1]
