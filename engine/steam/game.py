@@ -699,8 +699,11 @@ class Game:
         s = self.s
         kind = s.pending.get(player)
         if kind and self.mode == "basic" and self._performable(kind, player):
+            # the tile is chosen outside Phrase(...): a string inside it is taken for a message by some Babel
+            # versions and not by others, and the catalogue must not depend on which one is installed
+            tile = 7 if kind == "urbanize" else 5
             raise GameError("you committed to {what} and must carry it out before ending your build turn "
-                            "(7.1, 7.2.1)", what=Phrase(TILE_NAMES[7 if kind == "urbanize" else 5]))
+                            "(7.1, 7.2.1)", what=Phrase(TILE_NAMES[tile]))
         s.pending.pop(player, None)
         # 7.2.7: incomplete links not continued this round lapse and become neutral.
         net = self.network()
