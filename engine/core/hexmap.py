@@ -561,10 +561,13 @@ class HexMap:
             if nb is not None and e in new.exits and _inv(e) in nb.tile.exits:
                 h.borders.remove(b)
                 nb.borders = [x for x in nb.borders if x["edge"] != _inv(e)]
-        # move tokens / reservations city by city
+        # move reservations, then tokens, city by city. A token goes, in the order of its old slots, to its
+        # corporation's reserved slot or else the first slot neither taken nor reserved, as 18xx.games moves
+        # them: a token alone in a second slot moves to the first (1817 C14, tile 592 to 593)
         displaced: list[tuple[str, str]] = []
         new_edges = new.shape().city_edges
         old_edges = old.shape().city_edges
+        targets: list[City | None] = []
         for oi, oc in enumerate(old.cities):
             target: City | None = None
             if len(new.cities) == 1:
@@ -576,18 +579,7 @@ class HexMap:
                         break
             elif len(old.cities) == 1 and new.cities:
                 target = new.cities[0]
-            for slot, corp in enumerate(oc.tokens):
-                if corp is None:
-                    continue
-                if target is None:
-                    displaced.append((corp, coord))
-                    continue
-                dest = slot if slot < target.slots and target.tokens[slot] is None else \
-                    next((i for i, t in enumerate(target.tokens) if t is None), None)
-                if dest is None:
-                    target.tokens.append(corp)
-                else:
-                    target.tokens[dest] = corp
+            targets.append(target)
             if target is not None:
                 for slot, r in enumerate(oc.reservations):
                     if r is None or r in target.reservations:
@@ -596,6 +588,18 @@ class HexMap:
                         target.reservations[slot] = r
                     else:
                         target.reservations.append(r)
+        for oc, target in zip(old.cities, targets, strict=True):
+            for corp in oc.tokens:
+                if corp is None:
+                    continue
+                if target is None:
+                    displaced.append((corp, coord))
+                    continue
+                dest = self._arrival_slot(target, corp)
+                if dest is None:
+                    target.tokens.append(corp)
+                else:
+                    target.tokens[dest] = corp
         for corp, _ in displaced:
             order = self._token_order.get(corp, [])
             if coord in order:
@@ -611,6 +615,16 @@ class HexMap:
         self.pending_tokens.extend(displaced)
         self._after_lay(h)
         return displaced
+
+    @staticmethod
+    def _arrival_slot(city: City, corp: str) -> int | None:
+        """Where a token moved onto an upgraded city goes: its corporation's reserved slot, else the first slot
+        neither taken nor reserved (None: no room, the token takes an extra slot)."""
+        reserved = [i for i, r in enumerate(city.reservations) if r == corp and i < city.slots and city.tokens[i] is None]
+        if reserved:
+            return reserved[0]
+        return next((i for i, t in enumerate(city.tokens)
+                     if t is None and (i >= len(city.reservations) or city.reservations[i] is None)), None)
 
     @contextmanager
     def trial_lay(self, coord: str, tile_id: str, rotation: int):
