@@ -153,12 +153,7 @@ async def test_the_console_plays_1817(tmp_path):
     """The recorded game's opening through the console: the private auction, corporations started with their
     home, size and privates, the first operating rounds' loans, half pays and the first conversion, each
     move typed as `as SEAT COMMAND …` from what `legal` offers."""
-    import io
-
-    from fakediscord.recorded import console_moves
-
-    from bot.config import Config
-    from bot.console import run_console
+    from fakediscord.recorded import console_moves, console_text
 
     upto = _first("buy_shares", 0) + 1  # the first share bought after the first conversion
     trace = [json.loads(x) for x in (Path(__file__).parent / "fixtures" / "1817" / "15528.trace.jsonl")
@@ -174,11 +169,7 @@ async def test_the_console_plays_1817(tmp_path):
             else:
                 lines.append("yes")
     lines.append("status")
-    out = io.StringIO()
-    await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
-                      stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
-    text = out.getvalue()
-    assert "! " not in text, text[text.index("! ") - 300:text.index("! ") + 300]
+    text = await console_text(tmp_path, lines)
     assert "bid PSM 0    # PSM: $0 or more" in text
     assert "A&S converts from 2 to 5 shares" not in text  # sent with --yes: no preview  # `legal` as lines to type: the seed money pays to face value
     for words in ("Ann bids $10 on MAJC", "opens an auction to start H with $", "puts OBC into H for $40",

@@ -31,6 +31,13 @@ def pass_(game, pid: int):
     game.apply({"type": "pass", "entity": pid, "entity_type": "player"})
 
 
+def owned_by(corp, company):
+    """`company` belongs to `corp` (as once it is put into it), with nothing else that a sale sets off."""
+    company.owner = corp
+    corp.companies.append(company)
+    return company
+
+
 def fixture_upto(action_id: int):
     log = json.loads((FIXTURES / "1817_game_end_bankrupt.json").read_text())
     log["actions"] = [a for a in resolve_undo(log["actions"]) if a["id"] <= action_id]
@@ -109,9 +116,7 @@ def test_the_loan_shark_brings_sixty_dollars_and_costs_ten_a_round():
 def test_the_ponzi_scheme_closes_once_its_corporation_is_formed():
     game = volatility_game()
     corp = game.corporation("A&S")
-    ponzi = game.company("P13")
-    ponzi.owner = corp
-    corp.companies.append(ponzi)
+    ponzi = owned_by(corp, game.company("P13"))
     game.formed(corp)
     assert ponzi.closed and ponzi not in corp.companies
 
@@ -157,8 +162,7 @@ def test_the_inventor_is_paid_once_for_each_kind_of_train_while_a_corporation_ow
     corp = game.corporation("A&S")
     inventor = game.company("P14")
     game.train_moved("2")  # owned by nobody yet: nothing, and the 2 is still to be paid
-    inventor.owner = corp
-    corp.companies.append(inventor)
+    owned_by(corp, inventor)
     game.train_moved("2")
     game.train_moved("2")
     game.train_moved("2+")
@@ -169,8 +173,7 @@ def test_the_inventor_is_paid_for_a_kind_when_its_trains_rust():
     game = volatility_game()
     corp = game.corporation("A&S")
     inventor = game.company("P14")
-    inventor.owner = corp
-    corp.companies.append(inventor)
+    owned_by(corp, inventor)
     game.rust("4")  # the 2-trains rust: the 2 counts as moved (18xx.games rusts the exported ones too)
     assert corp.cash == 20
 
@@ -257,12 +260,7 @@ def test_a_private_s_payment_is_told_with_the_action():
 async def test_the_console_plays_the_volatility_auction_and_the_new_privates(tmp_path):
     """The Volatility fixture's opening through the console, each move typed as `as SEAT COMMAND …`: the
     tiered auction, the Loan Shark put into a corporation, the city-tile private's lay."""
-    import io
-
-    from fakediscord.recorded import console_moves
-
-    from bot.config import Config
-    from bot.console import run_console
+    from fakediscord.recorded import console_moves, console_text
 
     upto = next(i for i, a in enumerate(BANKRUPT_ACTIONS) if a["id"] == 222) + 1
     trace = [json.loads(x) for x in (FIXTURES / "1817_game_end_bankrupt.trace.jsonl").read_text().splitlines()]
@@ -271,11 +269,7 @@ async def test_the_console_plays_the_volatility_auction_and_the_new_privates(tmp
     lines = [f"import {empty} Ann Bob Cid Dan Eve", "legal"]
     # --yes: a loan (or another move shown before it is sent) goes at once
     lines += [f"{line} --yes" for line, _ in console_moves("1817", BANKRUPT_LOG, trace, BANKRUPT_ACTIONS[:upto])]
-    out = io.StringIO()
-    await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
-                      stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
-    text = out.getvalue()
-    assert "! " not in text, text[text.index("! ") - 300:text.index("! ") + 300]
+    text = await console_text(tmp_path, lines)
     assert "P14 (the bank pays its corporation for the first train of each kind): $0 or more" in text
     for words in ("Ann bids $50 on P14", "puts P12 into Belt for $60; P12 pays $60 to Belt",
                   "P24 lays tile X00 on F3 Indianapolis"):

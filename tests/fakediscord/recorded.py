@@ -71,6 +71,22 @@ def console_moves(title: str, log: dict, trace: list[dict], actions: list[dict])
         yield f"as {who} {kind} {Console.command_words(session, kind, opts)}", kind
 
 
+async def console_text(tmp_path, lines: list[str]) -> str:
+    """What the console prints for `lines` typed one after another, on a fresh database under `tmp_path`;
+    no line may be refused."""
+    import io
+
+    from bot.config import Config
+    from bot.console import run_console
+
+    out = io.StringIO()
+    await run_console(Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out")),
+                      stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
+    text = out.getvalue()
+    assert "! " not in text, text[text.index("! ") - 300:text.index("! ") + 300]
+    return text
+
+
 def tiny_png(text: str = "x") -> bytes:
     """A valid 1x1 PNG (the quick renderer's picture)."""
     raw = b"\x00\xff\xff\xff"
