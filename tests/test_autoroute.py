@@ -366,3 +366,48 @@ def test_track_between_two_stops_of_a_tile_runs_once():
     results = analyse(log, check=True)
     assert summary(results)["worse"] == 0
     assert {r["id"] for r in results if "refused" in r} == {362, 372, 375, 431, 442}
+
+
+# -- the network of chains -------------------------------------------------------------------------
+
+
+def _chains_walking_everywhere(net):
+    """The chains between the network's stops as a walk from every stop along each of its paths finds them
+    (no walk skipped): {(the two stops, track keys)}."""
+    out = set()
+    for node in net.nodes:
+        for p in node.paths:
+            for other, paths, _hexes, _alone in autoroute._walk_chains(node, p, {}, {}):
+                keys = frozenset(k for q in paths for k in autoroute.path_track_keys(q))
+                out.add((frozenset((id(node), id(other))), keys))
+    return out
+
+
+def _net_chains(net):
+    return {(frozenset((id(net.nodes[ch.a]), id(net.nodes[ch.b]))),
+             frozenset(k for q in ch.paths for k in autoroute.path_track_keys(q))) for ch in net.chains}
+
+
+@pytest.mark.parametrize("seed,lays", [(seed, lays) for seed, lays, _ in CASES[:6]])
+def test_network_has_every_chain_of_a_random_map(seed, lays):
+    hm, corps, colors = random_map(seed, lays)
+    for sym in corps:
+        game, corp = fake_game(hm, sym, [], colors)
+        net = autoroute._net(autoroute._rules(game, corp))
+        assert _net_chains(net) == _chains_walking_everywhere(net)
+
+
+def test_network_has_every_chain_through_junctions():
+    """1817's junction tiles join many chains side by side: the walks skipped, known to find only chains
+    found already, lose none."""
+    from engine.titles import load_18xx
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+    game = load_18xx(log, upto=1619)
+    checked = 0
+    for corp in game.corporations:
+        if not game.hexmap.token_cities(corp.sym):
+            continue
+        net = autoroute._net(autoroute._rules(game, corp))
+        assert _net_chains(net) == _chains_walking_everywhere(net)
+        checked += len(net.chains)
+    assert checked > 100

@@ -278,11 +278,20 @@ class _Net:
                 self._add(c)
                 todo.append(c)
         seen_chain: set = set()
+        walked: set = set()  # stops whose chains are all found
+        # (stop, path) whose walk would find nothing but a chain found already, back the way it came
+        known: set = set()
         while todo:
             node = todo.pop()
             ni = self.index[node]
             for p in node.paths:
-                for other, paths, hexes in _walk_chains(node, p, path_edges, edge_bits):
+                if (node, p) in known:
+                    continue
+                for other, paths, hexes, alone in _walk_chains(node, p, path_edges, edge_bits):
+                    if other in walked:
+                        continue  # found from there, as the same track back
+                    if alone:
+                        known.add((other, paths[-1]))
                     mask = 0
                     for q in paths:
                         bits = path_bits.get(q)
@@ -308,6 +317,7 @@ class _Net:
                     self.adj[ni].append((oi, mask, ch, ch.term_a, ch.term_b))
                     if oi != ni:
                         self.adj[oi].append((ni, mask, ch, ch.term_b, ch.term_a))
+            walked.add(node)
         # 0: a route can't pass the stop; 1: it can; 2: only with one of the run's limited passes
         self.passable = [2 if limited is not None and limited(n) else int(bool(passable(n))) for n in self.nodes]
         self.stations = [self.index[c] for c in starts if c in self.index]
@@ -322,14 +332,15 @@ class _Net:
 
 
 def _walk_chains(start, p0, path_edges: dict, edge_bits: dict):
-    """Every track chain leaving stop `start` along path `p0` up to the next stop: (stop, paths, hexes).
-    Track (hex edge keys) is never used twice within a chain. `path_edges`: each path's hex edges as bits
-    of `edge_bits` (both filled as paths are met, shared by the walks of one network)."""
+    """Every track chain leaving stop `start` along path `p0` up to the next stop: (stop, paths, hexes, whether
+    the walk back from that stop along the chain's last path finds this chain alone). Track (hex edge keys)
+    is never used twice within a chain. `path_edges`: each path's hex edges as bits of `edge_bits` (both
+    filled as paths are met, shared by the walks of one network)."""
     out = []
-    # stack entries: (path, entered_from, paths so far, hexes so far, used edges)
-    stack = [(p0, start, [p0], [p0.tile.hex.coord], 0)]
+    # stack entries: (path, entered_from, paths so far, hexes so far, used edges, one way back so far)
+    stack = [(p0, start, [p0], [p0.tile.hex.coord], 0, True)]
     while stack:
-        p, entry, paths, hexes, used = stack.pop()
+        p, entry, paths, hexes, used, alone = stack.pop()
         h = p.tile.hex
         keys = path_edges.get(p)
         if keys is None:
@@ -352,17 +363,20 @@ def _walk_chains(start, p0, path_edges: dict, edge_bits: dict):
                 continue
             ie = _inv(end)
             lane = p.edge_lanes[end]
+            # walking back, track goes on from across this edge to p alone if no other path here meets it
+            back = alone and len(h.tile.paths_at_edge[end]) == 1
             for q in nb.tile.paths_at_edge.get(ie, ()):
                 if _lanes_ok(lane, q.edge_lanes[ie]):
-                    stack.append((q, ie, paths + [q], hexes + [nb.coord], used))
+                    stack.append((q, ie, paths + [q], hexes + [nb.coord], used, back))
         elif end.kind == "junction":
+            back = alone and len(end.paths) <= 2
             for q in end.paths:
                 if q is not p:
-                    stack.append((q, end, paths + [q], hexes, used))
+                    stack.append((q, end, paths + [q], hexes, used, back))
         else:
             if end is start:
                 continue  # a loop back to the start stop
-            out.append((end, paths, hexes))
+            out.append((end, paths, hexes, alone))
     return out
 
 
