@@ -46,7 +46,8 @@ def check_invariants(game, total_money: int | None) -> str | None:
         pres = c.presidents_share.owner
         # a president's certificate sold to the market that no player holds enough to take (18MEX: a sale the
         # NdM's holdings ledger lets go) leaves the seller president without it, as on 18xx.games
-        stranded = pres is game.pool and all(p.percent_of(c) < c.presidents_share.percent for p in game.players)
+        # (1817: which the corporation may then buy back, as on 18xx.games)
+        stranded = pres in (game.pool, c) and all(p.percent_of(c) < c.presidents_share.percent for p in game.players)
         if c.ipoed and not c.receivership and not game.presided_by_nobody(c) and not stranded and \
                 (c.owner is None or pres is not c.owner):
             return f"{c.sym}'s president's certificate is not with its president"

@@ -121,12 +121,17 @@ class BuySellParShares1817(Auction, BuySellParShares):
             acts.append("buy_shares")
         return tuple(acts)
 
-    def redeemable(self, corp: Corporation) -> list[list]:
-        """Bundles of its shares in the market it can pay for, smallest first."""
-        price = corp.share_price.price
+    def redeemable(self, corp: Corporation) -> list[tuple[list, int]]:
+        """(certificates, percent) bundles of its shares in the market it can pay for, smallest first: the
+        market's growing bundles, as a player would sell them (18xx.games: a president's certificate sold
+        to the market is bought back with all the rest, or in part)."""
         shares = [s for s in self.game.pool.shares_of(corp) if s.percent > 0]
-        return [shares[:n] for n in range(1, len(shares) + 1)
-                if sum(self.game.certificate_price(s, price) for s in shares[:n]) <= corp.cash]
+        return [(bundle, percent) for bundle, percent in self.game.bundles_of(corp, shares)
+                if self.bundle_price(corp, percent) <= corp.cash]
+
+    @staticmethod
+    def bundle_price(corp: Corporation, percent: int) -> int:
+        return corp.share_price.price * percent // corp.share_percent
 
     def any_corporate_actions(self, player: Player) -> bool:
         return any(self.corporate_actions(c) for c in self.game.corporations if c.owner is player)
@@ -399,7 +404,13 @@ class BuySellParShares1817(Auction, BuySellParShares):
         shares = [game.share(sid) for sid in action.shares]
         if any(s.corporation is not corp or s.owner is not game.pool for s in shares):
             raise GameError("{corporation} buys back its own shares from the market", corporation=corp.sym)
-        price = sum(game.certificate_price(s, corp.share_price.price) for s in shares)
+        percent = action.percent or sum(s.percent for s in shares)
+        bundles = game.bundles_of(corp, [s for s in game.pool.shares_of(corp) if s.percent > 0])
+        if not any(set(bundle) == set(shares) and p == percent for bundle, p in bundles):
+            raise GameError("{corporation} buys back the market's shares smallest first, its president's "
+                            "certificate last: {options}", corporation=corp.sym,
+                            options="; ".join(f"{', '.join(s.id for s in b)} ({p}%)" for b, p in bundles))
+        price = self.bundle_price(corp, percent)
         if price > corp.cash:
             raise GameError("{corporation} has {cash} and can't pay {price}", corporation=corp.sym,
                             cash=game.fmt(corp.cash), price=game.fmt(price))
@@ -457,8 +468,8 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if isinstance(entity, Corporation):
             out = [self.action(entity, "take_loan", loan=self.game.loan_bank.taken)] if "take_loan" in acts else []
             if "buy_shares" in acts:
-                out.extend(self.action(entity, "buy_shares", shares=[s.id for s in bundle],
-                                       percent=sum(s.percent for s in bundle)) for bundle in self.redeemable(entity))
+                out.extend(self.action(entity, "buy_shares", shares=[s.id for s in bundle], percent=percent)
+                           for bundle, percent in self.redeemable(entity))
             return out
         if self.winner:
             out = []
