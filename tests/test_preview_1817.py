@@ -38,7 +38,7 @@ def check(game, action: dict) -> dict:
     said = preview(game, action)
     assert snapshot(game) == before and game.summary() == summary, action
     game.apply(action)
-    assert effect(before, snapshot(game)) == said, action
+    assert {**effect(before, snapshot(game)), "events": game.outcomes} == said, action
     return said
 
 
@@ -138,3 +138,76 @@ def test_an_offer_tells_what_each_holder_gets_at_its_opening_bid(name):
                 checked += 1
             offered = None
     assert checked
+
+
+@pytest.mark.parametrize("name", ["15528", "1817_game_end_bankrupt"])
+def test_a_sale_tells_what_each_holder_gets_at_the_price_bid_now(name):
+    """In the acquisition round the corporation on sale tells, at the price bid now (the bank's $0 in a
+    liquidation nobody bid in), what each holder gets (a short: pays) and what a liquidated one's president
+    pays of its loans; when it is settled, the engine's event says it paid exactly that, and the players'
+    cash moved by it."""
+    log, actions = recorded(name)
+    game = rules_class("1817").from_18xx(dict(log, actions=[]))
+    game.generate_auto_actions = False
+    told: dict[str, dict] = {}
+    checked = {"liquidate": 0, "other": 0, "president": 0}
+    for action in actions:
+        sale = game.turn_info().get("acquisition")
+        if sale:
+            told[sale["corporation"]] = sale
+        cash = {p.id: p.cash for p in game.players}
+        game.apply(action)
+        settled = [e for e in game.outcomes if e["event"] == "settled"]
+        moved: dict = {}
+        for e in settled:
+            sale = told.pop(e["corporation"])
+            assert e["paid"] == sale["proceeds"], (sale, e)
+            assert e["president_pays"] == sale.get("president_pays", 0), (sale, e)
+            for pid, amount in e["paid"].items():
+                moved[pid] = moved.get(pid, 0) + amount
+            if e["president_pays"]:
+                moved[e["president"]] = moved.get(e["president"], 0) - e["president_pays"]
+                checked["president"] += 1
+            checked["liquidate" if sale["mode"] == "liquidate" else "other"] += 1
+        for pay in game.company_payments:  # the Golden Parachute
+            if pay["to_type"] == "player":
+                moved[pay["to"]] = moved.get(pay["to"], 0) + pay["amount"]
+        if settled:
+            assert {pid: c for pid, c in moved.items() if c} == \
+                {p.id: p.cash - cash[p.id] for p in game.players if p.cash != cash[p.id]}, (action, settled)
+    assert all(checked.values()), checked
+
+
+def test_operating_passes_tell_interest_and_the_liquidation_zone():
+    """An operating round's passes may set off what its president would weigh first: H, passing on a train,
+    can't pay its interest (its president pays it, getting its treasury; the liquidation zone); GT, passing
+    on loans, ends its turn without a train (the liquidation zone); ME borrows to pay its interest. The
+    preview reports it as the engine's events, the turn says a pass there may set something off, and a pass
+    on track sets off nothing."""
+    for name, kind, expected in [
+            ("16281", ("interest_unpaid", "H"), {"owed": 100, "treasury": 48}),
+            ("15528", ("liquidation_zone", "GT"), {"why": "no_train"}),
+            ("15528", ("interest", "ME"), {"amount": 60, "unpaid": 0, "borrowed": 1})]:
+        log, actions = recorded(name)
+        game = rules_class("1817").from_18xx(dict(log, actions=[]))
+        game.generate_auto_actions = False
+        for action in actions:
+            if action["type"] == "pass" and game.round.operating:
+                assert game.turn_info()["pass_sets_off"]
+                said = check(game, action)
+                found = [e for e in said["events"] if (e["event"], e["corporation"]) == kind and
+                         all(e[k] == v for k, v in expected.items())]
+                if found:
+                    break
+            else:
+                game.apply(action)
+        assert found, kind
+        event = found[0]
+        if kind[0] == "interest_unpaid":
+            cash = said["players"][event["president"]]["cash"]
+            assert cash[1] - cash[0] == event["treasury"] - event["owed"]
+            assert [e for e in said["events"] if e["event"] == "liquidation_zone"][0]["why"] == "interest"
+    log, actions = recorded("15528")
+    k = next(i for i, a in enumerate(actions) if a["type"] == "pass" and i >= 307)
+    game = rules_class("1817").from_18xx(dict(log, actions=actions[:k]))
+    assert game.round.operating and check(game, actions[k])["events"] == []

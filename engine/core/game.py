@@ -121,6 +121,10 @@ class BaseGame(OperatingMixin):
         # what privates' powers paid during the last action ({"company", "to", "to_type", "amount"}): a user
         # interface tells them, it need not work them out from the cash
         self.company_payments: list[dict] = []
+        # what the rules settled during the last action beyond the move itself, one dict an event (1817: an
+        # auction won, a corporation acquired or liquidated and what its holders got, interest, the liquidation
+        # zone): a user interface tells them, and a preview reports them, without working them out
+        self.outcomes: list[dict] = []
         self.last_routes: dict[str, list] = {}
         self._ability_uses: dict[tuple[str, str], int] = {}
         self._removed_abilities: set[tuple[str, str]] = set()
@@ -816,6 +820,7 @@ class BaseGame(OperatingMixin):
         self.changing = False
         passed_over, self.passed_over = self.passed_over, []
         company_payments, self.company_payments = self.company_payments, []
+        outcomes, self.outcomes = self.outcomes, []
         try:
             self._process(parsed)
             for auto in parsed.auto_actions:
@@ -827,6 +832,7 @@ class BaseGame(OperatingMixin):
         except BaseException as e:
             self.passed_over = passed_over
             self.company_payments = company_payments
+            self.outcomes = outcomes
             # while a log loads in one go the caller drops the game instead
             if self.changing and self.checkpoints.enabled:
                 self._go_back(position)

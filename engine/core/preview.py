@@ -28,10 +28,13 @@ def copy_of(game):
 
 
 def preview(game, action: dict) -> dict:
-    """What `action` would do, as `effect` tells it; GameError (the game untouched) if it is refused."""
+    """What `action` would do, as `effect` tells it, and `events`: what the rules settled as they carried it
+    out (`game.outcomes`: 1817's auction won, corporation acquired or liquidated with what each holder got
+    and its president paid, interest, the liquidation zone). GameError (the game untouched) if it is
+    refused."""
     copy = copy_of(game)
     copy.apply({k: v for k, v in action.items() if k not in ("id", "created_at")})
-    return effect(snapshot(game), snapshot(copy))
+    return {**effect(snapshot(game), snapshot(copy)), "events": [dict(e) for e in copy.outcomes]}
 
 
 def snapshot(game) -> dict:

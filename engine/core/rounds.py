@@ -16,6 +16,9 @@ class Round:
     stock = False  # a stock round: players buy and sell, programs act
     operating = False  # an operating round: corporations take turns
     merger = False  # a merger round (1817's merger and acquisition rounds): merger-round programs act
+    # a pass here may set something off a player would want told before they send it (a sale ended, a
+    # liquidation, interest borrowed for, the liquidation zone): a user interface previews it (turn_info)
+    passes_set_off = False
     short_name = ""  # 18xx.games' short name of the round, as programs name it (1817: "MR", "AR")
 
     def __init__(self, game, step_classes, round_num: int = 1) -> None:

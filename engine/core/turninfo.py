@@ -31,6 +31,8 @@ def turn_info(game) -> dict:
     }
     if rnd.merger:  # 1817's merger and acquisition rounds: a pass there may end a sale or a liquidation
         info["merger_round"] = True
+    if rnd.merger or rnd.passes_set_off:
+        info["pass_sets_off"] = True
     info.update(step.turn_facts(entity))
     if game.passed_over:
         info["passed_over"] = [dict(p) for p in game.passed_over]

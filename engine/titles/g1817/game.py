@@ -344,10 +344,15 @@ class Game1817(BaseGame):
         zone = self.zone(corp)
         return zone != "normal" and zone != self.zones_at_merger_start.get(corp.sym)
 
-    def liquidate(self, corp: Corporation) -> None:
-        """The marker goes to the liquidation zone; the corporation is liquidated in the acquisition round."""
+    def liquidate(self, corp: Corporation, why: str) -> None:
+        """The marker goes to the liquidation zone; the corporation is liquidated in the acquisition round.
+        `why`: `no_train` (it ended its turn without one), `interest` (it could not pay its interest),
+        `stations` (converted, it could not pay for its stations), `bankrupt` (its president went bankrupt)."""
         if corp.owner is None:
             return
+        if not self.in_liquidation(corp):
+            self.outcomes.append({"event": "liquidation_zone", "corporation": corp.sym, "why": why,
+                                  "price": corp.share_price.price if corp.share_price is not None else None})
         self.owner_when_liquidated[corp.sym] = corp.owner
         self.market.place(corp, self.market.cell(0, 0))
 
@@ -444,7 +449,10 @@ class Game1817(BaseGame):
     def interest_default(self, corp: Corporation, owed: int) -> None:
         """A corporation that can't pay its interest is liquidated; its cash goes to its president, who pays."""
         owner = corp.owner
-        self.liquidate(corp)
+        if owner is not None:
+            self.outcomes.append({"event": "interest_unpaid", "corporation": corp.sym, "owed": owed,
+                                  "president": owner.id, "treasury": corp.cash})
+        self.liquidate(corp, "interest")
         if owner is None:  # presided by nobody since its president's bankruptcy
             return
         if corp.cash:
@@ -467,7 +475,7 @@ class Game1817(BaseGame):
             for share in list(player.shares_of(corp)):
                 self.give_share(share, self.pool)
             if corp.owner is player:
-                self.liquidate(corp)
+                self.liquidate(corp, "bankrupt")
                 corp.owner = None
             self.close_market_shorts(corp)
         if player.cash:
@@ -681,7 +689,7 @@ class Game1817(BaseGame):
             return
         cost = self.conversion_stations_cost(corp, count)
         if corp.cash < cost:
-            self.liquidate(corp)
+            self.liquidate(corp, "stations")
             return
         self.transfer(corp, self.bank, cost)
         if cost < count * STATION_PRICE:

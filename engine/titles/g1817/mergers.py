@@ -590,6 +590,8 @@ class Acquire(Auction):
         self.bidders = []
         self.auctioning = None
         self.winner = (player, corp, price)
+        self.game.outcomes.append({"event": "auction_won", "corporation": corp.sym, "player": player.id,
+                                   "price": price, "mode": self.mode})
         buyers = self.buyers(player, corp, price)
         if len(buyers) == 1:
             self.acquire(buyers[0])
@@ -606,12 +608,13 @@ class Acquire(Auction):
     # --- the purchase ---------------------------------------------------------------------------------------
     def acquire(self, buyer: Corporation) -> None:
         game = self.game
-        _, corp, price = self.winner
+        winner, corp, price = self.winner
         self.buyer = buyer
         game.golden_parachute(corp, buyer)
         compensation = self.treasury_compensation(corp)
         if compensation:
             game.transfer(game.bank, corp, compensation)
+        cash = corp.cash
         if corp.cash:
             game.transfer(corp, buyer, corp.cash)
         if game.in_liquidation(corp):
@@ -620,11 +623,16 @@ class Acquire(Auction):
         game.take_over(buyer, corp)
         self.unpaid_loans = corp.loans
         buyer.loans += corp.loans
-        corp.loans = 0
+        taken_over, corp.loans = corp.loans, 0
+        borrowed = buyer.loans
         while buyer.cash < price:
             game.take_loan(buyer)
         game.transfer(buyer, game.bank, price)
+        game.outcomes.append({"event": "acquired", "corporation": corp.sym, "buyer": buyer.sym, "player": winner.id,
+                              "price": price, "cash": cash, "treasury_shares": compensation, "loans": taken_over,
+                              "borrowed": buyer.loans - borrowed})
         self.passed_loans = self.passed_repay = False
+        self.repaid_over_limit = 0
         self.after_loans()
 
     def after_loans(self) -> None:
@@ -636,8 +644,11 @@ class Acquire(Auction):
         while self.buyer.loans > game.max_loans(self.buyer):
             game.repay_loan(self.buyer, move=False)
             self.unpaid_loans -= 1
+            self.repaid_over_limit += 1
         if self.may_repay():
             return
+        game.outcomes.append({"event": "loans_kept", "corporation": self.buyer.sym, "from": self.winner[1].sym,
+                              "loans": self.unpaid_loans, "repaid_over_limit": self.repaid_over_limit})
         game.market.move(self.buyer, "left", self.unpaid_loans)
         if self.game.zone(self.buyer) == "acquisition" and self.buyer in self.round.offering:
             self.round.offering.remove(self.buyer)
@@ -663,9 +674,11 @@ class Acquire(Auction):
         """Nobody bought it: its stations come off the map (findings kept: 18xx.games doesn't look at the map
         again until the next tile or station) and its debts are settled."""
         self.game.golden_parachute(corp, None)
+        stations = self.game.hexmap.tokened_hexes(corp.sym)
         with self.game.findings_kept():
-            for coord in self.game.hexmap.tokened_hexes(corp.sym):
+            for coord in stations:
                 self.game.hexmap.remove_token(corp.sym, coord)
+        self.game.outcomes.append({"event": "liquidated", "corporation": corp.sym, "stations": list(stations)})
         self.settle(corp)
 
     def settle(self, corp: Corporation) -> None:
@@ -673,23 +686,28 @@ class Acquire(Auction):
         any shortfall; the rest, or the price of one bought, goes to the shareholders per share (a short
         pays it)."""
         game = self.game
-        self.round.cash_crisis_player = corp.owner or game.owner_when_liquidated.get(corp.sym)
+        president = corp.owner or game.owner_when_liquidated.get(corp.sym)
+        self.round.cash_crisis_player = president
+        repaid = charged = 0
         if game.in_liquidation(corp):
-            owed = self.liquidation_loans * game.loan_bank.value
+            repaid = self.liquidation_loans
+            self.shareholder_cash, debt = self.liquidation_split(self.liquidation_cash)
             game.loan_bank.taken -= self.liquidation_loans
             self.liquidation_loans = 0
-            debt = max(0, owed - self.liquidation_cash)
-            if debt:
-                if corp.owner is not None:  # a bankrupt president's corporation: nobody pays
-                    game.charge(corp.owner, debt)
-                self.shareholder_cash = 0
-            else:
-                self.shareholder_cash = self.liquidation_cash - owed
-        for player, amount in self.proceeds(corp, self.shareholder_cash).items():
+            if debt and corp.owner is not None:  # a bankrupt president's corporation: nobody pays
+                charged = debt
+                game.charge(corp.owner, debt)
+        paid = self.proceeds(corp, self.shareholder_cash)
+        for player, amount in paid.items():
             if amount > 0:
                 game.transfer(game.bank, player, amount)
             else:
                 game.charge(player, -amount)
+        game.outcomes.append({"event": "settled", "corporation": corp.sym,
+                              "buyer": self.buyer.sym if self.buyer is not None else None,
+                              "shareholders": self.shareholder_cash, "loans_repaid": repaid,
+                              "president": president.id if president is not None else None,
+                              "president_pays": charged, "paid": {p.id: amount for p, amount in paid.items()}})
         game.reset_corporation(corp)
         self.shareholder_cash = 0
         self.buyer = None
@@ -698,6 +716,12 @@ class Acquire(Auction):
             self.round.offering.remove(corp)
             self.round.acquired.append(corp)
             self.next_offer()
+
+    def liquidation_split(self, cash: int) -> tuple[int, int]:
+        """What a liquidated corporation's `cash` (its treasury and the price it fetched) leaves its
+        shareholders once its loans are repaid, and what of its loans it leaves unpaid (its president pays)."""
+        owed = self.liquidation_loans * self.game.loan_bank.value
+        return (0, owed - cash) if owed > cash else (cash - owed, 0)
 
     def proceeds(self, corp: Corporation, cash: int) -> dict[Player, int]:
         """What each holder of `corp` gets when `cash` goes to its shareholders: the same amount a share,
@@ -729,15 +753,31 @@ class Acquire(Auction):
             self.after_loans()
 
     def turn_facts(self, entity) -> dict:
-        """The corporation on sale (`acquisition`: how it is sold, its opening bid, what each holder gets if it
-        sells at that bid), the auction's bids, and what the winner or the buyer must decide."""
+        """The corporation on sale (`acquisition`: how it is sold, its opening bid, the price it sells at now
+        (`at`: the winning or the highest bid, else its opening bid, or the bank's $0 for one in the
+        liquidation zone) and what each holder gets then; in a liquidation also its loans, what it had, and
+        what its president pays of the loans the price leaves unpaid), the auction's bids, and what the
+        winner or the buyer must decide."""
         facts = self.auction_facts() if self.auctioning and self.highest() else {}
         corp = self.offer or self.auctioning or (self.winner[1] if self.winner else None)
         if corp is not None:
-            facts["acquisition"] = {"corporation": corp.sym, "mode": self.mode, "opening": self.opening_bid(corp)}
-            if self.mode != "liquidate":  # sold at its opening bid, each holder gets (a short: pays)
-                facts["acquisition"]["proceeds"] = {p.id: v for p, v in
-                                                    self.proceeds(corp, self.opening_bid(corp)).items()}
+            sale = facts["acquisition"] = {"corporation": corp.sym, "mode": self.mode, "opening": self.opening_bid(corp)}
+            high = self.highest() if self.auctioning else None
+            # sold at the price bid now (its opening bid before any), each holder gets (a short: pays), as
+            # `settle` pays them; a liquidated one's loans repaid first, its president paying any shortfall
+            price = self.winner[2] if self.winner else high[1] if high else \
+                0 if self.mode == "liquidate" else sale["opening"]  # unbid, the bank's $0 stands
+            sale["at"] = price
+            cash = price
+            if self.mode == "liquidate":  # its treasury went to the bank when its sale began
+                fetched = self.liquidation_cash + (0 if self.buyer is not None else price)  # once bought: counted
+                cash, debt = self.liquidation_split(fetched)
+                president = corp.owner or self.game.owner_when_liquidated.get(corp.sym)
+                sale.update(loans=self.liquidation_loans, treasury=fetched - price,
+                            president=president.id if president is not None else None,
+                            president_pays=debt if corp.owner is not None else 0)
+            sale["shareholders"] = cash
+            sale["proceeds"] = {p.id: v for p, v in self.proceeds(corp, cash).items()}
         if self.winner:
             facts["acquisition"]["price"] = self.winner[2]
         if self.buyer is not None:

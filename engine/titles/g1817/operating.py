@@ -64,6 +64,8 @@ class RouteRules1817(RouteRules):
 
 
 class OperatingRound1817(OperatingRound):
+    passes_set_off = True  # a pass may end buying trains (interest due) or the turn (no train: liquidation zone)
+
     def start(self) -> None:
         self.interest_paid: set[str] = set()
         self.cash_crisis_player = None  # whose debtors settle first: the president of the operator
@@ -81,7 +83,7 @@ class OperatingRound1817(OperatingRound):
             self.cash_crisis_player = corp.owner or self.cash_crisis_player
             self.pay_interest(corp)
             if self.active_step() is None and not corp.trains:
-                self.game.liquidate(corp)
+                self.game.liquidate(corp, "no_train")
         super().after_process(action, entity)
 
     def pay_interest(self, corp: Corporation) -> None:
@@ -90,7 +92,11 @@ class OperatingRound1817(OperatingRound):
         if corp.sym in self.interest_paid or not self.step_of(BuyTrain).passed:
             return
         self.interest_paid.add(corp.sym)
+        loans, due = corp.loans, self.game.interest_owed(corp)
         owed = self.game.pay_interest(corp)
+        if due:
+            self.game.outcomes.append({"event": "interest", "corporation": corp.sym, "amount": self.game.interest_owed(corp),
+                                       "unpaid": owed, "borrowed": corp.loans - loans})
         self.blocking_cache.clear()
         if owed:
             self.game.interest_default(corp, owed)

@@ -519,7 +519,7 @@ class StockRound1817(StockRound):
         game = self.game
         for corp in game.corporations:
             if corp.floated and not corp.operated and game.stations_missing(corp) > 0:
-                game.liquidate(corp)
+                game.liquidate(corp, "stations")
         for company in game.companies:
             if company.sym == TRAIN_STATION and isinstance(company.owner, Corporation):
                 game.close_company(company)
