@@ -275,21 +275,30 @@ def _at(k: int) -> tuple[G18xx, dict]:
 
 
 @pytest.mark.parametrize("k, said", [
-    (617, "If you pass: the auction of GT ends: Player2 wins it for $70; A&S price $150 → $135"),
-    (1125, "If you pass: WT takes PSNR over; WT price $165 → $120; Player4 pays $8, Player1 pays $8, Player2 pays $4 "
-           "and Player3 receives $8"),
-    (1197, "If you pass: R moves into the liquidation zone ($165 → $0)"),
-    (1193, None)])
-def test_a_pass_in_a_merger_round_is_shown_first_when_it_sets_something_off(k, said):
-    """GT's liquidation auction, one of two bidders passing: the other wins it, their A&S borrowing to pay; WT,
-    buying PSNR, passing on repaying its loans: its price falls a step for each, PSNR's holders paid and its
-    shorts paying; R, converted, passing on loans without the cash for its stations: the liquidation zone. A
-    pass on buying R's new shares sets nothing off and is sent without a preview."""
+    (617, "If you pass: the auction of GT ends: Player2 wins it for $70; A&S buys GT for $70 (borrowing 1 loan to "
+          "pay); A&S price $150 → $135"),
+    (1125, "If you pass: WT keeps 3 loans of PSNR: its price moves 3 steps left; holders of PSNR: Player4 pays $8, "
+           "Player1 pays $8, Player2 pays $4 and Player3 receives $8; WT price $165 → $120"),
+    (1197, "If you pass: R can't pay for its stations: it moves into the liquidation zone ($165 → $0)"),
+    (1403, "If you pass: R's 2 loans are repaid first; Player1, its president, pays the $126 they leave unpaid; the "
+           "holders of R get nothing"),
+    (1193, None),
+    (592, "If you pass: GT ends its turn without a train: it moves into the liquidation zone ($60 → $0)"),
+    (359, "If you pass: ME borrows 1 loan to pay its $60 interest; ME price $45 → $40"),
+    (307, None), (310, None), (311, None)])
+def test_a_pass_is_shown_first_when_it_sets_something_off(k, said):
+    """What the engine settles as it carries a pass out, in words. GT's liquidation auction, one of two bidders
+    passing: the other wins it, their A&S borrowing to pay; WT, buying PSNR, passing on repaying its loans: its
+    price falls a step for each, PSNR's holders paid and its shorts paying; R, converted, passing on loans
+    without the cash for its stations: the liquidation zone; DL&W, buying R, passing on loans: R's loans repaid
+    from its treasury and price, its president paying the rest. In operating rounds: GT ending its turn
+    without a train, ME borrowing for its interest. A pass on buying R's new shares, and J's passes on track,
+    on a train (its interest paid from its treasury) and on loans set nothing off: sent without a preview."""
     from i18n import speaking
     from i18n.glossary import foreign_words
 
     s, action = _at(k)
-    assert action["type"] == "pass" and s.turn_info().get("merger_round")
+    assert action["type"] == "pass" and s.turn_info().get("pass_sets_off")
     assert s.confirmation(action, NAMES) == said
     if said:
         with speaking("ru"):

@@ -203,7 +203,9 @@ async def test_a_pass_that_lets_the_bank_liquidate_is_shown_first(tmp_path):
 
     async with _bot_at(tmp_path, BANKRUPT, nyow_liquidation) as (fake, bot, thread, game_id, members):
         session = bot.service._live[game_id].session
-        assert session.turn_info()["acquisition"] == {"corporation": "NYOW", "mode": "liquidate", "opening": 10}
+        sale = session.turn_info()["acquisition"]  # unbid: at the bank's $0, its loans unpaid but its treasury
+        assert {k: sale[k] for k in ("corporation", "mode", "opening", "at", "proceeds", "president_pays")} == \
+            {"corporation": "NYOW", "mode": "liquidate", "opening": 10, "at": 0, "proceeds": {}, "president_pays": 159}
         while True:
             count, posted = len(session.actions), len(fake.channel_messages(thread))
             who = members[session.active_players()[0]]
@@ -214,8 +216,10 @@ async def test_a_pass_that_lets_the_bank_liquidate_is_shown_first(tmp_path):
             assert len(session.actions) == count + 1
         preview = rec.final
         assert preview.ephemeral and len(fake.channel_messages(thread)) == posted and len(session.actions) == count
-        assert preview.content.startswith("If you pass: the bank liquidates NYOW: its stations come off the map; "
-                                          "Player2 pays $159"), preview.content
+        assert preview.content == "If you pass: the bank liquidates NYOW: its stations come off the map; NYOW's 2 " \
+                                  "loans are repaid first; Player2, its president, pays the $159 they leave " \
+                                  "unpaid; the holders of NYOW get nothing; Player2 is left $92 short: they " \
+                                  "must sell shares to pay it, or go bankrupt", preview.content
         rec = await fake.click(who, preview, _button(preview, "cancel"))
         assert preview.content.endswith("\n→ Cancelled: nothing was done.") and len(session.actions) == count
         # the thread's Pass button asks the same

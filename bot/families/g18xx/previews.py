@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.families.g18xx.words import Words, and_list
+from bot.families.g18xx.words import Words, and_list, cash_lines, sale_terms
 from i18n import _, ngettext
 
 # the kinds of action previewed before they are sent (1817's: a game without loans or mergers has none)
@@ -22,11 +22,12 @@ PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge", "assign")
 
 def wanted(action: dict, turn: dict) -> bool:
     """Whether this action is previewed: loans, conversions, mergers, naming a buyer, offers for sale, and a
-    pass in a merger or acquisition round (`turn["merger_round"]`: shown only when it sets something off, see
-    `pass_text`); not 18MEX's merger into the NdM (`turn["merge"]`), nor a private's or a station's `assign`."""
+    pass, or a standing order to pass in merger rounds, where the engine says a pass may set something off
+    (`turn["pass_sets_off"]`: shown only when it does, see `pass_text`); not 18MEX's merger into the NdM
+    (`turn["merge"]`), nor a private's or a station's `assign`."""
     kind = action.get("type")
-    if kind == "pass":
-        return bool(turn.get("merger_round"))
+    if kind in ("pass", "program_merger_pass"):
+        return bool(turn.get("pass_sets_off"))
     if kind == "assign":
         return action.get("target_type") == "corporation"
     if kind == "merge":
@@ -41,8 +42,9 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
     corps = said.get("corporations") or {}
     if kind in ("take_loan", "payoff_loan"):
         corp = str(action.get("entity"))
+        settled = [line for e in said.get("events") or () for line in event_lines(w, e, said)]
         return loan_text(w, corp, corps.get(corp) or {}, said.get("loans") or {}, kind == "take_loan") \
-            + holders_paid(w, said, set(corps) - {corp})
+            + ("; " + "; ".join(settled) if settled else "")
     if kind == "convert":
         corp = str(action.get("entity"))
         c = corps.get(corp) or {}
@@ -56,15 +58,18 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
         return head + ": " + "; ".join(corporation_lines(w, into, c) + holder_lines(w, said, [into, merged], into))
     if kind == "merge":  # the winner of an acquisition names the buyer
         buyer = str(action.get("corporation"))
-        sale = turn.get("acquisition") or {}
-        sold = str(sale.get("corporation"))
-        head = _("{buyer} buys {corporation} for {money}", buyer=buyer, corporation=sold, money=w.money(sale.get("price")))
-        text = head + ": " + "; ".join(corporation_lines(w, buyer, corps.get(buyer) or {}))
+        events = said.get("events") or []
+        bought = next((e for e in events if e.get("event") == "acquired"), None)
+        if bought is None:
+            return None
+        sold = bought["corporation"]
+        text = acquired_text(w, bought) + ": " + "; ".join(corporation_lines(w, buyer, corps.get(buyer) or {}))
         after = said.get("next") or {}
         if after.get("entity") == buyer and {"take_loan", "payoff_loan"} & set(after.get("types") or ()):
             return text + "; " + _("then {buyer} may take or repay loans before the holders of {corporation} are "
                                    "paid", buyer=buyer, corporation=sold)
-        return text + holders_paid(w, said, {sold})
+        rest = [line for e in events if e is not bought for line in event_lines(w, e, said)]
+        return text + ("; " + "; ".join(rest) if rest else "")
     if kind == "assign":
         corp = str(action.get("target"))
         sale = (said.get("next") or {}).get("sale") or {}
@@ -74,55 +79,153 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
             return head
         text = head + ": " + _("bids from {money}; the price it fetches is paid to its holders per share, shorts "
                                "paying", money=w.money(opening))
-        paid = cash_lines(w, {pid: amount for pid, amount in (sale.get("proceeds") or {}).items()})
-        return text + "; " + _("sold at {money}: {list}", money=w.money(opening), list=and_list(paid)) if paid else text
+        terms = sale_terms(w, sale)
+        return text + "; " + terms if terms else text
     if kind == "pass":
         return pass_text(w, action, said, turn)
+    if kind == "program_merger_pass":
+        return order_text(w, said)
     return None
 
 
 def pass_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
-    """What a pass in a merger or acquisition round sets off besides the turn moving on, None if nothing: the
-    auction it ends (the highest bid wins), each corporation then sold or liquidated by the bank (its stations
-    off the map, its president paying what its loans leave unpaid), a corporation sent into the liquidation or
-    acquisition zone (a converted one left without the cash for its stations), the prices it moves (a buyer's
-    loans kept), the cash players receive or pay (shorts paying)."""
-    corps = said.get("corporations") or {}
-    sold = (turn.get("acquisition") or {}).get("corporation")
-    gone = [sym for sym, c in corps.items() if c.get("gone")]
-    lines = []
-    auction = turn.get("auction") or {}
-    bids = auction.get("bids") or []
-    if bids and len([p for p in auction.get("bidders") or () if p != action.get("entity")]) == 1:
-        pid, price = max(bids, key=lambda bid: bid[1])
-        lines.append(_("the auction of {corporation} ends: {name} wins it for {money}", corporation=sold,
-                       name=w.who(pid, "player"), money=w.money(price)))
-    buyer = turn.get("buyer") or next((sym for sym, c in corps.items() if not c.get("gone") and
-                                       (c.get("stations") or [0, 0])[1] > ((c.get("stations") or [0, 0])[0] or 0)),
-                                      None)
-    for sym in gone:
-        if sym == sold and (bids or turn.get("buyer")):
-            lines.append(_("{buyer} takes {corporation} over", buyer=buyer, corporation=sym) if buyer else
-                         _("{corporation} is sold", corporation=sym))
-        else:
-            lines.append(_("the bank liquidates {corporation}: its stations come off the map", corporation=sym))
-    for sym, c in corps.items():
-        price, zone = c.get("price") or [None, None], c.get("zone") or [None, None]
-        if c.get("gone") or None in price or price[0] == price[1]:
-            continue
-        money = dict(corporation=sym, before=w.money(price[0]), after=w.money(price[1]))
-        if zone[0] != zone[1] and zone[1] == "liquidation":
-            lines.append(_("{corporation} moves into the liquidation zone ({before} → {after})", **money))
-        elif zone[0] != zone[1] and zone[1] == "acquisition":
-            lines.append(_("{corporation} moves into the acquisition zone ({before} → {after})", **money))
-        else:
-            lines.append(_("{corporation} price {before} → {after}", **money))
-    paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] for pid, p in (said.get("players") or {}).items()})
-    if paid:
-        lines.append(and_list(paid))
+    """What a pass sets off besides the turn moving on, None if nothing a player would weigh first: what the
+    engine settled as it carried the pass out (`said["events"]`: an auction ended, each corporation then
+    acquired or liquidated and what each holder got and its president paid, the loans a buyer keeps,
+    interest borrowed for or unpaid, a corporation sent into the liquidation zone and why), then the prices
+    and zones that moved and the cash players received or paid besides."""
+    lines = consequences(w, said)
     if not lines:
         return None
     return _("If you pass: {consequences}", consequences="; ".join(lines))
+
+
+def order_text(w: Words, said: dict) -> str | None:
+    """A standing order to pass that acts at once: what its passes set off, None if nothing (`pass_text`)."""
+    lines = consequences(w, said)
+    if not lines:
+        return None
+    return _("If this order passes now: {consequences}", consequences="; ".join(lines))
+
+
+def consequences(w: Words, said: dict) -> list[str]:
+    """The lines of `pass_text`: the engine's events in words, the prices and zones moved, the cash moved
+    that no event accounts for. Empty when the only news is routine (interest paid from the treasury)."""
+    events = said.get("events") or []
+    lines = [line for e in events for line in event_lines(w, e, said)]
+    if not lines:
+        return []
+    corps = said.get("corporations") or {}
+    zoned = {e["corporation"] for e in events if e["event"] == "liquidation_zone"}
+    for sym, c in corps.items():
+        price, zone = c.get("price") or [None, None], c.get("zone") or [None, None]
+        if c.get("gone") or sym in zoned or None in price or price[0] == price[1]:
+            continue
+        money = dict(corporation=sym, before=w.money(price[0]), after=w.money(price[1]))
+        if zone[0] != zone[1] and zone[1] == "acquisition":
+            lines.append(_("{corporation} moves into the acquisition zone ({before} → {after})", **money))
+        else:
+            lines.append(_("{corporation} price {before} → {after}", **money))
+    told = {str(pid) for e in events for pid in (e.get("paid") or {})} | \
+        {str(e.get("president")) for e in events if e.get("president_pays") or e["event"] == "interest_unpaid"}
+    paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] for pid, p in (said.get("players") or {}).items()
+                          if str(pid) not in told})
+    if paid:
+        lines.append(and_list(paid))
+    for pid, p in (said.get("players") or {}).items():
+        if p["cash"][1] < 0 <= p["cash"][0]:
+            lines.append(_("{name} is left {money} short: they must sell shares to pay it, or go bankrupt",
+                           name=w.who(pid, "player"), money=w.money(-p["cash"][1])))
+    return lines
+
+
+def event_lines(w: Words, e: dict, said: dict) -> list[str]:
+    """One event the engine settled (`engine.core.game.outcomes`), in words; none for routine ones."""
+    kind, corp = e.get("event"), e.get("corporation")
+    if kind == "auction_won":
+        return [_("the auction of {corporation} ends: {name} wins it for {money}", corporation=corp,
+                  name=w.who(e["player"], "player"), money=w.money(e["price"]))]
+    if kind == "acquired":
+        return [acquired_text(w, e)]
+    if kind == "liquidated":
+        return [_("the bank liquidates {corporation}: its stations come off the map", corporation=corp)]
+    if kind == "loans_kept":
+        out = []
+        if e.get("repaid_over_limit"):
+            n = e["repaid_over_limit"]
+            out.append(ngettext("{corporation} repays {n} loan over its limit", "{corporation} repays {n} loans over "
+                                "its limit", n, corporation=corp, n=n))
+        if e.get("loans"):
+            n = e["loans"]
+            out.append(ngettext("{corporation} keeps {n} loan of {acquired}: its price moves {n} step left",
+                                "{corporation} keeps {n} loans of {acquired}: its price moves {n} steps left", n,
+                                corporation=corp, n=n, acquired=e.get("from")))
+        return out
+    if kind == "settled":
+        return settled_lines(w, e)
+    if kind == "interest":
+        if e.get("unpaid") or not e.get("borrowed"):
+            return []  # told by interest_unpaid, or routine: paid from the treasury
+        n = e["borrowed"]
+        return [ngettext("{corporation} borrows {n} loan to pay its {money} interest",
+                         "{corporation} borrows {n} loans to pay its {money} interest", n, corporation=corp, n=n,
+                         money=w.money(e["amount"]))]
+    if kind == "interest_unpaid":
+        return [_("{corporation} can't pay its {money} interest: {name}, its president, pays it, getting its "
+                  "treasury of {treasury}", corporation=corp, money=w.money(e["owed"]),
+                  name=w.who(e["president"], "player"), treasury=w.money(e["treasury"]))]
+    if kind == "liquidation_zone":
+        c = (said.get("corporations") or {}).get(corp) or {}
+        price = c.get("price") or [None, None]
+        money = dict(corporation=corp, before=w.money(e.get("price") if price[0] is None else price[0]),
+                     after=w.money(price[1]))
+        why = e.get("why")
+        if why == "no_train":
+            return [_("{corporation} ends its turn without a train: it moves into the liquidation zone ({before} → "
+                      "{after})", **money)]
+        if why == "interest":
+            return [_("{corporation} moves into the liquidation zone ({before} → {after})", **money)]
+        if why == "stations":
+            return [_("{corporation} can't pay for its stations: it moves into the liquidation zone ({before} → "
+                      "{after})", **money)]
+        return [_("{corporation} moves into the liquidation zone ({before} → {after})", **money)]
+    return []
+
+
+def acquired_text(w: Words, e: dict) -> str:
+    """`WT buys PSNR for $20, taking over its 3 loans and borrowing 1 to pay`."""
+    head = _("{buyer} buys {corporation} for {money}", buyer=e["buyer"], corporation=e["corporation"],
+             money=w.money(e["price"]))
+    parts = []
+    if e.get("cash"):
+        parts.append(_("taking over its treasury of {money}", money=w.money(e["cash"])))
+    if e.get("treasury_shares"):
+        parts.append(_("its treasury shares sold to the market for {money}", money=w.money(e["treasury_shares"])))
+    if e.get("loans"):
+        parts.append(ngettext("taking over its {n} loan", "taking over its {n} loans", e["loans"], n=e["loans"]))
+    if e.get("borrowed"):
+        parts.append(ngettext("borrowing {n} loan to pay", "borrowing {n} loans to pay", e["borrowed"],
+                              n=e["borrowed"]))
+    return head + (" (" + ", ".join(parts) + ")" if parts else "")
+
+
+def settled_lines(w: Words, e: dict) -> list[str]:
+    """What a corporation sold or liquidated leaves: its loans repaid (its president paying the shortfall),
+    what each holder receives or, for a short, pays."""
+    corp, out = e["corporation"], []
+    if e.get("loans_repaid"):
+        n = e["loans_repaid"]
+        out.append(ngettext("{corporation}'s {n} loan is repaid first", "{corporation}'s {n} loans are repaid first",
+                            n, corporation=corp, n=n))
+    if e.get("president_pays"):
+        out.append(_("{name}, its president, pays the {money} they leave unpaid",
+                     name=w.who(e["president"], "player"), money=w.money(e["president_pays"])))
+    paid = cash_lines(w, e.get("paid") or {})
+    if paid:
+        out.append(_("holders of {corporation}: {list}", corporation=corp, list=and_list(paid)))
+    elif not e.get("shareholders"):  # (what goes to shares no player holds is nobody's news)
+        out.append(_("the holders of {corporation} get nothing", corporation=corp))
+    return out
 
 
 def loan_text(w: Words, corp: str, c: dict, loans: dict, taking: bool) -> str:
@@ -213,18 +316,3 @@ def _shares(percent: int, size: int | None, corp: str) -> str:
     if n < 0:
         return ngettext("{n} short of {corporation}", "{n} shorts of {corporation}", -n, n=-n, corporation=corp)
     return _("{n} of {size} {corporation}", n=n, size=size, corporation=corp)
-
-
-def holders_paid(w: Words, said: dict, corps: set[str]) -> str:
-    """`; paid to the holders: Ann $150, Bob pays $50`: the cash players receive (or pay, for a short) as the
-    corporations named are sold or liquidated."""
-    paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] for pid, p in said.get("players", {}).items()
-                          if set(p["shares"]) & corps or not corps})
-    return "; " + _("holders: {list}", list=and_list(paid)) if paid else ""
-
-
-def cash_lines(w: Words, deltas: dict) -> list[str]:
-    """`Ann receives $150`, `Bob pays $50`: each player's cash moved (by player id), those unmoved left out."""
-    return [_("{name} receives {money}", name=w.who(pid, "player"), money=w.money(delta)) if delta > 0 else
-            _("{name} pays {money}", name=w.who(pid, "player"), money=w.money(-delta))
-            for pid, delta in deltas.items() if delta]

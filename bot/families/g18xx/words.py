@@ -537,6 +537,41 @@ VERBS = {"bid": N_("bid"), "par": N_("start a corporation"), "buy_shares": N_("b
          "convert": N_("convert to more shares (/convert)"), "choose": N_("choose (/choose)")}  # shown with _()
 
 
+def cash_lines(w: Words, deltas: dict) -> list[str]:
+    """`Ann receives $150`, `Bob pays $50`: each player's cash moved (by player id), those unmoved left out."""
+    return [_("{name} receives {money}", name=w.who(pid, "player"), money=w.money(delta)) if delta > 0 else
+            _("{name} pays {money}", name=w.who(pid, "player"), money=w.money(-delta))
+            for pid, delta in deltas.items() if delta]
+
+
+def sale_terms(w: Words, sale: dict) -> str:
+    """`sold at $70: Ann receives $24 and Bob receives $72`: what the corporation on sale pays each holder at
+    the price bid now (`turn_info()["acquisition"]`, as the engine will pay them), and what a liquidated
+    one's president pays of its loans; empty when the engine tells nothing."""
+    if sale.get("at") is None or "proceeds" not in sale:
+        return ""
+    lines = []
+    if sale.get("president_pays"):
+        lines.append(_("{name}, its president, pays the {money} its loans leave unpaid",
+                       name=w.who(sale.get("president"), "player"), money=w.money(sale["president_pays"])))
+    paid = cash_lines(w, sale.get("proceeds") or {})
+    if paid:
+        lines.append(and_list(paid))
+    elif not sale.get("shareholders"):  # (what goes to shares no player holds is nobody's news)
+        lines.append(_("the holders of {corporation} get nothing", corporation=sale.get("corporation")))
+    if not lines:
+        return ""
+    terms = []  # a liquidated corporation's treasury and loans count too
+    if sale.get("treasury"):
+        terms.append(_("with its treasury of {money}", money=w.money(sale["treasury"])))
+    if sale.get("loans"):
+        terms.append(ngettext("less its {n} loan", "less its {n} loans", sale["loans"], n=sale["loans"]))
+    if terms:
+        return _("sold at {money} ({terms}): {list}", money=w.money(sale["at"]), terms=", ".join(terms),
+                 list="; ".join(lines))
+    return _("sold at {money}: {list}", money=w.money(sale["at"]), list="; ".join(lines))
+
+
 def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
     """What the acting member can do now, from the engine's `turn_info`: `lay track or pass`,
     `bid at least $180 on CA (high bid: Ann $175) or pass`. Empty when nothing is known."""
@@ -556,8 +591,11 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
         if auction.get("company") is None and info.get("lots") is not None:
             return _("bid at least {money} for the first choice of the lots{high} or pass",
                      money=w.money(auction.get("min")), high=high_txt)
-        return _("bid at least {money} on {item}{high} or pass", money=w.money(auction.get("min")),
+        hint = _("bid at least {money} on {item}{high} or pass", money=w.money(auction.get("min")),
                  item=auction.get("company") or auction.get("item"), high=high_txt)
+        sale = info.get("acquisition") or {}  # 1817's acquisition round: what the high bid pays each holder
+        terms = sale_terms(w, sale) if high and sale.get("corporation") == auction.get("item") else ""
+        return hint + "; " + terms if terms else hint
     forming = info.get("forming")
     if forming and "choose" in types:
         return _("choose how many shares {corporation} has (/choose)", corporation=forming)
