@@ -185,7 +185,8 @@ class TradeOffer:
 class PendingPreview:
     """An action shown to the member who sent it, waiting for their Confirm (`token`: the number on its
     buttons): applied only while the game is where it was when shown (`at_count` actions, `last` the log's
-    last action then: an undo and a new action may restore the count), and only once."""
+    last action then: an undo and a new action may restore the count), and only once. `answered`: None while
+    open, then how it was answered (`confirmed`, `cancelled`, `closed`: refused after all or too late)."""
 
     token: int
     game_id: int
@@ -195,6 +196,7 @@ class PendingPreview:
     action: dict
     command: str
     last: dict | None = None
+    answered: str | None = None
 
 
 @dataclass
@@ -537,13 +539,20 @@ class Database:
         if r is None:
             return None
         return PendingPreview(r["token"], r["game_id"], r["member_id"], r["player_id"], r["at_count"],
-                              json.loads(r["action"]), r["command"], json.loads(r["last_action"]))
+                              json.loads(r["action"]), r["command"], json.loads(r["last_action"]), r["answered"])
 
-    async def take_preview(self, token: int) -> bool:
-        """Close a preview; False if it was already closed (a second press of its buttons)."""
+    async def take_preview(self, token: int, how: str) -> bool:
+        """Close a preview, kept as answered `how` (so a second press of its buttons is known for one); False
+        if it was already answered."""
         async with self.transaction():
-            cur = await self._db.execute("DELETE FROM previews WHERE token = ?", (token,))
+            cur = await self._db.execute("UPDATE previews SET answered = ? WHERE token = ? AND answered IS NULL",
+                                         (how, token))
             return cur.rowcount > 0
+
+    async def close_preview(self, token: int) -> None:
+        """A preview confirmed too late or refused after all: kept as answered `closed`."""
+        async with self.transaction():
+            await self._db.execute("UPDATE previews SET answered = 'closed' WHERE token = ?", (token,))
 
     # ---------------------------------------------------------------- undo events
     async def add_undo_event(self, ev: UndoEvent) -> None:

@@ -18,7 +18,12 @@ class UserError(Exception):
 
 class PreviewClosed(UserError):
     """A preview answered too late (already answered, shown before the game moved on, refused after all): its
-    buttons no longer do anything, so they go."""
+    buttons no longer do anything, so they go. `answered`: it had been answered already (its message says
+    how), as stored with it."""
+
+    def __init__(self, message: Any, answered: bool = False) -> None:
+        super().__init__(message)
+        self.answered = answered
 
 
 def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:

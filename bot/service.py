@@ -659,24 +659,25 @@ class Service:
                 raise PreviewClosed(lazy("This preview is no longer open: nothing was done."))
             if shown.member_id != caller.member_id:
                 raise UserError(lazy("Only the member who asked for this preview may confirm it."))
+            if shown.answered is not None or not await self.db.take_preview(token, "confirmed" if yes else "cancelled"):
+                raise PreviewClosed(lazy("This preview is no longer open: nothing was done."), answered=True)
             if not yes:
-                await self.db.take_preview(token)
                 return None
             seat = lv.seat_of_member(caller.member_id)
             actions = lv.session.actions if lv.session is not None else []
             if lv.row.status != "active" or len(actions) != shown.at_count or \
                     (_as_stored(actions[-1]) if actions else None) != shown.last or \
                     seat is None or seat.player_id != shown.player_id:
-                await self.db.take_preview(token)
+                await self.db.close_preview(token)
                 raise PreviewClosed(lazy("The game moved on since this preview, so nothing was done: send the "
                                          "command again to see what it does now."))
             try:
-                # closed after it is stored: a second press finds the game moved on, as does one after a crash
+                # marked answered before it is applied (under the game's lock): a second press, even after a
+                # crash in between, finds it answered, and a game moved on
                 return await self._apply(lv, caller, dict(shown.action), publish, self._command(lv, shown.command))
             except UserError as e:
+                await self.db.close_preview(token)
                 raise PreviewClosed(e.args[0] if e.args else str(e)) from None
-            finally:
-                await self.db.take_preview(token)
 
     async def _offer(self, lv: Live, caller: Caller, action: dict, seller: int, publish: Publish | None) -> Reply:
         """Ask the seller's seat to agree to a trade; the buyer's turn waits for the answer. The offer is stored

@@ -104,7 +104,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
             outcome = _("Done: {what}", what=reply.text.splitlines()[0]) if reply else \
                 _("Cancelled: nothing was done.")
         except PreviewClosed as e:
-            if ANSWERED in shown:  # pressed again (a client still showing the buttons): its answer stays as told
+            if e.answered:  # pressed again (a client still showing the buttons): its answer stays as told
                 await interaction.followup.send(str(e), ephemeral=True)
                 return
             outcome = str(e)

@@ -135,6 +135,42 @@ async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
         assert len(fake.channel_messages(thread)) == before
 
 
+async def test_whether_a_preview_was_answered_is_stored_not_read_from_its_words(tmp_path, monkeypatch):
+    """A preview answered, pressed again after its message lost its outcome line, is still known for answered;
+    one whose own words hold an arrow line, closed because the game moved on, is still answered in place (its
+    buttons go): the previews table keeps how each was answered (migration 011)."""
+    from bot.families.g18xx import G18xx
+
+    shown = G18xx.confirmation
+    monkeypatch.setattr(G18xx, "confirmation", lambda self, action, names: (
+        None if (text := shown(self, action, names)) is None else text + "\n→ then the rate rises"))
+    async with _bot_before_first_loan(tmp_path) as (fake, _runner, bot, _users, thread, game_id, loan, who):
+        # cancelled, then its message shown again as it was before the answer
+        rec = await fake.command(who, thread, "loan", {"corporation": loan["entity"]})
+        first = rec.final
+        words, cancel, buttons = first.content, _button(first, "cancel"), first.components
+        token = int(cancel.split(":")[-1])
+        await fake.click(who, first, cancel)
+        assert (await bot.db.preview(token)).answered == "cancelled"
+        first.content, first.components = words, buttons
+        rec = await fake.click(who, first, cancel)
+        assert rec.final is not first and rec.final.ephemeral, rec.final.content
+        assert rec.final.content == "This preview is no longer open: nothing was done."
+        assert first.content == words
+
+        rec = await fake.command(who, thread, "loan", {"corporation": loan["entity"]})
+        preview = rec.final
+        assert preview.content.endswith("\n→ then the rate rises") and preview.custom_ids
+        token = int(_button(preview, "confirm").split(":")[-1])
+        rec = await fake.command(who, thread, "pass", {})  # the game moves on
+        assert rec.final.content.startswith("Done"), rec.final.content
+        rec = await fake.click(who, preview, _button(preview, "confirm"))
+        assert rec.final is preview and preview.custom_ids == [], rec.final.content
+        assert preview.content.endswith("\n→ The game moved on since this preview, so nothing was done: send the "
+                                        "command again to see what it does now."), preview.content
+        assert (await bot.db.preview(token)).answered == "closed"
+
+
 async def test_a_preview_open_across_a_restart_is_confirmed_once(tmp_path):
     """The preview is stored: the bot restarts between the preview and its Confirm, and the Confirm applies
     the action shown, once; one shown before a restart after which the game moved on is refused."""
