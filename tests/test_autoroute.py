@@ -377,7 +377,7 @@ def _chains_walking_everywhere(net):
     out = set()
     for node in net.nodes:
         for p in node.paths:
-            for other, paths, _hexes, _alone in autoroute._walk_chains(node, p, {}, {}):
+            for other, paths, _hexes, _alone in autoroute._walk_chains(node, p, {}, {}, []):
                 keys = frozenset(k for q in paths for k in autoroute.path_track_keys(q))
                 out.add((frozenset((id(node), id(other))), keys))
     return out
@@ -411,3 +411,47 @@ def test_network_has_every_chain_through_junctions():
         assert _net_chains(net) == _chains_walking_everywhere(net)
         checked += len(net.chains)
     assert checked > 100
+
+
+def _net_signature(net):
+    return ([id(n) for n in net.nodes], [(ch.a, ch.b, ch.mask, [id(p) for p in ch.paths], ch.hexes) for ch in net.chains],
+            net.passable)
+
+
+def test_walks_kept_from_run_to_run_are_the_walks_of_the_map_as_it_is():
+    """The chains a walk found are used again while the hexes it looked at hold the same tiles the same way
+    round: the network, tile after tile laid (and tokens placed), is the one found from scratch."""
+    rng = random.Random(7)
+    data = title_data.load("1830")
+    hm = HexMap(data)
+    corps = rng.sample(CORPS, 4)
+    for sym in corps:
+        hm.place_home_token(sym)
+    colors = ["yellow", "green", "brown"]
+    compared = 0
+    for n in range(150):
+        sym = corps[n % len(corps)]
+        options = hm.legal_lays(sym, colors=colors[: 1 + min(2, n * 3 // 150)])
+        if options:
+            hm.lay(*rng.choice(options))
+        if rng.random() < 0.3 and (toks := hm.legal_tokens(sym)):
+            hm.place_token(sym, *rng.choice(toks))
+        for corp_sym in corps:
+            game, corp = fake_game(hm, corp_sym, [], colors)
+            rules = autoroute._rules(game, corp)
+            kept = _net_signature(autoroute._net(rules))
+            walks = autoroute._WALKS.pop(hm)
+            assert kept == _net_signature(autoroute._net(rules)), (n, corp_sym)
+            autoroute._WALKS[hm] = walks
+            compared += len(kept[1])
+    assert compared > 1000
+    # the same tile turned round where it lies
+    for h in [h for h in hm.hexes.values() if h.tile is not None and len(h.tile.paths) >= 2][:20]:
+        h.tile.rotate(h.tile.rotation + 1)
+        for corp_sym in corps:
+            game, corp = fake_game(hm, corp_sym, [], colors)
+            rules = autoroute._rules(game, corp)
+            kept = _net_signature(autoroute._net(rules))
+            walks = autoroute._WALKS.pop(hm)
+            assert kept == _net_signature(autoroute._net(rules)), (h.coord, corp_sym)
+            autoroute._WALKS[hm] = walks

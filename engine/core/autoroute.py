@@ -38,6 +38,7 @@ from itertools import accumulate
 from math import gcd
 from operator import neg
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from engine.core.errors import GameError
 from engine.core.routes import path_track_keys
@@ -271,6 +272,9 @@ class _Net:
         path_bits: dict = {}  # a path -> its bits of key_bits
         path_edges: dict = {}  # a path -> its hex edges, as bits of edge_bits (the walks' own numbering)
         edge_bits: dict = {}
+        walks = _WALKS.get(hexmap)
+        if walks is None:
+            walks = _WALKS[hexmap] = {}
         starts = hexmap.token_cities(sym)
         todo = []
         for c in starts:
@@ -287,7 +291,7 @@ class _Net:
             for p in node.paths:
                 if (node, p) in known:
                     continue
-                for other, paths, hexes, alone in _walk_chains(node, p, path_edges, edge_bits):
+                for other, paths, hexes, alone in _chains_from(walks, node, p, path_edges, edge_bits):
                     if other in walked:
                         continue  # found from there, as the same track back
                     if alone:
@@ -331,11 +335,34 @@ class _Net:
         return i
 
 
-def _walk_chains(start, p0, path_edges: dict, edge_bits: dict):
+# the chains found by walks on a map, by map: {(stop, path): (the hexes the walk looked at, each with its tile
+# and the tile's rotation then; the chains)}. A walk looks at nothing else, so while those hexes hold the same
+# tiles the same way round it finds the same chains: most of a map stays as it was from one run to the next.
+_WALKS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _chains_from(walks: dict, start, p0, path_edges: dict, edge_bits: dict) -> list[tuple]:
+    """_walk_chains(start, p0, ...), as found before on this map if its hexes are as they were."""
+    got = walks.get((start, p0))
+    if got is not None:
+        for h, tile, rotation in got[0]:
+            if h.tile is not tile or tile.rotation != rotation:
+                break
+        else:
+            return got[1]
+    looked: list = []
+    out = _walk_chains(start, p0, path_edges, edge_bits, looked)
+    walks[start, p0] = (tuple((h, h.tile, h.tile.rotation) for h in dict.fromkeys(looked)), out)
+    return out
+
+
+def _walk_chains(start, p0, path_edges: dict, edge_bits: dict, looked: list):
     """Every track chain leaving stop `start` along path `p0` up to the next stop: (stop, paths, hexes, whether
     the walk back from that stop along the chain's last path finds this chain alone). Track (hex edge keys)
     is never used twice within a chain. `path_edges`: each path's hex edges as bits of `edge_bits` (both
-    filled as paths are met, shared by the walks of one network)."""
+    filled as paths are met, shared by the walks of one network); `looked`: gets every hex whose tile the
+    walk looks at."""
+    looked.append(p0.tile.hex)
     out = []
     # stack entries: (path, entered_from, paths so far, hexes so far, used edges, one way back so far)
     stack = [(p0, start, [p0], [p0.tile.hex.coord], 0, True)]
@@ -361,6 +388,7 @@ def _walk_chains(start, p0, path_edges: dict, edge_bits: dict):
             nb = h.neighbors.get(end)
             if nb is None:
                 continue
+            looked.append(nb)
             ie = _inv(end)
             lane = p.edge_lanes[end]
             # walking back, track goes on from across this edge to p alone if no other path here meets it
