@@ -352,7 +352,7 @@ def _chains_from(walks: dict, start, p0, path_edges: dict, edge_bits: dict) -> l
             return got[1]
     looked: list = []
     out = _walk_chains(start, p0, path_edges, edge_bits, looked)
-    walks[start, p0] = (tuple((h, h.tile, h.tile.rotation) for h in dict.fromkeys(looked)), out)
+    walks[start, p0] = ([(h, h.tile, h.tile.rotation) for h in looked], out)
     return out
 
 
