@@ -268,6 +268,7 @@ class _Net:
         self.adj: list[list[tuple]] = []  # node -> [(other, mask, chain, start_terminal, end_terminal)]
         self.hex_bit: dict[str, int] = {}
         self.key_bits: dict = {}  # a piece of track (routes.path_track_keys) -> its bit in the chains' masks
+        self.bonus_masks: tuple | None = None  # (rules, _track_bonus_masks of them)
         key_bits = self.key_bits
         path_bits: dict = {}  # a path -> its bits of key_bits
         path_edges: dict = {}  # a path -> its hex edges, as bits of edge_bits (the walks' own numbering)
@@ -661,15 +662,17 @@ class _StopSearch:
         # steps[i]: the steps from stop i, best stop first: (stop reached, leaves along a terminal path,
         # ends on one, its chains as (track mask, bonus bits, (chain, i, stop)), bonus bits of any of them)
         self.steps: list[list[tuple]] = []
-        chain_bonus: dict[int, int] = {}  # chain id -> its bonuses
+        chain_bits: dict[int, int] = {}  # chain id -> its bonus bits
         for i in range(n):
             by_end: dict[tuple, list] = {}
             for o, m, ch, ts, te in net.adj[i]:
-                bb = 0
-                for b, (bits, _) in enumerate(bonus_masks):
-                    if m & bits:
-                        bb |= 1 << b
-                chain_bonus[ch.id] = self.bonus_of(bb)
+                bb = chain_bits.get(ch.id)
+                if bb is None:
+                    bb = 0
+                    for b, (bits, _) in enumerate(bonus_masks):
+                        if m & bits:
+                            bb |= 1 << b
+                    chain_bits[ch.id] = bb
                 by_end.setdefault((o, ts, te), []).append((m, bb, (ch, i, o)))
             steps = []
             for (o, ts, te), chains in by_end.items():
@@ -680,7 +683,8 @@ class _StopSearch:
             steps.sort(key=lambda st: -vals[st[0]])
             self.steps.append(steps)
         # the most k steps' chains may earn: chain_bonus[k] (each chain is run once)
-        self.chain_bonus = [0, *accumulate(sorted((b for b in chain_bonus.values() if b), reverse=True))]
+        self.chain_bonus = [0, *accumulate(sorted((b for b in map(self.bonus_of, chain_bits.values()) if b),
+                                                  reverse=True))]
         self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
         self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
         self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
@@ -1084,15 +1088,19 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
 
 
 def _track_bonus_masks(rules: RouteRules, net: _Net) -> list[tuple[int, int]]:
-    """(track bits of the hex, bonus) for each bonus hex the corporation's track reaches."""
+    """(track bits of the hex, bonus) for each bonus hex the corporation's track reaches (found once for a
+    network and its rules)."""
+    if net.bonus_masks is not None and net.bonus_masks[0] is rules:
+        return net.bonus_masks[1]
     bonuses = rules.track_bonuses()
-    if not bonuses:
-        return []
     bits: dict[str, int] = {}
-    for key, bit in net.key_bits.items():
-        if key[0] in bonuses:
-            bits[key[0]] = bits.get(key[0], 0) | bit
-    return [(mask, bonuses[coord]) for coord, mask in bits.items()]
+    if bonuses:
+        for key, bit in net.key_bits.items():
+            if key[0] in bonuses:
+                bits[key[0]] = bits.get(key[0], 0) | bit
+    got = [(mask, bonuses[coord]) for coord, mask in bits.items()]
+    net.bonus_masks = (rules, got)
+    return got
 
 
 class _GroupFields:
