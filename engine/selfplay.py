@@ -75,18 +75,28 @@ TITLE_WEIGHTS = {"1817": {"merge": 6.0}}
 # corporations gone and nobody able to start one: 18xx.games then stops the game at turn 100, "dnf");
 # "steady" ones start one corporation each, borrow mostly to buy a train, keep a train in each corporation
 # and repay, so that games also reach the last phase and end there
+# 1830's "wild" players reach the corners plain random play seldom does: they dump shares (presidencies
+# too), buy privates and other corporations' trains at the ends of the price range, buy trains until their
+# corporations' treasuries are empty (so that presidents pay for the next one, selling shares for it), use
+# their privates whenever they may (MH's exchange in an operating round, DH's station, CS's tile) and go
+# bankrupt whenever they may, not only when nothing else is left
+WILD_1830 = {"sell_shares": 2.0, "buy_company": 3.0, "buy_train": 6.0, "pass": 0.5, "bankrupt": 3.0,
+             "bankrupt_among_others": 0.5, "private_acts": 0.25, "from_bank": 0.5, "extreme_prices": True}
+# "reckless" ones play as wild ones but seldom go bankrupt while they may still sell, so that games reach the
+# last phases (and the Diesels' prices) before someone does
+RECKLESS_1830 = {**WILD_1830, "bankrupt": 0.3, "bankrupt_among_others": 0.002}
 TITLE_STYLES = {"1817": (
     {},
     {"take_loan": 0.02, "payoff_loan": 2.0, "short": 0.3, "bankrupt": 0.05, "pass": 0.5, "buy_train": 1.5,
      "keep_a_train": True, "presidencies": 1},
-)}
+), "1830": ({}, WILD_1830, RECKLESS_1830)}
 # styles chosen by name (--style), not by seed: 1817's "modern" players are steady ones who keep their
 # corporations' trains up to date (a corporation buys a train only when it is bigger than its best one, the
 # newest it can, borrowing for it), so that most games run the 7- and 8-trains (the modern trains' bonus)
 # before they end
 NAMED_STYLES = {"1817": {
     "modern": {**TITLE_STYLES["1817"][1], "newest_trains": True},
-}}
+}, "1830": {"wild": WILD_1830, "reckless": RECKLESS_1830}}
 
 
 def random_program(game, rng: random.Random) -> dict | None:
@@ -158,7 +168,7 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
         return random_program(game, rng)
     if roll < 0.005 and game.PROGRAMS:
         return random_program(game, rng)
-    if roll < 0.08:
+    if roll < style.get("private_acts", 0.08):
         # now and then a private acts out of its owner's turn, where its ability allows
         extra = game.company_actions()
         if extra:
@@ -187,7 +197,7 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
     if "bankrupt" in by_type and set(kinds) - {"bankrupt", "sell_shares"}:
         # bankruptcy while there is still something else to do: rarely (18xx.games allows it whenever
         # the president can't raise the cheapest train's price)
-        weights[kinds.index("bankrupt")] = 0.001
+        weights[kinds.index("bankrupt")] = style.get("bankrupt_among_others", 0.001)
     kind = rng.choices(kinds, weights=weights)[0]
     options = by_type[kind]
     if kind == "run_routes" and options[0]["routes"] and rng.random() < 0.15:
@@ -197,7 +207,14 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
         corp = game.corporation(options[0]["entity"]) if options[0].get("entity_type") == "corporation" else None
         if corp is None or (game.may_run_nothing(corp) if not routes else _run_ok(game, corp, routes)):
             return {**options[0], "routes": routes}
-    if kind == "buy_train" and rng.random() < 0.85:
+    if kind in ("buy_company", "buy_train") and style.get("extreme_prices"):
+        # a private or another corporation's train at the lowest or the highest price allowed
+        item = "company" if kind == "buy_company" else "train"
+        prices: dict[str, list[int]] = {}
+        for a in options:
+            prices.setdefault(a[item], []).append(a["price"])
+        options = [a for a in options if "exchange" in a or a["price"] in (min(prices[a[item]]), max(prices[a[item]]))]
+    if kind == "buy_train" and rng.random() < style.get("from_bank", 0.85):
         # mostly from the bank, so that games move through the phases to the last trains
         from_bank = [a for a in options if game.train(a["train"]).owner is None]
         options = from_bank or options
@@ -330,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="optional rules of every game, or 'random' for a random choice per game")
     parser.add_argument("--export", default=None)
     parser.add_argument("--style", default=None,
-                        help="one style of play for every game (1817: modern), else the title's styles by seed")
+                        help="one style of play for every game (1817: modern; 1830: wild, reckless), else the title's styles by seed")
     args = parser.parse_args(argv)
     if args.style and args.style not in NAMED_STYLES.get(args.title, {}):
         parser.error(f"{args.title} has no style {args.style!r}")
