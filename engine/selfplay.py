@@ -83,8 +83,9 @@ TITLE_WEIGHTS = {"1817": {"merge": 6.0}}
 WILD_1830 = {"sell_shares": 2.0, "buy_company": 3.0, "buy_train": 6.0, "pass": 0.5, "bankrupt": 3.0,
              "bankrupt_among_others": 0.5, "private_acts": 0.25, "from_bank": 0.5, "extreme_prices": True}
 # "reckless" ones play as wild ones but seldom go bankrupt while they may still sell, so that games reach the
-# last phases (and the Diesels' prices) before someone does
-RECKLESS_1830 = {**WILD_1830, "bankrupt": 0.3, "bankrupt_among_others": 0.002}
+# last phases (and the Diesels' prices) before someone does; in the auction of the privates they mostly pass
+# (the cheapest private's price falls, down to nothing)
+RECKLESS_1830 = {**WILD_1830, "bankrupt": 0.3, "bankrupt_among_others": 0.002, "auction_pass": 25.0}
 TITLE_STYLES = {"1817": (
     {},
     {"take_loan": 0.02, "payoff_loan": 2.0, "short": 0.3, "bankrupt": 0.05, "pass": 0.5, "buy_train": 1.5,
@@ -194,6 +195,8 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
             del by_type["bid"]
     kinds = list(by_type)
     weights = [style.get(k, TITLE_WEIGHTS.get(game.TITLE, {}).get(k, WEIGHTS.get(k, 1.0))) for k in kinds]
+    if "pass" in by_type and "auction_pass" in style and not (game.round.stock or game.round.operating):
+        weights[kinds.index("pass")] = style["auction_pass"]
     if "bankrupt" in by_type and set(kinds) - {"bankrupt", "sell_shares"}:
         # bankruptcy while there is still something else to do: rarely (18xx.games allows it whenever
         # the president can't raise the cheapest train's price)
