@@ -84,8 +84,10 @@ WILD_1830 = {"sell_shares": 2.0, "buy_company": 3.0, "buy_train": 6.0, "pass": 0
              "bankrupt_among_others": 0.5, "private_acts": 0.25, "from_bank": 0.5, "extreme_prices": True}
 # "reckless" ones play as wild ones but seldom go bankrupt while they may still sell, so that games reach the
 # last phases (and the Diesels' prices) before someone does; in the auction of the privates they mostly pass
-# (the cheapest private's price falls, down to nothing)
-RECKLESS_1830 = {**WILD_1830, "bankrupt": 0.3, "bankrupt_among_others": 0.002, "auction_pass": 25.0}
+# (the cheapest private's price falls, down to nothing), and they keep their privates' abilities for late (MH
+# exchanged for a certificate from the market, privates still with a player when the 5-train closes them)
+RECKLESS_1830 = {**WILD_1830, "bankrupt": 0.3, "bankrupt_among_others": 0.002, "auction_pass": 25.0,
+                 "private_acts": 0.01}
 TITLE_STYLES = {"1817": (
     {},
     {"take_loan": 0.02, "payoff_loan": 2.0, "short": 0.3, "bankrupt": 0.05, "pass": 0.5, "buy_train": 1.5,
