@@ -37,3 +37,20 @@ def test_exported_logs_replay_to_the_same_game():
         again = load_18xx(json.loads(json.dumps(game.to_18xx())))
         assert again.summary() == game.summary()
         assert again.actions == game.actions
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_wild_players_go_bankrupt_and_keep_the_invariants(seed):
+    _, problem, _, game = play_one("1830", 4, seed, 4000, (), "wild")
+    assert problem is None
+    assert game.finished and game.end_reason == "bankrupt"
+    assert any(a["type"] == "bankrupt" for a in game.actions)
+
+
+def test_reckless_players_pass_until_sv_costs_nothing():
+    _, problem, _, game = play_one("1830", 4, 1, 4000, (), "reckless")
+    assert problem is None and game.finished
+    sv = game.company("SV")
+    assert sv.min_bid == 0
+    assert not any(a["type"] == "bid" and a.get("company") == "SV" for a in game.actions)
+
