@@ -305,3 +305,19 @@ def test_a_pass_is_shown_first_when_it_sets_something_off(k, said):
             russian = s.confirmation(action, NAMES)
         assert russian.startswith("Если вы спасуете: ") and not foreign_words(russian, set(NAMES.values()) |
                                                                            set(s.corporations())), russian
+
+
+@pytest.mark.parametrize("k, told", [
+    (618, "A&S passes; holders of GT: Player3 receives $24, Player1 receives $24 and Player2 receives $72"),
+    (1403, "DL&W passes; R's 2 loans are repaid first; Player1, its president, pays the $126 they leave unpaid; the "
+           "holders of R get nothing"),
+    (1123, "Player4 passes; the auction of PSNR ends: Player3 wins it for $20; WT buys PSNR for $20 (taking over its 3 "
+           "loans, borrowing 1 loan to pay) — WT price $180 → $165"),
+    (592, "GT passes; GT ends its turn without a train: it moves into the liquidation zone ($60 → $0)"),
+    (359, "ME passes; ME borrows 1 loan to pay its $60 interest — ME price $45 → $40")])
+def test_the_thread_is_told_what_a_pass_settled(k, told):
+    """Once sent, a pass's message tells what the engine settled, in the words its preview used: a sale's
+    holders paid, a liquidated corporation's loans and its president's share, the auction's winner and buyer,
+    the liquidation zone and why, a loan borrowed for interest."""
+    s, action = _at(k)
+    assert s.describe(s.apply(action), NAMES) == told

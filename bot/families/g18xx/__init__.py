@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.commands import Button, clean
 from bot.families.g18xx.commands import COMMANDS, describe_auto
+from bot.families.g18xx.previews import settled_text
 from bot.families.g18xx.words import (
     Words,
     aftermath,
@@ -230,6 +231,7 @@ class G18xx(Session):
         change.notes["cheapest_after"] = self.turn_info().get("cheapest")
         change.notes["passed_over"] = self.turn_info().get("passed_over") or []
         change.notes["company_payments"] = list(getattr(self.game, "company_payments", ()))
+        change.notes["outcomes"] = list(getattr(self.game, "outcomes", ()))
         if a.get("type") in ("run_routes", "dividend"):  # the run's revenue per train, as the engine reckoned it
             ran = (getattr(self.game, "last_routes", None) or {}).get(a.get("entity")) or []
             change.notes["run"] = [(train, revenue) for train, revenue, _ in ran]
@@ -301,12 +303,18 @@ class G18xx(Session):
         won = won_privates(w, a, change.before, change.after) + self.won_auctions(change, w)
         if won:
             text += "; " + "; ".join(won)
+        # what the engine settled (1817: a sale or a liquidation and what each holder got, the liquidation zone)
+        outcomes = change.notes.get("outcomes") or []
+        settled = settled_text(w, outcomes, bool(won))
+        if settled:
+            text += "; " + settled
         automatic = [describe_auto(w, x) for x in a.get("auto_actions") or []]
         if automatic:
             text += "; " + _("automatically: {actions}", actions=", ".join(automatic))
         # the action's own words say how its price moved
         own_move = ("dividend", "take_loan", "payoff_loan", "convert") + (("merge",) if a.get("entity_type") == "corporation" else ())
         skip = {str(a.get("entity"))} if a.get("type") in own_move else set()
+        skip |= {e["corporation"] for e in outcomes if e.get("event") == "liquidation_zone"}
         if a.get("type") == "sell_shares":
             skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
         ran = str(a.get("entity")) if a.get("type") == "run_routes" else None

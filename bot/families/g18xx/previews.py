@@ -42,7 +42,7 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
     corps = said.get("corporations") or {}
     if kind in ("take_loan", "payoff_loan"):
         corp = str(action.get("entity"))
-        settled = [line for e in said.get("events") or () for line in event_lines(w, e, said)]
+        settled = [line for e in said.get("events") or () for line in event_lines(w, e)]
         return loan_text(w, corp, corps.get(corp) or {}, said.get("loans") or {}, kind == "take_loan") \
             + ("; " + "; ".join(settled) if settled else "")
     if kind == "convert":
@@ -68,7 +68,7 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
         if after.get("entity") == buyer and {"take_loan", "payoff_loan"} & set(after.get("types") or ()):
             return text + "; " + _("then {buyer} may take or repay loans before the holders of {corporation} are "
                                    "paid", buyer=buyer, corporation=sold)
-        rest = [line for e in events if e is not bought for line in event_lines(w, e, said)]
+        rest = [line for e in events if e is not bought for line in event_lines(w, e)]
         return text + ("; " + "; ".join(rest) if rest else "")
     if kind == "assign":
         corp = str(action.get("target"))
@@ -112,7 +112,7 @@ def consequences(w: Words, said: dict) -> list[str]:
     """The lines of `pass_text`: the engine's events in words, the prices and zones moved, the cash moved
     that no event accounts for. Empty when the only news is routine (interest paid from the treasury)."""
     events = said.get("events") or []
-    lines = [line for e in events for line in event_lines(w, e, said)]
+    lines = [line for e in events for line in event_lines(w, e)]
     if not lines:
         return []
     corps = said.get("corporations") or {}
@@ -139,7 +139,14 @@ def consequences(w: Words, said: dict) -> list[str]:
     return lines
 
 
-def event_lines(w: Words, e: dict, said: dict) -> list[str]:
+def settled_text(w: Words, events: list[dict], won_told: bool) -> str:
+    """What the engine settled during an applied action (`game.outcomes`), in the words its preview used; an
+    auction's winner and buyer left out when the action's own words told them (`won_told`)."""
+    return "; ".join(line for e in events if not (won_told and e.get("event") in ("auction_won", "acquired"))
+                     for line in event_lines(w, e))
+
+
+def event_lines(w: Words, e: dict) -> list[str]:
     """One event the engine settled (`engine.core.game.outcomes`), in words; none for routine ones."""
     kind, corp = e.get("event"), e.get("corporation")
     if kind == "auction_won":
@@ -175,10 +182,7 @@ def event_lines(w: Words, e: dict, said: dict) -> list[str]:
                   "treasury of {treasury}", corporation=corp, money=w.money(e["owed"]),
                   name=w.who(e["president"], "player"), treasury=w.money(e["treasury"]))]
     if kind == "liquidation_zone":
-        c = (said.get("corporations") or {}).get(corp) or {}
-        price = c.get("price") or [None, None]
-        money = dict(corporation=corp, before=w.money(e.get("price") if price[0] is None else price[0]),
-                     after=w.money(price[1]))
+        money = dict(corporation=corp, before=w.money(e["price"][0]), after=w.money(e["price"][1]))
         why = e.get("why")
         if why == "no_train":
             return [_("{corporation} ends its turn without a train: it moves into the liquidation zone ({before} → "

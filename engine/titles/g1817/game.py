@@ -350,11 +350,12 @@ class Game1817(BaseGame):
         `stations` (converted, it could not pay for its stations), `bankrupt` (its president went bankrupt)."""
         if corp.owner is None:
             return
-        if not self.in_liquidation(corp):
-            self.outcomes.append({"event": "liquidation_zone", "corporation": corp.sym, "why": why,
-                                  "price": corp.share_price.price if corp.share_price is not None else None})
+        entering, was = not self.in_liquidation(corp), corp.share_price.price if corp.share_price else None
         self.owner_when_liquidated[corp.sym] = corp.owner
         self.market.place(corp, self.market.cell(0, 0))
+        if entering:  # its price before and after
+            self.outcomes.append({"event": "liquidation_zone", "corporation": corp.sym, "why": why,
+                                  "price": [was, corp.share_price.price]})
 
     def presided_by_nobody(self, corp: Corporation) -> bool:
         return corp.owner is None and corp.presidents_share.owner is self.pool
