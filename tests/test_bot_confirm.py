@@ -283,3 +283,27 @@ async def test_an_offer_says_what_each_holder_gets_at_its_opening_bid(tmp_path):
         assert preview.content.endswith("; sold at $100: Player5 receives $100"), preview.content
         rec = await fake.click(who, preview, _button(preview, "cancel"))
         assert preview.content.endswith("\n→ Cancelled: nothing was done.") and preview.custom_ids == []
+
+
+async def test_an_operating_pass_that_leaves_a_corporation_without_a_train_is_shown_first(tmp_path):
+    """GT, its buying done, passing on loans would end its turn without a train: the pass is shown first,
+    privately, saying so; confirmed, the thread is told the same. Earlier passes of GT's turn set nothing off
+    and went at once."""
+    def gt_without_a_train(actions):  # GT's pass on loans in the recorded game's operating round 2.1
+        return 592
+
+    async with _bot_at(tmp_path, FIXTURE, gt_without_a_train) as (fake, bot, thread, game_id, members):
+        session = bot.service._live[game_id].session
+        who = members[session.active_players()[0]]
+        count, posted = len(session.actions), len(fake.channel_messages(thread))
+        rec = await fake.command(who, thread, "pass", {})
+        preview = rec.final
+        assert preview.ephemeral and preview.custom_ids, preview.content
+        assert preview.content == "If you pass: GT ends its turn without a train: it moves into the liquidation " \
+                                  "zone ($60 → $0)", preview.content
+        assert len(session.actions) == count and len(fake.channel_messages(thread)) == posted
+        await fake.click(who, preview, _button(preview, "confirm"))
+        assert "\n→ Done: GT passes" in preview.content and len(session.actions) == count + 1
+        told = fake.channel_messages(thread)[posted].content
+        assert told.startswith("GT passes; GT ends its turn without a train: it moves into the liquidation zone "
+                               "($60 → $0)"), told
