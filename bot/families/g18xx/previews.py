@@ -3,10 +3,12 @@ loan or a repayment costs (treasury, loans against the limit, interest at the ra
 loans out make, the price move), what a conversion or a merger does to the corporation (size, price,
 treasury, loans, trains and stations against their limits, president) and to each holder (shares before →
 after, cash paid or received), what an acquisition does to the buyer and pays the holders, what an offer
-for sale puts up and what each holder gets if it sells at its opening bid, and what a pass in a merger or
-acquisition round sets off (an auction it ends, a corporation the bank liquidates, a buyer's price moved by
-the loans it keeps, cash paid or owed). The facts are the engine's (`engine.core.preview`: the action tried
-on a copy of the game).
+for sale puts up and what each holder gets if it sells at its opening bid, and what a pass (or a standing
+order to pass acting at once) sets off where the engine says a pass may (an auction it ends, a corporation
+bought or liquidated and what its holders get and its president pays, the loans a buyer keeps, interest
+borrowed for or unpaid, the liquidation zone and why). The facts are the engine's (`engine.core.preview`:
+the action tried on a copy of the game, with the events the engine settled as it went); the same event
+words tell a move's message what it settled (`settled_text`).
 """
 
 from __future__ import annotations
