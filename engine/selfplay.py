@@ -82,11 +82,11 @@ TITLE_WEIGHTS = {"1817": {"merge": 6.0}}
 # bankrupt whenever they may, not only when nothing else is left
 WILD_1830 = {"sell_shares": 2.0, "buy_company": 3.0, "buy_train": 6.0, "pass": 0.5, "bankrupt": 3.0,
              "bankrupt_among_others": 0.5, "private_acts": 0.25, "from_bank": 0.5, "extreme_prices": True}
-# "reckless" ones play as wild ones but seldom go bankrupt while they may still sell, so that games reach the
-# last phases (and the Diesels' prices) before someone does; in the auction of the privates they mostly pass
-# (the cheapest private's price falls, down to nothing), and they keep their privates' abilities for late (MH
-# exchanged for a certificate from the market, privates still with a player when the 5-train closes them)
-RECKLESS_1830 = {**WILD_1830, "bankrupt": 0.3, "bankrupt_among_others": 0.002, "auction_pass": 25.0,
+# "reckless" ones play as wild ones but go bankrupt less eagerly, so that games reach the later phases (and the
+# Diesels' prices) before someone does, still holding shares for the bankruptcy's sales; in the auction of the
+# privates they mostly pass (the cheapest private's price falls, down to nothing), and they keep their
+# privates' abilities for late (MH exchanged for a certificate from the market)
+RECKLESS_1830 = {**WILD_1830, "bankrupt_among_others": 0.02, "auction_pass": 25.0,
                  "private_acts": 0.01}
 TITLE_STYLES = {"1817": (
     {},
