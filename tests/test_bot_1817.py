@@ -321,3 +321,15 @@ def test_the_thread_is_told_what_a_pass_settled(k, told):
     the liquidation zone and why, a loan borrowed for interest."""
     s, action = _at(k)
     assert s.describe(s.apply(action), NAMES) == told
+
+
+@pytest.mark.parametrize("why, price, told", [
+    ("no_train", [60, 0], "GT ends its turn without a train: it moves into the liquidation zone ($60 → $0)"),
+    ("stations", [0, 0], "GT can't pay for its stations: it moves into the liquidation zone"),
+    ("interest", [0, 0], "GT moves into the liquidation zone")])
+def test_a_move_into_the_liquidation_zone_tells_the_price_only_when_it_moves(why, price, told):
+    """A corporation already at the liquidation zone's price is not told as going from $0 to $0."""
+    from bot.families.g18xx.previews import event_lines
+    from bot.families.g18xx.words import Words
+    event = {"event": "liquidation_zone", "corporation": "GT", "why": why, "price": price}
+    assert event_lines(Words({}, {}), event) == [told]

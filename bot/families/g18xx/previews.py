@@ -184,17 +184,17 @@ def event_lines(w: Words, e: dict) -> list[str]:
                   "treasury of {treasury}", corporation=corp, money=w.money(e["owed"]),
                   name=w.who(e["president"], "player"), treasury=w.money(e["treasury"]))]
     if kind == "liquidation_zone":
-        money = dict(corporation=corp, before=w.money(e["price"][0]), after=w.money(e["price"][1]))
         why = e.get("why")
         if why == "no_train":
-            return [_("{corporation} ends its turn without a train: it moves into the liquidation zone ({before} → "
-                      "{after})", **money)]
-        if why == "interest":
-            return [_("{corporation} moves into the liquidation zone ({before} → {after})", **money)]
-        if why == "stations":
-            return [_("{corporation} can't pay for its stations: it moves into the liquidation zone ({before} → "
-                      "{after})", **money)]
-        return [_("{corporation} moves into the liquidation zone ({before} → {after})", **money)]
+            line = _("{corporation} ends its turn without a train: it moves into the liquidation zone", corporation=corp)
+        elif why == "stations":
+            line = _("{corporation} can't pay for its stations: it moves into the liquidation zone", corporation=corp)
+        else:
+            line = _("{corporation} moves into the liquidation zone", corporation=corp)
+        before, after = e["price"]
+        if before == after:  # already at the zone's price: no move to tell
+            return [line]
+        return [_("{event} ({before} → {after})", event=line, before=w.money(before), after=w.money(after))]
     return []
 
 
