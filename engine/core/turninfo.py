@@ -29,9 +29,7 @@ def turn_info(game) -> dict:
         "types": game.action_types(), "step": step.description, "round": rnd.name,
         "round_desc": rnd.description, "actor": _ref(entity), "players": game.active_players(),
     }
-    if rnd.merger:  # 1817's merger and acquisition rounds: a pass there may end a sale or a liquidation
-        info["merger_round"] = True
-    if rnd.merger or rnd.passes_set_off:
+    if rnd.passes_set_off:  # 1817's merger, acquisition and operating rounds
         info["pass_sets_off"] = True
     info.update(step.turn_facts(entity))
     if game.passed_over:

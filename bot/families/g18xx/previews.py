@@ -44,9 +44,9 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
     corps = said.get("corporations") or {}
     if kind in ("take_loan", "payoff_loan"):
         corp = str(action.get("entity"))
-        settled = [line for e in said.get("events") or () for line in event_lines(w, e)]
+        settled = settled_text(w, said.get("events") or [], False)
         return loan_text(w, corp, corps.get(corp) or {}, said.get("loans") or {}, kind == "take_loan") \
-            + ("; " + "; ".join(settled) if settled else "")
+            + ("; " + settled if settled else "")
     if kind == "convert":
         corp = str(action.get("entity"))
         c = corps.get(corp) or {}
@@ -70,8 +70,8 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
         if after.get("entity") == buyer and {"take_loan", "payoff_loan"} & set(after.get("types") or ()):
             return text + "; " + _("then {buyer} may take or repay loans before the holders of {corporation} are "
                                    "paid", buyer=buyer, corporation=sold)
-        rest = [line for e in events if e is not bought for line in event_lines(w, e)]
-        return text + ("; " + "; ".join(rest) if rest else "")
+        rest = settled_text(w, [e for e in events if e is not bought], False)
+        return text + ("; " + rest if rest else "")
     if kind == "assign":
         corp = str(action.get("target"))
         sale = (said.get("next") or {}).get("sale") or {}

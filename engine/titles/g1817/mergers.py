@@ -23,6 +23,7 @@ class RoundOfSet(Round):
 
     label = ""
     merger = True
+    passes_set_off = True  # a pass may end a sale or a liquidation
 
     @property
     def description(self) -> str:

@@ -125,9 +125,11 @@ class BuySellParShares1817(Auction, BuySellParShares):
         """(certificates, percent) bundles of its shares in the market it can pay for, smallest first: the
         market's growing bundles, as a player would sell them (18xx.games: a president's certificate sold
         to the market is bought back with all the rest, or in part)."""
-        shares = [s for s in self.game.pool.shares_of(corp) if s.percent > 0]
-        return [(bundle, percent) for bundle, percent in self.game.bundles_of(corp, shares)
+        return [(bundle, percent) for bundle, percent in self.market_bundles(corp)
                 if self.bundle_price(corp, percent) <= corp.cash]
+
+    def market_bundles(self, corp: Corporation) -> list[tuple[list, int]]:
+        return self.game.bundles_of(corp, [s for s in self.game.pool.shares_of(corp) if s.percent > 0])
 
     @staticmethod
     def bundle_price(corp: Corporation, percent: int) -> int:
@@ -405,7 +407,7 @@ class BuySellParShares1817(Auction, BuySellParShares):
         if any(s.corporation is not corp or s.owner is not game.pool for s in shares):
             raise GameError("{corporation} buys back its own shares from the market", corporation=corp.sym)
         percent = action.percent or sum(s.percent for s in shares)
-        bundles = game.bundles_of(corp, [s for s in game.pool.shares_of(corp) if s.percent > 0])
+        bundles = self.market_bundles(corp)
         if not any(set(bundle) == set(shares) and p == percent for bundle, p in bundles):
             raise GameError("{corporation} buys back the market's shares smallest first, its president's "
                             "certificate last: {options}", corporation=corp.sym,
