@@ -455,3 +455,61 @@ def test_walks_kept_from_run_to_run_are_the_walks_of_the_map_as_it_is():
             walks = autoroute._WALKS.pop(hm)
             assert kept == _net_signature(autoroute._net(rules)), (h.coord, corp_sym)
             autoroute._WALKS[hm] = walks
+
+
+def _parts_beyond_walks(search, rules, cands, max_cost: int, forbid: int) -> int:
+    """Check every route of `cands` clear of `forbid` against search.walks(max_cost, forbid): from each inner
+    stop (come to from its neighbour on the route), what the rest of the route earns stop by stop (each stop's
+    value and its step's chain's bonus) is at most the walks' bound for that stop cost. Returns the parts
+    checked."""
+    walks = search.walks(max_cost, forbid)
+    bonus_bits = autoroute._track_bonus_masks(rules, search.net)
+    checked = 0
+    for k in range(len(cands)):
+        if cands.masks[k] & forbid:
+            continue
+        stops, steps = cands.route(k)
+        idx = [search.net.index[s] for s in stops]
+        earns = [search.bonus_of(sum(1 << b for b, (bits, _) in enumerate(bonus_bits) if ch.mask & bits))
+                 for ch, _, _ in steps]
+        for order, step_earns in ((idx, earns), (idx[::-1], earns[::-1])):
+            for j in range(1, len(order) - 1):
+                rest = order[j + 1:]
+                earn = sum(search.vals[i] for i in rest) + sum(step_earns[j:])
+                most, first, other = walks[order[j]][sum(search.cost[i] for i in rest)]
+                assert (most if first != order[j - 1] else other) >= earn, (order, j)
+                checked += 1
+    return checked
+
+
+def _search_of(game, corp):
+    """(the search by stops of corp's routes, valued for its first train; the rules)."""
+    rules = autoroute._rules(game, corp)
+    net = autoroute._net(rules)
+    vals = autoroute._added_values(rules, net, corp.trains[:1])
+    return autoroute._StopSearch(net, rules, vals, autoroute._track_bonus_masks(rules, net)), rules
+
+
+def test_walks_bound_what_every_route_earns_beyond_each_stop():
+    """The search's walk bounds (_StopSearch.walks, the most an open end earns with k more stop cost) hold for
+    every part of every route, on 1817's map with its mines and on random maps with bonus hexes, with and
+    without track the route must keep clear of."""
+    from engine.titles import load_18xx
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+    game = load_18xx(log, upto=1619)
+    checked = 0
+    cases = [(game, corp, 5) for corp in game.corporations if game.hexmap.token_cities(corp.sym) and corp.trains]
+    for seed, lays, _ in CASES[:6]:
+        hm, corps, colors = random_map(seed, lays)
+        rng = random.Random(seed)
+        tracked = sorted(coord for coord, h in hm.hexes.items() if h.tile is not None and h.tile.paths)
+        bonuses = {coord: rng.choice([10, 20, 30]) for coord in rng.sample(tracked, min(len(tracked), 6))}
+        cases += [(BonusGame(hm, colors, bonuses), SimpleNamespace(sym=sym, trains=make_trains(["6"])), 6)
+                  for sym in corps if len(hm.reachable_nodes(sym)) >= 2]
+    for game, corp, max_cost in cases:
+        search, rules = _search_of(game, corp)
+        cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
+        checked += _parts_beyond_walks(search, rules, cands, max_cost, 0)
+        if len(cands):
+            checked += _parts_beyond_walks(search, rules, cands, max_cost, cands.masks[len(cands) // 2])
+    assert checked > 10_000

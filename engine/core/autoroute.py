@@ -632,7 +632,7 @@ class _StopSearch:
     is not grown when no longer one can beat the target: what its stops earn, plus the best stops it hasn't
     visited (its inner stops must be passable, so only one more stop per open end may be one that no route
     runs through), plus every bonus its steps' chains could earn and the k best chains' bonuses for k steps
-    more."""
+    more; or less, what walks from its open ends may earn (`walks`: an end reaches only the stops near it)."""
 
     def __init__(self, net: _Net, rules: RouteRules, vals: list[int], bonus_masks: list[tuple[int, int]]):
         self.net = net
@@ -702,6 +702,53 @@ class _StopSearch:
             b += 1
         return total
 
+    def walks(self, max_cost: int, forbid: int = 0) -> list[list[tuple[int, int, int]]]:
+        """walks[i][k]: (most, o, most not via o) that k more stop cost may earn on a walk from stop i through
+        passable stops, each step earning its stop's value and the most bonus one of its chains clear of
+        `forbid` may earn; most: the best walk, o: the stop of its first step, the last: the best walk whose
+        first step is not to o. A walk never steps straight back to the stop it came from, but may come back
+        later: an upper bound of what a route's open end earns (its stops visited once)."""
+        n = len(self.net.nodes)
+        vals, cost, passable = self.vals, self.cost, self.net.passable
+        bonus_of = self.bonus_of
+        # the steps a walk may take from each passable stop: (stop reached, its value and best bonus, whether
+        # the walk may go on from there)
+        moves = []
+        for i in range(n):
+            got = []
+            if passable[i] == 1:
+                for o, ts, te, chains, _anyb in self.steps[i]:
+                    if ts:
+                        continue
+                    best = -1
+                    for m, bb, _ in chains:
+                        if not m & forbid:
+                            b = bonus_of(bb) if bb else 0
+                            if b > best:
+                                best = b
+                    if best >= 0:
+                        got.append((o, vals[o] + best, cost[o], passable[o] == 1 and not te))
+            moves.append(got)
+        walks = [[(0, -1, 0)] for _ in range(n)]
+        for k in range(1, max_cost + 1):
+            for i in range(n):
+                b1 = b2 = 0
+                o1 = -1
+                for o, earn, c, on in moves[i]:
+                    if c > k:
+                        continue
+                    if on:
+                        b, via, b_other = walks[o][k - c]
+                        earn += b if via != i else b_other
+                    if earn > b1:
+                        if o != o1:
+                            b2 = b1
+                        b1, o1 = earn, o
+                    elif earn > b2 and o != o1:
+                        b2 = earn
+                walks[i].append((b1, o1, b2))
+        return walks
+
     def best(self, max_cost: int, forbid: int = 0) -> tuple[_Candidates, int]:
         """The best route of a train of `max_cost` stops on track clear of `forbid`, and its worth: candidates
         each better than the ones before, the best last."""
@@ -732,6 +779,8 @@ class _StopSearch:
         inner_vals = [vals[i] for i in inner_order]
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
+        # walks: for a train that can't run (nearly) every stop
+        walks = self.walks(max_cost, forbid) if max_cost < len(inner_order) else None
         best_only = floor is None
         deferring = not best_only or aside_too
         # a route must be worth more than this: the best so far, or the floor less one
@@ -775,6 +824,37 @@ class _StopSearch:
                 got.sort(reverse=True)
                 del got[k:]
             return base + sum(got)
+
+        def route_bound(v, c, vis, anyb, ends, arank, o, via, open_here, anchor, first, open_left) -> int:
+            """`bound`, or less: the stops the route's open ends may still reach (walks) -- its right end o (come
+            to from stop `via`) if open_here, its anchor (left of stop `first`) if open_left."""
+            if walks is None:
+                return bound(v, c, vis, anyb, ends, arank)
+            k = max_cost - c
+            if open_here:
+                w = walks[o]
+                if open_left:
+                    a = walks[anchor]
+                    most = 0
+                    for k1 in range(k + 1):
+                        b1, o1, b2 = w[k1]
+                        x = b1 if o1 != via else b2
+                        b1, o1, b2 = a[k - k1]
+                        x += b1 if o1 != first else b2
+                        if x > most:
+                            most = x
+                else:
+                    b1, o1, b2 = w[k]
+                    most = b1 if o1 != via else b2
+            elif open_left:
+                b1, o1, b2 = walks[anchor][k]
+                most = b1 if o1 != first else b2
+            else:
+                return -1
+            most += v + (anyb and bonus_of(anyb))
+            if most <= target:
+                return most
+            return min(most, bound(v, c, vis, anyb, ends, arank))
 
         def runs(seq):
             """Every way to run the steps seq with track used once (and clear of `forbid`), as a chain per
@@ -932,8 +1012,9 @@ class _StopSearch:
                 open_left = not anchor_term and passable[anchor] == 1
                 ends += open_left
             worth = v2 + (anyb2 and bonus_of(anyb2)) if endok[o] and endok[other] else -1
+            left_open = rightward and open_left
             if worth <= target:
-                most = bound(v2, c2, vis2, anyb2, ends, arank)
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open)
                 if most <= target:
                     if deferring and max(worth, most) >= 0:
                         aside.append((max(worth, most), step, (node, vis, c, v, gm, arank, other, seq, run, used,
@@ -949,7 +1030,7 @@ class _StopSearch:
             elif worth >= 0 and deferring:
                 aside.append((worth, found, (v2, c2, vis2, seq2, run2, bb2, anyb2, n2)))
             if worth > target:
-                most = bound(v2, c2, vis2, anyb2, ends, arank)
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open)
                 if most <= target:
                     if deferring and most >= 0:
                         aside.append((most, grow_on, (o, vis2, c2, v2, gm, arank, other, seq2, run2, used2, anyb2,
