@@ -59,6 +59,10 @@ class LogConflict(RuntimeError):
     """The stored log moved on since the game in memory was built from it (nothing was stored)."""
 
 
+class PreviewGone(RuntimeError):
+    """The preview a Confirm answers is no longer open (answered, or dropped as one of the oldest)."""
+
+
 class MigrationFailed(RuntimeError):
     pass
 

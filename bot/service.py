@@ -26,7 +26,17 @@ import pydantic
 from bot import access
 from bot.access import Caller
 from bot.commands import Command, fit
-from bot.db import Database, GameRow, LogConflict, PendingPreview, Seat, TradeOffer, UndoEvent, UndoRequest
+from bot.db import (
+    Database,
+    GameRow,
+    LogConflict,
+    PendingPreview,
+    PreviewGone,
+    Seat,
+    TradeOffer,
+    UndoEvent,
+    UndoRequest,
+)
 from bot.errors import PreviewClosed, Refusal, UserError, clip, quote
 from bot.names import CommandName
 from bot.session import Change, Engine, Session, Title
@@ -648,7 +658,8 @@ class Service:
     async def confirm(self, game_id: int, caller: Caller, token: int, yes: bool,
                       publish: Publish | None = None) -> Reply | None:
         """The member's answer to a preview (`act`): Confirm applies exactly the action shown, once, if the
-        game has not moved on since (a restart in between included); Cancel (None returned) drops it. Raises
+        game has not moved on since (a restart in between included; a crash while it is applied too, as it is
+        marked answered with the action's commit); Cancel (None returned) drops it. Raises
         PreviewClosed, changing nothing, for a preview that is no longer open or shown before the game moved
         on (and when the engine refuses the action after all: the preview is then closed too); UserError for
         someone else's."""
@@ -659,9 +670,12 @@ class Service:
                 raise PreviewClosed(lazy("This preview is no longer open: nothing was done."))
             if shown.member_id != caller.member_id:
                 raise UserError(lazy("Only the member who asked for this preview may confirm it."))
-            if shown.answered is not None or not await self.db.take_preview(token, "confirmed" if yes else "cancelled"):
-                raise PreviewClosed(lazy("This preview is no longer open: nothing was done."), answered=True)
+            closed = PreviewClosed(lazy("This preview is no longer open: nothing was done."), answered=True)
+            if shown.answered is not None:
+                raise closed
             if not yes:
+                if not await self.db.take_preview(token, "cancelled"):
+                    raise closed
                 return None
             seat = lv.seat_of_member(caller.member_id)
             actions = lv.session.actions if lv.session is not None else []
@@ -672,9 +686,13 @@ class Service:
                 raise PreviewClosed(lazy("The game moved on since this preview, so nothing was done: send the "
                                          "command again to see what it does now."))
             try:
-                # marked answered before it is applied (under the game's lock): a second press, even after a
-                # crash in between, finds it answered, and a game moved on
-                return await self._apply(lv, caller, dict(shown.action), publish, self._command(lv, shown.command))
+                # marked answered in the transaction that stores the action: a crash before its commit leaves
+                # the preview open and the game as it was (pressed again, it is applied then), one after it
+                # leaves both done (pressed again, it is answered already)
+                return await self._apply(lv, caller, dict(shown.action), publish, self._command(lv, shown.command),
+                                         answering=token)
+            except PreviewClosed:
+                raise
             except UserError as e:
                 await self.db.close_preview(token)
                 raise PreviewClosed(e.args[0] if e.args else str(e)) from None
@@ -768,10 +786,11 @@ class Service:
         return lazy("It is not your turn: waiting for {names}.", names=waiting)
 
     async def _apply(self, lv: Live, caller: Caller, action: dict, publish: Publish | None,
-                     cmd: Command | None = None) -> Reply:
+                     cmd: Command | None = None, *, answering: int | None = None) -> Reply:
         """Apply, store, then describe: the action, then those the command sends after it (an end of turn
         passing what is left), each stored as it is applied. Until an action is stored, any failure drops the
-        game in memory (the engine may have changed it half-way) and nothing is reported as done."""
+        game in memory (the engine may have changed it half-way) and nothing is reported as done. `answering`:
+        the preview whose Confirm sent the action, marked answered with the action's commit."""
         session = lv.session
         assert session is not None
         previous = set(lv.row.turn_members)
@@ -780,7 +799,8 @@ class Service:
         vote = None
         while action is not None and len(changes) < MAX_FOLLOW_UPS:
             try:
-                change, turn, vote_now = await self._apply_one(lv, caller, action)
+                change, turn, vote_now = await self._apply_one(lv, caller, action,
+                                                               answering=None if changes else answering)
             except UserError:
                 if not changes:
                     raise
@@ -801,8 +821,10 @@ class Service:
         await self._publish(publish, reply)
         return reply
 
-    async def _apply_one(self, lv: Live, caller: Caller, action: dict) -> tuple[Change, list[int], UndoRequest | None]:
-        """Apply one action and store it: (what changed, the members to act now, the undo vote it closed)."""
+    async def _apply_one(self, lv: Live, caller: Caller, action: dict, *, answering: int | None = None
+                         ) -> tuple[Change, list[int], UndoRequest | None]:
+        """Apply one action and store it: (what changed, the members to act now, the undo vote it closed).
+        `answering`: the preview it confirms, marked answered in the same transaction (see `confirm`)."""
         game_id, session = lv.row.id, lv.session
         assert session is not None
         seq = len(session.actions) + 1
@@ -825,11 +847,16 @@ class Service:
                 fields.update(status="finished", result=session.result(), end_reason=session.end_reason)
             vote = await self.db.undo_request(game_id)  # an open undo vote ends with this action
             async with self.db.transaction():
+                if answering is not None and not await self.db.take_preview(answering, "confirmed"):
+                    raise PreviewGone(answering)
                 await self.db.append_action(game_id, stored, caller.member_id, seq, fields)
                 if session.finished:
                     await self.db.set_reminder(game_id, next_at=None)
                 else:
                     await self._schedule_reminder(game_id)
+        except PreviewGone:  # answered (or dropped) since it was read: nothing stored
+            self._forget(game_id)
+            raise PreviewClosed(lazy("This preview is no longer open: nothing was done."), answered=True) from None
         except LogConflict:
             self._forget(game_id)
             log.error("game %s: the stored log moved on under the game in memory; rebuilt", game_id)

@@ -9,9 +9,15 @@ import contextlib
 import json
 from pathlib import Path
 
+import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
+from fakediscord.play import imported_game, resolved_actions
 from fakediscord.recorded import QuickPictures
 
+from bot.db import Database
+from bot.errors import PreviewClosed
+from bot.service import Service
+from bot.session import Engine
 from engine.core.actions import resolve_undo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "1817" / "15528.json"
@@ -307,3 +313,59 @@ async def test_an_operating_pass_that_leaves_a_corporation_without_a_train_is_sh
         told = fake.channel_messages(thread)[posted].content
         assert told.startswith("GT passes; GT ends its turn without a train: it moves into the liquidation zone "
                                "($60 → $0)"), told
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after it runs (what was not committed is lost)."""
+
+
+async def test_a_confirm_cut_short_by_a_crash_is_neither_lost_nor_applied_twice(tmp_path, monkeypatch):
+    """The preview is marked answered in the transaction that stores its action: killed before that commit,
+    the bot comes back with the preview open and the game as it was, and the member's second press applies the
+    loan; killed after it (before anything was posted), the second press finds it answered and applies nothing."""
+    log = json.loads(FIXTURE.read_text())
+    k = next(i for i, a in enumerate(resolved_actions(log)) if a["type"] == "take_loan")
+    path = tmp_path / "rh.db"
+
+    async def started() -> tuple[Database, Service]:
+        db = await Database(path).open()
+        return db, Service(db, Engine(), pictures=False)
+
+    db, svc = await started()
+    try:
+        gid, callers = await imported_game(svc, log, k)
+        live = svc._live[gid]
+        who = callers[int(live.session.active_players()[0])]
+        corp = resolved_actions(log)[k]["entity"]
+        count = len(live.session.actions)
+
+        for dies_in in ("append_action", "_finish_reply"):
+            shown = await svc.act(gid, who, "loan", {"corporation": corp})
+            token = int(shown.buttons[0].split(":")[1])
+            with monkeypatch.context() as m:
+                target = Database if dies_in == "append_action" else Service
+
+                def die(*args, **kwargs):
+                    raise Killed
+
+                m.setattr(target, dies_in, die)
+                with pytest.raises(Killed):
+                    await svc.confirm(gid, who, token, True)
+            await db.close()  # the process is gone; it starts again on the same database
+            db, svc = await started()
+            await svc.resume_all()
+            if dies_in == "append_action":  # nothing stored: the press is open still, and applies once
+                assert await db.action_count(gid) == count and (await db.preview(token)).answered is None
+                reply = await svc.confirm(gid, who, token, True)
+                assert reply.text.startswith(f"{corp} takes a loan of $100"), reply.text
+            else:  # stored with its answer: pressed again, nothing more
+                assert await db.action_count(gid) == count + 1
+                assert (await db.preview(token)).answered == "confirmed"
+            with pytest.raises(PreviewClosed) as again:
+                await svc.confirm(gid, who, token, True)
+            assert again.value.answered
+            count += 1
+            assert await db.action_count(gid) == count == len(svc._live[gid].session.actions)
+            assert (await db.actions(gid))[-1]["type"] == "take_loan"
+    finally:
+        await db.close()
