@@ -752,8 +752,11 @@ class Service:
                 await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members, set())
                 await self._publish(publish, reply)
                 return reply
-            await self.db.delete_trade_offer(game_id)
-            reply = await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), None)
+            try:  # the offer goes in the transaction that stores the trade (a crash before it leaves it open)
+                reply = await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), None)
+            except UserError:  # refused after all: the offer is closed
+                await self.db.delete_trade_offer(game_id)
+                raise
             reply.text = _("{name} agrees.", name=seat.name) + " " + reply.text
             reply.also = [*self._offer_closed(lv, offer, _("{name} agreed", name=seat.name)), *reply.also]
             await self._publish(publish, reply)

@@ -414,3 +414,44 @@ async def test_an_undo_request_the_thread_refuses_is_not_kept(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after it runs (what was not committed is lost)."""
+
+
+async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applied_twice(tmp_path, monkeypatch):
+    """The offer is closed in the transaction that stores the trade: killed before that commit, the bot comes
+    back with the offer open, and the seller's second Accept sells the train, once."""
+    path = tmp_path / "rh.db"
+    db = await Database(path).open()
+    try:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, fixture_log(), 336)  # C&O may buy another president's train
+        lv = svc._live[gid]
+        buyer = acting_caller(svc, gid, callers)
+        pid = lv.seat_of_member(buyer.member_id).player_id
+        wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
+                      and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
+        seller = callers[lv.session.needs_consent(pid, dict(wanted, price=300))]
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 120})
+        offer = await db.trade_offer(gid)
+
+        def die(*args, **kwargs):
+            raise Killed
+
+        with monkeypatch.context() as m:
+            m.setattr(Database, "append_action", die)
+            with pytest.raises(Killed):
+                await svc.answer_offer(gid, seller, True, offer.at_count)
+        await db.close()  # the process is gone; it starts again on the same database
+        db = await Database(path).open()
+        svc = Service(db, Engine(), pictures=False)
+        await svc.resume_all()
+        assert await db.action_count(gid) == 336 and await db.trade_offer(gid) == offer
+        await svc.answer_offer(gid, seller, True, offer.at_count)
+        assert await db.action_count(gid) == 337 and (await db.actions(gid))[-1]["price"] == 120
+        await refused(svc.answer_offer(gid, seller, True, offer.at_count), "no longer open")
+        assert await db.action_count(gid) == 337 and await db.trade_offer(gid) is None
+    finally:
+        await db.close()
