@@ -88,6 +88,13 @@ WILD_1830 = {"sell_shares": 2.0, "buy_company": 3.0, "buy_train": 6.0, "pass": 0
 # privates' abilities for late (MH exchanged for a certificate from the market)
 RECKLESS_1830 = {**WILD_1830, "bankrupt_among_others": 0.02, "auction_pass": 25.0,
                  "private_acts": 0.01}
+# "heirs" play as reckless ones, but: their corporations buy no private from a player (so that players still
+# hold them when the first 5-train closes them), MH is exchanged only between turns, at a random moment (mostly
+# in an operating round, sometimes never), their stock-round buys go mostly into corporations other players
+# preside, and they go bankrupt only while buying a train, so that the forced sales hand presidencies on
+# (private_acts above 0.005: below it, the roll goes to a random standing order)
+HEIRS_1830 = {**RECKLESS_1830, "bankrupt_among_others": 0.0, "bankrupt_buying_train": 0.3, "sell_shares": 0.3,
+              "private_acts": 0.012, "corporations_buy_privates": 0.0, "exchange_in_turn": 0.0, "others_shares": 0.9}
 TITLE_STYLES = {"1817": (
     {},
     {"take_loan": 0.02, "payoff_loan": 2.0, "short": 0.3, "bankrupt": 0.05, "pass": 0.5, "buy_train": 1.5,
@@ -99,7 +106,7 @@ TITLE_STYLES = {"1817": (
 # before they end
 NAMED_STYLES = {"1817": {
     "modern": {**TITLE_STYLES["1817"][1], "newest_trains": True},
-}, "1830": {"wild": WILD_1830, "reckless": RECKLESS_1830}}
+}, "1830": {"wild": WILD_1830, "reckless": RECKLESS_1830, "heirs": HEIRS_1830}}
 
 
 def random_program(game, rng: random.Random) -> dict | None:
@@ -160,6 +167,10 @@ def legal_actions(game, rng: random.Random) -> list[dict]:
 def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None = None) -> dict | None:
     style = style or {}
     legal = legal_actions(game, rng)
+    if "exchange_in_turn" in style and rng.random() >= style["exchange_in_turn"]:
+        # a private's exchange (1830's MH) not among its owner's choices in his own turn (it may still come
+        # between turns), as long as something else may be done
+        legal = [a for a in legal if not (a["type"] == "buy_shares" and a["entity_type"] == "company")] or legal
     if not legal:
         return None
     roll = rng.random()
@@ -195,6 +206,12 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
         player = game.player(legal[0]["entity"]) if legal[0].get("entity_type") == "player" else None
         if player is not None and sum(c.owner is player for c in game.corporations) >= style["presidencies"]:
             del by_type["bid"]
+    if "buy_company" in by_type and len(by_type) > 1 and "corporations_buy_privates" in style and \
+            rng.random() >= style["corporations_buy_privates"]:
+        # privates stay with the players (no corporation buys one now)
+        by_type["buy_company"] = [a for a in by_type["buy_company"] if a["entity_type"] != "corporation"]
+        if not by_type["buy_company"]:
+            del by_type["buy_company"]
     kinds = list(by_type)
     weights = [style.get(k, TITLE_WEIGHTS.get(game.TITLE, {}).get(k, WEIGHTS.get(k, 1.0))) for k in kinds]
     if "pass" in by_type and "auction_pass" in style and not (game.round.stock or game.round.operating):
@@ -202,7 +219,11 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
     if "bankrupt" in by_type and set(kinds) - {"bankrupt", "sell_shares"}:
         # bankruptcy while there is still something else to do: rarely (18xx.games allows it whenever
         # the president can't raise the cheapest train's price)
-        weights[kinds.index("bankrupt")] = style.get("bankrupt_among_others", 0.001)
+        among = style.get("bankrupt_among_others", 0.001)
+        if isinstance(game.round.active_step(), BuyTrain):
+            # while buying a train, a bankruptcy sells what the president may still sell
+            among = style.get("bankrupt_buying_train", among)
+        weights[kinds.index("bankrupt")] = among
     kind = rng.choices(kinds, weights=weights)[0]
     options = by_type[kind]
     if kind == "run_routes" and options[0]["routes"] and rng.random() < 0.15:
@@ -219,6 +240,12 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
         for a in options:
             prices.setdefault(a[item], []).append(a["price"])
         options = [a for a in options if "exchange" in a or a["price"] in (min(prices[a[item]]), max(prices[a[item]]))]
+    if kind == "buy_shares" and game.round.stock and "others_shares" in style and rng.random() < style["others_shares"]:
+        # into a corporation another player presides
+        buyer = options[0]["entity"]
+        theirs = [a for a in options if a["entity_type"] == "player" and
+                  getattr(game.share(a["shares"][0]).corporation.owner, "id", buyer) != buyer]
+        options = theirs or options
     if kind == "buy_train" and rng.random() < style.get("from_bank", 0.85):
         # mostly from the bank, so that games move through the phases to the last trains
         from_bank = [a for a in options if game.train(a["train"]).owner is None]
@@ -352,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="optional rules of every game, or 'random' for a random choice per game")
     parser.add_argument("--export", default=None)
     parser.add_argument("--style", default=None,
-                        help="one style of play for every game (1817: modern; 1830: wild, reckless), else the title's styles by seed")
+                        help="one style of play for every game (1817: modern; 1830: wild, reckless, heirs), else the title's styles by seed")
     args = parser.parse_args(argv)
     if args.style and args.style not in NAMED_STYLES.get(args.title, {}):
         parser.error(f"{args.title} has no style {args.style!r}")

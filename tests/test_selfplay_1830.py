@@ -54,3 +54,19 @@ def test_reckless_players_pass_until_sv_costs_nothing():
     assert sv.min_bid == 0
     assert not any(a["type"] == "bid" and a.get("company") == "SV" for a in game.actions)
 
+
+def test_heirs_keep_their_privates_and_exchange_mh_between_turns():
+    from engine.core.steps.operating import BuyTrain
+    from engine.titles import load_18xx
+
+    _, problem, log, game = play_one("1830", 4, 6, 4000, (), "heirs")
+    assert problem is None and game.finished
+    assert not any(a["type"] == "buy_company" and a["entity_type"] == "corporation" for a in log)
+    at = next(i for i, a in enumerate(log) if a.get("entity") == "MH" and a["type"] == "buy_shares")
+    export = game.to_18xx()
+    before = load_18xx({**export, "actions": export["actions"][:at], "result": None, "game_end_reason": None})
+    assert before.round.operating
+    # the game ends by a bankruptcy declared while buying a train
+    assert game.end_reason == "bankrupt"
+    last = load_18xx({**export, "actions": export["actions"][:-1], "result": None, "game_end_reason": None})
+    assert isinstance(last.round.active_step(), BuyTrain)
