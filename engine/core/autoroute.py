@@ -223,10 +223,9 @@ class RouteRules:
 class _Chain:
     """Track between two stops with no stop in between."""
 
-    __slots__ = ("a", "b", "mask", "paths", "hexes", "term_a", "term_b", "id", "hexes_from_a", "hexes_from_b",
-                 "reenters")
+    __slots__ = ("a", "b", "mask", "paths", "hexes", "term_a", "term_b", "id")
 
-    def __init__(self, a, b, mask, paths, hexes, cid, hex_bit):
+    def __init__(self, a, b, mask, paths, hexes, cid):
         self.a = a  # node index
         self.b = b
         self.mask = mask
@@ -235,11 +234,6 @@ class _Chain:
         self.term_a = paths[0].terminal
         self.term_b = paths[-1].terminal
         self.id = cid
-        # the hexes the chain enters, leaving its first stop's hex, as bits (routes that may not re-enter a
-        # hex), and whether it re-enters one itself
-        self.hexes_from_a = _hex_mask(hexes[1:], hex_bit)
-        self.hexes_from_b = _hex_mask(hexes[::-1][1:], hex_bit)
-        self.reenters = len(set(hexes)) != len(hexes)
 
 
 def _hex_mask(coords, hex_bit) -> int:
@@ -269,6 +263,7 @@ class _Net:
         self.hex_bit: dict[str, int] = {}
         self.key_bits: dict = {}  # a piece of track (routes.path_track_keys) -> its bit in the chains' masks
         self.bonus_masks: tuple | None = None  # (rules, _track_bonus_masks of them)
+        self.stop_values: tuple | None = None  # (rules, {train key: each stop's value})
         key_bits = self.key_bits
         path_bits: dict = {}  # a path -> its bits of key_bits
         path_edges: dict = {}  # a path -> its hex edges, as bits of edge_bits (the walks' own numbering)
@@ -317,7 +312,7 @@ class _Net:
                     if sig in seen_chain:
                         continue
                     seen_chain.add(sig)
-                    ch = _Chain(ni, oi, mask, paths, hexes, len(self.chains), self.hex_bit)
+                    ch = _Chain(ni, oi, mask, paths, hexes, len(self.chains))
                     self.chains.append(ch)
                     self.adj[ni].append((oi, mask, ch, ch.term_a, ch.term_b))
                     if oi != ni:
@@ -326,7 +321,18 @@ class _Net:
         # 0: a route can't pass the stop; 1: it can; 2: only with one of the run's limited passes
         self.passable = [2 if limited is not None and limited(n) else int(bool(passable(n))) for n in self.nodes]
         self.stations = [self.index[c] for c in starts if c in self.index]
-        self.node_hex = [_hex_mask([n.tile.hex.coord], self.hex_bit) for n in self.nodes]
+        self._hex_masks: tuple | None = None
+
+    def hex_masks(self) -> tuple[list[tuple[int, int, bool]], list[int]]:
+        """For routes that may not re-enter a hex: (for each chain, the hexes it enters leaving its first stop's
+        hex and leaving its other's, as bits, and whether it re-enters one itself; each stop's hex as a bit)."""
+        if self._hex_masks is None:
+            hex_bit = self.hex_bit
+            chains = [(_hex_mask(ch.hexes[1:], hex_bit), _hex_mask(ch.hexes[::-1][1:], hex_bit),
+                       len(set(ch.hexes)) != len(ch.hexes)) for ch in self.chains]
+            self._hex_masks = (chains, [_hex_mask([n.tile.hex.coord], hex_bit) for n in self.nodes])
+        return self._hex_masks
+
 
     def _add(self, node) -> int:
         i = len(self.nodes)
@@ -453,15 +459,15 @@ class _Candidates:
         passable = net.passable
         passes = rules.limited_passes() > 0
         check_hexes = not rules.reenter_hexes
-        node_hex = net.node_hex
+        chain_hexes, node_hex = net.hex_masks() if check_hexes else (None, [0] * n)
         big = len(nodes) + 1
         rank = [big] * n
         for r, i in enumerate(net.stations):
             rank[i] = min(rank[i], r)
         # directed adjacency: node -> [(other, mask, step, starts terminal, ends terminal, chain id, hexes
         # entered, re-enters a hex)]
-        adj = [[(o, m, (ch, i, o), ts, te, ch.id, ch.hexes_from_a if ch.a == i else ch.hexes_from_b,
-                 ch.reenters and check_hexes)
+        adj = [[(o, m, (ch, i, o), ts, te, ch.id, *((chain_hexes[ch.id][0 if ch.a == i else 1], chain_hexes[ch.id][2])
+                                                   if check_hexes else (0, False)))
                 for (o, m, ch, ts, te) in net.adj[i]] for i in range(n)]
         values, masks, costs, stopmasks, refs, limited, packs = (self.values, self.masks, self.costs,
                                                                  self.stopmasks, self.refs, self.limited, self.packs)
@@ -1077,7 +1083,7 @@ def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules 
     if max_cost is None:
         max_cost = max((rules.train_limit(t) for t in trains), default=0)
     if trains:
-        vals = [rules.stop_value(x, trains[0]) for x in net.nodes]
+        vals = _stop_values(rules, net, trains[0])
     else:
         vals = [0] * len(net.nodes)
     return rules, _Candidates(net, rules, max_cost, vals, trains[0] if trains else None)
@@ -1104,10 +1110,10 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
     fields: dict[int, dict] = {}
     if rules.counts_stops:
         # candidates alike in stop cost, value and counts score alike: each such group is scored once
-        if same_values or [rules.stop_value(x, train) for x in nodes] == base_vals:
+        if same_values or _stop_values(rules, cands.net, train) == base_vals:
             groups = cands.groups()
         else:
-            nv = [rules.stop_value(x, train) for x in nodes]
+            nv = _stop_values(rules, cands.net, train)
             groups = cands.groups([sum(nv[i] for i in range(len(nodes)) if sm >> i & 1) for sm in cands.stopmasks])
         nclasses = 1 + max((c for c in (rules.stop_class(x) for x in nodes) if c is not None), default=-1)
         unit = (1 << COUNT_BITS) - 1
@@ -1129,7 +1135,7 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
         if same_values:
             vals = cands.values
         else:
-            nv = [rules.stop_value(x, train) for x in nodes]
+            nv = _stop_values(rules, cands.net, train)
             vals = []
             for sm in cands.stopmasks:
                 v = 0
@@ -1166,6 +1172,19 @@ def _train_options(rules: RouteRules, cands: _Candidates, train, base_vals: list
     masks = cands.masks
     order = _one_per_track(order, masks)
     return [vals[k] for k in order], [masks[k] for k in order], order, fields
+
+
+def _stop_values(rules: RouteRules, net: _Net, train) -> list[int]:
+    """Each stop's value for a train, found once for trains alike (rules.train_key, multiplier) on a network and
+    its rules."""
+    if net.stop_values is None or net.stop_values[0] is not rules:
+        net.stop_values = (rules, {})
+    known = net.stop_values[1]
+    key = (rules.train_key(train), getattr(train, "multiplier", None))
+    got = known.get(key)
+    if got is None:
+        got = known[key] = [rules.stop_value(x, train) for x in net.nodes]
+    return got
 
 
 def _track_bonus_masks(rules: RouteRules, net: _Net) -> list[tuple[int, int]]:
@@ -1435,7 +1454,7 @@ def _best_run(rules: RouteRules, net: _Net, trains: list, keys: list, cap: int |
     for t in trains:
         cost_key = rules.cost_key(t)
         if cost_key not in candidate_sets:
-            vals = [rules.stop_value(x, t) for x in net.nodes]
+            vals = _stop_values(rules, net, t)
             candidate_sets[cost_key] = (_Candidates(net, rules, rules.train_limit(t), vals, t, cap), vals)
     made = [candidate_sets[rules.cost_key(t)] for t in trains]
     if not any(len(c) for c, _ in made):
@@ -1444,7 +1463,7 @@ def _best_run(rules: RouteRules, net: _Net, trains: list, keys: list, cap: int |
     cache: dict = {}
     for t, key, (cands, base_vals) in zip(trains, keys, made, strict=True):
         if key not in cache:
-            same = [rules.stop_value(x, t) for x in net.nodes] == base_vals
+            same = _stop_values(rules, net, t) == base_vals
             cache[key] = _train_options(rules, cands, t, base_vals, same)
         options.append(cache[key])
     cands_of = [cands for cands, _ in made]
@@ -1509,7 +1528,7 @@ def _added_values(rules: RouteRules, net: _Net, trains: list) -> list[int] | Non
     for t in trains:
         if not rules.additive(t) or rules.cost_key(t):
             return None
-        train_vals = [rules.stop_value(x, t) for x in net.nodes]
+        train_vals = _stop_values(rules, net, t)
         if vals is None:
             vals = train_vals
         elif train_vals != vals:
