@@ -333,7 +333,6 @@ class _Net:
             self._hex_masks = (chains, [_hex_mask([n.tile.hex.coord], hex_bit) for n in self.nodes])
         return self._hex_masks
 
-
     def _add(self, node) -> int:
         i = len(self.nodes)
         self.nodes.append(node)
@@ -714,25 +713,31 @@ class _StopSearch:
         `forbid` may earn; most: the best walk, o: the stop of its first step, the last: the best walk whose
         first step is not to o. A walk never steps straight back to the stop it came from, but may come back
         later: an upper bound of what a route's open end earns (its stops visited once)."""
+        return self.walks_and_bonuses(max_cost, forbid)[0]
+
+    def walks_and_bonuses(self, max_cost: int, forbid: int = 0) -> tuple[list, dict[int, int]]:
+        """(walks(max_cost, forbid), the most bonus a chain of each step clear of `forbid` earns, by id of the
+        step; steps with no such chain left out)."""
         n = len(self.net.nodes)
         vals, cost, passable = self.vals, self.cost, self.net.passable
         bonus_of = self.bonus_of
+        step_bonus: dict[int, int] = {}
         # the steps a walk may take from each passable stop: (stop reached, its value and best bonus, whether
         # the walk may go on from there)
         moves = []
         for i in range(n):
             got = []
-            if passable[i] == 1:
-                for o, ts, te, chains, _anyb in self.steps[i]:
-                    if ts:
-                        continue
-                    best = -1
-                    for m, bb, _ in chains:
-                        if not m & forbid:
-                            b = bonus_of(bb) if bb else 0
-                            if b > best:
-                                best = b
-                    if best >= 0:
+            for st in self.steps[i]:
+                best = -1
+                for m, bb, _ in st[3]:
+                    if not m & forbid:
+                        b = bonus_of(bb) if bb else 0
+                        if b > best:
+                            best = b
+                if best >= 0:
+                    step_bonus[id(st)] = best
+                    o, ts, te = st[0], st[1], st[2]
+                    if passable[i] == 1 and not ts:
                         got.append((o, vals[o] + best, cost[o], passable[o] == 1 and not te))
             moves.append(got)
         walks = [[(0, -1, 0)] for _ in range(n)]
@@ -753,7 +758,7 @@ class _StopSearch:
                     elif earn > b2 and o != o1:
                         b2 = earn
                 walks[i].append((b1, o1, b2))
-        return walks
+        return walks, step_bonus
 
     def best(self, max_cost: int, forbid: int = 0) -> tuple[_Candidates, int]:
         """The best route of a train of `max_cost` stops on track clear of `forbid`, and its worth: candidates
@@ -786,9 +791,30 @@ class _StopSearch:
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
         # walks: for a train that can't run (nearly) every stop
-        walks = self.walks(max_cost, forbid) if max_cost < len(inner_order) else None
+        walks, step_bonus = self.walks_and_bonuses(max_cost, forbid) if max_cost < len(inner_order) else (None, None)
         best_only = floor is None
         deferring = not best_only or aside_too
+        # the left end's steps from a stop with k stop cost left: (step, what it may add at most: its stop, its
+        # best chain's bonus, the walks from there; None: it can't be taken), when listing many routes
+        left_gains: dict[tuple[int, int], list] | None = {} if walks is not None and deferring else None
+
+        def gain(node, st, k):
+            """The most step st from stop `node` (the left end) adds with k stop cost left, None if it can't be
+            taken."""
+            o, ts, te = st[0], st[1], st[2]
+            b = step_bonus.get(id(st))
+            if ts or b is None or cost[o] > k:
+                return None
+            g = vals[o] + b
+            if passable[o] == 1 and not te:
+                b1, o1, b2 = walks[o][k - cost[o]]
+                g += b1 if o1 != node else b2
+            return g
+
+        def gains_at(node, k):
+            got = left_gains[node, k] = [(st, gain(node, st, k)) for st in all_steps[node]]
+            return got
+
         # a route must be worth more than this: the best so far, or the floor less one
         target = 0 if best_only else floor - 1
         best = 0
@@ -991,6 +1017,24 @@ class _StopSearch:
             """Grow a route by a stop at its end `node` (its other end: `other`). First its right end, from the
             anchor (nright None: every step so far grows it; the first may leave along a terminal path), then
             its left end from the anchor, to a stop numbered above `least` first (no mirror images)."""
+            if nright is not None and left_gains is not None:  # the left end: a step at most worth base + its gain
+                k = max_cost - c
+                gains = left_gains.get((node, k)) or gains_at(node, k)
+                base = v + (anyb and bonus_of(anyb))
+                for st, g in gains:
+                    if g is None:
+                        continue
+                    o = st[0]
+                    if o < least or vis >> o & 1 or gm & grp[o] or rank[o] < arank:
+                        continue
+                    if base + g <= target:
+                        if deferring:
+                            aside.append((base + g, step, (node, vis, c, v, gm, arank, other, seq, run, used, anyb,
+                                                           nright, anchor, first, anchor_term, least, st)))
+                        continue
+                    step(node, vis, c, v, gm, arank, other, seq, run, used, anyb, nright, anchor, first, anchor_term,
+                         least, st)
+                return
             for st in all_steps[node]:
                 o = st[0]
                 if not (o < least or vis >> o & 1 or gm & grp[o] or rank[o] < arank):
@@ -1007,6 +1051,16 @@ class _StopSearch:
             c2 = c + cost[o]
             if c2 > max_cost:
                 return
+            if not rightward and left_gains is not None:  # as grow bounds it
+                g = gain(node, st, max_cost - c)
+                if g is None:
+                    return
+                g += v + (anyb and bonus_of(anyb))
+                if g <= target:
+                    if deferring:
+                        aside.append((g, step, (node, vis, c, v, gm, arank, other, seq, run, used, anyb, nright, anchor,
+                                                first, anchor_term, least, st)))
+                    return
             v2 = v + vals[o]
             vis2 = vis | 1 << o
             anyb2 = anyb | ab
