@@ -1300,23 +1300,40 @@ def _combine(options: list[tuple], keys: list, accept=None, limited=None, passes
         return got
 
     conflicts: list[dict] = [{} for _ in range(n)]  # per train i: j -> candidates of each later train clashing
+    # id(options) -> {a byte of a track mask (its place and value, place << 8 | value): the candidates using any
+    # of its bits}: candidates over the same chains share bytes
+    byte_rows: dict[int, dict[int, int]] = {}
 
     def clash(i, j):
         got = conflicts[i].get(j)
         if got is None:
             m = options[i][1][j]
-            bits = []
-            while m:
-                low = m & -m
-                bits.append(low.bit_length() - 1)
-                m ^= low
             got = []
             for k in range(i + 1, n):
-                bit_row = row(k)
+                rows = byte_rows.get(id(options[k]))
+                if rows is None:
+                    rows = byte_rows[id(options[k])] = {}
                 c = 0
-                for b in bits:
-                    if b < len(bit_row):
-                        c |= bit_row[b]
+                rest = m
+                place = 0
+                while rest:
+                    byte = rest & 255
+                    if byte:
+                        key = place << 8 | byte
+                        r = rows.get(key)
+                        if r is None:
+                            bit_row = row(k)
+                            r = 0
+                            while byte:
+                                low = byte & -byte
+                                b = place + low.bit_length() - 1
+                                if b < len(bit_row):
+                                    r |= bit_row[b]
+                                byte ^= low
+                            rows[key] = r
+                        c |= r
+                    rest >>= 8
+                    place += 8
                 got.append(c)
             conflicts[i][j] = got
         return got
@@ -1443,9 +1460,9 @@ def _bit_index(masks: list[int]) -> list[int]:
     if not width:
         return []
     fmt = f"0{width}b"
-    columns = zip(*[format(m, fmt) for m in masks], strict=True)
-    out = [int("".join(col)[::-1], 2) for col in columns]
-    out.reverse()  # the strings start with the highest bit
+    rows = "".join([format(m, fmt) for m in masks])
+    out = [int(rows[col::width][::-1], 2) for col in range(width)]  # a column: the candidates, first lowest
+    out.reverse()  # the rows start with the highest bit
     return out
 
 
