@@ -888,28 +888,33 @@ class _StopSearch:
                 return most
             return min(most, bound(v, c, vis, anyb, ends, arank))
 
-        def runs(seq):
+        def runs(seq, first=False) -> list[tuple]:
             """Every way to run the steps seq with track used once (and clear of `forbid`), as a chain per
-            step: the step with the fewest chains left picked first, the others' chains cut to the ones
-            clear of it (a dead end shows at once)."""
+            step (with `first`: the first way only): the step with the fewest chains left picked first, the
+            others' chains cut to the ones clear of it (a dead end shows at once)."""
+            out: list[tuple] = []
             pick = [None] * len(seq)
             start = []
             for i, st in enumerate(seq):
                 chains = [chain for chain in st[3] if not chain[0] & forbid]
                 if not chains:
-                    return
+                    return out
                 start.append((i, chains))
 
             def rec(open_steps):
-                if not open_steps:
-                    yield tuple(pick)
-                    return
                 j = 0
                 fewest = len(open_steps[0][1])
                 for k in range(1, len(open_steps)):
                     if len(open_steps[k][1]) < fewest:
                         j, fewest = k, len(open_steps[k][1])
                 i, chains = open_steps[j]
+                if len(open_steps) == 1:
+                    for chain in chains:
+                        pick[i] = chain
+                        out.append(tuple(pick))
+                        if first:
+                            return
+                    return
                 rest = open_steps[:j] + open_steps[j + 1:]
                 for chain in chains:
                     m = chain[0]
@@ -921,14 +926,19 @@ class _StopSearch:
                         cut.append((k, clear))
                     else:
                         pick[i] = chain
-                        yield from rec(cut)
-            yield from rec(start)
+                        rec(cut)
+                        if first and out:
+                            return
+            if start:
+                rec(start)
+            else:
+                out.append(())
+            return out
 
         def first_run(seq):
             """A way to run seq, or None."""
-            for run in runs(seq):
-                return run
-            return None
+            got = runs(seq, True)
+            return got[0] if got else None
 
         clear_pairs = self.clear_pairs
 
