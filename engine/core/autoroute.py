@@ -860,8 +860,6 @@ class _StopSearch:
         def route_bound(v, c, vis, anyb, ends, arank, o, via, open_here, anchor, first, open_left) -> int:
             """`bound`, or less: the stops the route's open ends may still reach (walks) -- its right end o (come
             to from stop `via`) if open_here, its anchor (left of stop `first`) if open_left."""
-            if walks is None:
-                return bound(v, c, vis, anyb, ends, arank)
             k = max_cost - c
             if open_here:
                 w = walks[o]
@@ -1084,7 +1082,8 @@ class _StopSearch:
             worth = v2 + (anyb2 and bonus_of(anyb2)) if endok[o] and endok[other] else -1
             left_open = rightward and open_left
             if worth <= target:
-                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open)
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open) \
+                    if walks is not None else bound(v2, c2, vis2, anyb2, ends, arank)
                 if most <= target:
                     if deferring and max(worth, most) >= 0:
                         aside.append((max(worth, most), step, (node, vis, c, v, gm, arank, other, seq, run, used,
@@ -1100,7 +1099,8 @@ class _StopSearch:
             elif worth >= 0 and deferring:
                 aside.append((worth, found, (v2, c2, vis2, seq2, run2, bb2, anyb2, n2)))
             if worth > target:
-                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open)
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open) \
+                    if walks is not None else bound(v2, c2, vis2, anyb2, ends, arank)
                 if most <= target:
                     if deferring and most >= 0:
                         aside.append((most, grow_on, (o, vis2, c2, v2, gm, arank, other, seq2, run2, used2, anyb2,
