@@ -513,3 +513,26 @@ def test_walks_bound_what_every_route_earns_beyond_each_stop():
         if len(cands):
             checked += _parts_beyond_walks(search, rules, cands, max_cost, cands.masks[len(cands) // 2])
     assert checked > 10_000
+
+
+def test_candidates_stop_just_past_their_cap():
+    """_Candidates raises _TooMany exactly when a network has more candidate routes than the cap (the search by
+    stops takes over then), however the last ones are found."""
+    checked = 0
+    for seed, lays, names in CASES:
+        hm, corps, colors = random_map(seed, lays)
+        for sym in corps:
+            game, corp = fake_game(hm, sym, make_trains(names), colors)
+            rules = autoroute._rules(game, corp)
+            net = autoroute._net(rules)
+            limit = max(rules.train_limit(t) for t in corp.trains)
+            vals = [1] * len(net.nodes)
+            count = len(autoroute._Candidates(net, rules, limit, vals))
+            if count < 2:
+                continue
+            assert len(autoroute._Candidates(net, rules, limit, vals, cap=count)) == count
+            for cap in range(max(0, count - 40), count):
+                with pytest.raises(autoroute._TooMany):
+                    autoroute._Candidates(net, rules, limit, vals, cap=cap)
+            checked += 1
+    assert checked >= 20

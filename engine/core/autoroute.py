@@ -482,6 +482,7 @@ class _Candidates:
         # the steps of a route are kept as linked lists (step, earlier steps), one growing from the anchor to
         # the right end, one to the left end: a candidate refers to both as they were when it was made
         cap_left = cap if cap is not None else float("inf")
+        least_cost = min(cost)  # a route that can't afford one more stop isn't grown (nor left to find that out)
 
         def left(node, vis, mask, c, v, gm, term, arank, hm, lp, right_end, cn, rs, ls):
             if term:
@@ -514,7 +515,10 @@ class _Candidates:
                     refs.append((rs, ls2))
                     limited.append(lp)
                     packs.append(cn2)
-                left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank, hm | hx, lp, right_end, cn2, rs, ls2)
+                    if len(values) > cap_left:
+                        raise _TooMany
+                if not te and c2 + least_cost <= max_cost:
+                    left(o, vis2, mask2, c2, v2, gm | grp[o], te, arank, hm | hx, lp, right_end, cn2, rs, ls2)
 
         def right(node, vis, mask, c, v, gm, term, anchor, arank, first_id, anchor_term, hm, lp, cn, rs):
             if len(values) > cap_left:
@@ -549,6 +553,8 @@ class _Candidates:
                     refs.append((rs2, None))
                     limited.append(lp)
                     packs.append(cn2)
+                    if len(values) > cap_left:
+                        raise _TooMany
                 if node == anchor:
                     first_id, anchor_term = cid, ts
                 # grow the other end from the anchor: mirror images skipped by chain id order
@@ -576,8 +582,13 @@ class _Candidates:
                             refs.append((rs2, ls2))
                             limited.append(alp)
                             packs.append(cn3)
-                        left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank, hm2 | hx2, alp, o, cn3, rs2, ls2)
-                right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term, hm2, lp, cn2, rs2)
+                            if len(values) > cap_left:
+                                raise _TooMany
+                        if not te2 and c3 + least_cost <= max_cost:
+                            left(o2, vis3, mask3, c3, v3, gm2 | grp[o2], te2, arank, hm2 | hx2, alp, o, cn3, rs2,
+                                 ls2)
+                if not te and c2 + least_cost <= max_cost:
+                    right(o, vis2, mask2, c2, v2, gm2, te, anchor, arank, first_id, anchor_term, hm2, lp, cn2, rs2)
 
         for r, a in enumerate(net.stations):
             if rank[a] != r or cost[a] > max_cost:
