@@ -801,8 +801,9 @@ class _StopSearch:
         inner_vals = [vals[i] for i in inner_order]
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
-        # walks: for a train that can't run (nearly) every stop
-        walks, step_bonus = self.walks_and_bonuses(max_cost, forbid) if max_cost < len(inner_order) else (None, None)
+        # walks: for a train longer than two stops that can't run (nearly) every stop
+        walks, step_bonus = self.walks_and_bonuses(max_cost, forbid) if 2 < max_cost < len(inner_order) \
+            else (None, None)
         best_only = floor is None
         deferring = not best_only or aside_too
         # the left end's steps from a stop with k stop cost left: (step, what it may add at most: its stop, its
