@@ -678,18 +678,18 @@ class _StopSearch:
         # steps[i]: the steps from stop i, best stop first: (stop reached, leaves along a terminal path,
         # ends on one, its chains as (track mask, bonus bits, (chain, i, stop)), bonus bits of any of them)
         self.steps: list[list[tuple]] = []
-        chain_bits: dict[int, int] = {}  # chain id -> its bonus bits
+        chain_bits = [0] * len(net.chains)  # by chain id: its bonus bits
+        for b, (bits, _) in enumerate(bonus_masks):
+            for ch in net.chains:
+                if ch.mask & bits:
+                    chain_bits[ch.id] |= 1 << b
         for i in range(n):
             by_end: dict[tuple, list] = {}
             for o, m, ch, ts, te in net.adj[i]:
-                bb = chain_bits.get(ch.id)
-                if bb is None:
-                    bb = 0
-                    for b, (bits, _) in enumerate(bonus_masks):
-                        if m & bits:
-                            bb |= 1 << b
-                    chain_bits[ch.id] = bb
-                by_end.setdefault((o, ts, te), []).append((m, bb, (ch, i, o)))
+                chains = by_end.get((o, ts, te))
+                if chains is None:
+                    chains = by_end[o, ts, te] = []
+                chains.append((m, chain_bits[ch.id], (ch, i, o)))
             steps = []
             for (o, ts, te), chains in by_end.items():
                 anyb = 0
@@ -699,8 +699,7 @@ class _StopSearch:
             steps.sort(key=lambda st: -vals[st[0]])
             self.steps.append(steps)
         # the most k steps' chains may earn: chain_bonus[k] (each chain is run once)
-        self.chain_bonus = [0, *accumulate(sorted((b for b in map(self.bonus_of, chain_bits.values()) if b),
-                                                  reverse=True))]
+        self.chain_bonus = [0, *accumulate(sorted((b for b in map(self.bonus_of, chain_bits) if b), reverse=True))]
         self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
         self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
         self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
