@@ -119,6 +119,8 @@ class GameRow:
     settings: dict[str, Any] = field(default_factory=dict)  # the family's own set-up (Steam: map, mode)
     language: str = "en"  # what its thread speaks (i18n.LANGUAGES)
     pin_message_id: int | None = None  # the thread's pinned summary message
+    told_moment: int | None = None  # the game's moment when its thread was last told of it (None: not known)
+    told_count: int | None = None  # actions in the log then
 
     @property
     def setup(self) -> dict[str, Any]:
@@ -135,7 +137,7 @@ class GameRow:
             last_action_at=r["last_action_at"], turn_members=json.loads(r["turn_members"] or "[]"),
             result=json.loads(r["result"]) if r["result"] else None, end_reason=r["end_reason"],
             settings=json.loads(r["settings"] or "{}"), language=r["language"],
-            pin_message_id=r["pin_message_id"],
+            pin_message_id=r["pin_message_id"], told_moment=r["told_moment"], told_count=r["told_count"],
         )
 
 
@@ -367,6 +369,16 @@ class Database:
         sql += " ORDER BY id"
         async with self._db.execute(sql, args) as cur:
             return [GameRow.from_row(r) for r in await cur.fetchall()]
+
+    async def games_untold(self) -> list[int]:
+        """Games with a thread that has not been told of their latest actions or undos (see `told_moment`)."""
+        async with self._db.execute(
+            "SELECT g.id FROM games g WHERE g.status IN ('active', 'finished') AND g.thread_id IS NOT NULL"
+            " AND g.told_moment IS NOT NULL AND g.told_moment <"
+            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
+            " + 2 * (SELECT COALESCE(SUM(u.steps), 0) FROM undo_events u WHERE u.game_id = g.id)"
+            " ORDER BY g.id") as cur:
+            return [r[0] for r in await cur.fetchall()]
 
     @staticmethod
     def _game_columns(fields: dict[str, Any]) -> dict[str, Any]:

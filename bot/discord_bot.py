@@ -204,6 +204,10 @@ class RoundhouseBot(commands.Bot):
     async def _reminder_loop(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
+            try:  # first: a post lost before a restart is made good as soon as the bot is back
+                await self.service.catch_up(self.publish)
+            except Exception:
+                log.exception("catching up the threads failed")
             try:
                 await self.send_reminders()
             except Exception:

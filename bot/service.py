@@ -87,6 +87,7 @@ class Reply:
     language: str = DEFAULT                              # what it is written in (its buttons too)
     pinned: str | None = None                            # the thread's pinned summary, as it reads now
     private: bool = False                                # for the caller alone (a preview to confirm): never posted
+    told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
 
 
 @dataclass
@@ -159,6 +160,7 @@ class Service:
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
         self._tasks: set[asyncio.Future] = set()
         self._languages: dict[int, str] = {}  # member id -> their language as stored
+        self._catch_up_tried: dict[int, tuple[int, float]] = {}  # game id -> (moment, when) of a refused catch-up
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -580,6 +582,7 @@ class Service:
         stem = f"game{lv.row.id}-{len(lv.session.actions) if lv.session else 0}"
         reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, stem)
         moment = await self._moment(lv)  # a button acts only at the moment it was posted for
+        reply.told = (moment, len(lv.session.actions) if lv.session else 0)
         buttons = self._words_set(lambda: lv.session.buttons_for(change), lv) if lv.session is not None else []
         reply.buttons = [f"{b}:{moment}" for b in buttons]
         reply.pinned = self.summary_text(lv)
@@ -967,17 +970,79 @@ class Service:
         await self._publish(publish, reply)
         return reply
 
-    @staticmethod
-    async def _publish(publish: Publish | None, reply: Reply) -> Any:
+    async def _publish(self, publish: Publish | None, reply: Reply) -> Any:
         """Publish a reply about a change already stored: a failure is logged, never reported as the command's
-        (the member would hear that nothing changed and send it again)."""
+        (the member would hear that nothing changed and send it again). A reply telling where the game is, once
+        posted, is stored as told (`catch_up` tells what a lost post left out)."""
         if publish is None:
             return None
         try:
-            return await publish(reply)
+            msg = await publish(reply)
         except Exception:
             log.exception("game %s: publishing failed", reply.game_id)
             return None
+        if msg is not None and reply.told is not None and reply.game_id is not None:
+            try:
+                await self.db.update_game(reply.game_id, told_moment=reply.told[0], told_count=reply.told[1])
+            except Exception:
+                log.exception("game %s: keeping what its thread was told failed", reply.game_id)
+        return msg
+
+    CATCH_UP_RETRY = 3600.0  # seconds before a thread that refused a catch-up is tried again
+
+    async def catch_up(self, publish: Publish, now: float | None = None) -> list[Reply]:
+        """Post in each game's thread what it was not told (its post lost: the process killed after the action
+        was stored, or Discord refusing it): the undos and actions since its last post, whose turn it is now
+        (pinging them) and the map. A thread that refuses it is tried again after `CATCH_UP_RETRY`."""
+        now = time.time() if now is None else now
+        out = []
+        for game_id in await self.db.games_untold():
+            tried = self._catch_up_tried.get(game_id)
+            async with self.lock(game_id):
+                try:
+                    lv = await self.live(game_id)
+                except UserError:  # a broken game: reported at start-up
+                    continue
+                lv = await self._refresh(game_id)
+                moment = await self._moment(lv)
+                row = lv.row
+                if row.told_moment is None or row.told_count is None or row.told_moment >= moment or \
+                        (tried is not None and tried[0] == moment and now - tried[1] < self.CATCH_UP_RETRY):
+                    continue
+                reply = await self._untold(lv, row.told_moment, row.told_count, moment)
+                if await self._publish(publish, reply) is None:
+                    self._catch_up_tried[game_id] = (moment, now)
+                    continue
+                self._catch_up_tried.pop(game_id, None)
+                out.append(reply)
+        return out
+
+    async def _untold(self, lv: Live, told_moment: int, told_count: int, moment: int) -> Reply:
+        """The post for a thread last told at `told_moment` (`told_count` actions): the undos since, then the
+        actions in the log since (the latest few of many), and the turn with its pings."""
+        assert lv.session is not None
+        count = len(lv.session.actions)
+        undone = (moment - told_moment - (count - told_count)) // 2  # actions undone since
+        undos: list[UndoEvent] = []
+        for ev in reversed(await self.db.undo_events(lv.row.id)):
+            if undone <= 0:
+                break
+            undos.insert(0, ev)
+            undone -= ev.steps
+        since = min([told_count, *(ev.kept for ev in undos)])
+        lines = [_("Catching up: this thread was not told of the latest moves.")]
+        lines += [f"↩ {self.undo_sentence(ev, lv.names)}" for ev in undos]
+        new = count - since
+        if new > 0:
+            told = min(new, self.UNDO_TOLD)
+            said = await asyncio.to_thread(self._sentences, lv, await self.db.actions(lv.row.id), told)
+            if new > told:
+                lines.append(ngettext("({n} earlier action)", "({n} earlier actions)", new - told))
+            lines += [f"{count - told + i + 1}. {text}" for i, text in enumerate(said)]
+        reply = lv.reply("\n".join(lines))
+        kinds = {lv.session.picture_kinds[0]} if lv.session.picture_kinds else set()
+        await self._finish_reply(lv, reply, None, set(), self._turn_members(lv), kinds)
+        return reply
 
     @staticmethod
     def _vote_closed(lv: Live, req: UndoRequest | None, why: str) -> list[Reply]:
@@ -1261,7 +1326,8 @@ class Service:
             seats = await self.db.seats(row.id)
             lv = Live(row, seats, session)
             turn = self._turn_members(lv)
-            fields: dict[str, Any] = {"turn_members": turn, "last_action_at": time.time()}
+            fields: dict[str, Any] = {"turn_members": turn, "last_action_at": time.time(),
+                                      "told_moment": len(session.actions), "told_count": len(session.actions)}
             if session.finished:
                 fields.update(status="finished", result=session.result(), end_reason=session.end_reason)
             await self.db.update_game(row.id, **fields)

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
-from fakediscord.play import GUILD, acting_caller, fixture_log, imported_game
+from fakediscord.play import GUILD, acting_caller, fixture_log, imported_game, started_game
 from fakediscord.recorded import QuickPictures
 from test_bot_lobby import _act_first_legal
 
@@ -453,5 +453,64 @@ async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applie
         assert await db.action_count(gid) == 337 and (await db.actions(gid))[-1]["price"] == 120
         await refused(svc.answer_offer(gid, seller, True, offer.at_count), "no longer open")
         assert await db.action_count(gid) == 337 and await db.trade_offer(gid) is None
+    finally:
+        await db.close()
+
+
+async def test_a_post_lost_after_its_action_was_stored_is_made_good(tmp_path):
+    """The process is killed after an action was stored, before its post: once back, the thread is told what it
+    missed, and whoever must act now is pinged (once). A thread that refuses that post is tried again an hour
+    later; an undo whose post was lost is told too."""
+    posts: list = []
+
+    async def posted(reply):
+        posts.append(reply)
+        return SimpleNamespace(id=len(posts))
+
+    async def dies(reply):
+        raise Killed
+
+    async def refuses(reply):
+        return None
+
+    path = tmp_path / "rh.db"
+    db = await Database(path).open()
+    try:
+        svc = Service(db, Engine(), pictures=False)
+        gid, who = await started_game(svc)
+        members = {c.member_id: c for c in who.values()}
+        await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20}, posted)
+        bob = members[svc._live[gid].row.turn_members[0]]
+        with pytest.raises(Killed):
+            await svc.act(gid, bob, "bid", {"company": "CA", "price": 170}, dies)
+        await db.close()  # the process is gone; it starts again on the same database
+        db = await Database(path).open()
+        svc = Service(db, Engine(), pictures=False)
+        await svc.resume_all()
+        assert await db.action_count(gid) == 2
+        cid = members[svc._live[gid].row.turn_members[0]]
+        told = await svc.catch_up(posted)
+        assert len(told) == 1 and told[0] is posts[-1]
+        assert told[0].text.startswith("Catching up: this thread was not told of the latest moves.\n2. Bob bids $170 "
+                                       "on CA"), told[0].text
+        assert told[0].mention == [cid.member_id] and f"<@{cid.member_id}>" in told[0].text
+        assert await svc.catch_up(posted) == []
+
+        await svc.act(gid, cid, "pass", {}, refuses)  # Discord refuses the post
+        assert await svc.catch_up(refuses, now=1000.0) == []
+        assert await svc.catch_up(posted, now=1010.0) == [] and posts[-1] is told[0]  # not again so soon
+        told = await svc.catch_up(posted, now=1000.0 + svc.CATCH_UP_RETRY)
+        assert len(told) == 1 and "\n3. Cid passes" in told[0].text, told[0].text
+
+        with pytest.raises(Killed):
+            await svc.undo(gid, cid, 1, dies)
+        await db.close()
+        db = await Database(path).open()
+        svc = Service(db, Engine(), pictures=False)
+        await svc.resume_all()
+        told = await svc.catch_up(posted)
+        assert len(told) == 1 and told[0].text.splitlines()[1] == "↩ Cid undid 1 action: Cid passes.", told[0].text
+        assert told[0].mention == [cid.member_id]
+        assert await svc.catch_up(posted) == []
     finally:
         await db.close()
