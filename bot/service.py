@@ -633,6 +633,9 @@ class Service:
             action = cmd.build(session, opts, seat.player_id, legal)
             if out_of_turn and not session.may_act_out_of_turn(seat.player_id, action):
                 raise UserError(self._not_your_turn(lv))
+            theirs = session.not_theirs(seat.player_id, action)
+            if theirs is not None:
+                raise UserError(theirs)
             if action.get("entity_type") == "player" and action.get("entity") is None:
                 action["entity"] = seat.player_id
             seller = session.needs_consent(seat.player_id, action)

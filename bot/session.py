@@ -234,6 +234,11 @@ class Session:
         """Whether a member whose seat is not to act may still send this action (e.g. a private's ability)."""
         return False
 
+    def not_theirs(self, player: int, action: dict) -> Any | None:
+        """Why the seat `player` may not send this action even at its turn (it acts for something another seat
+        owns, e.g. another player's private company), as a refusal (`i18n.lazy`); None if it may."""
+        return None
+
     @classmethod
     def button_action(cls, key: str) -> tuple[str, dict[str, Any]]:
         button = cls.buttons.get(key)

@@ -204,6 +204,22 @@ async def test_every_game_command_is_scoped_to_the_callers_server(db):
     assert after == before
 
 
+async def test_a_player_at_their_turn_cannot_use_another_players_private(db):
+    """Player 2, at their turn in the stock round, sends Player 4's M&H exchange for an NYC share (the engine takes
+    a company's ability from whoever sends it): refused, nothing changes; Player 4 may still use it, out of turn."""
+    svc = service(db)
+    gid, callers = await imported_game(svc, fixture_log("26855"), 30)
+    lv = svc._live[gid]
+    assert lv.session.active_players() == [82] and lv.session.summary()["companies"]["MH"] == 330
+    before = state(lv.game)
+    await refused(svc.act(gid, callers[82], "buy", {"using": "MH", "share": "NYC_1"}), "`MH` is not yours to use")
+    await refused(svc.act(gid, callers[82], "buy", {"share": "MH>NYC_1"}), "`MH` is not yours to use")
+    assert state(svc._live[gid].game) == before and await db.action_count(gid) == 30
+    reply = await svc.act(gid, callers[330], "buy", {"using": "MH", "share": "NYC_1"})
+    assert reply.text.startswith("Player 4 exchanges MH for 10% of NYC"), reply.text
+    assert await db.action_count(gid) == 31
+
+
 async def test_host_powers_come_from_the_seat_or_managing_the_games_own_thread(db):
     svc = service(db)
     gid, who = await started_game(svc, thread=9001)

@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from bot.commands import Button, clean
+from bot.errors import quote
 from bot.families.g18xx.commands import COMMANDS, describe_auto
 from bot.families.g18xx.previews import settled_text
 from bot.families.g18xx.words import (
@@ -31,7 +32,7 @@ from bot.families.g18xx.words import (
     won_privates,
 )
 from bot.session import Change, Session, Setting, Title
-from i18n import N_, _
+from i18n import N_, _, lazy
 from i18n.engine_words import end_reason_text, round_text
 
 log = logging.getLogger(__name__)
@@ -286,10 +287,20 @@ class G18xx(Session):
 
     def may_act_out_of_turn(self, player: int, action: dict) -> bool:
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""
-        if action.get("entity_type") != "company":
-            return False
+        return action.get("entity_type") == "company" and self._owns(player, action.get("entity"))
+
+    def not_theirs(self, player: int, action: dict) -> Any | None:
+        """A private company's ability is its owner's to use (the player, or the president of the corporation
+        owning it), at their turn as out of it: the engine lets any company act while its ability is usable."""
+        if action.get("entity_type") == "company" and not self._owns(player, action.get("entity")):
+            return lazy("{company} is not yours to use: only its owner (or the president of the corporation owning "
+                        "it) may.", company=quote(action.get("entity")))
+        return None
+
+    def _owns(self, player: int, company: Any) -> bool:
+        """Whether `company` is the player's, or a corporation's they preside."""
         summary = self.summary()
-        owner = (summary.get("companies") or {}).get(action.get("entity"))
+        owner = (summary.get("companies") or {}).get(company)
         if owner == player:
             return True
         corp = (summary.get("corporations") or {}).get(owner) if isinstance(owner, str) else None
