@@ -1243,12 +1243,13 @@ class Service:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.session is not None:
-                exported = await asyncio.to_thread(lv.session.export)
+                exported = lv.session.export
             else:
-                exported = self.engine.log_dict(lv.row.title, self._players(lv.seats), lv.row.seed,
-                                                lv.row.setup, [], game_id)
-        exported = {**exported, "id": game_id}
-        return f"roundhouse-{lv.row.title}-{game_id}.json", json.dumps(exported, indent=1).encode()
+                exported = functools.partial(self.engine.log_dict, lv.row.title, self._players(lv.seats),
+                                             lv.row.seed, lv.row.setup, [], game_id)
+            # ~40 ms of JSON for a long 1817 game: off the event loop, and while the game is held
+            data = await asyncio.to_thread(lambda: json.dumps({**exported(), "id": game_id}, indent=1).encode())
+        return f"roundhouse-{lv.row.title}-{game_id}.json", data
 
     # ------------------------------------------------------------------ import
     @staticmethod

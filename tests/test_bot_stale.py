@@ -185,6 +185,26 @@ async def test_an_imported_log_is_read_off_the_event_loop(tmp_path, monkeypatch)
     assert threads and threading.main_thread() not in threads
 
 
+async def test_an_exported_log_is_written_off_the_event_loop(tmp_path, monkeypatch):
+    """Writing a long game's log as JSON takes tens of milliseconds: not on the event loop."""
+    threads = []
+    real = json.dumps
+
+    def watched(obj, *args, **kwargs):
+        if isinstance(obj, dict) and "actions" in obj:
+            threads.append(threading.current_thread())
+        return real(obj, *args, **kwargs)
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, fixture_log(), 30)
+        monkeypatch.setattr(json, "dumps", watched)
+        name, data = await svc.export(gid, next(iter(callers.values())))
+        monkeypatch.undo()
+        assert len(json.loads(data)["actions"]) == 30 and name == f"roundhouse-1830-{gid}.json"
+    assert threads and threading.main_thread() not in threads
+
+
 async def test_a_vote_button_answers_only_the_request_it_was_posted_with(tmp_path):
     """A request to undo replaced by another at the same count: an Agree pressed on the first one's message
     (still showing its buttons on a member's screen) is not counted for the second."""
