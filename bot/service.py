@@ -818,6 +818,10 @@ class Service:
             changes.append(change)
             action = cmd.follow_up(session, changes[0], change) if cmd is not None else None
         change = changes[-1]
+        if self._live.get(lv.row.id) is not lv:  # a follow-up applied but not stored: the game is rebuilt, and
+            lv = await self.live(lv.row.id)       # the reply tells it as stored (its turn, pictures, buttons)
+            session = lv.session
+            assert session is not None
         lv.row.turn_members = turn
         if session.finished:
             lv.row.status = "finished"

@@ -91,6 +91,33 @@ async def test_train_from_another_corporation_with_a_garbage_exchange_changes_no
     assert state(svc._live[gid].game) == await rebuilt_state(svc, gid)
 
 
+async def test_a_follow_up_that_cannot_be_stored_is_not_told_or_acted_on(db, monkeypatch):
+    """`/done` for PRR passes its run (withholding) and then its train buying (two actions); the second cannot be
+    stored: the first stands, and the reply tells the game as stored (PRR still to buy a train, not the turn the
+    engine had moved on to), with its buttons for the moment the game is at."""
+    svc = service(db)
+    gid, callers = await imported_game(svc, fixture_log("26855"), 52)
+    real, calls = Database.append_action, []
+
+    async def failing(self, *args, **kwargs):
+        calls.append(args)
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("disk I/O error")
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Database, "append_action", failing)
+    who = callers[int(svc._live[gid].session.active_players()[0])]
+    reply = await svc.act(gid, who, "done", {})
+    monkeypatch.undo()
+    assert len(calls) == 2 and await db.action_count(gid) == 53
+    assert reply.text == "PRR passes — PRR has no train to run, so it withholds: PRR price $67 → $65.\n" \
+                         "Next: **Player 4** for PRR — buy a train or pass.", reply.text
+    assert reply.told == (53, 53)
+    assert state(svc._live[gid].game) == await rebuilt_state(svc, gid)
+    moment = await svc.moment(gid, who)
+    assert moment == 53 and reply.buttons and all(b.endswith(f":{moment}") for b in reply.buttons), reply.buttons
+
+
 # ---------------------------------------------------------------------------- one owner per database
 async def test_a_second_owner_of_the_database_is_refused(tmp_path):
     path = tmp_path / "rh.db"
