@@ -202,9 +202,10 @@ def test_auctions_of_corporations_say_who_won():
         said.append(s.describe(change, NAMES))
     assert "Player3 passes; Player4 wins H for $160" in said  # then chooses its size
     assert "Player3 passes; Player2 wins GT for $110" in said  # one size then, nothing to put in: started at once
-    assert "Player4 passes; Player2 wins GT for $70, A&S buying it" in " ".join(said)  # acquired
+    assert "Player4 passes; Player2 wins GT for $70, A&S buying it (borrowing 1 loan to pay)" in " ".join(said)
     assert "Player3 bids $450 on A&A; Player3 wins A&A for $450" in said  # then names the buyer
-    assert "Player3 bids $250 on ME; Player3 wins ME for $250, WT buying it" in said
+    assert "Player3 bids $250 on ME; Player3 wins ME for $250, WT buying it (taking over its treasury of $124, its " \
+           "treasury shares sold to the market for $100, taking over its 4 loans)" in said
 
 
 def test_standing_order_to_pass_in_merger_rounds():
@@ -308,6 +309,7 @@ def test_a_pass_is_shown_first_when_it_sets_something_off(k, said):
 
 
 @pytest.mark.parametrize("k, told", [
+    (617, "Player4 passes; Player2 wins GT for $70, A&S buying it (borrowing 1 loan to pay) — A&S price $150 → $135"),
     (618, "A&S passes; holders of GT: Player3 receives $24, Player1 receives $24 and Player2 receives $72"),
     (1403, "DL&W passes; R's 2 loans are repaid first; Player1, its president, pays the $126 they leave unpaid; the "
            "holders of R get nothing"),

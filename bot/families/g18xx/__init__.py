@@ -15,7 +15,7 @@ from typing import Any
 from bot.commands import Button, clean
 from bot.errors import quote
 from bot.families.g18xx.commands import COMMANDS, describe_auto
-from bot.families.g18xx.previews import settled_text
+from bot.families.g18xx.previews import acquired_terms, settled_text
 from bot.families.g18xx.words import (
     Words,
     aftermath,
@@ -348,8 +348,12 @@ class G18xx(Session):
             if winner is None:
                 return []
             won = dict(name=w.who(winner, "player"), corporation=sale_a["corporation"], money=w.money(sale_a["price"]))
-            return [_("{name} wins {corporation} for {money}, {buyer} buying it", buyer=buyer, **won) if buyer
-                    else _("{name} wins {corporation} for {money}", **won)]
+            if not buyer:
+                return [_("{name} wins {corporation} for {money}", **won)]
+            bought = [e for e in change.notes.get("outcomes") or []
+                      if e.get("event") == "acquired" and e.get("corporation") == sale_a["corporation"]]
+            return [_("{name} wins {corporation} for {money}, {buyer} buying it", buyer=buyer, **won) +
+                    (acquired_terms(w, bought[0]) if bought else "")]
         auction = before.get("auction") or {}
         item = auction.get("item")
         pres = (corps_of(change.after).get(item) or {}).get("pres")

@@ -143,7 +143,8 @@ def consequences(w: Words, said: dict) -> list[str]:
 
 def settled_text(w: Words, events: list[dict], won_told: bool) -> str:
     """What the engine settled during an applied action (`game.outcomes`), in the words its preview used; an
-    auction's winner and buyer left out when the action's own words told them (`won_told`)."""
+    auction's winner and buyer left out when the action's own words told them (`won_told`: with the buyer's
+    terms, `acquired_terms`)."""
     return "; ".join(line for e in events if not (won_told and e.get("event") in ("auction_won", "acquired"))
                      for line in event_lines(w, e))
 
@@ -199,9 +200,15 @@ def event_lines(w: Words, e: dict) -> list[str]:
 
 
 def acquired_text(w: Words, e: dict) -> str:
-    """`WT buys PSNR for $20, taking over its 3 loans and borrowing 1 to pay`."""
+    """`WT buys PSNR for $20 (taking over its 3 loans, borrowing 1 loan to pay)`."""
     head = _("{buyer} buys {corporation} for {money}", buyer=e["buyer"], corporation=e["corporation"],
              money=w.money(e["price"]))
+    return head + acquired_terms(w, e)
+
+
+def acquired_terms(w: Words, e: dict) -> str:
+    """` (taking over its 3 loans, borrowing 1 loan to pay)`: what a buyer takes over and borrows to pay for a
+    corporation it acquires (`acquired` event); "" if nothing."""
     parts = []
     if e.get("cash"):
         parts.append(_("taking over its treasury of {money}", money=w.money(e["cash"])))
@@ -212,7 +219,7 @@ def acquired_text(w: Words, e: dict) -> str:
     if e.get("borrowed"):
         parts.append(ngettext("borrowing {n} loan to pay", "borrowing {n} loans to pay", e["borrowed"],
                               n=e["borrowed"]))
-    return head + (" (" + ", ".join(parts) + ")" if parts else "")
+    return " (" + ", ".join(parts) + ")" if parts else ""
 
 
 def settled_lines(w: Words, e: dict) -> list[str]:
