@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.db import Database
-from bot.service import Reply, Service
+from bot.service import Reply, Service, in_background
 from bot.session import Engine
 from i18n import _, speaking
 
@@ -182,9 +182,7 @@ class RoundhouseBot(commands.Bot):
             log.info("game %s: could not keep the pinned summary: %s", game_id, exc)
 
     def _spawn(self, coro: Any) -> None:
-        t = asyncio.create_task(coro)
-        self._bg.add(t)
-        t.add_done_callback(self._bg.discard)
+        in_background(self._bg, coro)
 
     async def _send_dms(self, reply: Reply) -> None:
         link = thread_link(reply)

@@ -139,6 +139,20 @@ class ImportedLog(pydantic.BaseModel):
 Publish = Callable[[Reply], Awaitable[Any]]
 
 
+def in_background(tasks: set[asyncio.Future], coro: Awaitable[Any]) -> None:
+    """Run `coro` as a task kept in `tasks` until it ends. Nobody awaits it, so its failure is logged here (else
+    it would only show, if ever, when the task is collected)."""
+    task = asyncio.ensure_future(coro)
+    tasks.add(task)
+
+    def ended(done: asyncio.Future) -> None:
+        tasks.discard(done)
+        if not done.cancelled() and done.exception() is not None:
+            log.error("a background task failed", exc_info=done.exception())
+
+    task.add_done_callback(ended)
+
+
 def _as_stored(action: dict) -> dict:
     """An action as the log stores it (JSON), to compare one in memory with one read back after a restart."""
     return json.loads(json.dumps(action))
@@ -279,9 +293,7 @@ class Service:
         return row
 
     def _background(self, coro: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        in_background(self._tasks, coro)
 
     async def close_unopened(self, game_id: int) -> None:
         """Close a game just opened or imported whose thread could not be made: aborted, no reminders."""

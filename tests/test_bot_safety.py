@@ -118,6 +118,22 @@ async def test_a_follow_up_that_cannot_be_stored_is_not_told_or_acted_on(db, mon
     assert moment == 53 and reply.buttons and all(b.endswith(f":{moment}") for b in reply.buttons), reply.buttons
 
 
+async def test_a_background_task_that_fails_is_logged(db, monkeypatch, caplog):
+    """Drawing a new lobby's first pictures ahead runs in the background, awaited by nobody: its failure is
+    logged when it happens."""
+    def broken(self, title):
+        raise RuntimeError("drawing bug")
+
+    monkeypatch.setattr(Engine, "warm_pictures", broken)
+    svc = Service(db, Engine(), pictures=True)
+    await svc.new_game(Caller(11, "Ann", GUILD, 8000), title="1830", seed=5, channel_id=8000, thread_id=9001)
+    assert svc._tasks
+    await asyncio.gather(*svc._tasks, return_exceptions=True)
+    await asyncio.sleep(0)  # the task's end is handled
+    failed = [r for r in caplog.records if r.name == "bot.service" and r.exc_info]
+    assert [str(r.exc_info[1]) for r in failed] == ["drawing bug"] and not svc._tasks
+
+
 # ---------------------------------------------------------------------------- one owner per database
 async def test_a_second_owner_of_the_database_is_refused(tmp_path):
     path = tmp_path / "rh.db"
