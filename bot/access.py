@@ -16,9 +16,10 @@ missing. Within its server:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.db import GameRow, Seat
-from bot.errors import UserError
+from bot.errors import UserError, quote
 from i18n import lazy
 
 
@@ -36,6 +37,20 @@ class Caller:
 
 def in_scope(caller: Caller, row: GameRow) -> bool:
     return row.guild_id == caller.guild_id
+
+
+STORED_INT = (-(2**63), 2**63 - 1)  # SQLite's integers: a number outside them names nothing stored
+
+
+def game_number(game_id: Any) -> int:
+    """A game's number from input; one that cannot name a stored game reads as a missing game."""
+    try:
+        number = int(game_id)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not STORED_INT[0] <= number <= STORED_INT[1]:
+        raise UserError(lazy("There is no game #{game} in this server.", game=quote(game_id)))
+    return number
 
 
 def check_scope(caller: Caller, row: GameRow | None, game_id: int) -> GameRow:

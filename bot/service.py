@@ -121,7 +121,7 @@ class Live:
 
 
 class LogPlayer(pydantic.BaseModel):
-    id: int
+    id: int = pydantic.Field(ge=access.STORED_INT[0], le=access.STORED_INT[1])
     name: str = ""
 
 
@@ -187,7 +187,7 @@ class Service:
         """The game a command is about: the given number, else the game of the thread it was typed in;
         only games of the caller's server."""
         if game_id is not None:
-            return access.check_scope(caller, await self.db.get_game(int(game_id)), game_id)
+            return access.check_scope(caller, await self.db.get_game(access.game_number(game_id)), game_id)
         if thread_id is not None:
             row = await self.db.game_by_thread(thread_id)
             if row is not None and access.in_scope(caller, row):
@@ -229,9 +229,10 @@ class Service:
 
     async def _scoped(self, caller: Caller, game_id: int, *, fresh: bool = False) -> Live:
         """The game in memory, if the caller's server owns it (fresh: its row and seats read again)."""
-        access.check_scope(caller, await self.db.get_game(int(game_id)), game_id)
-        lv = await self.live(int(game_id))
-        lv = await self._refresh(int(game_id)) if fresh else lv
+        game_id = access.game_number(game_id)
+        access.check_scope(caller, await self.db.get_game(game_id), game_id)
+        lv = await self.live(game_id)
+        lv = await self._refresh(game_id) if fresh else lv
         use(lv.row.language)  # the rest of the command speaks the game's language (see `_own_language`)
         return lv
 
@@ -281,6 +282,7 @@ class Service:
         t = self.engine.title(title)
         setup = t.family.check_setup(t, settings or {})
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31 - 1)
+        self._check_seed(seed)
         async with self.db.transaction():
             row = await self.db.create_game(title=t.name, seed=seed, created_by=caller.member_id,
                                             guild_id=caller.guild_id, channel_id=channel_id, thread_id=thread_id,
@@ -291,6 +293,11 @@ class Service:
         if self.pictures:  # draw the title's first pictures ahead, while players join
             self._background(asyncio.to_thread(self.engine.warm_pictures, t.name))
         return row
+
+    @staticmethod
+    def _check_seed(seed: int) -> None:
+        if not access.STORED_INT[0] <= seed <= access.STORED_INT[1]:
+            raise UserError(lazy("The seed {seed} is out of range.", seed=quote(seed)))
 
     def _background(self, coro: Awaitable[Any]) -> None:
         in_background(self._tasks, coro)
@@ -795,7 +802,7 @@ class Service:
                     publish: Publish | None = None) -> Reply:
         """A game button (Pass, Pay out, Done building...) pressed: its family's command for the presser, if
         the game is still at the `moment` the button was posted for (None: a button of unknown moment)."""
-        row = access.check_scope(caller, await self.db.get_game(int(game_id)), game_id)
+        row = access.check_scope(caller, await self.db.get_game(access.game_number(game_id)), game_id)
         command, options = self.engine.title(row.title).family.button_action(key)
         return await self.act(game_id, caller, command, options, publish, moment=moment)
 
@@ -1331,6 +1338,7 @@ class Service:
             log.exception("import: the engine failed on a log")
             raise UserError(lazy("The rules engine failed on this log; nothing was imported. "
                                  "The error was logged for the developers.")) from None
+        self._check_seed(session.seed)
         host = caller.member_id if caller.member_id in taken else (taken[0] if taken else caller.member_id)
         turn_names = {p["id"]: p["name"] for p in players}
         setup = session.setup()

@@ -461,6 +461,26 @@ async def test_small_input_bugs(db):
         await svc.live(gid, reload=True)
 
 
+async def test_numbers_too_large_to_store_get_a_clear_answer(db):
+    """A game number, a seed or a log's player id beyond SQLite's integers reached the database and failed there
+    (the console stopped; a slash command heard only "Something went wrong"): now each is refused by name."""
+    svc = service(db)
+    ann = Caller(11, "Ann", GUILD, 8000)
+    huge = 10**30
+    await refused(svc.resolve(ann, game_id=huge), "There is no game #`1000000000000000000000000000000`")
+    await refused(svc.status(huge, ann), "There is no game")
+    await refused(svc.press(huge, ann, "pass", 1), "There is no game")
+    await refused(svc.new_game(ann, title="1830", seed=huge), "The seed", "is out of range")
+    log = fixture_log()
+    actions = resolved_actions(log)[:5]
+    await refused(svc.import_game(ann, json.dumps(dict(log, actions=actions, settings={**log["settings"], "seed": huge})),
+                                  [None] * 4), "The seed", "is out of range")
+    players = [dict(p, id=huge) if i == 0 else p for i, p in enumerate(log["players"])]
+    await refused(svc.import_game(ann, json.dumps(dict(log, actions=[], players=players)), [None] * 4),
+                  "`players.0.id`")
+    assert await db.list_games(any_guild=True, statuses=("lobby", "active", "finished", "aborted")) == []
+
+
 async def test_a_garbage_train_variant_is_refused(db):
     svc = service(db)
     log = fixture_log("26855")
