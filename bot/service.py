@@ -738,10 +738,14 @@ class Service:
                          _("Next: {whom} — accept or decline the offer.", whom=f"<@{member}>" if pinged else name),
                          mention=pinged, buttons=[f"offer_yes:{count}", f"offer_no:{count}"],
                          also=self._offer_closed(lv, previous, _("replaced by a new offer")))
-        await self.db.save_trade_offer(TradeOffer(lv.row.id, buyer.player_id, seller, action, count))
-        msg = await self._publish(publish, reply)
-        if getattr(msg, "id", None) is not None:
-            await self.db.save_trade_offer(TradeOffer(lv.row.id, buyer.player_id, seller, action, count, msg.id))
+        msg = await self._publish(publish, reply)  # stored once posted: under the game's lock, nobody answers before
+        if publish is not None and reply.thread_id is not None and msg is None:
+            # its message is the seller's only way to answer: an offer nobody could answer is not kept (the one it
+            # would replace stays open, its message untouched)
+            raise UserError(lazy("The offer could not be posted in the game's thread (is it locked, or may the bot no "
+                                 "longer post there?), so nothing was offered. Try again once it can."))
+        await self.db.save_trade_offer(TradeOffer(lv.row.id, buyer.player_id, seller, action, count,
+                                                  getattr(msg, "id", None)))
         return reply
 
     def _offer_closed(self, lv: Live, offer: TradeOffer | None, why: str) -> list[Reply]:

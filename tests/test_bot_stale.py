@@ -534,3 +534,33 @@ async def test_a_post_lost_after_its_action_was_stored_is_made_good(tmp_path):
         assert await svc.catch_up(posted) == []
     finally:
         await db.close()
+
+
+async def test_a_trade_offer_the_thread_refuses_is_not_kept(tmp_path):
+    """An offer's message is the seller's only way to answer it: one Discord refuses to post is not kept (the
+    buyer hears why), and the offer it would have replaced stays open on its own message."""
+    messages = iter(range(1, 100))
+
+    async def posted(reply):
+        return SimpleNamespace(id=next(messages))
+
+    async def refuses(reply):
+        return None
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, fixture_log(), 336)  # C&O may buy another president's train
+        lv = svc._live[gid]
+        buyer = acting_caller(svc, gid, callers)
+        pid = lv.seat_of_member(buyer.member_id).player_id
+        wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
+                      and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
+        await refused(svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, refuses),
+                      "could not be posted", "nothing was offered")
+        assert await db.trade_offer(gid) is None
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
+        offer = await db.trade_offer(gid)
+        assert offer.message_id is not None
+        await refused(svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, refuses),
+                      "could not be posted")
+        assert await db.trade_offer(gid) == offer and await db.action_count(gid) == 336
