@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
-from fakediscord.play import imported_game, resolved_actions
+from fakediscord.play import Killed, imported_game, resolved_actions
 from fakediscord.recorded import QuickPictures
 
 from bot.db import Database
@@ -313,10 +313,6 @@ async def test_an_operating_pass_that_leaves_a_corporation_without_a_train_is_sh
         told = fake.channel_messages(thread)[posted].content
         assert told.startswith("GT passes; GT ends its turn without a train: it moves into the liquidation zone "
                                "($60 → $0)"), told
-
-
-class Killed(BaseException):
-    """The process dies here: nothing after it runs (what was not committed is lost)."""
 
 
 async def test_a_confirm_cut_short_by_a_crash_is_neither_lost_nor_applied_twice(tmp_path, monkeypatch):

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
-from fakediscord.play import GUILD, acting_caller, fixture_log, imported_game, started_game
+from fakediscord.play import GUILD, Killed, acting_caller, fixture_log, imported_game, started_game
 from fakediscord.recorded import QuickPictures
 from test_bot_lobby import _act_first_legal
 
@@ -231,6 +231,17 @@ async def test_a_vote_button_answers_only_the_request_it_was_posted_with(tmp_pat
         await fake.stop()
 
 
+async def _train_from_another_president(svc: Service) -> tuple[int, Caller, Caller, dict]:
+    """1830 26855 imported before C&O may buy another president's train: (game, buyer, seller, the train)."""
+    gid, callers = await imported_game(svc, fixture_log(), 336)
+    lv = svc._live[gid]
+    buyer = acting_caller(svc, gid, callers)
+    pid = lv.seat_of_member(buyer.member_id).player_id
+    wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
+                  and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
+    return gid, buyer, callers[lv.session.needs_consent(pid, dict(wanted, price=300))], wanted
+
+
 async def test_an_offer_button_answers_only_the_offer_it_was_posted_with(tmp_path):
     """A trade offer replaced by another at the same count (a lower price): an Accept pressed on the first
     offer's message sells nothing; the second offer's own button sells at its price."""
@@ -241,13 +252,7 @@ async def test_an_offer_button_answers_only_the_offer_it_was_posted_with(tmp_pat
 
     async with Database(tmp_path / "rh.db") as db:
         svc = Service(db, Engine(), pictures=False)
-        gid, callers = await imported_game(svc, fixture_log(), 336)  # C&O may buy another president's train
-        lv = svc._live[gid]
-        buyer = acting_caller(svc, gid, callers)
-        pid = lv.seat_of_member(buyer.member_id).player_id
-        wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
-                      and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
-        seller = callers[lv.session.needs_consent(pid, dict(wanted, price=300))]
+        gid, buyer, seller, wanted = await _train_from_another_president(svc)
         await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
         first = (await db.trade_offer(gid)).message_id
         await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, posted)
@@ -436,10 +441,6 @@ async def test_an_undo_request_the_thread_refuses_is_not_kept(tmp_path):
         await fake.stop()
 
 
-class Killed(BaseException):
-    """The process dies here: nothing after it runs (what was not committed is lost)."""
-
-
 async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applied_twice(tmp_path, monkeypatch):
     """The offer is closed in the transaction that stores the trade: killed before that commit, the bot comes
     back with the offer open, and the seller's second Accept sells the train, once."""
@@ -447,13 +448,7 @@ async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applie
     db = await Database(path).open()
     try:
         svc = Service(db, Engine(), pictures=False)
-        gid, callers = await imported_game(svc, fixture_log(), 336)  # C&O may buy another president's train
-        lv = svc._live[gid]
-        buyer = acting_caller(svc, gid, callers)
-        pid = lv.seat_of_member(buyer.member_id).player_id
-        wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
-                      and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
-        seller = callers[lv.session.needs_consent(pid, dict(wanted, price=300))]
+        gid, buyer, seller, wanted = await _train_from_another_president(svc)
         await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 120})
         offer = await db.trade_offer(gid)
 
@@ -549,12 +544,7 @@ async def test_a_trade_offer_the_thread_refuses_is_not_kept(tmp_path):
 
     async with Database(tmp_path / "rh.db") as db:
         svc = Service(db, Engine(), pictures=False)
-        gid, callers = await imported_game(svc, fixture_log(), 336)  # C&O may buy another president's train
-        lv = svc._live[gid]
-        buyer = acting_caller(svc, gid, callers)
-        pid = lv.seat_of_member(buyer.member_id).player_id
-        wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
-                      and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
+        gid, buyer, _seller, wanted = await _train_from_another_president(svc)
         await refused(svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, refuses),
                       "could not be posted", "nothing was offered")
         assert await db.trade_offer(gid) is None

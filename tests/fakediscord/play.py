@@ -60,6 +60,11 @@ def acting_caller(svc: Service, game_id: int, callers: dict[int, Caller]) -> Cal
     return callers[int(lv.game.active_players()[0])]
 
 
+class Killed(BaseException):
+    """The process dies here (raised where a test kills it): nothing after it runs, what was not committed is
+    lost."""
+
+
 class FaultyEngine(Engine):
     """The real engine, but applying an action of type `fail_on` changes the game and then raises an
     unexpected error, as an engine bug would."""
