@@ -135,6 +135,34 @@ async def test_an_action_stored_but_not_posted_is_told_done_and_never_sent_twice
         await fake.stop()
 
 
+async def test_a_post_the_thread_refused_is_made_good_when_the_bot_is_back(tmp_path):
+    """The thread refuses the post of a stored action; once the bot has started again (the thread open by then),
+    it tells the thread what it missed and pings whoever must act."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, _third) = await _started(fake, bot)
+        fake.closed.add(thread)
+        rec = await _act_first_legal(fake, first, thread)
+        assert rec.final.content.startswith("Done"), rec.final.content
+        posted = len(fake.channel_messages(thread))
+        await runner.stop()
+        fake.closed.discard(thread)
+        bot = await runner.start()
+        for _ in range(200):  # the bot's first sweep, once it is ready
+            if len(fake.channel_messages(thread)) > posted:
+                break
+            await asyncio.sleep(0.05)
+        told = fake.channel_messages(thread)[posted:]
+        assert len(told) == 1 and told[0].content.startswith("Catching up: this thread was not told of the latest "
+                                                             "moves.\n1. "), [m.content for m in told]
+        assert f"Next: <@{second}>" in told[0].content, told[0].content
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 class BrokenPictures(QuickPictures):
     """Pictures drawn quickly; once `broken`, the companies picture fails as a drawing bug would."""
 
