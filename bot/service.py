@@ -466,7 +466,8 @@ class Service:
             turn = self._turn_members(lv)
             async with self.db.transaction():
                 await self.db.set_positions(game_id, order)
-                await self.db.update_game(game_id, status="active", turn_members=turn, last_action_at=time.time())
+                await self.db.update_game(game_id, status="active", turn_members=turn, last_action_at=time.time(),
+                                          told_moment=0, told_count=0)  # from here a lost post is made good
                 await self._schedule_reminder(game_id)
             lv = await self._refresh(game_id)
             seating = ", ".join(f"{i + 1}. {p['name']}" for i, p in enumerate(players))

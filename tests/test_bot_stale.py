@@ -501,9 +501,9 @@ async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applie
 
 
 async def test_a_post_lost_after_its_action_was_stored_is_made_good(tmp_path):
-    """The process is killed after an action was stored, before its post: once back, the thread is told what it
-    missed, and whoever must act now is pinged (once). A thread that refuses that post is tried again an hour
-    later; an undo whose post was lost is told too."""
+    """The process is killed after an action was stored, before its post (the game's first, its start told by
+    nobody): once back, the thread is told what it missed, and whoever must act now is pinged (once). A thread
+    that refuses that post is tried again an hour later; an undo whose post was lost is told too."""
     posts: list = []
 
     async def posted(reply):
@@ -522,7 +522,14 @@ async def test_a_post_lost_after_its_action_was_stored_is_made_good(tmp_path):
         svc = Service(db, Engine(), pictures=False)
         gid, who = await started_game(svc)
         members = {c.member_id: c for c in who.values()}
-        await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20}, posted)
+        with pytest.raises(Killed):
+            await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20}, dies)
+        await db.close()
+        db = await Database(path).open()
+        svc = Service(db, Engine(), pictures=False)
+        await svc.resume_all()
+        told = await svc.catch_up(posted)
+        assert len(told) == 1 and "\n1. Ann buys SV for $20\n" in told[0].text, told[0].text
         bob = members[svc._live[gid].row.turn_members[0]]
         with pytest.raises(Killed):
             await svc.act(gid, bob, "bid", {"company": "CA", "price": 170}, dies)
