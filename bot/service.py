@@ -466,8 +466,9 @@ class Service:
             turn = self._turn_members(lv)
             async with self.db.transaction():
                 await self.db.set_positions(game_id, order)
+                # told_moment -1: the start itself is told once its post is out (a lost one is made good)
                 await self.db.update_game(game_id, status="active", turn_members=turn, last_action_at=time.time(),
-                                          told_moment=0, told_count=0)  # from here a lost post is made good
+                                          told_moment=-1, told_count=0)
                 await self._schedule_reminder(game_id)
             lv = await self._refresh(game_id)
             seating = ", ".join(f"{i + 1}. {p['name']}" for i, p in enumerate(players))

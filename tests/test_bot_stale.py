@@ -501,9 +501,10 @@ async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applie
 
 
 async def test_a_post_lost_after_its_action_was_stored_is_made_good(tmp_path):
-    """The process is killed after an action was stored, before its post (the game's first, its start told by
-    nobody): once back, the thread is told what it missed, and whoever must act now is pinged (once). A thread
-    that refuses that post is tried again an hour later; an undo whose post was lost is told too."""
+    """A start nobody was told of is made good first: whoever must act is pinged. Then the process is killed after
+    an action was stored, before its post: once back, the thread is told what it missed, and whoever must act now
+    is pinged (once). A thread that refuses that post is tried again an hour later; an undo whose post was lost
+    is told too."""
     posts: list = []
 
     async def posted(reply):
@@ -520,8 +521,13 @@ async def test_a_post_lost_after_its_action_was_stored_is_made_good(tmp_path):
     db = await Database(path).open()
     try:
         svc = Service(db, Engine(), pictures=False)
-        gid, who = await started_game(svc)
+        gid, who = await started_game(svc)  # its start posted by nobody
         members = {c.member_id: c for c in who.values()}
+        told = await svc.catch_up(posted)
+        ann = who["Ann"].member_id
+        assert len(told) == 1 and told[0].mention == [ann] and told[0].text == \
+            f"Catching up: this thread was not told of the latest moves.\nNext: <@{ann}> — buy SV for $20, bid on a " \
+            "dearer private, or pass.", told[0].text
         with pytest.raises(Killed):
             await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20}, dies)
         await db.close()
