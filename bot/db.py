@@ -119,7 +119,7 @@ class GameRow:
     settings: dict[str, Any] = field(default_factory=dict)  # the family's own set-up (Steam: map, mode)
     language: str = "en"  # what its thread speaks (i18n.LANGUAGES)
     pin_message_id: int | None = None  # the thread's pinned summary message
-    told_moment: int | None = None  # the game's moment when its thread was last told of it (None: not known)
+    told_moment: int | None = None  # the moment its thread was last told of (-1: not its start yet; None: unknown)
     told_count: int | None = None  # actions in the log then
 
     @property
