@@ -134,6 +134,40 @@ def random_program(game, rng: random.Random) -> dict | None:
     return {**base, "type": "program_disable", "reason": "user"}
 
 
+def random_auction_program(game, rng: random.Random) -> dict | None:
+    """An auction program (1830, 18MEX), mostly from the player to act so that it plays at once: for a private on
+    sale now and then for one already sold, any mix of buying, bidding and passing on, its amounts given as
+    numbers or as text, as 18xx.games' form may send them. Amounts stay within what the player has free, and
+    one player at least is left without one, so that the programs never pass among themselves for ever."""
+    step = game.round.active_step()
+    if not hasattr(step, "may_purchase") or not step.active_entities():
+        return None
+    players = [p for p in game.players if not p.bankrupt]
+    player = step.active_entities()[0] if rng.random() < 0.7 else rng.choice(players)
+    base = {"entity": player.id, "entity_type": "player"}
+    if rng.random() < 0.1:
+        return {**base, "type": "program_disable", "reason": "user"}
+    programmed = {pid for pid, p in game.programs.by_player.items() if p["type"] == "program_auction_bid"}
+    if all(p.id in programmed for p in players if p is not player):
+        return None
+    on_sale = rng.random() < 0.85 or len(step.companies) == len(game.companies)
+    target = rng.choice(step.companies if on_sale else [c for c in game.companies if c not in step.companies])
+    free = max(0, step.max_bid(player, target))
+    price = step.min_bid(target)
+
+    def amount(enabled: bool) -> int | str:
+        value = rng.randint(min(free, max(0, price - 20)), min(free, price + 60)) if enabled or rng.random() < 0.5 \
+            else 0
+        roll = rng.random()
+        return str(value) if roll < 0.2 else "" if roll < 0.25 and not enabled else value
+
+    enable_maximum_bid, enable_buy_price = rng.random() < 0.6, rng.random() < 0.6
+    return {**base, "type": "program_auction_bid", "bid_target": target.sym,
+            "enable_maximum_bid": enable_maximum_bid, "maximum_bid": amount(enable_maximum_bid),
+            "enable_buy_price": enable_buy_price, "buy_price": amount(enable_buy_price),
+            "auto_pass_after": rng.random() < 0.5}
+
+
 def legal_actions(game, rng: random.Random) -> list[dict]:
     """The legal actions, with a track step's tile lays only on one hex, taken at random among the hexes
     where the corporation may lay: the same kinds of action as game.legal_actions(), without checking every
@@ -178,6 +212,10 @@ def choose(game, rng: random.Random, turns_in_round: int = 0, style: dict | None
             and rng.random() < min(0.9, 0.1 + 0.04 * turns_in_round / len(game.players)):
         # stock rounds come to an end: the longer one lasts, the likelier a player is done
         return next(a for a in legal if a["type"] == "pass")
+    if game.round.auction and roll < 0.08 and "program_auction_bid" in game.PROGRAM_TYPES:
+        program = random_auction_program(game, rng)
+        if program is not None:
+            return program
     if roll < (0.08 if game.round.merger else 0.03 if game.round.stock else 0) and game.PROGRAMS:
         return random_program(game, rng)
     if roll < 0.005 and game.PROGRAMS:

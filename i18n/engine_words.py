@@ -54,6 +54,7 @@ ACTIONS = {"assign": NP_("action", "assign"), "bankrupt": NP_("action", "bankrup
            "merge": NP_("action", "merge"), "message": NP_("action", "message"), "par": NP_("action", "par"),
            "pass": NP_("action", "pass"), "payoff_loan": NP_("action", "payoff loan"),
            "place_token": NP_("action", "place token"),
+           "program_auction_bid": NP_("action", "program auction bid"),
            "program_buy_shares": NP_("action", "program buy shares"),
            "program_disable": NP_("action", "program disable"),
            "program_merger_pass": NP_("action", "program merger pass"),

@@ -8,6 +8,8 @@ field it got wrong instead of failing somewhere inside the rules.
 from __future__ import annotations
 
 import bisect
+import math
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -233,6 +235,36 @@ class ProgramMergerPass(Action):
     options: list[str] = Field(default_factory=list)
 
 
+def whole_number(value):
+    """A number as a program's form sends it: a number, or text read as the whole number it starts with (0 when
+    it starts with none, as 18xx.games reads such a field)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return value  # refused by the field's type
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) else value
+    if isinstance(value, int):
+        return value
+    match = re.match(r"\s*([+-]?\d+)", value)
+    return int(match.group(1)) if match else 0
+
+
+class ProgramAuctionBid(Action):
+    """In an opening waterfall auction: buy `bid_target` when it is the cheapest private and costs at most
+    `buy_price`, or bid on it up to `maximum_bid`; otherwise pass, unless it stops itself (`auto_pass_after`
+    off: once others bid on a private it would only buy, or once the price passes its maximum)."""
+
+    type: str = "program_auction_bid"
+    bid_target: str
+    enable_maximum_bid: bool | None = False
+    maximum_bid: int
+    enable_buy_price: bool | None = False
+    buy_price: int
+    auto_pass_after: bool | None = False
+
+    _whole = field_validator("maximum_bid", "buy_price", mode="before")(classmethod(
+        lambda cls, value: whole_number(value)))
+
+
 class EndGame(Action):
     type: str = "end_game"
 
@@ -244,7 +276,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "merge": Merge, "assign": Assign, "choose": Choose, "take_loan": TakeLoan, "payoff_loan": PayoffLoan,
     "short": Short, "convert": Convert, "remove_token": RemoveToken,
     "message": Message, "program_buy_shares": ProgramBuyShares, "program_share_pass": ProgramSharePass,
-    "program_disable": ProgramDisable, "program_merger_pass": ProgramMergerPass, "end_game": EndGame,
+    "program_disable": ProgramDisable, "program_merger_pass": ProgramMergerPass,
+    "program_auction_bid": ProgramAuctionBid, "end_game": EndGame,
 }
 
 

@@ -823,6 +823,7 @@ class BaseGame(OperatingMixin):
         outcomes, self.outcomes = self.outcomes, []
         try:
             self._process(parsed)
+            self.programs.acting = True
             for auto in parsed.auto_actions:
                 self._process(parse_action(auto))
             if self.generate_auto_actions and "auto_actions" not in raw:
@@ -842,6 +843,8 @@ class BaseGame(OperatingMixin):
                 raise
             raise GameError("{type} could not be applied ({name}: {reason}); nothing was changed",
                             type=parsed.type, name=type(e).__name__, reason=quoted(str(e))) from e
+        finally:
+            self.programs.acting = False
         self.actions.append(raw)
         return raw
 

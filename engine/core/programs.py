@@ -15,6 +15,12 @@ Titles with merger rounds (1817) add a merger-round pass: the president passes f
 named for each kind of merger round (a conversion or merger in the merger round, the offer of a
 corporation for sale in the acquisition round), optionally only until another corporation converted,
 merged or was acquired; it ends when a round begins that is not a merger round.
+
+Titles whose opening auction is a waterfall (1830, 18MEX) add an auction program for one private: buy it
+once it is the cheapest and costs at most a set price, and/or bid on it up to a maximum, and otherwise pass.
+Unless told to pass on regardless, it stops once another player bids on a private it would only buy, or
+once the price passes its maximum; it always stops when the private is sold or no longer on sale, or
+when its owner holds the high bid. It ends with the auction round.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from engine.core.entities import Corporation, Player
 from engine.core.errors import GameError, Phrase
 
 PROGRAM_TYPES = ("program_buy_shares", "program_share_pass", "program_disable")
+AUCTION_PROGRAM_TYPES = ("program_auction_bid",)  # for a waterfall auction (engine.core.steps.auction)
 
 
 class Programs:
@@ -31,6 +38,7 @@ class Programs:
         self.by_player: dict[int, dict] = {}
         self.seq = 0  # order of the actions processed so far: what "since the program was set" compares
         self.main_seq = 0  # the action whose consequences the programs are playing out
+        self.acting = False  # the actions being applied are programs' (an action's auto_actions)
 
     def tick(self) -> int:
         self.seq += 1
@@ -46,6 +54,8 @@ class Programs:
             until = action.until_condition
             if isinstance(until, int) and until < 1:
                 raise GameError("a program buys until at least 1 share is held, not {until}", until=until)
+        if action.type == "program_auction_bid":
+            self.game.company(action.bid_target)
         if action.type == "program_merger_pass":
             for corporations in action.corporations_by_round.values():
                 for sym in corporations:
@@ -67,6 +77,8 @@ class Programs:
     def lasts_into(program: dict, round_) -> bool:
         if program["type"] == "program_merger_pass":
             return round_.merger
+        if program["type"] == "program_auction_bid":
+            return round_.auction
         if program["type"] == "program_share_pass" and program.get("indefinite"):
             return True
         return round_.stock
@@ -82,6 +94,8 @@ class Programs:
             return []
         if game.round.merger:
             return self._merger_pass()
+        if game.round.auction:
+            return self._auction_bid()
         if not isinstance(game.round, StockRound):
             return []
         step = game.round.active_step()
@@ -125,6 +139,41 @@ class Programs:
         if corp is None or corp.sym not in (program.get("corporations_by_round") or {}).get(round_.short_name, ()):
             return []
         return [self._act(actor, "pass")]
+
+    def _auction_bid(self) -> list[dict]:
+        """The auction program of the player to act (the lowest bidder while a private is auctioned): it
+        buys or bids on its private, stops itself, or passes; it bids at the lowest price allowed."""
+        step = self.game.round.active_step()
+        if "program_auction_bid" not in getattr(step, "PROGRAM_TYPES", ()):
+            return []
+        player = next(iter(step.active_entities()), None)
+        program = self.by_player.get(getattr(player, "id", None))
+        if program is None or program["type"] != "program_auction_bid" or not step.actions(player):
+            return []
+        target = self.game.company(program["bid_target"])
+        if target.player is not None:
+            return [self._disable(player, f"{target.name} is owned by {target.player.name}")]
+        if target not in step.companies:
+            return [self._disable(player, f"{target.name} is no longer available")]
+        if step.high_bidder(target) is player:
+            return [self._disable(player, f"{player.name} is already the high bid on {target.name}")]
+        price = step.min_bid(target)
+        buy_price = program["buy_price"] if program.get("enable_buy_price") else None
+        maximum = program["maximum_bid"] if program.get("enable_maximum_bid") else None
+        buys = buy_price is not None and price <= buy_price and step.may_purchase(target)
+        # with both set, it only ever buys (as on 18xx.games)
+        bids = maximum is not None and buy_price is None and price <= maximum
+        if buys or bids:
+            if price > step.max_bid(player, target):
+                return [self._disable(player, f"{player.name} cannot afford {self.game.fmt(price)} "
+                                              f"for {target.name}")]
+            return [self._act(player, "bid", company=target.sym, price=price)]
+        if not program.get("auto_pass_after"):
+            if buy_price is not None and maximum is None and step.bids.get(target.sym):
+                return [self._disable(player, f"Bids submitted for {target.name}")]
+            if maximum is not None and price > maximum:
+                return [self._disable(player, f"Price for {target.name} exceeded maximum bid")]
+        return [self._act(player, "pass")] if "pass" in step.actions(player) else []
 
     def _buy_shares(self, step, player: Player, program: dict, available) -> list[dict]:
         game = self.game

@@ -15,6 +15,7 @@ class Round:
     kind = "round"  # what the game's round flow goes by: after_<kind>_round picks the next round
     stock = False  # a stock round: players buy and sell, programs act
     operating = False  # an operating round: corporations take turns
+    auction = False  # an opening auction: auction programs act, and last while it does
     merger = False  # a merger round (1817's merger and acquisition rounds): merger-round programs act
     # a pass here may set something off a player would want told before they send it (a sale ended, a
     # liquidation, interest borrowed for, the liquidation zone): a user interface previews it (turn_info)
@@ -200,6 +201,7 @@ class AuctionRound(Round):
 
     name = "Auction Round"
     kind = "auction"
+    auction = True
 
     def start(self) -> None:
         self.entities = list(self.game.players)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.core.entities import Company, Player
 from engine.core.errors import GameError, Phrase
+from engine.core.programs import AUCTION_PROGRAM_TYPES
 from engine.core.steps import Step
 
 
@@ -56,6 +57,7 @@ class WaterfallAuction(Step):
     """Buy the cheapest private at face value or bid on a dearer one; bids resolve as the cheaper sell."""
 
     description = Phrase("buy the cheapest private, bid or pass")
+    PROGRAM_TYPES = AUCTION_PROGRAM_TYPES  # a player's auction program plays their turns here
 
     def setup(self) -> None:
         self.companies: list[Company] = sorted((c for c in self.game.companies if c.owner is None),
@@ -96,8 +98,16 @@ class WaterfallAuction(Step):
         bids = self.bids.get(company.sym)
         return max(price for _, price in bids) if bids else None
 
+    def high_bidder(self, company: Company) -> Player | None:
+        bids = self.bids.get(company.sym)
+        return max(bids, key=lambda b: b[1])[0] if bids else None
+
+    def may_purchase(self, company: Company) -> bool:
+        """Whether `company` sells now at its price: the cheapest private, while no auction runs."""
+        return company is self.companies[0] and not self.auctioning
+
     def min_bid(self, company: Company) -> int:
-        if company is self.companies[0] and not self.auctioning:
+        if self.may_purchase(company):
             return company.min_bid
         high = self.highest_bid(company)
         return (high if high is not None else company.min_bid) + self.game.rules.min_bid_increment
@@ -117,7 +127,9 @@ class WaterfallAuction(Step):
         if company is None or company not in self.companies:
             raise GameError("{company} is not for sale", company=action.company)
         if self.auctioning:
-            if company is not self.auctioning:
+            # the auctioned private's bidders bid on it; an auction program of theirs for another private
+            # bids on that one meanwhile, as on 18xx.games, and the auction waits for their answer
+            if company is not self.auctioning and not self.game.programs.acting:
                 raise GameError("the auction for {item} must finish first", item=self.auctioning.sym)
             self.check_bid(player, company, action.price)
             self.place_bid(player, company, action.price)

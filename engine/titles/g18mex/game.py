@@ -28,6 +28,7 @@ MEXICO_CITY_HEXES = ("O10", "P11")  # one double hex: a tile laid on one is laid
 
 class Game18MEX(BaseGame):
     TITLE = "18MEX"
+    PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, *WaterfallAuction.PROGRAM_TYPES)  # auction programs too
     UNSUPPORTED_OPTIONAL_RULES = frozenset({"baja_variant"})  # its Compagnie du Boleo token isn't played yet
     KEEPS_FINDINGS_THROUGH_REMOVALS = True  # a minor's or a merged major's station taken off: see docs/18mex.md
 
