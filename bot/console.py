@@ -55,6 +55,8 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
           as 1 token E19 (a hex with one city; else its city and slot: 57-1-0#0)
           as 1 auto pass         as 1 auto pass-always   as 1 auto buy PRR 3 yes     as 1 auto off
                                  (standing orders for your stock-round turns: pass, or buy until N shares)
+          as 1 auto auction private=MH max=150   as 1 auto auction private=SV buy_at=10 then_pass=yes
+                                 (in the opening auction: bid on a private up to a sum, or buy it once cheap)
           1860: as 1 bid 55 (the first choice of the lots)   as 1 private YHC (sold to the bank)
                 as 1 run "3+2-0 halts=1: F2,F4 | F4,G5" (how many halts count as stops)
     Steam: as 1 shares 2         as 1 bid 3              as 1 tile 4          as 1 build 5,3 lay:22:0

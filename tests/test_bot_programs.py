@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fakediscord.play import session_1830
+import pytest
+from fakediscord.play import session_1830, started_game
 
 from bot.access import Caller
 from bot.db import Database
+from bot.errors import UserError
 from bot.families.g18xx import G18xx
 from bot.families.g18xx.commands import AUTO_MODES
 from bot.service import Service
@@ -67,6 +69,61 @@ def test_auto_command_autocomplete():
     session, auto = session_1830(), G18xx.commands["auto"]
     legal = [{"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": ["NYC_3"], "percent": 10},
              {"type": "par", "entity": 1, "entity_type": "player", "corporation": "PRR", "share_price": "67,5,6"}]
-    # 1830 has no merger rounds: no merger pass offered
+    # 1830 has no merger rounds: no merger pass offered; its opening auction takes auction orders
     assert [v for _, v in auto.choices(session, "mode", {}, legal)] == [m for m in AUTO_MODES if m != "merger-pass"]
     assert [v for _, v in auto.choices(session, "corporation", {"mode": "buy"}, legal)] == ["NYC", "PRR"]
+
+
+def test_auction_orders_are_offered_for_the_privates_on_sale_and_built_as_the_engine_takes_them():
+    session, auto = session_1830(), G18xx.commands["auto"]
+    assert [v for _, v in auto.choices(session, "private", {"mode": "auction"}, [])] == \
+        ["SV", "CS", "DH", "MH", "CA", "BO"]
+    assert [label for label, _ in auto.choices(session, "private", {"mode": "auction"}, [])][:2] == \
+        ["SV: lowest bid $20 now", "CS: lowest bid $45 now"]
+    assert [v for _, v in auto.choices(session, "max", {"mode": "auction", "private": "mh"}, [])] == \
+        [115, 125, 135, 165, 215]
+    order = auto.build(session, {"mode": "auction", "private": "mh", "max": 150}, 1, None)
+    assert order == {"entity_type": "player", "entity": None, "type": "program_auction_bid", "bid_target": "MH",
+                     "enable_maximum_bid": True, "maximum_bid": 150, "enable_buy_price": False, "buy_price": 0,
+                     "auto_pass_after": False}
+    order = auto.build(session, {"mode": "auction", "private": "SV", "buy_at": 10, "then_pass": "yes"}, 1, None)
+    assert (order["enable_buy_price"], order["buy_price"], order["enable_maximum_bid"], order["auto_pass_after"]) == \
+        (True, 10, False, True)
+    assert auto.options_for(order) == {"mode": "auction", "private": "SV", "buy_at": 10, "then_pass": "yes"}
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"private": "XX", "max": 150}, "Name the private to buy or bid on"),
+    ({"private": "MH"}, "one of the two"),
+    ({"private": "MH", "max": 150, "buy_at": 110}, "one of the two"),
+    ({"private": "MH", "max": 100}, r"The lowest bid on MH is \$115 now"),
+])
+def test_auction_orders_refuse_what_would_not_work(options, message):
+    session, auto = session_1830(), G18xx.commands["auto"]
+    with pytest.raises(UserError, match=message):
+        auto.build(session, {"mode": "auction", **options}, 1, None)
+
+
+def test_no_auction_orders_once_the_auction_is_over():
+    session, auto = session_1830(), G18xx.commands["auto"]
+    for pid, sym, price in [(1, "SV", 20), (2, "CS", 40), (3, "DH", 70), (1, "MH", 110), (2, "CA", 160),
+                            (3, "BO", 220)]:
+        session.game.apply({"type": "bid", "entity": pid, "entity_type": "player", "company": sym, "price": price})
+    assert "auction" not in [v for _, v in auto.choices(session, "mode", {}, [])]
+    with pytest.raises(UserError, match="No private is on sale in an auction now"):
+        auto.build(session, {"mode": "auction", "private": "MH", "max": 150}, 1, None)
+
+
+async def test_an_auction_order_is_told_and_played(tmp_path):
+    async with Database(str(tmp_path / "rh.db")) as db:
+        service = Service(db, Engine(), pictures=False)
+        gid, callers = await started_game(service)
+        by_member = {c.member_id: c for c in callers.values()}
+        member_of = {s.player_id: s.member_id for s in await db.seats(gid)}
+        game = (await service.live(gid)).game
+        first, second = (by_member[member_of[p.id]] for p in game.players[:2])
+        reply = await service.act(gid, second, "auto", {"mode": "auction", "private": "MH", "max": "120"})
+        assert "will bid on MH at each turn, the least allowed, up to $120" in reply.text
+        assert "the order stops once the price passes $120" in reply.text
+        reply = await service.act(gid, first, "pass", {})
+        assert f"automatically: {second.name} bids $115 on MH" in reply.text

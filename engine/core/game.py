@@ -880,6 +880,10 @@ class BaseGame(OperatingMixin):
         """A title's follow-up to an action, after the round has moved on past steps with nothing to do
         (18MEX: a tile on Copper Canyon by anyone but the KCM&O takes its right to lay there)."""
 
+    def auction_program_offers(self) -> list[dict]:
+        """The privates an auction program (program_auction_bid) may be set for now, with their lowest bids."""
+        return self.programs.auction_offers()
+
     def run_programs(self) -> list[dict]:
         """Let the programs of the players to act play their turns; the actions they took."""
         out: list[dict] = []

@@ -83,6 +83,17 @@ class Programs:
             return True
         return round_.stock
 
+    def auction_offers(self) -> list[dict]:
+        """The privates an auction program may be set for now, each with the lowest bid it takes (the cheapest:
+        its price): those on sale in an opening auction that runs such programs; none otherwise."""
+        round_ = self.game.round
+        if "program_auction_bid" not in self.game.PROGRAM_TYPES or not round_.auction:
+            return []
+        step = next((s for s in round_.steps if "program_auction_bid" in getattr(s, "PROGRAM_TYPES", ())), None)
+        if step is None or not step.companies:
+            return []
+        return [{"company": c.sym, "price": step.min_bid(c)} for c in step.companies]
+
     # --- acting --------------------------------------------------------------------------------
     def next_actions(self) -> list[dict]:
         """What the program of the player to act does now (empty when nobody's program acts)."""

@@ -1366,24 +1366,31 @@ class Bankrupt(G18xxCommand):
         return _("bankrupt")
 
 
-AUTO_MODES = ("pass", "pass-always", "buy", "merger-pass", "off")
+AUTO_MODES = ("pass", "pass-always", "buy", "auction", "merger-pass", "off")
 MERGER_ROUNDS = ("MR", "AR")  # 1817's merger and acquisition rounds, as 18xx.games' merger pass names them
 
 
 class Auto(G18xxCommand):
     """Standing orders (18xx.games' programmed actions) for the member's own seat: in stock rounds, and where
-    the title has them (1817) in merger and acquisition rounds."""
+    the title has them in the opening auction of the privates (1830, 18MEX) and in merger and acquisition
+    rounds (1817). What may be ordered, and for what, the engine says."""
 
-    name, help = "auto", N_("Standing orders: pass or buy for you in stock rounds, pass in merger rounds (1817)")
-    types = ("program_share_pass", "program_buy_shares", "program_disable", "program_merger_pass")
-    options = (Option("mode", N_("pass (this stock round) | pass-always | buy | merger-pass (1817) | off"),
+    name, help = "auto", N_("Standing orders: pass or buy in stock rounds and the opening auction, pass in "
+                            "merger rounds (1817)")
+    types = ("program_share_pass", "program_buy_shares", "program_disable", "program_merger_pass",
+             "program_auction_bid")
+    options = (Option("mode", N_("pass (this stock round) | pass-always | buy | auction | merger-pass (1817) | off"),
                       required=True),
                Option("corporation", N_("buy: corporation to buy a share of; merger-pass: the one to pass for "
                                         "(default all)")),
                Option("until", N_("mode buy: float, or how many shares to hold")),
-               Option("then_pass", N_("mode buy: yes to pass automatically once done")),
+               Option("then_pass", N_("buy: yes to pass automatically once done; auction: yes to pass on "
+                                      "instead of stopping")),
                Option("acquisition", N_("merger-pass: the ones to pass for in acquisition rounds, if others "
-                                        "(none: pass in none)")))
+                                        "(none: pass in none)")),
+               Option("private", N_("auction: the private to buy or bid on")),
+               Option("max", N_("auction: bid on it, the least allowed at each turn, up to this much"), int),
+               Option("buy_at", N_("auction: buy it once it is the cheapest private at this price or less"), int))
     any_time = True
 
     def needs_legal(self, options):
@@ -1412,10 +1419,37 @@ class Auto(G18xxCommand):
                     raise UserError(lazy("/auto until: a number of shares (1 or more), or `float`."))
             return {**base, "type": "program_buy_shares", "corporation": corporations[corp],
                     "until_condition": until, "from_market": False,
-                    "auto_pass_after": str(opts.get("then_pass") or "").strip().lower() in ("yes", "y", "true", "1")}
+                    "auto_pass_after": yes(opts.get("then_pass"))}
         if mode == "merger-pass":
             return {**base, **self.merger_pass(s, opts.get("corporation"), player, opts.get("acquisition"))}
+        if mode == "auction":
+            return {**base, **self.auction_bid(s, opts)}
         raise UserError(lazy("/auto mode is one of {modes}, not {mode}.", modes=", ".join(AUTO_MODES), mode=quote(mode)))
+
+    @staticmethod
+    def auction_bid(s: G18xx, opts: dict) -> dict:
+        """Buy or bid on a private of the opening auction, among those the engine offers now."""
+        offers = {o["company"]: o["price"] for o in auction_offers(s)}
+        if not offers:
+            raise UserError(lazy("No private is on sale in an auction now: `auction` orders are for the opening "
+                                 "auction of the privates."))
+        privates = {sym.upper(): sym for sym in offers}
+        name = str(opts.get("private") or "").strip().upper()
+        if name not in privates:
+            raise UserError(lazy("Name the private to buy or bid on (`private`): one of {privates}.",
+                                 privates=", ".join(offers)))
+        sym = privates[name]
+        maximum = None if opts.get("max") is None else number(opts["max"], "max")
+        buy_at = None if opts.get("buy_at") is None else number(opts["buy_at"], "buy_at")
+        if (maximum is None) == (buy_at is None):
+            raise UserError(lazy("Give `max` (bid on it up to that much) or `buy_at` (buy it once it is the "
+                                 "cheapest at that price or less), one of the two."))
+        if maximum is not None and maximum < offers[sym]:
+            raise UserError(lazy("The lowest bid on {company} is {money} now: a maximum under it would stop at once.",
+                                 company=sym, money=s.words().money(offers[sym])))
+        return {"type": "program_auction_bid", "bid_target": sym, "enable_maximum_bid": maximum is not None,
+                "maximum_bid": maximum or 0, "enable_buy_price": buy_at is not None, "buy_price": buy_at or 0,
+                "auto_pass_after": yes(opts.get("then_pass"))}
 
     @staticmethod
     def merger_pass(s: G18xx, named: Any, player: int, acquisition: Any = None) -> dict:
@@ -1446,10 +1480,20 @@ class Auto(G18xxCommand):
 
     def choices(self, s, option, filled, legal):
         merger = "program_merger_pass" in (getattr(s.game, "PROGRAM_TYPES", ()) or ())
-        modes = tuple(m for m in AUTO_MODES if merger or m != "merger-pass")
+        offers = auction_offers(s)
+        modes = tuple(m for m in AUTO_MODES if (merger or m != "merger-pass") and (offers or m != "auction"))
         fixed = {"mode": modes, "until": ("float", "2", "3", "4", "5", "6"), "then_pass": ("yes", "no")}
         if option in fixed:
             return [(v, v) for v in fixed[option]]
+        if option in ("private", "max", "buy_at"):
+            w = s.words()
+            if option == "private":
+                return [(_("{company}: lowest bid {money} now", company=o["company"], money=w.money(o["price"])),
+                         o["company"]) for o in offers]
+            chosen = [o["price"] for o in offers if o["company"].upper() == str(filled.get("private") or "").upper()]
+            low = chosen[0] if chosen else min((o["price"] for o in offers), default=0)
+            steps = (0, 10, 20, 50, 100) if option == "max" else (0, -5, -10, -20)
+            return [(w.money(low + d), low + d) for d in steps if low + d >= 0]
         if filled.get("mode") == "merger-pass":
             return [(sym, sym) for sym, c in corps_of(s.summary()).items() if c.get("pres") is not None] + \
                 ([("none", "none")] if option == "acquisition" else [])
@@ -1474,6 +1518,8 @@ class Auto(G18xxCommand):
                          others=", ".join(acquisition) or _("none"))
             return _("{name} will pass automatically in merger and acquisition rounds for {corporations}", name=who,
                      corporations=", ".join(merger) or _("none"))
+        if t == "program_auction_bid":
+            return self.describe_auction_bid(w, who, a)
         if t == "program_buy_shares":
             until = a.get("until_condition")
             if until == "float":
@@ -1486,11 +1532,44 @@ class Auto(G18xxCommand):
             return _("{name}'s automatic actions stop ({why})", name=who, why=reason)
         return _("{name}'s automatic actions stop", name=who)
 
+    @staticmethod
+    def describe_auction_bid(w: Words, who: str, a: dict) -> str:
+        """What an auction order will do, and when it stops (as the engine plays it: engine.core.programs)."""
+        company, on = w.company(a.get("bid_target")), bool(a.get("auto_pass_after"))
+        if a.get("enable_buy_price"):
+            money = w.money(a.get("buy_price"))
+            if a.get("enable_maximum_bid") and not on:  # 18xx.games' order with both: it buys only, and stops
+                return _("{name} will buy {company} once it is the cheapest private at {money} or less, passing "
+                         "until then; the order stops once {company} is sold or its price passes {maximum}",
+                         name=who, company=company, money=money, maximum=w.money(a.get("maximum_bid")))
+            if on:
+                return _("{name} will buy {company} once it is the cheapest private at {money} or less, passing "
+                         "until then; the order stops once {company} is sold", name=who, company=company, money=money)
+            return _("{name} will buy {company} once it is the cheapest private at {money} or less, passing until "
+                     "then; the order stops once another player bids on {company} or it is sold", name=who,
+                     company=company, money=money)
+        money = w.money(a.get("maximum_bid") if a.get("enable_maximum_bid") else 0)
+        if on:
+            return _("{name} will bid on {company} at each turn, the least allowed, up to {money}, and pass once the "
+                     "price passes it; the order stops once {company} is sold or {name} holds the highest bid on it",
+                     name=who, company=company, money=money)
+        return _("{name} will bid on {company} at each turn, the least allowed, up to {money}; the order stops "
+                 "once the price passes {money}, once {company} is sold, or when {name} holds the highest bid on "
+                 "it", name=who, company=company, money=money)
+
     def label(self, s, a):
         return str(a.get("type"))
 
     def options_for(self, a):
         t = a["type"]
+        if t == "program_auction_bid":
+            out = {"mode": "auction", "private": a["bid_target"],
+                   "then_pass": "yes" if a.get("auto_pass_after") else "no"}
+            if a.get("enable_maximum_bid"):
+                out["max"] = a["maximum_bid"]
+            if a.get("enable_buy_price"):
+                out["buy_at"] = a["buy_price"]
+            return out
         if t == "program_share_pass":
             return {"mode": "pass-always" if a.get("indefinite") else "pass"}
         if t == "program_merger_pass":
@@ -1504,6 +1583,16 @@ class Auto(G18xxCommand):
         return {"mode": "off"}
 
 
+def auction_offers(s: G18xx) -> list[dict]:
+    """The privates an auction order may be given for now, with their lowest bids (the engine's list)."""
+    offers = getattr(s.game, "auction_program_offers", None)
+    return offers() if offers else []
+
+
+def yes(value: Any) -> bool:
+    return str(value or "").strip().lower() in ("yes", "y", "true", "1")
+
+
 def describe_auto(w: Words, action: dict) -> str:
     """Short words for what a standing order did (no state before and after each auto action)."""
     who = w.who(action.get("entity"), action.get("entity_type"))
@@ -1512,6 +1601,9 @@ def describe_auto(w: Words, action: dict) -> str:
         return _("{name} passes", name=who)
     if t == "buy_shares":
         return _("{name} buys {shares}", name=who, shares="+".join(action.get("shares", [])))
+    if t == "bid":
+        return _("{name} bids {money} on {company}", name=who, money=w.money(action.get("price")),
+                 company=w.company(action.get("company")))
     if t == "program_disable":
         return _("{name}'s standing order stops ({why})", name=who, why=action.get("reason"))
     if t == "program_share_pass":
