@@ -158,7 +158,7 @@ def test_titles_whose_auction_is_no_waterfall_refuse_auction_programs(title):
 @pytest.mark.parametrize("title", ["1830", "18MEX"])
 def test_programs_regenerate_the_auto_actions_of_a_random_auction(title):
     """The opening auction of a random game, whose auto actions the reference engine regenerated alike."""
-    log = json.loads((FIXTURES / title / "random" / "auction_programs.json").read_text())
+    log = json.loads((FIXTURES / title / "programs" / "auction.json").read_text())
     game = create_game(title, log["players"], seed=log["settings"]["seed"],
                        optional_rules=log["settings"]["optional_rules"])
     programs = 0
