@@ -168,3 +168,20 @@ def test_programs_regenerate_the_auto_actions_of_a_random_auction(title):
         stored = game.apply({k: v for k, v in action.items() if k != "auto_actions"})
         assert stored.get("auto_actions", []) == recorded, action["id"]
     assert programs >= 3
+
+
+def test_programs_that_would_pass_round_and_round_for_ever_stop():
+    # ours: on 18xx.games every player's program would pass on, round after round, without end
+    game = create_game("1830", [{"id": i, "name": NAMES[i]} for i in (1, 2, 3)], seed=5)
+    game.apply(act(1, "bid", company="SV", price=20))
+    game.apply(program(3, "BO", maximum=100, auto_pass_after=True))
+    game.apply(program(1, "BO", maximum=100, auto_pass_after=True))
+    cash = game.player(1).cash
+    stored = game.apply(program(2, "BO", maximum=100, auto_pass_after=True))
+    assert autos(stored) == [("pass", 2, None, None, None), ("pass", 3, None, None, None),
+                             ("pass", 1, None, None, None), ("pass", 2, None, None, None),
+                             ("pass", 3, None, None, None),
+                             ("program_disable", 1, None, None, "All players pass by program, the auction would "
+                                                                "not end")]
+    assert game.player(1).cash == cash + 5  # SV paid its revenue once
+    assert game.active_players() == [1]

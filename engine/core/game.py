@@ -888,6 +888,7 @@ class BaseGame(OperatingMixin):
         """Let the programs of the players to act play their turns; the actions they took."""
         out: list[dict] = []
         self.programs.main_seq = self.programs.seq
+        self.programs.auction_round_passed = False
         for _ in range(1000):  # each program action ends a turn, disables itself or starts a pass
             actions = self.programs.next_actions()
             if not actions:

@@ -39,6 +39,9 @@ class Programs:
         self.seq = 0  # order of the actions processed so far: what "since the program was set" compares
         self.main_seq = 0  # the action whose consequences the programs are playing out
         self.acting = False  # the actions being applied are programs' (an action's auto_actions)
+        # auction programs passed everyone round to the privates' payout in this action's auto actions, with no
+        # bid since: another such round would change nothing, for ever
+        self.auction_round_passed = False
 
     def tick(self) -> int:
         self.seq += 1
@@ -178,13 +181,23 @@ class Programs:
             if price > step.max_bid(player, target):
                 return [self._disable(player, f"{player.name} cannot afford {self.game.fmt(price)} "
                                               f"for {target.name}")]
+            self.auction_round_passed = False
             return [self._act(player, "bid", company=target.sym, price=price)]
         if not program.get("auto_pass_after"):
             if buy_price is not None and maximum is None and step.bids.get(target.sym):
                 return [self._disable(player, f"Bids submitted for {target.name}")]
             if maximum is not None and price > maximum:
                 return [self._disable(player, f"Price for {target.name} exceeded maximum bid")]
-        return [self._act(player, "pass")] if "pass" in step.actions(player) else []
+        if "pass" not in step.actions(player):
+            return []
+        if not step.auctioning and step.cheapest not in step.companies and \
+                all(p.passed for p in self.game.round.entities if p is not player):
+            # the last pass of a round of passes, which pays the privates' revenue: a second one by programs
+            # alone would be followed by the same round again (18xx.games' programs pass on without end)
+            if self.auction_round_passed:
+                return [self._disable(player, "All players pass by program, the auction would not end")]
+            self.auction_round_passed = True
+        return [self._act(player, "pass")]
 
     def _buy_shares(self, step, player: Player, program: dict, available) -> list[dict]:
         game = self.game
