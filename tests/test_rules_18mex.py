@@ -68,3 +68,20 @@ def test_ndm_five_percent_certificates_are_reserved_and_free_of_the_certificate_
     assert (half.percent, half.buyable, game.cert_count(half)) == (5, False, 0)
     assert game.share("NdM_9").buyable is False and game.share("UdY_8").buyable is False
     assert game.train_limit(game.ndm) == game.phase.train_limit + 1
+
+
+def test_a_train_bought_before_running_ends_the_train_buying_when_nothing_more_can_be_bought():
+    case = Path(__file__).parent / "fixtures" / "18MEX" / "cases" / "train_bought_before_running.json"
+    log = json.loads(case.read_text())
+    buy_after_dividend, pass_ = log["actions"][-2:]
+    log["actions"] = log["actions"][:-2]
+    game = load_18xx(log)
+    chi = game.corporation("CHI")
+    assert chi.cash == 50 and [t.id for t in chi.trains] == ["2-8"]
+    assert not any(a["type"] == "buy_train" for a in game.legal_actions())
+    with pytest.raises(GameError, match="CHI has finished buying trains this turn"):
+        game.apply(buy_after_dividend)
+    assert chi.cash == 50 and [t.id for t in chi.trains] == ["2-8"]
+    game.apply(pass_)
+    assert game.round.current_entity is game.corporation("TM")
+

@@ -803,6 +803,15 @@ class BuyTrain(Step):
                                 price=game.fmt(price, corp))
             game.transfer(president, corp, shortfall)
         game.buy_train(corp, train, price, exchange)
+        self.end_if_nothing_more(corp)
+
+    def end_if_nothing_more(self, corp: Corporation) -> None:
+        """After a purchase: buying ends for this turn once no other train can be bought, as on 18xx.games, even
+        if money comes in later in the turn (18MEX: a train bought before running, then a dividend withheld;
+        1817: the interest is then due before another corporation discards a train the purchase put over its
+        limit)."""
+        if not self.can_buy(corp):
+            self.passed = True
 
     def process_pass(self, action, corp) -> None:
         if self.must_buy(corp):

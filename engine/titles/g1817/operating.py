@@ -389,13 +389,6 @@ class BuyTrain1817(BuyTrain):
     """No corporation must buy a train (MUST_BUY_TRAIN never: one without a train at the end of its turn is
     liquidated), and none buys from a corporation in the liquidation zone."""
 
-    def process_buy_train(self, action, corp: Corporation) -> None:
-        """As on 18xx.games, buying ends as soon as no other train can be bought: the interest is then due
-        before another corporation discards a train the purchase put over the limit."""
-        super().process_buy_train(action, corp)
-        if not self.can_buy(corp):
-            self.passed = True
-
     def other_trains(self, corp: Corporation) -> list:
         return [t for t in super().other_trains(corp) if not self.game.in_liquidation(t.owner)]
 

@@ -917,8 +917,7 @@ class BuyTrain(operating.BuyTrain):
             raise GameError("{corporation} has {cash} and can't pay {price}", corporation=corp.sym,
                             cash=game.fmt(corp.cash, corp), price=game.fmt(action.price, corp))
         game.buy_train(corp, train, action.price)
-        if not self.can_buy(corp):
-            self.passed = True
+        self.end_if_nothing_more(corp)
 
     def process_pass(self, action, corp) -> None:
         if self.must_buy(corp):
