@@ -85,3 +85,17 @@ def test_a_train_bought_before_running_ends_the_train_buying_when_nothing_more_c
     game.apply(pass_)
     assert game.round.current_entity is game.corporation("TM")
 
+
+def test_a_10_percent_ndm_certificate_is_bought_with_a_5_percent_one_only_by_who_could_buy_a_5_percent():
+    case = Path(__file__).parent / "fixtures" / "18MEX" / "cases" / "swap_needs_a_5_percent_price.json"
+    log = json.loads(case.read_text())
+    swap = log["actions"][-1]
+    log["actions"] = log["actions"][:-1]
+    game = load_18xx(log)  # 586's recorded automatic actions (none) must be the ones the program makes
+    player = game.player(2)
+    assert player.cash == 22 and game.corporation("NdM").share_price.price == 45
+    assert {a["type"] for a in game.legal_actions()} <= {"sell_shares", "pass"}
+    with pytest.raises(GameError, match=r"Player 2 has \$22: handing in a 5% certificate for a 10% one takes the price of a 5% "
+                       r"certificate \(\$23\) in hand"):
+        game.apply(swap)
+    assert player.cash == 22 and game.share("NdM_7").owner is player

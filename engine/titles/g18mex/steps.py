@@ -19,8 +19,8 @@ class BuySellParShares(stock.BuySellParShares):
 
     # --- buying with change ------------------------------------------------------------------
     def swap_for_buy(self, player: Player, share: Share) -> Share | None:
-        """The player's 5% certificate to hand in for this market 10% one, if such a buy is allowed: the
-        buy as a 5% one would be."""
+        """The player's 5% certificate to hand in for this market 10% one, if such a buy is allowed: when the
+        buy of a 5% certificate would be."""
         game = self.game
         corp = share.corporation
         if corp.sym != "NdM" or share.percent != 10 or share.owner is not game.pool or \
@@ -29,8 +29,10 @@ class BuySellParShares(stock.BuySellParShares):
         half = next((s for s in player.shares_of(corp) if s.percent == 5), None)
         if half is None or self.sold_this_round(player, corp) or (self.bought and not self.can_buy_multiple(corp, share.owner)):
             return None
-        price = self.swap_price(share, half)
-        if price > player.cash or not self.may_trade(corp) or not game.holding_ok(player, corp, 5):
+        # as on 18xx.games, the player must be able to pay for the 5% buy, a dollar more than the swap
+        # costs when half the price is rounded up
+        if game.certificate_price(half, corp.share_price.price) > player.cash or not self.may_trade(corp) or \
+                not game.holding_ok(player, corp, 5):
             return None
         return half
 
@@ -45,16 +47,34 @@ class BuySellParShares(stock.BuySellParShares):
         per = bought.corporation.share_price.price
         return self.game.certificate_price(bought, per) - self.game.certificate_price(given, per)
 
+    def check_buy(self, action, player: Player):
+        if not action.swap:
+            return super().check_buy(action, player)
+        share, half = self.swap_buy(action, player)
+        return share, self.swap_price(share, half)
+
+    def swap_buy(self, action, player: Player) -> tuple[Share, Share]:
+        """(the 10% certificate, the 5% one handed in) of a buy with change; GameError if it isn't allowed."""
+        game = self.game
+        share = game.share(action.shares[0]) if len(action.shares) == 1 else None
+        half = self.swap_for_buy(player, share) if share is not None else None
+        if half is None or half.id != action.swap:
+            given = game.share(action.swap)
+            if share is not None and given.owner is player and given.percent == 5 and \
+                    game.certificate_price(given, share.corporation.share_price.price) > player.cash:
+                raise GameError("{player} has {cash}: handing in a 5% certificate for a 10% one takes the price of a "
+                                "5% certificate ({price}) in hand", player=player.name, cash=game.fmt(player.cash),
+                                price=game.fmt(game.certificate_price(given, share.corporation.share_price.price)))
+            raise GameError("{player} can't buy {shares} handing in {swap}", player=player.name,
+                            shares=', '.join(action.shares), swap=action.swap)
+        return share, half
+
     def process_buy_shares(self, action, player) -> None:
         if not action.swap:
             super().process_buy_shares(action, player)
             return
         game = self.game
-        share = game.share(action.shares[0]) if len(action.shares) == 1 else None
-        half = self.swap_for_buy(player, share) if share is not None else None
-        if half is None or half.id != action.swap:
-            raise GameError("{player} can't buy {shares} handing in {swap}", player=player.name,
-                            shares=', '.join(action.shares), swap=action.swap)
+        share, half = self.swap_buy(action, player)
         price = self.swap_price(share, half)
         game.give_share(half, game.pool)
         game.buy_shares(player, [share], price)
