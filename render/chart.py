@@ -46,14 +46,19 @@ def value_history(log: dict, upto: int | None = None) -> dict[str, Any]:
     game sampled before each stock round's first action and after its last action (`upto`: an action id)."""
     from engine.titles import load_18xx
 
-    actions = load_18xx(log, upto=upto).actions
-    game = load_18xx({**log, "actions": []})
     names = {p["id"]: p.get("name") or _("Player {n}", n=p["id"]) for p in log.get("players", [])}
     labels: list[str] = []
-    players: dict[str, list[int]] = {names.get(p.id, str(p.id)): [] for p in game.players}
-    prices: dict[str, list[int | None]] = {c.sym: [] for c in game.corporations}
+    players: dict[str, list[int]] = {}
+    prices: dict[str, list[int | None]] = {}
 
-    def sample(label: str) -> None:
+    def start(game) -> None:
+        """The players and corporations in their order as the game starts (the order of the chart's lines)."""
+        if not players:
+            players.update({names.get(p.id, str(p.id)): [] for p in game.players})
+            prices.update({c.sym: [] for c in game.corporations})
+
+    def sample(game, label: str) -> None:
+        start(game)
         labels.append(label)
         for p in game.players:
             players[names.get(p.id, str(p.id))].append(game.player_value(p))
@@ -61,14 +66,18 @@ def value_history(log: dict, upto: int | None = None) -> dict[str, Any]:
             prices[c.sym].append(c.share_price.price if c.share_price and not c.closed else None)
 
     seen_round = None
-    for action in actions:
+
+    def before_each(game) -> None:  # sampled as the log is loaded (one replay, without checkpoints)
+        nonlocal seen_round
+        start(game)
         rnd = game.round
         key = rnd.description  # "Stock Round 3", "Operating Round 3.1 (of 2)"
         if key != seen_round and "Stock" in rnd.name:
-            sample(f"SR {game.turn}")
+            sample(game, f"SR {game.turn}")
         seen_round = key
-        game.apply(action)
-    sample("end" if game.finished else "now")
+
+    game = load_18xx(log, upto=upto, before_each=before_each)
+    sample(game, "end" if game.finished else "now")
     ranking = sorted(((names.get(p.id, str(p.id)), game.player_value(p)) for p in game.players),
                      key=lambda kv: -kv[1])
     return {"title": str(log.get("title")), "labels": labels, "players": players,

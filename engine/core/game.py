@@ -1120,9 +1120,10 @@ class BaseGame(OperatingMixin):
         return log
 
     @classmethod
-    def from_18xx(cls, log: dict, upto: int | None = None, strict: bool = True):
+    def from_18xx(cls, log: dict, upto: int | None = None, strict: bool = True, before_each=None):
         """A game from an 18xx.games log (undo and redo resolved), ready for live play. GameError if the log
-        is malformed or one of its actions is refused."""
+        is malformed or one of its actions is refused. `before_each(game)` is called before each action is
+        applied (to sample the game as it goes)."""
         game = cls(players_of(log), seed_of(log), optional_rules_of(log), log.get("id"))
         actions = resolve_undo(actions_of(log))
         with game.loading():
@@ -1131,6 +1132,8 @@ class BaseGame(OperatingMixin):
                     break
                 if game.finished:
                     break
+                if before_each is not None:
+                    before_each(game)
                 try:
                     game.apply(action)
                 except GameError as e:

@@ -82,11 +82,12 @@ def create_game(title: str, players: list[dict], seed: int = 0, optional_rules=(
     return game_class(title)(players, seed, optional_rules, game_id)
 
 
-def load_18xx(log: dict, upto: int | None = None) -> BaseGame:
-    """An 18xx.games game log replayed through our rules (undo/redo resolved, auto actions applied)."""
+def load_18xx(log: dict, upto: int | None = None, before_each=None) -> BaseGame:
+    """An 18xx.games game log replayed through our rules (undo/redo resolved, auto actions applied);
+    `before_each(game)` is called before each action."""
     if not isinstance(log, dict):
         raise GameError("a game log is a JSON object, not {name}", name=type(log).__name__)
-    return game_class(str(log.get("title"))).from_18xx(log, upto=upto)
+    return game_class(str(log.get("title"))).from_18xx(log, upto=upto, before_each=before_each)
 
 
 __all__ = ["REGISTRY", "TITLES", "Title", "create_game", "load_18xx", "game_class", "rules_class"]
