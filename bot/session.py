@@ -94,6 +94,12 @@ class Session:
         raise NotImplementedError
 
     @classmethod
+    def loaded(cls, title: str, log_dict: dict) -> Session:
+        """A session of the game of an exported log (a family keeping what it sees as the log is loaded
+        overrides it)."""
+        return cls(title, cls.load_game(log_dict))
+
+    @classmethod
     def log(cls, title: str, players: list[dict], seed: int, setup: dict, actions: list[dict],
             game_id: Any = None) -> dict:
         """A log of this family's format with these players, settings and actions."""
@@ -360,7 +366,7 @@ class Engine:
     def load(self, log_dict: dict) -> Session:
         """A session from an exported log (undo/redo resolved by the engine)."""
         t = self.title(str(log_dict.get("title")))
-        return self._live(t.family(t.name, t.family.load_game(log_dict)))
+        return self._live(t.family.loaded(t.name, log_dict))
 
     def log_dict(self, title: str, players: list[dict], seed: int, setup: dict, actions: list[dict],
                  game_id: Any = None) -> dict:

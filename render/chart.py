@@ -1,8 +1,9 @@
 """The game over time: each player's value and each corporation's share price at the start of every stock
 round and at the end (or now, for a running game), as two line charts in one picture.
 
-`value_history(log)` replays an 18xx.games log with the engine and samples it; `draw_chart(title, history)`
-draws what was sampled with matplotlib (Agg, no display) and knows nothing of the rules.
+`ValueHistory` samples a game as it goes (as its log is loaded, then as it is played), `value_history(log)` replays
+an 18xx.games log with the engine and samples it; `draw_chart(title, history)` draws what was sampled with
+matplotlib (Agg, no display) and knows nothing of the rules.
 """
 
 from __future__ import annotations
@@ -41,49 +42,82 @@ STYLE = {
 }
 
 
-def value_history(log: dict, upto: int | None = None) -> dict[str, Any]:
-    """{title, labels, players: {name: [value…]}, prices: {corporation: [price or None…]}, ranking}: the
-    game sampled before each stock round's first action and after its last action (`upto`: an action id)."""
-    from engine.titles import load_18xx
+class ValueHistory:
+    """The chart's points, sampled as a game goes: `seen(game)` is told every state the game passes through
+    before an action (`load_18xx(before_each=seen)` as a log is loaded; the bot after each action it applies,
+    the state before the next one). A state before a stock round's first action is a point; `history(game)`
+    adds the state now. Told a state it saw before (the game rebuilt shorter, an undo), it forgets what came
+    after, so the points are always those a replay of the game's log gives."""
 
-    names = {p["id"]: p.get("name") or _("Player {n}", n=p["id"]) for p in log.get("players", [])}
-    labels: list[str] = []
-    players: dict[str, list[int]] = {}
-    prices: dict[str, list[int | None]] = {}
+    def __init__(self) -> None:
+        self._rounds: list[str] = []  # the round of the state after 0, 1, 2… actions
+        self._points: list[tuple[int, str, dict[Any, int], dict[str, int | None]]] = []  # (actions, label, …)
+        self._players: list[Any] = []  # ids in the order of the game's start (the order of the chart's lines)
+        self._corporations: list[str] = []
 
-    def start(game) -> None:
-        """The players and corporations in their order as the game starts (the order of the chart's lines)."""
-        if not players:
-            players.update({names.get(p.id, str(p.id)): [] for p in game.players})
-            prices.update({c.sym: [] for c in game.corporations})
+    @property
+    def seen_actions(self) -> int:
+        """How many actions the last state it was told of followed (-1: none yet)."""
+        return len(self._rounds) - 1
 
-    def sample(game, label: str) -> None:
-        start(game)
-        labels.append(label)
-        for p in game.players:
-            players[names.get(p.id, str(p.id))].append(game.player_value(p))
-        for c in game.corporations:
-            prices[c.sym].append(c.share_price.price if c.share_price and not c.closed else None)
-
-    seen_round = None
-
-    def before_each(game) -> None:  # sampled as the log is loaded (one replay, without checkpoints)
-        nonlocal seen_round
-        start(game)
+    def seen(self, game) -> None:
+        done = len(game.actions)
+        if done > len(self._rounds):
+            raise ValueError(f"the value history missed states: told of {len(self._rounds)}, then of {done}")
+        del self._rounds[done:]
+        while self._points and self._points[-1][0] >= done:
+            self._points.pop()
+        if not self._players:
+            self._players = [p.id for p in game.players]
+            self._corporations = [c.sym for c in game.corporations]
         rnd = game.round
         key = rnd.description  # "Stock Round 3", "Operating Round 3.1 (of 2)"
-        if key != seen_round and "Stock" in rnd.name:
-            sample(game, f"SR {game.turn}")
-        seen_round = key
+        if (not self._rounds or self._rounds[-1] != key) and "Stock" in rnd.name:
+            self._points.append((done, f"SR {game.turn}", *self._sample(game)))
+        self._rounds.append(key)
 
-    game = load_18xx(log, upto=upto, before_each=before_each)
-    sample(game, "end" if game.finished else "now")
-    ranking = sorted(((names.get(p.id, str(p.id)), game.player_value(p)) for p in game.players),
-                     key=lambda kv: -kv[1])
-    return {"title": str(log.get("title")), "labels": labels, "players": players,
-            "currency": getattr(getattr(game, "rules", None), "currency_format_str", None) or "$%s",
-            "prices": {sym: v for sym, v in prices.items() if any(x is not None for x in v)},
-            "ranking": ranking, "finished": bool(game.finished)}
+    @staticmethod
+    def _sample(game) -> tuple[dict[Any, int], dict[str, int | None]]:
+        return ({p.id: game.player_value(p) for p in game.players},
+                {c.sym: c.share_price.price if c.share_price and not c.closed else None for c in game.corporations})
+
+    def history(self, game, title: str, names: dict[Any, str]) -> dict[str, Any]:
+        """{title, labels, players: {name: [value…]}, prices: {corporation: [price or None…]}, ranking, …} of
+        `game` (the game it was told of, in the state now): the points before the actions it has, then now."""
+        done = len(game.actions)
+        if self.seen_actions != done:
+            raise ValueError(f"the value history was last told of {self.seen_actions} actions, the game has {done}")
+        if not self._players:
+            self.seen(game)
+
+        def name(pid: Any) -> str:
+            return names.get(pid, str(pid))
+
+        points = [p for p in self._points if p[0] < done]
+        now = self._sample(game)
+        points.append((done, "end" if game.finished else "now", *now))
+        players = {name(pid): [values[pid] for _, _, values, _ in points] for pid in self._players}
+        prices = {sym: [price[sym] for _, _, _, price in points] for sym in self._corporations}
+        ranking = sorted(((name(p.id), now[0][p.id]) for p in game.players), key=lambda kv: -kv[1])
+        return {"title": str(title), "labels": [label for _, label, _, _ in points], "players": players,
+                "currency": getattr(getattr(game, "rules", None), "currency_format_str", None) or "$%s",
+                "prices": {sym: v for sym, v in prices.items() if any(x is not None for x in v)},
+                "ranking": ranking, "finished": bool(game.finished)}
+
+
+def log_names(log: dict) -> dict[Any, str]:
+    """The players' names of an 18xx.games log by id (`Player 1` for one without)."""
+    return {p["id"]: p.get("name") or _("Player {n}", n=p["id"]) for p in log.get("players", [])}
+
+
+def value_history(log: dict, upto: int | None = None) -> dict[str, Any]:
+    """The history (`ValueHistory.history`) of an 18xx.games log, replayed (`upto`: an action id)."""
+    from engine.titles import load_18xx
+
+    values = ValueHistory()
+    game = load_18xx(log, upto=upto, before_each=values.seen)
+    values.seen(game)
+    return values.history(game, str(log.get("title")), log_names(log))
 
 
 @cache

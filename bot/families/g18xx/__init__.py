@@ -34,6 +34,7 @@ from bot.families.g18xx.words import (
 from bot.session import Change, Session, Setting, Title
 from i18n import N_, _, lazy
 from i18n.engine_words import end_reason_text, round_text
+from render.chart import ValueHistory
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +54,15 @@ class G18xx(Session):
     picture_kinds = ("map", "market", "companies", "chart")
     start_pictures = ("map", "companies")
 
-    def __init__(self, title: str, game: Any):
+    def __init__(self, title: str, game: Any, values: ValueHistory | None = None):
         super().__init__(title, game)
         game.generate_auto_actions = True  # standing orders act after each new action
+        # the chart's points, kept as the game goes (so drawing it replays nothing); a game made elsewhere,
+        # already under way, has none: its chart replays its log
+        self.values: ValueHistory | None = values if values is not None else \
+            (ValueHistory() if not game.actions else None)
+        if self.values is not None:
+            self.values.seen(game)
         self._facts: tuple[int, dict] | None = None
         self._turn: tuple[int, dict] | None = None
         self._previews: tuple[int, dict[str, Change | None]] = (-1, {})
@@ -92,6 +99,13 @@ class G18xx(Session):
         from engine.titles import load_18xx
 
         return load_18xx(log_dict)
+
+    @classmethod
+    def loaded(cls, title, log_dict):
+        from engine.titles import load_18xx
+
+        values = ValueHistory()
+        return cls(title, load_18xx(log_dict, before_each=values.seen), values)
 
     @classmethod
     def log(cls, title, players, seed, setup, actions, game_id=None):
@@ -178,6 +192,12 @@ class G18xx(Session):
             return []
 
     # ---------------------------------------------------------------- applying
+    def apply(self, action: dict) -> Change:
+        change = super().apply(action)
+        if self.values is not None:
+            self.values.seen(self.game)  # the state before the next action
+        return change
+
     def notes_before(self, action: dict) -> dict:
         info = self.turn_info()
         notes = {"cheapest_before": info.get("cheapest"), "merge_before": info.get("merge"),
@@ -489,13 +509,19 @@ class G18xx(Session):
         if kind == "companies":
             return render.draw_companies(self.title, self.named_summary(names), self.facts())
         if kind == "chart":
-            from render.chart import value_history
-
-            names = names or self.player_names()
-            log = self.export()
-            log = {**log, "players": [{**p, "name": names.get(p["id"], p.get("name"))} for p in log["players"]]}
-            return render.draw_chart(self.title, value_history(log))
+            return render.draw_chart(self.title, self.value_history(names))
         return None
+
+    def value_history(self, names: dict[int, str] | None = None) -> dict:
+        """The chart's history (render.chart) with the players' names: from the points kept as the game went,
+        or, for a game that kept none, by replaying its log."""
+        from render.chart import log_names, value_history
+
+        log = self.game.to_18xx() if self.values is None else {"players": self.game.settings_players}
+        names = {**log_names(log), **(names or {})}
+        if self.values is None:
+            return value_history({**log, "players": [{**p, "name": names[p["id"]]} for p in log["players"]]})
+        return self.values.history(self.game, self.title, names)
 
     def legal_labels(self) -> list[tuple[dict, str]]:
         """The legal moves as a player reads them: one line per corporation to par (its prices listed), one per
