@@ -54,9 +54,13 @@ def _apply_traced(game, action: dict, index: int, trace: list) -> None:
     game.apply(parent)
     if action.get("type") != "message":
         trace.append(_line(game, parent, len(trace), parent.get("id")))
-    for auto in autos:
-        game._process(parse_action(auto))
-        trace.append(_line(game, auto, len(trace), None, auto_of=parent.get("id")))
+    game.programs.acting = True  # as apply() makes them: the programs' own actions, not their players'
+    try:
+        for auto in autos:
+            game._process(parse_action(auto))
+            trace.append(_line(game, auto, len(trace), None, auto_of=parent.get("id")))
+    finally:
+        game.programs.acting = False
     game.actions[-1] = action
 
 

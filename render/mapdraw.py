@@ -19,7 +19,7 @@ from i18n import _
 
 from . import colors as C
 from .fonts import font
-from .mapview import tile_def
+from .mapview import map_data, map_of, tile_def
 from .png import to_png
 from .tiledef import Node, TileDef
 
@@ -39,8 +39,8 @@ def _axis_label(kind: str, v: int) -> str:
 
 @cache
 def _layout(title: str):
-    """Hex size, picture size and hex centres for a title (at SS scale)."""
-    d = data.load(title)
+    """Hex size, picture size and hex centres for a title's map (at SS scale; `title` as map_data takes it)."""
+    d = map_data(title)
     m = d["map"]
     layout, axes = m["layout"], m["axes"]
     xy = {h["coord"]: (h["x"], h["y"]) for h in m["hexes"]}
@@ -153,8 +153,9 @@ class MapPainter:
     def __init__(self, view: dict):
         self.view = view
         self.title = view["title"]
+        self.map = map_of(view)  # the title's map, or one changed by optional rules
         (self.layout, self.R, self.width, self.height, self.centres, self.labels, self.fsize,
-         self.hexes) = _layout(self.title)
+         self.hexes) = _layout(self.map)
         R = self.R
         self.track_w = max(3, int(0.085 * R))
         self.city_r = 0.25 * R
@@ -189,7 +190,7 @@ class MapPainter:
     # -- whole picture --------------------------------------------------------------------------
     def paint(self, routes=None, caption: str | None = None) -> Image.Image:
         """The map at its final size: the cached starting map with the changed hexes pasted on it."""
-        static = _static(self.title)
+        static = _static(self.map)
         img = static.base.copy()
         start = static.keys
         for coord, hv in self.view["hexes"].items():
@@ -198,7 +199,7 @@ class MapPainter:
             key = _hex_key(hv)
             if start.get(coord) == key:
                 continue
-            pos, pic, mask = _hex_picture(self.title, coord, key)
+            pos, pic, mask = _hex_picture(self.map, coord, key)
             img.paste(pic, pos, mask)
             box = (pos[0], pos[1], pos[0] + pic.width, pos[1] + pic.height)
             edges = static.edges.crop(box)
@@ -250,7 +251,7 @@ class MapPainter:
             pts = hexgeo.corners(cx, cy, self.layout, R)
             hdata = self.hexes[coord]
             hv = self.view["hexes"][coord]
-            tdef, printed = tile_def(self.title, coord, hv["tile"])
+            tdef, printed = tile_def(self.map, coord, hv["tile"])
             borders = {e: (t, cost) for e, t, cost in parse_borders(hdata)}
             for edge in range(6):
                 # corner indices around an edge: edge e lies between corners (e+1)%6 and (e+2)%6 in
@@ -282,7 +283,7 @@ class MapPainter:
         hv = self.view["hexes"].get(coord)
         if not hv:
             return cx, cy
-        tdef, printed = tile_def(self.title, coord, hv["tile"])
+        tdef, printed = tile_def(self.map, coord, hv["tile"])
         rot = 0 if printed else int(hv.get("rotation", 0))
         positions = self.node_positions(h, tdef, rot)
         stops = [i for i, n in enumerate(tdef.nodes) if n.kind in ("city", "town", "halt", "offboard")]
@@ -390,7 +391,7 @@ class MapPainter:
         cx, cy = self.centre(coord)
         h = _Hex(cx, cy, R, self.layout)
         hdata = self.hexes[coord]
-        tdef, printed = tile_def(self.title, coord, hv["tile"])
+        tdef, printed = tile_def(self.map, coord, hv["tile"])
         rot = 0 if printed else int(hv.get("rotation", 0))
         colour_name = hv.get("color") or hdata["color"]
         fill = C.rgb(colour_name, C.TILE["white"])
@@ -1045,8 +1046,8 @@ def _key_view(key: tuple) -> dict:
 
 
 @lru_cache(maxsize=512)  # ~140 KB each (RGB stored as 4 bytes a pixel + mask)
-def _hex_picture(title: str, coord: str, key: tuple):
-    return MapPainter({"title": title, "hexes": {}}).hex_picture(coord, _key_view(key))
+def _hex_picture(map_id: str, coord: str, key: tuple):
+    return MapPainter({"title": map_id.split("+")[0], "map": map_id, "hexes": {}}).hex_picture(coord, _key_view(key))
 
 
 class _Static:

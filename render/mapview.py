@@ -5,7 +5,7 @@ View: {"title", "layout", "hexes": {coord: {"tile", "tile_id", "rotation", "colo
 (a hex-level reservation, e.g. ERIE on 1830's E11, is reserved in a free slot of every city of the hex)
 "blocked_by": [private syms]}}}
 
-`starting_view(title)` reads map.json alone; `view_from_trace(title, lines)` replays the `tile` and
+`starting_view(title)` reads map.json alone (`title` may name a map changed by optional rules: see map_data); `view_from_trace(title, lines)` replays the `tile` and
 `token` fields of 18xx.games trace lines (shared/fixtures/TRACES.md) on top of it (for tests, the CLI
 fallback and development; the bot uses the engine's view).
 """
@@ -21,9 +21,21 @@ from engine.core import data
 from .tiledef import TileDef, parse
 
 
+def map_data(map_id: str) -> dict:
+    """The data a map is drawn from. `map_id`: the title ("1830"), or the title joined by "+" to the optional
+    rules that change its map ("18MEX+baja_variant"), as a view names it in "map"."""
+    title, *rules = map_id.split("+")
+    return data.load(title, tuple(rules))
+
+
+def map_of(view: dict) -> str:
+    """The map a view shows (its "map", else its title's map)."""
+    return view.get("map") or view["title"]
+
+
 @cache
 def _title(title: str) -> tuple[dict, dict, dict]:
-    d = data.load(title)
+    d = map_data(title)
     hexes = {h["coord"]: h for h in d["map"]["hexes"]}
     tiles = {t["name"]: t for t in d["tiles"]}
     return d, hexes, tiles
@@ -92,7 +104,10 @@ def starting_view(title: str) -> dict:
             hv = out.get(coord)
             if hv and hv["cities"] and not any(corp["sym"] in c["reserved"] for c in hv["cities"]):
                 _place(hv["cities"], "reserved", corp["sym"], corp.get("city"))
-    return {"title": title, "layout": d["map"]["layout"], "hexes": out}
+    view = {"title": title.split("+")[0], "layout": d["map"]["layout"], "hexes": out}
+    if "+" in title:
+        view["map"] = title
+    return view
 
 
 def _city_exits(tdef: TileDef, rotation: int) -> list[set[int]]:
@@ -108,7 +123,7 @@ def _city_exits(tdef: TileDef, rotation: int) -> list[set[int]]:
 
 def lay_tile(view: dict, coord: str, tile_name: str, rotation: int, tile_id: str | None = None) -> None:
     """Replace the tile of a hex in `view`, moving tokens/reservations with their cities."""
-    title = view["title"]
+    title = map_of(view)
     hv = view["hexes"][coord]
     old_def, _ = tile_def(title, coord, hv["tile"])
     new_def, _ = tile_def(title, coord, tile_name)

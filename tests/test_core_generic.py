@@ -32,7 +32,7 @@ def test_registry_lists_every_title_folder_with_its_facts():
     assert REGISTRY["1830"].playable and "1830" in TITLES
     assert all(t.data_dir.parent.name == "g" + name.lower() for name, t in REGISTRY.items())
     assert ("delay_minor_close", "Delay minor close") in REGISTRY["18MEX"].optional_rules
-    assert "baja_variant" not in dict(REGISTRY["18MEX"].playable_rules)
+    assert "baja_variant" in dict(REGISTRY["18MEX"].playable_rules)
 
 
 def test_rules_come_from_title_data_and_title_overrides():

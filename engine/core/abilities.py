@@ -80,9 +80,22 @@ def right_time(game, company: Company, ability: dict, times: tuple[str, ...] | N
 
 def usable(game, company: Company, ability: dict, times: tuple[str, ...] | None = None,
            passive_ok: bool = True) -> bool:
-    """The ability is live (not used up or removed), its private has the right owner, and now is its time."""
+    """The ability is live (not used up or removed), its private has the right owner, now is its time, and a
+    station it grants has somewhere to go."""
     return game.ability_live(company, ability) and right_owner(company, ability) and \
-        right_time(game, company, ability, times, passive_ok)
+        right_time(game, company, ability, times, passive_ok) and station_site_left(game, company, ability)
+
+
+def station_site_left(game, company: Company, ability: dict) -> bool:
+    """A station ability on named hexes (type "token") counts, as on 18xx.games, only while the corporation
+    owning the private has a station left on its charter and none yet on one of those hexes."""
+    corp = company.owner
+    if ability["type"] != "token" or not ability.get("hexes") or not isinstance(corp, Corporation):
+        return True
+    if not corp.tokens_left:
+        return False
+    tokened = game.hexmap.tokened_hexes(corp.sym)
+    return any(coord not in tokened for coord in ability["hexes"])
 
 
 def _check(game, company: Company, kinds: list[str], times) -> bool:

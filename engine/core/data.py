@@ -52,3 +52,11 @@ def load(title: str, optional_rules: tuple[str, ...] = ()) -> dict:
             for path in sorted(variant.glob("*.json")):
                 out[path.stem] = _load_file(path)
     return out
+
+
+def map_rules(title: str, optional_rules) -> tuple[str, ...]:
+    """The optional rules among `optional_rules` that change the title's map (their data has a map or tiles of
+    its own), in the order given: pictures of the map load the title's data with them."""
+    base = title_dir(title) / "variants"
+    return tuple(r for r in optional_rules
+                 if any((base / r / f"{name}.json").exists() for name in ("map", "tiles")))

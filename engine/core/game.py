@@ -1186,6 +1186,9 @@ class BaseGame(OperatingMixin):
         """The map as plain data for pictures, with the privates that block hexes right now and the stations
         turned face down (`face_down_stations`)."""
         view = self.hexmap.view(blocked=self.blocking_privates())
+        changed_by = title_data.map_rules(self.TITLE, self.optional_rules)
+        if changed_by:  # the map as optional rules change it (18MEX's Baja variant): drawn from their data
+            view["map"] = "+".join((self.TITLE, *changed_by))
         down = self.face_down_stations()
         if down:
             for hv in view["hexes"].values():

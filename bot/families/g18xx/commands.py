@@ -606,6 +606,8 @@ class Token(G18xxCommand):
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
         corp = a.get("tokener") or a.get("entity")
+        if a.get("entity_type") == "company":  # a private's station is its corporation's
+            corp = owner_of(change.before, corp) or corp
         hexes_b = set((corps_of(change.before).get(corp) or {}).get("tokens", []) or [])
         new = [h for h in (corps_of(change.after).get(corp) or {}).get("tokens", []) or [] if h not in hexes_b]
         where = w.place(new[0]) if new else _("city {city}", city=a.get("city"))

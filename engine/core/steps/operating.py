@@ -316,13 +316,27 @@ class SpecialTrack(Step):
         return out
 
 
+def station_abilities(game, corp) -> list[tuple[Company, dict]]:
+    """(private, ability) for each station ability (type "token", e.g. 18MEX's Boleo) of the corporation's
+    privates that it may use now."""
+    return [(company, ability) for company in corp.companies
+            for ability in game.usable_abilities(company, ("token",))]
+
+
 class SpecialToken(Step):
-    """The free station a teleport allows on its hex: once the tile is laid, the private must place it
-    (or decline) before anything else. It is the corporation's next station, at no cost, and its
-    station for the turn."""
+    """Stations granted by a private: the free station a teleport allows on its hex (1830 DH: once the tile
+    is laid, the private must place it, or decline, before anything else; it is the station of the turn),
+    and a station ability usable in its corporation's turn on the hexes it names, without a connection
+    (18MEX's Boleo: on top of the turn's station). Either is the corporation's next station, free."""
 
     description = Phrase("place the teleport station, or pass")
     for_companies = True
+
+    @property
+    def blocks(self) -> bool:
+        """Only a teleport's station must be settled before the turn goes on; a station ability is offered
+        beside the turn's steps."""
+        return self.round.teleported is not None
 
     def setup(self) -> None:
         self.round.tokened = False
@@ -330,8 +344,8 @@ class SpecialToken(Step):
     def ability(self, company) -> dict | None:
         if not isinstance(company, Company):
             return None
-        for ability in self.game.usable_abilities(company, ("teleport",)):
-            if self.game.ability_uses(company, ability):
+        for ability in self.game.usable_abilities(company, ("teleport", "token")):
+            if ability["type"] == "token" or self.game.ability_uses(company, ability):
                 return ability
         return None
 
@@ -346,19 +360,51 @@ class SpecialToken(Step):
             return ()
         return ("place_token", "pass") if entity is self.round.teleported else ("place_token",)
 
+    def station_refusal(self, company: Company, ability: dict | None) -> GameError | None:
+        """Why the private can't place its station now, if it can't."""
+        if ability is not None and (ability.get("extra_action") or not self.round.tokened):
+            return None
+        if ability is not None:
+            return GameError("a station has already been placed this turn")
+        ability = next((a for a in company.abilities if a["type"] in ("teleport", "token")), None)
+        if ability is None or company.closed or not self.game.ability_live(company, ability):
+            return GameError("{company} has no station to place", company=company.sym)
+        corp = company.owner
+        if not isinstance(corp, Corporation):
+            return GameError("{company}'s station is placed by a corporation that owns it", company=company.sym)
+        if corp is not self.round.current_entity:
+            return GameError("{company}'s station is placed in {corporation}'s turn", company=company.sym,
+                             corporation=corp.sym)
+        if not corp.tokens_left:
+            return GameError("{corporation} has no station tokens left", corporation=corp.sym)
+        if ability["type"] == "token" and all(c in self.game.hexmap.tokened_hexes(corp.sym) for c in ability["hexes"]):
+            return GameError("{corporation} already has a station on {hexes}", corporation=corp.sym,
+                             hexes=', '.join(ability['hexes']))
+        return GameError("{company}'s station can't be placed now", company=company.sym)
+
+    def why_not(self, entity, action) -> GameError | None:
+        if action.type != "place_token" or not isinstance(entity, Company):
+            return None
+        return self.station_refusal(entity, self.ability(entity))
+
     def process_place_token(self, action, company: Company) -> None:
         game = self.game
         ability = self.ability(company)
+        refusal = self.station_refusal(company, ability)
+        if refusal:
+            raise refusal
         corp = company.owner
         city = game.hexmap.city(action.city)
         if city.tile.hex is None or city.tile.hex.coord not in ability.get("hexes", [city.tile.hex.coord]):
             raise GameError("{company}'s free station goes on {hexes}", company=company.sym,
                             hexes=', '.join(ability['hexes']))
-        if self.round.tokened:
-            raise GameError("a station has already been placed this turn")
         game.hexmap.check_token(corp.sym, action.city, action.slot, need_connection=False)
         game.place_token(corp, action.city, action.slot, price=0)
-        self.round.tokened = True
+        if not ability.get("extra_action"):
+            self.round.tokened = True
+        if ability["type"] == "token":
+            game.use_ability(company, ability)
+            game.remove_ability(company, "token")
         if self.round.teleported is not None:
             self.settled()
 
@@ -382,7 +428,8 @@ class SpecialToken(Step):
         out = []
         for company in game.companies:
             ability = self.ability(company)
-            if ability is None or game.player_of(company) is not game.player_of(entity) or self.round.tokened:
+            if ability is None or game.player_of(company) is not game.player_of(entity) or \
+                    self.station_refusal(company, ability) is not None:
                 continue
             for coord in ability.get("hexes", []):
                 out.extend(self.action(company, "place_token", city=city_id, slot=slot)
@@ -393,13 +440,33 @@ class SpecialToken(Step):
 
 
 class Token(Step):
+    """The station of the turn, on a city the corporation's track reaches, for its next station's price (free
+    on a hex where a private of the corporation grants a station, which uses up the private's ability)."""
+
     description = Phrase("place a station token, or pass")
 
     def setup(self) -> None:
         self.round.tokened = False
 
-    def can_place(self, corp: Corporation) -> bool:
+    def station_ability(self, corp: Corporation, coord: str) -> tuple[Company, dict] | None:
+        """The corporation's private (and its ability) that grants a station on this hex now, if one does."""
+        return next(((c, a) for c, a in station_abilities(self.game, corp) if coord in a.get("hexes", [coord])),
+                    None)
+
+    def station_price(self, corp: Corporation, coord: str) -> int | None:
         price = corp.next_token_price
+        granted = self.station_ability(corp, coord) if price else None
+        return price if granted is None else min(price, granted[1].get("price", 0))
+
+    def cheapest_station(self, corp: Corporation) -> int | None:
+        """The least a station may cost the corporation this turn (18xx.games opens the step on it)."""
+        price = corp.next_token_price
+        if price is None:
+            return None
+        return min([price] + [a.get("price", 0) for _, a in station_abilities(self.game, corp)])
+
+    def can_place(self, corp: Corporation) -> bool:
+        price = self.cheapest_station(corp)
         if self.round.tokened or price is None or price > corp.cash:
             return False
         return self.reaches_station(corp)
@@ -412,17 +479,35 @@ class Token(Step):
             return ("place_token", "pass")
         return ()
 
+    def city_hex(self, city_id: str) -> str:
+        hex_ = self.game.hexmap.city(city_id).tile.hex
+        return hex_.coord if hex_ is not None else ""
+
+    def price_refusal(self, corp: Corporation, city_id: str) -> GameError | None:
+        game = self.game
+        price = self.station_price(corp, self.city_hex(city_id))
+        if price is None:
+            return GameError("{corporation} has no station tokens left", corporation=corp.sym)
+        if price > corp.cash:
+            return GameError("{corporation} has {cash} and can't pay {price} for a station",
+                             corporation=corp.sym, cash=game.fmt(corp.cash, corp), price=game.fmt(price, corp))
+        return None
+
     def process_place_token(self, action, entity) -> None:
         game = self.game
         corp = entity
-        price = corp.next_token_price
-        if price is None:
-            raise GameError("{corporation} has no station tokens left", corporation=corp.sym)
-        if price > corp.cash:
-            raise GameError("{corporation} has {cash} and can't pay {price} for a station",
-                            corporation=corp.sym, cash=game.fmt(corp.cash, corp), price=game.fmt(price, corp))
+        game.hexmap.city(action.city)  # an unknown city is refused first
+        refusal = self.price_refusal(corp, action.city)
+        if refusal:
+            raise refusal
+        coord = self.city_hex(action.city)
+        price = self.station_price(corp, coord)
+        granted = self.station_ability(corp, coord)
         game.hexmap.check_token(corp.sym, action.city, action.slot)
         game.place_token(corp, action.city, action.slot, price=price)
+        if granted is not None:  # the private's station has been placed
+            game.use_ability(*granted)
+            game.remove_ability(granted[0], "token")
         self.round.tokened = True
         self.passed = True
 
@@ -433,13 +518,12 @@ class Token(Step):
         if action.type != "place_token" or not corp_turn(self, entity):
             return None
         game = self.game
-        price = entity.next_token_price
-        if price is None:
-            return GameError("{entity} has no station tokens left", entity=entity.sym)
-        if price > entity.cash:
-            return GameError("{entity} has {cash} and can't pay {price} for a station",
-                             entity=entity.sym, cash=game.fmt(entity.cash, entity),
-                             price=game.fmt(price, entity))
+        try:
+            refusal = self.price_refusal(entity, action.city)
+        except GameError as e:
+            return e
+        if refusal:
+            return refusal
         if self.passed or self.round.tokened:
             return GameError("{entity} has already placed or passed on a station token this turn",
                              entity=entity.sym)
@@ -450,10 +534,9 @@ class Token(Step):
         return GameError("{entity} can't reach a free station slot", entity=entity.sym)
 
     def legal(self, corp) -> list[dict]:
-        game = self.game
-        out = []
-        for city_id, slot in game.hexmap.legal_tokens(corp.sym):
-            out.append(self.action(corp, "place_token", city=city_id, slot=slot))
+        out = [self.action(corp, "place_token", city=city_id, slot=slot)
+               for city_id, slot in self.game.hexmap.legal_tokens(corp.sym)
+               if self.price_refusal(corp, city_id) is None]
         out.append(self.action(corp, "pass"))
         return out
 

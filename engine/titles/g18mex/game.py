@@ -12,7 +12,7 @@ from engine.core.entities import Company, Corporation, Minor, Player, Share, Tra
 from engine.core.game import BaseGame
 from engine.core.rounds import AuctionRound, OperatingRound, StockRound
 from engine.core.steps.auction import CompanyPendingPar, WaterfallAuction
-from engine.core.steps.operating import BuyCompany, DiscardTrain, HomeToken, Route, Token
+from engine.core.steps.operating import BuyCompany, DiscardTrain, HomeToken, Route, SpecialToken, Token
 from engine.titles.g18mex import steps
 
 NDM = "NdM"
@@ -24,12 +24,15 @@ NOT_MERGEABLE = ("FCP", "TM")  # their "base" ability: never merged into the NdM
 COPPER_CANYON_HEX = "F5"
 COPPER_CANYON_TILE = "470"
 MEXICO_CITY_HEXES = ("O10", "P11")  # one double hex: a tile laid on one is laid on both
+BOLEO = "CdB"  # the Compagnie du Boleo, in the game with the Baja variant: a free station on Santa Rosalia
+# privates corporations may buy from players already in phase 2, each with the optional rule that offers it
+EARLY_SALES = (("KCMO", "early_buy_of_kcmo"), (BOLEO, "baja_variant"))
 
 
 class Game18MEX(BaseGame):
     TITLE = "18MEX"
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, *WaterfallAuction.PROGRAM_TYPES)  # auction programs too
-    UNSUPPORTED_OPTIONAL_RULES = frozenset({"baja_variant"})  # its Compagnie du Boleo token isn't played yet
+    UNSUPPORTED_OPTIONAL_RULES: frozenset[str] = frozenset()
     KEEPS_FINDINGS_THROUGH_REMOVALS = True  # a minor's or a merged major's station taken off: see docs/18mex.md
 
     def __init__(self, players, seed=0, optional_rules=(), game_id=None) -> None:
@@ -80,7 +83,7 @@ class Game18MEX(BaseGame):
         return StockRound(self, [DiscardTrain, steps.BuySellParShares])
 
     def operating_round(self, round_num: int):
-        return OperatingRound(self, [steps.Bankrupt, steps.Assign, BuyCompany, HomeToken, steps.Merge,
+        return OperatingRound(self, [steps.Bankrupt, steps.Assign, SpecialToken, BuyCompany, HomeToken, steps.Merge,
                                      steps.SpecialTrack, steps.Track, Token, Route, steps.Dividend,
                                      DiscardTrain, steps.SingleDepotTrainBuy, steps.BlockingBuyCompany],
                               round_num=round_num)
@@ -105,16 +108,20 @@ class Game18MEX(BaseGame):
     def purchasable_companies(self, buyer) -> list[Company]:
         if isinstance(buyer, Minor):
             return []
-        if self.early_kcmo_sale():  # optional rule: in phase 2 only the KCM&O, from whoever owns it
-            kcmo = self.company("KCMO")
-            return [kcmo] if not kcmo.closed and isinstance(kcmo.owner, Player) else []
+        if self.early_sale():  # in phase 2 only the privates an optional rule offers, from whoever owns them
+            return [c for c in self.early_sale_companies() if not c.closed and isinstance(c.owner, Player)]
         return super().purchasable_companies(buyer)
 
-    def early_kcmo_sale(self) -> bool:
-        return self.phase.name == "2" and "early_buy_of_kcmo" in self.optional_rules
+    def early_sale_companies(self) -> list[Company]:
+        """The privates corporations may buy in phase 2: the KCM&O (optional rule) and the Boleo (Baja variant)."""
+        syms = [sym for sym, rule in EARLY_SALES if rule in self.optional_rules]
+        return [self.company(sym) for sym in syms]
+
+    def early_sale(self) -> bool:
+        return self.phase.name == "2" and bool(self.early_sale_companies())
 
     def corporations_buy_companies(self) -> bool:
-        return super().corporations_buy_companies() or self.early_kcmo_sale()
+        return super().corporations_buy_companies() or self.early_sale()
 
     def pay_minor(self, minor: Minor, revenue: int) -> None:
         """A minor keeps half its revenue (rounded down) and pays the rest to its owner."""
@@ -190,6 +197,9 @@ class Game18MEX(BaseGame):
         for company in self.companies:  # corporations buy privates for half to one and a half face value
             company.min_price = company.value // 2
             company.max_price = company.value * 3 // 2
+        boleo = self.company_by_sym.get(BOLEO)
+        if boleo is not None:  # but the Boleo for half to full face value ($15 to $30)
+            boleo.max_price = boleo.value
 
     def event_companies_buyable(self, event: dict) -> None:
         """From phase 3 corporations may buy privates (the phase status says so), all at the usual prices
