@@ -163,8 +163,9 @@ async def test_the_console_plays_1817(tmp_path):
     lines = [f"import {empty} Ann Bob Cid Dan", "legal"]
     for line, kind in console_moves("1817", LOG, trace, ACTIONS[:upto]):
         lines.append(line)
-        if kind in ("loan", "repay", "convert"):  # shown first: `yes` sends it (the last one with --yes)
-            if kind == "convert":
+        # shown first: `yes` sends it (the last one with --yes; a pass that may end the stock round too)
+        if kind in ("loan", "repay", "convert", "pass"):
+            if kind in ("convert", "pass"):
                 lines[-1] += " --yes"
             else:
                 lines.append("yes")

@@ -14,6 +14,7 @@ from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
 from fakediscord.play import Killed, imported_game, resolved_actions
 from fakediscord.recorded import QuickPictures
 
+from bot.access import Caller
 from bot.db import Database
 from bot.errors import PreviewClosed
 from bot.service import Service
@@ -62,6 +63,14 @@ async def _bot_before_first_loan(tmp_path):
 
 def _button(message, what: str) -> str:
     return next(c for c in message.custom_ids if c.startswith(f"rh:{what}:"))
+
+
+async def _sent_pass(fake: FakeDiscord, bot, game_id: int, who: int, thread: int) -> None:
+    """The game moved on by a pass sent confirmed (`/pass` ending the stock round is shown first: a preview of its
+    own would replace the member's one under test)."""
+    caller = Caller(who, "", fake.guild_id, thread)
+    reply = await bot.service.act(game_id, caller, "pass", {}, publish=bot.publish, confirmed=True)
+    assert not reply.private and reply.text, reply.text
 
 
 def _answered_again(rec, preview, told: str) -> None:
@@ -130,8 +139,7 @@ async def test_a_loan_is_confirmed_by_its_member_once(tmp_path):
         assert lender == who  # so the loan just taken is theirs to undo at once
         rec = await fake.command(lender, thread, "game", {"steps": 1}, sub="undo")
         assert len(bot.service._live[game_id].session.actions) == count, rec.final.content
-        rec = await fake.command(lender, thread, "pass", {})  # as many actions as when shown, another game
-        assert rec.final.content.startswith("Done"), rec.final.content
+        await _sent_pass(fake, bot, game_id, lender, thread)  # as many actions as when shown, another game
         moved = len(bot.service._live[game_id].session.actions)
         before = len(fake.channel_messages(thread))
         rec = await fake.click(lender, stale, _button(stale, "confirm"))
@@ -168,8 +176,7 @@ async def test_whether_a_preview_was_answered_is_stored_not_read_from_its_words(
         preview = rec.final
         assert preview.content.endswith("\n→ then the rate rises") and preview.custom_ids
         token = int(_button(preview, "confirm").split(":")[-1])
-        rec = await fake.command(who, thread, "pass", {})  # the game moves on
-        assert rec.final.content.startswith("Done"), rec.final.content
+        await _sent_pass(fake, bot, game_id, who, thread)  # the game moves on
         rec = await fake.click(who, preview, _button(preview, "confirm"))
         assert rec.final is preview and preview.custom_ids == [], rec.final.content
         assert preview.content.endswith("\n→ The game moved on since this preview, so nothing was done: send the "
@@ -208,8 +215,7 @@ async def test_a_preview_open_across_a_restart_is_confirmed_once(tmp_path):
         stale = rec.final
         await runner.stop()
         bot = await runner.start()
-        rec = await fake.command(lender, thread, "pass", {})
-        assert rec.final.content.startswith("Done"), rec.final.content
+        await _sent_pass(fake, bot, game_id, lender, thread)
         moved = await bot.db.action_count(game_id)
         rec = await fake.click(lender, stale, _button(stale, "confirm"))
         assert "→ The game moved on since this preview" in stale.content and stale.custom_ids == []

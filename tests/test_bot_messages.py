@@ -30,7 +30,13 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
     db, svc, gid, start = await _game(tmp_path)
     try:
         async def act(who: str, kind: str, **options) -> str:
-            return (await svc.act(gid, Caller(MEMBERS[who]), kind, options)).text
+            reply = await svc.act(gid, Caller(MEMBERS[who]), kind, options)
+            if reply.private:  # shown first (a pass that ends the stock round): confirmed
+                previews.append(reply.text)
+                reply = await svc.confirm(gid, Caller(MEMBERS[who]), int(reply.buttons[0].split(":")[1]), True)
+            return reply.text
+
+        previews: list[str] = []
 
         assert "Seats: 1. Ann, 2. Bob, 3. Cid" in start.text
         choices = await svc.autocomplete(gid, Caller(11), "bid", "company", "", {})
@@ -75,6 +81,10 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
             who = lv.names[lv.game.active_players()[0]]
             text = await act(who, "pass")
         assert "Operating Round 1.1 (of 1) begins" in text
+        # the last pass was shown first: what the stock round's end settles
+        assert previews == ["If you pass: Stock Round 1 ends; Cid gets the priority deal; Operating Round 1.1 (of 1) "
+                            "begins; privates pay SV $5 to Ann, CS $10 to Cid, DH $15 to Bob, MH $20 to Ann, CA $25 to "
+                            "Ann, BO $30 to Cid; NYC operates first, then PRR"], previews
         assert "privates pay SV $5 to " in text and "BO $30 to " in text
         assert "for NYC — lay track or pass." in text  # NYC (sold out first) operates first
         assert await svc.autocomplete(gid, Caller(11), "lay", "hex", "alb", {}) == [("E19 Albany: tile 57", "E19")]

@@ -123,7 +123,8 @@ class BaseGame(OperatingMixin):
         self.company_payments: list[dict] = []
         # what the rules settled during the last action beyond the move itself, one dict an event (1817: an
         # auction won, a corporation acquired or liquidated and what its holders got, interest, the liquidation
-        # zone): a user interface tells them, and a preview reports them, without working them out
+        # zone; between rounds: prices moved, the priority deal, rounds ended and begun, privates' income, the
+        # operating order): a user interface tells them, and a preview reports them, without working them out
         self.outcomes: list[dict] = []
         self.last_routes: dict[str, list] = {}
         self._ability_uses: dict[tuple[str, str], int] = {}
@@ -645,7 +646,21 @@ class BaseGame(OperatingMixin):
     def payout_companies(self) -> None:
         for company in self.companies:
             if company.owner is not None and not company.closed and company.revenue:
-                self.transfer(self.bank, company.owner, company.revenue)
+                self.pay_income(company)
+
+    def pay_income(self, company: Company) -> None:
+        """A private's revenue paid to its owner at the start of an operating round (told: `income`)."""
+        owner = company.owner
+        self.transfer(self.bank, owner, company.revenue)
+        self.outcomes.append({"event": "income", "company": company.sym, "to": getattr(owner, "key", None),
+                              "to_type": owner.kind,
+                              "amount": company.revenue})
+
+    def note_price_move(self, corp: Corporation, was: int, why: str) -> None:
+        """Tell a price move the rules made between turns (`price_moved`: why, the price before and after)."""
+        if corp.share_price.price != was:
+            self.outcomes.append({"event": "price_moved", "corporation": corp.sym, "why": why,
+                                  "price": [was, corp.share_price.price]})
 
     def close_company(self, company: Company) -> None:
         if company.closed:
@@ -908,6 +923,8 @@ class BaseGame(OperatingMixin):
             return
         while not self.finished and self.round.finished:
             self.round.finish()
+            # what the round's end settles is told, as it happens (a user interface previews it)
+            self.outcomes.append({"event": "round_ended", "round": self.round.description, "kind": self.round.kind})
             if reason and self.end_now(reason[1]):
                 self.end_game(reason[0])
                 return
@@ -916,6 +933,7 @@ class BaseGame(OperatingMixin):
                 return
             self.round = self.next_round()
             self.programs.round_started(self.round)
+            self.outcomes.append({"event": "round_started", "round": self.round.description, "kind": self.round.kind})
             self.round.start()
 
     LAST_TURN = 100
@@ -996,6 +1014,7 @@ class BaseGame(OperatingMixin):
         if first is not None:
             i = self.players.index(first)
             self.players = self.players[i:] + self.players[:i]
+            self.outcomes.append({"event": "priority", "player": first.id})
 
     def end_game(self, reason: str) -> None:
         self.finished = True

@@ -28,13 +28,16 @@ def copy_of(game):
 
 
 def preview(game, action: dict) -> dict:
-    """What `action` would do, as `effect` tells it, and `events`: what the rules settled as they carried it
+    """What `action` would do, as `effect` tells it; `events`: what the rules settled as they carried it
     out (`game.outcomes`: 1817's auction won, corporation acquired or liquidated with what each holder got
-    and its president paid, interest, the liquidation zone). GameError (the game untouched) if it is
-    refused."""
+    and its president paid, interest, the liquidation zone; a round's end: prices moved between turns, the
+    priority deal, the rounds ended and begun, privates' income, the operating order, 1817's interest rate
+    for the operating round); `payments`: what privates' powers paid (`game.company_payments`). GameError
+    (the game untouched) if it is refused."""
     copy = copy_of(game)
     copy.apply({k: v for k, v in action.items() if k not in ("id", "created_at")})
-    return {**effect(snapshot(game), snapshot(copy)), "events": [dict(e) for e in copy.outcomes]}
+    return {**effect(snapshot(game), snapshot(copy)), "events": [dict(e) for e in copy.outcomes],
+            "payments": [dict(p) for p in copy.company_payments]}
 
 
 def snapshot(game) -> dict:

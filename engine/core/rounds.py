@@ -260,16 +260,22 @@ class StockRound(Round):
         return {"why": "cash", "cash": entity.cash}
 
     def finish(self) -> None:
+        """Prices move at the end of the round: up for a corporation the players hold all of, and down (as the
+        title says) for one with shares in the market; each move is told (`game.outcomes`, `price_moved`)."""
         game = self.game
         drops = {"down_share": "down", "down_block": "down", "left_block": "left"}
         for corp in sorted((c for c in game.corporations if c.floated and c.share_price), key=game.operating_sort_key):
+            was = corp.share_price.price
             game.market.move(corp, "up", game.sold_out_moves(corp))
+            game.note_price_move(corp, was, "sold_out")
             # 18xx.games counts the market's shares by its holdings ledger, which a short's backing share never
             # enters (1817): a market short bought back leaves the ledger negative, and nothing drops
             pooled = corp.holdings.get(game.pool, 0)
             if game.rules.pool_share_drop in drops and pooled > 0:
                 times = pooled // corp.share_percent if game.rules.pool_share_drop == "down_share" else 1
+                was = corp.share_price.price
                 game.market.move(corp, drops[game.rules.pool_share_drop], times)
+                game.note_price_move(corp, was, "market_shares")
 
 
 class OperatingRound(Round):
@@ -289,6 +295,7 @@ class OperatingRound(Round):
     def start(self) -> None:
         self.game.payout_companies()
         self.entities = self.game.operating_order()
+        self.game.outcomes.append({"event": "operating_order", "operators": [op.key for op in self.entities]})
         if self.game.rules.home_token_timing == "operating_round":
             for operator in self.entities:
                 self.game.place_home_token(operator)

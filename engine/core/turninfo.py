@@ -29,7 +29,10 @@ def turn_info(game) -> dict:
         "types": game.action_types(), "step": step.description, "round": rnd.name,
         "round_desc": rnd.description, "actor": _ref(entity), "players": game.active_players(),
     }
-    if rnd.passes_set_off:  # 1817's merger, acquisition and operating rounds
+    # 1817's merger, acquisition and operating rounds; any pass in a stock round, which may end it (prices
+    # move, the priority deal goes round, privates pay...) or the auction of a corporation (1817): whether it
+    # does, with everyone's standing orders and the players passed over, only trying it tells
+    if rnd.passes_set_off or (rnd.stock and "pass" in info["types"]):
         info["pass_sets_off"] = True
     info.update(step.turn_facts(entity))
     if game.passed_over:

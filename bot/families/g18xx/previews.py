@@ -4,7 +4,8 @@ loans out make, the price move), what a conversion or a merger does to the corpo
 treasury, loans, trains and stations against their limits, president) and to each holder (shares before →
 after, cash paid or received), what an acquisition does to the buyer and pays the holders, what an offer
 for sale puts up and what each holder gets if it sells at its opening bid, and what a pass (or a standing
-order to pass acting at once) sets off where the engine says a pass may (an auction it ends, a corporation
+order to pass acting at once) sets off where the engine says a pass may (a stock round it ends, with the
+prices moved, the priority deal, the privates' income and who operates first; an auction it ends, a corporation
 bought or liquidated and what its holders get and its president pays, the loans a buyer keeps, interest
 borrowed for or unpaid, the liquidation zone and why). The facts are the engine's (`engine.core.preview`:
 the action tried on a copy of the game, with the events the engine settled as it went); the same event
@@ -15,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.families.g18xx.words import Words, and_list, cash_lines, sale_terms
+from bot.families.g18xx.words import Words, and_list, cash_lines, company_payments, sale_terms
 from i18n import _, ngettext
+from i18n.engine_words import round_text
 
 # the kinds of action previewed before they are sent (1817's: a game without loans or mergers has none)
 PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge", "assign")
@@ -24,7 +26,7 @@ PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge", "assign")
 
 def wanted(action: dict, turn: dict) -> bool:
     """Whether this action is previewed: loans, conversions, mergers, naming a buyer, offers for sale, and a
-    pass, or a standing order to pass in merger rounds, where the engine says a pass may set something off
+    pass (a stock round's too), or a standing order to pass in merger rounds, where the engine says a pass may set something off
     (`turn["pass_sets_off"]`: shown only when it does, see `pass_text`); not 18MEX's merger into the NdM
     (`turn["merge"]`), nor a private's or a station's `assign`."""
     kind = action.get("type")
@@ -111,14 +113,15 @@ def order_text(w: Words, said: dict) -> str | None:
 
 
 def consequences(w: Words, said: dict) -> list[str]:
-    """The lines of `pass_text`: the engine's events in words, the prices and zones moved, the cash moved
-    that no event accounts for. Empty when the only news is routine (interest paid from the treasury)."""
+    """The lines of `pass_text`: the engine's events in words (a stock round's end first, with what it
+    settles: `stock_round_end_lines`), the prices and zones moved, the cash moved that no event accounts
+    for. Empty when the only news is routine (interest paid from the treasury)."""
     events = said.get("events") or []
-    lines = [line for e in events for line in event_lines(w, e)]
+    lines = stock_round_end_lines(w, said) or [line for e in events for line in event_lines(w, e)]
     if not lines:
         return []
     corps = said.get("corporations") or {}
-    zoned = {e["corporation"] for e in events if e["event"] == "liquidation_zone"}
+    zoned = {e["corporation"] for e in events if e["event"] in ("liquidation_zone", "price_moved")}
     for sym, c in corps.items():
         price, zone = c.get("price") or [None, None], c.get("zone") or [None, None]
         if c.get("gone") or sym in zoned or None in price or price[0] == price[1]:
@@ -129,7 +132,8 @@ def consequences(w: Words, said: dict) -> list[str]:
         else:
             lines.append(_("{corporation} price {before} → {after}", **money))
     told = {str(pid) for e in events for pid in (e.get("paid") or {})} | \
-        {str(e.get("president")) for e in events if e.get("president_pays") or e["event"] == "interest_unpaid"}
+        {str(e.get("president")) for e in events if e.get("president_pays") or e["event"] == "interest_unpaid"} | \
+        {str(e["to"]) for e in events if e["event"] == "income"}
     paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] for pid, p in (said.get("players") or {}).items()
                           if str(pid) not in told})
     if paid:
@@ -138,6 +142,55 @@ def consequences(w: Words, said: dict) -> list[str]:
         if p["cash"][1] < 0 <= p["cash"][0]:
             lines.append(_("{name} is left {money} short: they must sell shares to pay it, or go bankrupt",
                            name=w.who(pid, "player"), money=w.money(-p["cash"][1])))
+    return lines
+
+
+def stock_round_end_lines(w: Words, said: dict) -> list[str]:
+    """What a stock round's end settles, in the order the engine settles it (`said["events"]`), empty if the
+    round goes on: `Stock Round 3 ends; NYNH is sold out: price $65 → $67; Bob gets the priority deal;
+    Operating Round 3.1 (of 2) begins; privates pay SV $5 to Ann, …; NYNH operates first, then NYC, PRR`,
+    with a title's own (1817: a corporation liquidated for want of stations, the Train Station closing,
+    the interest rate fixed for the operating round; 18MEX: the mail contract of the first to operate)."""
+    events = said.get("events") or []
+    ended = next((e for e in events if e["event"] == "round_ended" and e.get("kind") == "stock"), None)
+    if ended is None:
+        return []
+    lines = [_("{round} ends", round=round_text(ended["round"]))]
+    income = [e for e in events if e["event"] == "income"]
+    for e in events:
+        kind = e["event"]
+        if kind == "price_moved":
+            money = dict(corporation=e["corporation"], before=w.money(e["price"][0]), after=w.money(e["price"][1]))
+            lines.append(_("{corporation} is sold out: price {before} → {after}", **money) if e["why"] == "sold_out"
+                         else _("{corporation} has shares in the market: price {before} → {after}", **money))
+        elif kind == "company_closed":
+            lines.append(ngettext("private {names} closes", "privates {names} close", 1, names=e["company"]))
+        elif kind == "priority":
+            lines.append(_("{name} gets the priority deal", name=w.who(e["player"], "player")))
+        elif kind == "interest_rate":
+            lines.append(_("interest for this operating round: {rate} a loan", rate=w.money(e["rate"])))
+        elif kind == "round_started":
+            lines.append(_("{round} begins", round=round_text(e["round"])))
+        elif kind == "income" and e is income[0]:
+            lines.append(_("privates pay {incomes}", incomes=", ".join(
+                _("{company} {money} to {name}", company=x["company"], money=w.money_of(x["to"], x["to_type"], x["amount"]),
+                  name=w.who(x["to"], x["to_type"])) for x in income)))
+        elif kind == "mail_contract":
+            lines.append(_("{corporation} gets {money} from its mail contract", corporation=e["to"],
+                           money=w.credits(e["amount"])))
+        elif kind == "operating_order":
+            first, *rest = e["operators"] or [None]
+            if first is None:
+                lines.append(_("no corporation operates"))
+            elif rest:
+                lines.append(_("{operator} operates first, then {others}", operator=first, others=", ".join(rest)))
+            else:
+                lines.append(_("only {operator} operates", operator=first))
+        elif kind != "round_ended":
+            lines.extend(event_lines(w, e))
+    paid = company_payments(w, said.get("payments") or [])
+    if paid:
+        lines.append(paid.removeprefix("; "))
     return lines
 
 

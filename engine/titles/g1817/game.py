@@ -157,6 +157,7 @@ class Game1817(BaseGame):
 
     def operating_round(self, round_num: int):
         self.loan_bank.fixed_rate = self.loan_bank.rate_for(self.loan_bank.taken)
+        self.outcomes.append({"event": "interest_rate", "rate": self.loan_bank.fixed_rate})
         for company in self.companies:  # mail contracts pay only a corporation that owns a train
             for ability in company.abilities:
                 if ability["type"] == "revenue_change" and isinstance(company.owner, Corporation):

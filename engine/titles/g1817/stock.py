@@ -523,5 +523,6 @@ class StockRound1817(StockRound):
             if corp.floated and not corp.operated and game.stations_missing(corp) > 0:
                 game.liquidate(corp, "stations")
         for company in game.companies:
-            if company.sym == TRAIN_STATION and isinstance(company.owner, Corporation):
+            if company.sym == TRAIN_STATION and isinstance(company.owner, Corporation) and not company.closed:
                 game.close_company(company)
+                game.outcomes.append({"event": "company_closed", "company": company.sym})

@@ -288,7 +288,7 @@ class Game1860(BaseGame):
         for company in sorted((c for c in self.companies if isinstance(c.owner, Player) and c.revenue
                                and not c.closed),
                               key=lambda c: (self.players.index(c.owner), c.revenue, c.name)):
-            self.transfer(self.bank, company.owner, company.revenue)
+            self.pay_income(company)
 
     def bank_companies(self) -> list[Company]:
         """Privates the bank sells: those sold to it, and the Fishbourne ferry from phase 6."""

@@ -170,6 +170,8 @@ class Game18MEX(BaseGame):
             income = self.mail_income(operator)
             if income > 0:
                 self.transfer(self.bank, operator, income)
+                self.outcomes.append({"event": "mail_contract", "to": operator.sym, "to_type": operator.kind,
+                                      "amount": income})
 
     def mail_income(self, corp: Corporation) -> int:
         home = self.hexmap.hex(self.home_hexes(corp)[0]).tile
