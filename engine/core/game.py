@@ -1054,14 +1054,25 @@ class BaseGame(OperatingMixin):
                 out.append(p.id)
         return out
 
-    def legal_actions(self) -> list[dict]:
+    def legal_actions(self, player=None) -> list[dict]:
+        """The acting entity's legal moves; with `player` (a player id), that player's: the acting entity's
+        moves when they decide for it, and the abilities of the privates they control that may be used now,
+        in their turn or out of it (`company_actions`: 1830's MH exchanged for an NYC share at any time,
+        1860's starting privates for their company's share in a stock round)."""
         if self.finished:
             return []
-        return self.round.legal_actions()
+        if player is None:
+            return self.round.legal_actions()
+        out = self.round.legal_actions() if self.player(player).id in self.active_players() else []
+        out += [a for a in self.company_actions(player) if a not in out]
+        return out
 
-    def company_actions(self) -> list[dict]:
-        """Private-company actions any owner may take now, in or out of turn."""
-        return [] if self.finished else self.round.company_actions()
+    def company_actions(self, player=None) -> list[dict]:
+        """Private-company actions their owners may take now, in or out of turn; those of the privates player
+        `player` (an id) controls, if given."""
+        if self.finished:
+            return []
+        return self.round.company_actions(None if player is None else [self.player(player)])
 
     def action_types(self) -> list[str]:
         """Kinds of action the acting entity may take now, without listing every choice."""

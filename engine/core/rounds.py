@@ -172,15 +172,16 @@ class Round:
                   "company": game.company}.get(kind)
         return lookup is not None and action["type"] in self.cached_actions(step, lookup(action["entity"]))
 
-    def company_actions(self) -> list[dict]:
+    def company_actions(self, players=None) -> list[dict]:
         """What privates may do now, whoever's turn it is (abilities usable between turns, e.g. 1830 MH's
-        exchange or DH's teleport): the legal actions of steps that come before the first blocking one."""
+        exchange or DH's teleport): the legal actions of steps that come before the first blocking one, for
+        the privates of `players` (all players by default)."""
         out: list[dict] = []
         for step in self.steps:
             if step.passed:
                 continue
             if step.for_companies and (not step.blocks or not step.blocking()):
-                for player in self.game.players:
+                for player in self.game.players if players is None else players:
                     out.extend(a for a in step.legal(player) if a["entity_type"] == "company"
                                and self.offered_by(step, a))
             if step.blocking():
