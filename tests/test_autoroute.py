@@ -262,6 +262,29 @@ class BonusGame(FakeGame):
         self.bonuses = bonuses
 
 
+def bonus_map(seed: int, lays: int):
+    """A random map (random_map) with bonus hexes on six of its tracked hexes: (map, corporations, colours,
+    bonuses)."""
+    hm, corps, colors = random_map(seed, lays)
+    rng = random.Random(seed)
+    tracked = sorted(coord for coord, h in hm.hexes.items() if h.tile is not None and h.tile.paths)
+    return hm, corps, colors, {coord: rng.choice([10, 20, 30]) for coord in rng.sample(tracked, min(len(tracked), 6))}
+
+
+def mine_and_bonus_cases(seeds: int, costs: tuple) -> list[tuple]:
+    """(game, corporation, stop cost) to search: each corporation with trains on 1817's map at 15528 action 1619
+    (5 stops), and each on `seeds` random maps with bonus hexes (each of `costs`)."""
+    from engine.titles import load_18xx
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+    game = load_18xx(log, upto=1619)
+    cases = [(game, corp, 5) for corp in game.corporations if game.hexmap.token_cities(corp.sym) and corp.trains]
+    for seed, lays, _ in CASES[:seeds]:
+        hm, corps, colors, bonuses = bonus_map(seed, lays)
+        cases += [(BonusGame(hm, colors, bonuses), SimpleNamespace(sym=sym, trains=make_trains(["6"])), cost)
+                  for sym in corps if len(hm.reachable_nodes(sym)) >= 2 for cost in costs]
+    return cases
+
+
 @pytest.mark.parametrize("by_stops", [False, True])
 @pytest.mark.parametrize("seed,lays,names", CASES)
 def test_random_map_with_track_bonuses_equals_exhaustive(seed, lays, names, by_stops, monkeypatch):
@@ -270,10 +293,7 @@ def test_random_map_with_track_bonuses_equals_exhaustive(seed, lays, names, by_s
     `by_stops`: several trains searched by stops however few their candidate routes."""
     if by_stops:
         monkeypatch.setattr(autoroute, "MANY_ROUTES", 0)
-    hm, corps, colors = random_map(seed, lays)
-    rng = random.Random(seed)
-    tracked = sorted(coord for coord, h in hm.hexes.items() if h.tile is not None and h.tile.paths)
-    bonuses = {coord: rng.choice([10, 20, 30]) for coord in rng.sample(tracked, min(len(tracked), 6))}
+    hm, corps, colors, bonuses = bonus_map(seed, lays)
     checked = 0
     for sym in corps:
         trains = make_trains(names)
@@ -494,19 +514,8 @@ def test_walks_bound_what_every_route_earns_beyond_each_stop():
     """The search's walk bounds (_StopSearch.walks, the most an open end earns with k more stop cost) hold for
     every part of every route, on 1817's map with its mines and on random maps with bonus hexes, with and
     without track the route must keep clear of."""
-    from engine.titles import load_18xx
-    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
-    game = load_18xx(log, upto=1619)
     checked = 0
-    cases = [(game, corp, 5) for corp in game.corporations if game.hexmap.token_cities(corp.sym) and corp.trains]
-    for seed, lays, _ in CASES[:6]:
-        hm, corps, colors = random_map(seed, lays)
-        rng = random.Random(seed)
-        tracked = sorted(coord for coord, h in hm.hexes.items() if h.tile is not None and h.tile.paths)
-        bonuses = {coord: rng.choice([10, 20, 30]) for coord in rng.sample(tracked, min(len(tracked), 6))}
-        cases += [(BonusGame(hm, colors, bonuses), SimpleNamespace(sym=sym, trains=make_trains(["6"])), 6)
-                  for sym in corps if len(hm.reachable_nodes(sym)) >= 2]
-    for game, corp, max_cost in cases:
+    for game, corp, max_cost in mine_and_bonus_cases(6, (6,)):
         search, rules = _search_of(game, corp)
         cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
         checked += _parts_beyond_walks(search, rules, cands, max_cost, 0)
@@ -536,3 +545,91 @@ def test_candidates_stop_just_past_their_cap():
                     autoroute._Candidates(net, rules, limit, vals, cap=cap)
             checked += 1
     assert checked >= 20
+
+
+def _route_worths(search, rules, cands) -> list[int]:
+    """What each candidate route earns: its stops' values and its track bonuses."""
+    bonuses = autoroute._track_bonus_masks(rules, search.net)
+    return [sum(search.vals[i] for i in range(len(search.vals)) if sm >> i & 1)
+            + sum(amount for bits, amount in bonuses if m & bits)
+            for sm, m in zip(cands.stopmasks, cands.masks, strict=True)]
+
+
+def test_best_with_partner_is_the_best_pair_of_every_route():
+    """_StopSearch.best_with_partner (a route of one train with the best partner route clear of its track, bounded
+    by walks and by the partners still clear) finds what trying every route with every partner finds, on random
+    maps with bonus hexes and on 1817's map with its mines: partners picked at random, one partner worth nothing
+    (the best route clear of its track), or none but an empty one (the best route); thresholds at the best pair,
+    just above it and below it."""
+    rng = random.Random(7)
+    checked = 0
+    for game, corp, max_cost in mine_and_bonus_cases(8, (3, 4, 6)):
+        search, rules = _search_of(game, corp)
+        if not search.walkable(max_cost):
+            continue
+        cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
+        if not len(cands):
+            continue
+        worths = _route_worths(search, rules, cands)
+        picked = rng.sample(range(len(cands)), min(len(cands), rng.choice([1, 3, 30])))
+        lists = [sorted(((worths[k], cands.masks[k]) for k in picked), key=lambda p: -p[0]),
+                 [(0, cands.masks[rng.randrange(len(cands))])], [(0, 0)]]
+        for partners in lists:
+            pvals, pmasks = [p[0] for p in partners], [p[1] for p in partners]
+            pairs = [w + pv for k, w in enumerate(worths) for pv, pm in partners if not cands.masks[k] & pm]
+            top = max(pairs, default=0)
+            for threshold in (top, top + 1, top - 25, 1):
+                got = search.best_with_partner(max_cost, (pvals, pmasks), threshold)
+                if top < threshold or not pairs:
+                    assert got is None, (max_cost, threshold, got)
+                    continue
+                assert got is not None and got[0] == top, (max_cost, threshold, top, got)
+                total, worth, mask, j, rs, ls = got
+                assert not mask & pmasks[j] and total == worth + pvals[j]
+                route = autoroute._Candidates(search.net, None, 0, search.vals)
+                route.refs.append((rs, ls))
+                stops, steps = route.route(0)
+                assert sum(search.cost[search.net.index[s]] for s in stops) <= max_cost
+                k = next(k for k in range(len(cands)) if cands.masks[k] == mask
+                         and {search.net.nodes[i] for i in range(len(search.vals)) if cands.stopmasks[k] >> i & 1}
+                         == set(stops))
+                assert worths[k] == worth
+                checked += 1
+    assert checked > 150
+
+
+@pytest.mark.parametrize("alike", [False, True])
+def test_pair_run_finds_the_best_of_every_pair(alike):
+    """_pair_run (two trains: lists going down from each train's best, and the other train's best partner of
+    them) finds the best run of all pairs of routes with track apart, or one train alone, on random sets of
+    routes whose worths are multiples of a unit."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        unit = rng.choice([1, 10])
+        routes = []
+        for _t in range(1 if alike else 2):
+            masks = rng.sample(range(1, 1 << 9), rng.randint(1, 25))
+            routes.append(sorted(((unit * rng.randint(1, 12), m) for m in masks), key=lambda r: -r[0]))
+        if alike:
+            routes.append(routes[0])
+        alone = [r[0][0] for r in routes]
+        want = max(alone + [a + b for a, ma in routes[0] for b, mb in routes[1] if not ma & mb])
+
+        def listed(i, floor, routes=routes):
+            got = [r for r in routes[i] if r[0] >= floor]
+            return [r[0] for r in got], [r[1] for r in got], [("route", i, r[1]) for r in got]
+
+        def best_with(i, vals, masks, threshold, routes=routes):
+            pairs = [(v + pv, v, m, j) for v, m in routes[i]
+                     for j, (pv, pm) in enumerate(zip(vals, masks, strict=True)) if not m & pm]
+            if not pairs or max(pairs)[0] < threshold:
+                return None
+            total, v, m, j = max(pairs)
+            return total, v, m, j, ("route", i, m)
+
+        total, run = autoroute._pair_run(alone, unit, alike, listed, best_with)
+        assert total == want, (alone, routes)
+        assert sum(worth for worth, _m, _ref in run.values()) == total
+        picked = [mask for _w, mask, _ref in run.values()]
+        assert len(picked) == 1 or not picked[0] & picked[1]
+        assert all(ref == ("route", i, mask) or alike for i, (_w, mask, ref) in run.items())

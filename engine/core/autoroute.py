@@ -23,7 +23,10 @@ How it works:
 When a route's value is the sum of its stops' values and track bonuses (1830, 1817), a search by stops
 (`_StopSearch`) takes the place of 2. for one train, and for several trains with many candidate routes:
 the chains between two stops are one step, and a route is not grown when no longer one can reach the
-goal (the best so far, or a floor that every route of a best run reaches).
+goal (the best so far, or a floor that every route of a best run reaches). Two such trains (`_pair_run`):
+each lists its best routes, and the other's best route beside one of them clear of its track is searched
+chain by chain, bounded by the best of them still clear (`_StopSearch.best_with_partner`); the lists go
+deeper only as far as the best run found so far leaves room for a better one.
 
 Title rules come in through :class:`RouteRules` (a game may set ``ROUTE_RULES`` to a subclass): stop
 counting and train length (N+M trains: 18MEX towns free, 1860 towns and halts), which stops may be passed
@@ -56,6 +59,7 @@ def _inv(e: int) -> int:
 
 COUNT_BITS = 6  # a route's count of stops of one class is kept in this many bits
 MANY_ROUTES = 4000  # more candidate routes than this for a run of several trains: search by stops instead
+_NOTHING = -(1 << 62)  # less than anything a route earns
 FREE_VISITS = 99  # an N+M rule visiting this many stops of its kinds: any number (18xx.games' convention)
 
 
@@ -717,6 +721,11 @@ class _StopSearch:
             b += 1
         return total
 
+    def walkable(self, max_cost: int) -> bool:
+        """Whether walks bound a train of max_cost stops: one longer than two stops that can't run (nearly) every
+        stop."""
+        return 2 < max_cost < len(self.inner_order)
+
     def walks(self, max_cost: int, forbid: int = 0) -> list[list[tuple[int, int, int]]]:
         """walks[i][k]: (most, o, most not via o) that k more stop cost may earn on a walk from stop i through
         passable stops, each step earning its stop's value and the most bonus one of its chains clear of
@@ -801,8 +810,7 @@ class _StopSearch:
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
         # walks: for a train longer than two stops that can't run (nearly) every stop
-        walks, step_bonus = self.walks_and_bonuses(max_cost, forbid) if 2 < max_cost < len(inner_order) \
-            else (None, None)
+        walks, step_bonus = self.walks_and_bonuses(max_cost, forbid) if self.walkable(max_cost) else (None, None)
         best_only = floor is None
         deferring = not best_only or aside_too
         # the left end's steps from a stop with k stop cost left: (step, what it may add at most: its stop, its
@@ -1147,6 +1155,187 @@ class _StopSearch:
                 continue
             grow(a, 1 << a, cost[a], vals[a], grp[a], r, a, (), (), forbid, 0, None, a, -1, False, -1)
         return out, best, lower
+
+    def best_with_partner(self, max_cost: int, partner: tuple[list[int], list[int]], threshold: int):
+        """The best route of a train of `max_cost` stops together with one of the partner routes (their values,
+        best first, and track masks) clear of its track, if the two earn at least `threshold`: (the pair's
+        worth, the route's worth, its track mask, the partner's position, its steps grown from the anchor to
+        its right end and to its left end, as in _Candidates.refs), or None.
+
+        The search goes chain by chain (the track of a half-built route is known), so the best partner clear of
+        it bounds what the pair earns: it only falls as the route grows. The walks bound what the route adds:
+        an end's steps are tried by what they may add at most, best first, up to the first that can't make it."""
+        vals, cost, endok, grp, rank = self.vals, self.cost, self.endok, self.grp, self.rank
+        passable = self.net.passable
+        all_steps = self.steps
+        bonus_of = self.bonus_sums.__getitem__ if len(self.bonus_sums) == 1 << len(self.bonus) else self.bonus_of
+        walks, step_bonus = self.walks_and_bonuses(max_cost)
+        least = min(cost)
+        pvals, pmasks = partner
+        full = (1 << len(pvals)) - 1
+        rows = _bit_index(pmasks)
+        nrows = len(rows)
+        clashes: dict[int, int] = {}  # a chain's track mask -> the partners using any of it
+        ahead: dict[tuple[int, int], list[int]] = {}
+        gains: dict[tuple, list[tuple]] = {}
+        best = None
+        target = threshold - 1  # a pair must earn more than this
+
+        def clash(m):
+            got = clashes.get(m)
+            if got is None:
+                got = 0
+                rest = m
+                while rest:
+                    low = rest & -rest
+                    b = low.bit_length() - 1
+                    if b < nrows:
+                        got |= rows[b]
+                    rest ^= low
+                clashes[m] = got
+            return got
+
+        def with_partner(v, bb, excl, m):
+            """(what a route earns with its best partner clear of its track, what it earns, its bonus bits bb,
+            that partner's position, the partners not clear) once the route (stops worth v) takes a chain over
+            track m (nothing earned with no partner left)."""
+            worth = v + (bb and bonus_of(bb))
+            excl |= clash(m)
+            free = full & ~excl
+            if not free:
+                return _NOTHING, worth, bb, -1, excl
+            j = (free & -free).bit_length() - 1
+            return worth + pvals[j], worth, bb, j, excl
+
+        def found(*route):
+            """A route better than the best so far (as returned)."""
+            nonlocal best, target
+            best = route
+            target = route[0]
+
+        def walk_on(o, via):
+            """The most a walk on from stop o (come to from `via`) earns with 0, 1, ... more stop cost."""
+            got = ahead.get((o, via))
+            if got is None:
+                got = ahead[o, via] = [b1 if o1 != via else b2 for b1, o1, b2 in walks[o]]
+            return got
+
+        def left_steps(node, k):
+            """The left end's steps from `node` with k stop cost left: (the most it adds -- its stop, its best
+            chain's bonus, a walk on --, step, whether the end may go on from there, what a walk on earns)."""
+            got = []
+            for st in all_steps[node]:
+                o, ts, te = st[0], st[1], st[2]
+                if ts or cost[o] > k:
+                    continue
+                on = passable[o] == 1 and not te and cost[o] + least <= k
+                w = walk_on(o, node)[k - cost[o]] if on else 0
+                got.append((vals[o] + step_bonus[id(st)] + w, st, on, w))
+            got.sort(key=lambda g: -g[0])
+            gains[node, k, -1, None] = got
+            return got
+
+        def right_steps(node, k, anchor, back):
+            """The right end's steps from `node` (the anchor: starting a route) with k stop cost left, `back`:
+            what a walk from the anchor away from the route's first step earns (None: the left end is closed):
+            (the most both ends add with the step, step, the end goes on, the left end is open, the bound of what
+            both ends add after it, `back` after it)."""
+            got = []
+            at_anchor = node == anchor
+            for st in all_steps[node]:
+                o, ts, te = st[0], st[1], st[2]
+                if (ts and not at_anchor) or cost[o] > k:
+                    continue
+                if at_anchor:
+                    back = walk_on(anchor, o) if not ts and passable[anchor] == 1 else None
+                k2 = k - cost[o]
+                room = least <= k2
+                here = room and passable[o] == 1 and not te
+                there = room and back is not None
+                if here:
+                    ahead_o = walk_on(o, node)
+                    if there:
+                        w = 0
+                        for k1 in range(k2 + 1):
+                            x = ahead_o[k1] + back[k2 - k1]
+                            if x > w:
+                                w = x
+                    else:
+                        w = ahead_o[k2]
+                else:
+                    w = back[k2] if there else 0
+                got.append((vals[o] + step_bonus[id(st)] + w, st, here, there, w, back))
+            got.sort(key=lambda g: -g[0])
+            gains[node, k, anchor, id(back)] = got
+            return got
+
+        def left(node, vis, mask, c, v, bb, gm, excl, arank, right_end, rs, ls, least):
+            """Grow the left end at `node` (from the anchor: to a stop numbered above `least`, the route's first
+            stop to the right; no mirror images)."""
+            free = full & ~excl
+            base = v + (bb and bonus_of(bb)) + pvals[(free & -free).bit_length() - 1]  # with the best partner
+            k = max_cost - c
+            for g, (o, _ts, _te, chains, _anyb), on, w in gains.get((node, k, -1, None)) or left_steps(node, k):
+                if base + g <= target:
+                    break
+                if o < least or vis >> o & 1 or gm & grp[o] or rank[o] < arank:
+                    continue
+                c2 = c + cost[o]
+                v2 = v + vals[o]
+                ends_ok = endok[o] and endok[right_end]
+                for m, cbb, step in chains:
+                    if m & mask:
+                        continue
+                    got, worth, bb2, j, excl2 = with_partner(v2, bb | cbb, excl, m)
+                    if got + w <= target:
+                        continue
+                    ls2 = (step, ls)
+                    if ends_ok and got > target:
+                        found(got, worth, mask | m, j, rs, ls2)
+                    if on and got + w > target:
+                        left(o, vis | 1 << o, mask | m, c2, v2, bb2, gm | grp[o], excl2, arank, right_end, rs, ls2, -1)
+
+        def right(node, vis, mask, c, v, bb, gm, excl, anchor, arank, first, back, rs):
+            """Grow the right end at `node` (and the left end from the anchor, for each stop it reaches); `back`:
+            what a walk from the anchor away from the route's first step earns (None: the left end is closed)."""
+            free = full & ~excl
+            base = v + (bb and bonus_of(bb)) + pvals[(free & -free).bit_length() - 1]
+            k = max_cost - c
+            at_anchor = node == anchor
+            for g, (o, _ts, _te, chains, _anyb), here, there, w, back_on in \
+                    gains.get((node, k, anchor, id(back))) or right_steps(node, k, anchor, back):
+                if base + g <= target:
+                    break
+                if vis >> o & 1 or gm & grp[o] or rank[o] < arank:
+                    continue
+                c2 = c + cost[o]
+                v2 = v + vals[o]
+                ends_ok = endok[o] and endok[anchor]
+                vis2 = vis | 1 << o
+                for m, cbb, step in chains:
+                    if m & mask:
+                        continue
+                    got, worth, bb2, j, excl2 = with_partner(v2, bb | cbb, excl, m)
+                    if got + w <= target:
+                        continue
+                    rs2 = (step, rs)
+                    if ends_ok and got > target:
+                        found(got, worth, mask | m, j, rs2, None)
+                        if got + w <= target:
+                            continue
+                    m2 = mask | m
+                    gm2 = gm | grp[o]
+                    f = o if at_anchor else first
+                    if there:
+                        left(anchor, vis2, m2, c2, v2, bb2, gm2, excl2, arank, o, rs2, None, f)
+                    if here:
+                        right(o, vis2, m2, c2, v2, bb2, gm2, excl2, anchor, arank, f, back_on, rs2)
+
+        if full and len(self.net.nodes) >= 2 and max_cost >= 2:
+            for r, a in enumerate(self.net.stations):
+                if rank[a] == r and cost[a] <= max_cost:
+                    right(a, 1 << a, 0, cost[a], vals[a], 0, grp[a], 0, a, r, -1, None, None)
+        return best
 
 
 def candidate_routes(game, corp, max_cost: int | None = None, rules: RouteRules | None = None):
@@ -1638,7 +1827,7 @@ def _best_added_run(search: _StopSearch, rules: RouteRules, trains: list, keys: 
     `alone`. For a goal G, each train's candidates are the routes worth at least G less the others'
     `alone` (a route of any run worth G or more is), and the best run of these is the best of all once it
     is worth G or more: G starts at the sum of `alone` and comes down halfway to `low` at a time (at
-    `low`, no route of a best run is missing)."""
+    `low`, no route of a best run is missing). Two trains whose walks bound them: `_best_pair`."""
     limits = [rules.train_limit(t) for t in trains]
 
     def options_of(cands_by_key):
@@ -1657,6 +1846,9 @@ def _best_added_run(search: _StopSearch, rules: RouteRules, trains: list, keys: 
             cands, worth, lower = search.lister(limit, None, aside_too=True)
             listers[key] = (cands, lower)
             found[limit, 0] = (worth, cands.masks[-1] if worth else 0)
+    alone = [found[limit, 0][0] for limit in limits]
+    if len(trains) == 2 and all(alone) and all(search.walkable(limit) for limit in limits):
+        return _best_pair(search, rules, trains, keys, limits, listers, alone)
 
     def best(limit, used):
         got = found.get((limit, used))
@@ -1679,7 +1871,6 @@ def _best_added_run(search: _StopSearch, rules: RouteRules, trains: list, keys: 
             total += worth
             used |= mask
         low = max(low, total)
-    alone = [best(limit, 0)[0] for limit in limits]
     goal = sum(alone)
     unit = gcd(*search.vals, *search.bonus) or 1
     while True:
@@ -1694,6 +1885,80 @@ def _best_added_run(search: _StopSearch, rules: RouteRules, trains: list, keys: 
             return cands_of, options, pick
         # halfway down; runs are worth a multiple of `unit`, so a goal between two multiples is the upper one
         goal = max(total, low, min(goal - unit, -(-(low + (goal - low) // 2) // unit) * unit))
+
+
+def _best_pair(search: _StopSearch, rules: RouteRules, trains: list, keys: list, limits: list[int],
+               listers: dict, alone: list[int]) -> tuple[list, list, list]:
+    """(candidates, options, pick) of two trains in the best run of routes whose values add up (`_pair_run`),
+    each train earning at most `alone` (both more than 0) and listing its routes with listers[key]."""
+
+    def listed(i: int, floor: int) -> tuple[list, list, list]:
+        cands, lower = listers[keys[i]]
+        lower(floor)
+        vals, masks, order, _fields = _train_options(rules, cands, trains[i], search.vals, True)
+        return vals, masks, [(cands, k) for k in order]
+
+    def best_with(i: int, vals: list[int], masks: list[int], threshold: int):
+        got = search.best_with_partner(limits[i], (vals, masks), threshold)
+        if got is None:
+            return None
+        total, worth, mask, j, rs, ls = got
+        route = _Candidates(search.net, None, 0, search.vals)
+        route.refs.append((rs, ls))
+        return total, worth, mask, j, (route, 0)
+
+    unit = gcd(*search.vals, *search.bonus) or 1
+    _total, run = _pair_run(alone, unit, keys[0] == keys[1], listed, best_with)
+    cands_of: list = [_Candidates(search.net, None, 0, search.vals) for _ in trains]
+    options: list = [([], [], [], {}) for _ in trains]
+    pick: list = [None, None]
+    for i, (worth, mask, (cands, k)) in run.items():
+        cands_of[i] = cands
+        options[i] = ([worth], [mask], [k], {})
+        pick[i] = 0
+    return cands_of, options, pick
+
+
+def _pair_run(alone: list[int], unit: int, alike: bool, listed, best_with) -> tuple[int, dict]:
+    """The best run of two trains (alike: interchangeable), each earning at most its `alone` (both more than 0),
+    every worth a multiple of `unit`: (its worth, {train: (worth, track, reference) of its route}).
+    listed(i, floor): train i's routes worth at least floor, as (worths best first, track masks, references);
+    best_with(i, worths, masks, threshold): train i's best route together with one of these routes clear of its
+    track, the two earning at least threshold: (their worth, its worth, its track, the other's position, its
+    reference), or None.
+
+    A run better than the best so far (worth `total`) falls short of `alone` by d0 on the first train's route
+    and d1 on the second's, d0 + d1 <= alone[0] + alone[1] - total - unit. Each train lists its routes worth at
+    least its `alone` less a depth, and the other train's best route together with one of them is searched: a
+    better run missing from these searches has both d0 and d1 beyond the depths, so once the depths add up to
+    the shortfall left, none is missing. The depths start at 0 (each train's best routes) and go down once, to
+    cover the shortfall after the first searches; a route is searched with once."""
+    sides = [0] if alike else [0, 1]
+    searched: list[set] = [set(), set()]  # each train's listed routes (track masks) searched with
+    i = 0 if alone[0] >= alone[1] else 1
+    vals, masks, refs = listed(i, alone[i])
+    best = (alone[i], {i: (vals[0], masks[0], refs[0])})  # one train alone
+    depth = [0, 0]
+    while True:
+        for i in sides:
+            vals, masks, refs = listed(i, alone[i] - depth[i])
+            new = [j for j, m in enumerate(masks) if m not in searched[i]]
+            searched[i].update(masks[j] for j in new)
+            other = 1 - i
+            got = best_with(other, [vals[j] for j in new], [masks[j] for j in new], best[0] + 1) if new else None
+            if got is not None:
+                total, worth, mask, j, ref = got
+                j = new[j]
+                best = (total, {other: (worth, mask, ref), i: (vals[j], masks[j], refs[j])})
+        shortfall = alone[0] + alone[1] - best[0] - unit  # of a better run: d0 + d1 <= shortfall
+        # a run missing has d0 >= depth[0] + unit and d1 >= depth[1] + unit
+        if depth[0] + depth[1] + 2 * unit > shortfall:
+            return best
+        if alike:
+            depth[0] = depth[1] = -(-(shortfall - unit) // (2 * unit)) * unit
+        else:  # the second (shorter) train's list goes deeper: it costs less to make
+            d0 = max(depth[0], (shortfall - unit) // (3 * unit) * unit)
+            depth = [d0, max(depth[1], shortfall - unit - d0)]
 
 
 def check_routes(game, corp, routes: list[dict]) -> list[int]:
