@@ -293,6 +293,7 @@ def test_random_map_with_track_bonuses_equals_exhaustive(seed, lays, names, by_s
     `by_stops`: several trains searched by stops however few their candidate routes."""
     if by_stops:
         monkeypatch.setattr(autoroute, "MANY_ROUTES", 0)
+        monkeypatch.setattr(autoroute, "PAIR_ROUTES", 0)
     hm, corps, colors, bonuses = bonus_map(seed, lays)
     checked = 0
     for sym in corps:

@@ -59,6 +59,7 @@ def _inv(e: int) -> int:
 
 COUNT_BITS = 6  # a route's count of stops of one class is kept in this many bits
 MANY_ROUTES = 4000  # more candidate routes than this for a run of several trains: search by stops instead
+PAIR_ROUTES = 1000  # the same for two trains searched as a pair (_pair_run)
 _NOTHING = -(1 << 62)  # less than anything a route earns
 FREE_VISITS = 99  # an N+M rule visiting this many stops of its kinds: any number (18xx.games' convention)
 
@@ -642,6 +643,12 @@ def _unlinked(linked) -> list:
     return out
 
 
+def _walkable(net: _Net, max_cost: int) -> bool:
+    """Whether walks (_StopSearch.walks) bound a train of max_cost stops: one longer than two stops that can't run
+    (nearly) every stop."""
+    return 2 < max_cost < net.passable.count(1)
+
+
 class _StopSearch:
     """Routes whose value adds up (stop values plus track bonuses, every stop costing at least one), searched
     stop by stop: for the best route of a train, or for every route worth at least a floor.
@@ -705,6 +712,7 @@ class _StopSearch:
         # the most k steps' chains may earn: chain_bonus[k] (each chain is run once)
         self.chain_bonus = [0, *accumulate(sorted((b for b in map(self.bonus_of, chain_bits) if b), reverse=True))]
         self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
+        self.pair_tables: dict[int, tuple] = {}  # best_with_partner's tables for each train length
         self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
         self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
 
@@ -722,9 +730,7 @@ class _StopSearch:
         return total
 
     def walkable(self, max_cost: int) -> bool:
-        """Whether walks bound a train of max_cost stops: one longer than two stops that can't run (nearly) every
-        stop."""
-        return 2 < max_cost < len(self.inner_order)
+        return _walkable(self.net, max_cost)
 
     def walks(self, max_cost: int, forbid: int = 0) -> list[list[tuple[int, int, int]]]:
         """walks[i][k]: (most, o, most not via o) that k more stop cost may earn on a walk from stop i through
@@ -1169,29 +1175,43 @@ class _StopSearch:
         passable = self.net.passable
         all_steps = self.steps
         bonus_of = self.bonus_sums.__getitem__ if len(self.bonus_sums) == 1 << len(self.bonus) else self.bonus_of
-        walks, step_bonus = self.walks_and_bonuses(max_cost)
+        # what doesn't depend on the partners is kept for the next search of the same train length
+        tables = self.pair_tables.get(max_cost)
+        if tables is None:
+            tables = self.pair_tables[max_cost] = (*self.walks_and_bonuses(max_cost), {}, {})
+        walks, step_bonus, ahead, gains = tables
         least = min(cost)
         pvals, pmasks = partner
         full = (1 << len(pvals)) - 1
         rows = _bit_index(pmasks)
-        nrows = len(rows)
+        used = 0  # the track of any partner
+        for m in pmasks:
+            used |= m
         clashes: dict[int, int] = {}  # a chain's track mask -> the partners using any of it
-        ahead: dict[tuple[int, int], list[int]] = {}
-        gains: dict[tuple, list[tuple]] = {}
         best = None
         target = threshold - 1  # a pair must earn more than this
+
+        byte_rows: dict[int, int] = {}  # a byte of a track mask (place << 8 | value) -> the partners using any of it
 
         def clash(m):
             got = clashes.get(m)
             if got is None:
                 got = 0
-                rest = m
-                while rest:
-                    low = rest & -rest
-                    b = low.bit_length() - 1
-                    if b < nrows:
-                        got |= rows[b]
-                    rest ^= low
+                rest = m & used
+                while rest:  # byte by byte: chains over the same hexes share bytes
+                    place = ((rest & -rest).bit_length() - 1) & ~7
+                    byte = rest >> place & 255
+                    rest ^= byte << place
+                    key = place << 8 | byte
+                    r = byte_rows.get(key)
+                    if r is None:
+                        r = 0
+                        while byte:
+                            low = byte & -byte
+                            r |= rows[place + low.bit_length() - 1]
+                            byte ^= low
+                        byte_rows[key] = r
+                    got |= r
                 clashes[m] = got
             return got
 
@@ -1707,8 +1727,9 @@ def best_routes(game, corp) -> list[dict]:
     found = None
     if vals is None or len(trains) > 1:
         # every route a candidate, unless the routes' values add up and there are many
+        paired = vals is not None and len(trains) == 2 and all(_walkable(net, rules.train_limit(t)) for t in trains)
         try:
-            found = _best_run(rules, net, trains, keys, None if vals is None else MANY_ROUTES)
+            found = _best_run(rules, net, trains, keys, None if vals is None else PAIR_ROUTES if paired else MANY_ROUTES)
         except _TooMany:
             pass
     if found is None:  # one train, or many routes: the search by stops
