@@ -124,3 +124,21 @@ def test_a_route_through_los_mochis_counts_both_stops_of_santa_rosalia():
     assert sum(r["revenue"] for r in best) == 80 and "H3" in best[0]["hexes"]
     game.apply(run)
     assert game.round.revenue == 80
+
+
+def test_players_buy_and_use_the_boleo_by_chat_in_any_case():
+    from bot.families.g18xx import G18xx
+
+    log = json.loads(BOUGHT_AND_PLACED.read_text())
+    s = G18xx("18MEX", load_18xx({**log, "actions": log["actions"][:118]}))
+    names = {1: "Ann", 2: "Bob", 3: "Cy"}
+    buy = s.command("private")
+    change = s.apply(buy.build(s, buy.given({"company": "cdb", "price": 15}), 3, s.legal()))
+    assert s.describe(change, names) == "MC buys CdB from Cy for $15"
+    for action in log["actions"][119:121]:  # MC's track
+        s.apply({k: v for k, v in action.items() if k != "id"})
+    token = s.command("token")
+    assert token.choices(s, "using", {}, s.legal()) == [("CdB", "CdB")]
+    assert [v for _, v in token.choices(s, "city", {"using": "CdB"}, s.legal())] == ["H3-0-0#0"]
+    change = s.apply(token.build(s, token.given({"city": "H3", "using": "cdb"}), 3, s.legal()))
+    assert s.describe(change, names) == "MC places a station in H3 Santa Rosalia"

@@ -154,6 +154,11 @@ class G18xx(Session):
     def corporations(self) -> set[str]:
         return set(self.summary().get("corporations") or {})
 
+    def company_sym(self, name: str) -> str:
+        """A private's name as the game spells it (18MEX's CdB), typed in any case."""
+        name = name.strip().upper()
+        return next((c for c in self.summary().get("companies") or {} if c.upper() == name), name)
+
     def tile_exits(self, tile: str, rotation: int) -> list[int] | None:
         """The edges a tile (a copy id like `57-0` or a name) leaves by at a rotation; None if unknown."""
         try:

@@ -68,7 +68,7 @@ def actor(s: G18xx, using: str | None = None, own: bool = False) -> dict:
     a player's action even while a corporation operates, e.g. selling to raise train cash), or the acting
     entity."""
     if using:
-        return {"entity": using.strip().upper(), "entity_type": "company"}
+        return {"entity": s.company_sym(using), "entity_type": "company"}
     acting = s.acting()
     if own and acting.get("entity_type") != "player":
         return dict(PLAYER)
@@ -122,7 +122,7 @@ class Bid(G18xxCommand):
         private_sale = name in (s.summary().get("companies") or {}) and s.summary().get("round") == "Auction Round"
         if name in corps and not private_sale:
             return "corporation", corps[name]
-        return "company", name
+        return "company", s.company_sym(name)
 
     def build(self, s, opts, player, legal):
         company = str(opts.get("company") or "").strip().upper() or None
@@ -199,7 +199,7 @@ class Private(G18xxCommand):
         return True
 
     def build(self, s, opts, player, legal):
-        company = str(opts["company"]).strip().upper()
+        company = s.company_sym(str(opts["company"]))
         match = [a for a in of_type(legal or [], *self.types) if a.get("company") == company]
         if opts.get("price") is None or (match and match[0]["type"] == "sell_company"):
             # a sale to the bank (at its set price) or a purchase at the one price offered

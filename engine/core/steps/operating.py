@@ -988,6 +988,8 @@ class BuyCompany(Step):
         company = game.company_by_sym.get(getattr(action, "company", None))
         if company is not None and company.ability("no_buy"):
             return GameError("{company} can never be sold to a corporation", company=company.sym)
+        if company is not None and (company.closed or not isinstance(company.owner, Player)):
+            return GameError("{company} isn't for sale: it must be open and owned by a player", company=company.sym)
         if "can_buy_companies" not in game.phase.status and not self.purchasable(entity):
             first = next((p.name for p in game.phases if "can_buy_companies" in p.status), None)
             when = f" (from phase {first})" if first else ""
