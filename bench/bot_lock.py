@@ -1,8 +1,12 @@
-"""How long one game's lock is held by reads, and what a game costs in memory (issue: the bot's reliability).
+"""How long one game's lock is held by reads, how long the event loop stalls, and what a game costs in memory.
 
-Imports a recorded game into a service (real engine and pictures, no Discord), then measures, with the lock
-held by each command: `/game status` with every picture, with the chart only, and an autocomplete; and the
-memory a game in memory takes (tracemalloc of building it) and gives back when evicted.
+Imports a recorded game into a service (real engine and pictures, no Discord), then measures:
+* with the lock held by each command: `/game status` with every picture, with the chart only, and autocomplete
+  (CPU seconds of the process, worker threads included, while the lock is held);
+* the longest stall of the event loop (a 1 ms ticker's largest gap) while the game's whole log is read from the
+  database, and while the log is imported (the import limit is 20,000 actions: `--import-copies` repeats the
+  log's actions, renumbered, as a long game would be);
+* the memory (tracemalloc) one game in memory takes, and what is left once the service evicts it.
 
     .venv/bin/python bench/bot_lock.py [tests/fixtures/1817/15528.json] [--repeat 3] [--cut 20]
 
@@ -49,10 +53,33 @@ def held(svc: Service, game_id: int) -> list[float]:
     return holds
 
 
+async def stall(work) -> tuple[float, float]:
+    """(the event loop's longest stall, wall seconds) while `work()` runs: a ticker sleeping 1 ms notes its gaps."""
+    gaps: list[float] = []
+    done = False
+
+    async def ticker() -> None:
+        last = time.perf_counter()
+        while not done:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    tick = asyncio.ensure_future(ticker())
+    await asyncio.sleep(0.01)
+    t = time.perf_counter()
+    await work()
+    wall = time.perf_counter() - t
+    done = True
+    await tick
+    return max(gaps), wall
+
+
 async def main(path: Path, repeat: int, cut: int) -> None:
-    log = json.loads(path.read_text())
     from engine.core.actions import resolve_undo
 
+    log = json.loads(path.read_text())
     log = {**log, "actions": resolve_undo(log["actions"])[:-cut] if cut else log["actions"]}
     with tempfile.TemporaryDirectory() as tmp:
         async with Database(Path(tmp) / "rh.db") as db:
@@ -71,25 +98,43 @@ async def main(path: Path, repeat: int, cut: int) -> None:
                 print(f"{what:28s} lock held {min(holds):.3f} s CPU (min of {repeat}), max {max(holds):.3f}")
             lv = await svc.live(gid)
             session = lv.session
-            acting = session.active_players()[0]
-            cmd = next(iter(type(session).commands))
-            holds.clear()
-            t = time.process_time()
-            await svc.autocomplete(gid, callers[int(acting)], cmd, next(iter(session.commands[cmd].options), ""), "", {})
-            print(f"autocomplete {cmd:15s} {time.process_time() - t:.3f} s CPU; lock held "
-                  f"{sum(holds):.3f} s over {len(holds)} hold(s)")
-            # memory: a game built from its log, then dropped
+            acting = callers[int(session.active_players()[0])]
+            types = set(session.action_types())
+            name = next((n for n, c in type(session).commands.items() if c.options and
+                         any(t in types for t in getattr(c, "types", ()) or ())), next(iter(type(session).commands)))
+            option = type(session).commands[name].options[0].name if type(session).commands[name].options else ""
+            for attempt in ("first", "again"):
+                holds.clear()
+                t = time.process_time()
+                got = await svc.autocomplete(gid, acting, name, option, "", {})
+                print(f"autocomplete {name} {option} ({attempt}): {len(got)} choices, "
+                      f"{time.process_time() - t:.3f} s CPU; lock held {sum(holds):.3f} s over {len(holds)} hold(s)")
+
+            worst, wall = await stall(lambda: db.actions(gid))
+            print(f"reading the log ({len(log['actions'])} actions): {wall * 1000:.0f} ms, the event loop's longest "
+                  f"stall {worst * 1000:.1f} ms")
+            actions = log["actions"]
+            copies = max(1, 20_000 // max(1, len(actions)))
+            many = [dict(a, id=i + 1) for i, a in enumerate(actions * copies)][:20_000]
+            worst, wall = await stall(lambda: db.replace_actions(gid + 1000, many))
+            print(f"storing an imported log of {len(many)} actions: {wall * 1000:.0f} ms, the event loop's longest "
+                  f"stall {worst * 1000:.1f} ms")
+
+            # memory: the game built from its log, then evicted
+            svc._live.clear()
+            gc.collect()
+            await svc.live(gid)  # caches (the title's data, renderers) warm
             svc._live.clear()
             gc.collect()
             tracemalloc.start()
             base = tracemalloc.get_traced_memory()[0]
             await svc.live(gid)
             built = tracemalloc.get_traced_memory()[0] - base
-            svc._live.clear()
+            evicted = svc.evict(now=time.monotonic() + 10 * svc.idle_after)
             gc.collect()
             left = tracemalloc.get_traced_memory()[0] - base
             tracemalloc.stop()
-            print(f"game in memory: {built / 2**20:.1f} MB; after dropping it: {left / 2**20:.1f} MB")
+            print(f"game in memory: {built / 2**20:.2f} MB; evicted {evicted}: {left / 2**20:.2f} MB left")
 
 
 if __name__ == "__main__":

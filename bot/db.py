@@ -432,8 +432,10 @@ class Database:
 
     # ---------------------------------------------------------------- actions
     async def actions(self, game_id: int) -> list[dict]:
+        """The game's log, decoded off the event loop (~15 ms of JSON for 1,700 actions)."""
         async with self._db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
-            return [json.loads(r[0]) for r in await cur.fetchall()]
+            texts = [r[0] for r in await cur.fetchall()]
+        return await asyncio.to_thread(lambda: [json.loads(t) for t in texts])
 
     async def action_rows(self, game_id: int, limit: int | None = None) -> list[tuple[int, dict, int | None, float]]:
         """(seq, action, member_id, created_at), newest last; with limit: the last `limit` rows."""
@@ -451,8 +453,15 @@ class Database:
             return (await cur.fetchone())[0]
 
     @staticmethod
-    def _action_row(game_id: int, seq: int, action: dict, member_id: int | None, now: float) -> tuple:
-        return (game_id, seq, json.dumps(action, separators=(",", ":")), action.get("id"), member_id, now)
+    def encoded(actions: list[dict]) -> list[str]:
+        """Actions as the log stores them (JSON): ~190 ms for 20,000 actions, so called off the event loop."""
+        return [json.dumps(a, separators=(",", ":")) for a in actions]
+
+    @staticmethod
+    def _action_row(game_id: int, seq: int, action: dict, member_id: int | None, now: float,
+                    text: str | None = None) -> tuple:
+        return (game_id, seq, text if text is not None else Database.encoded([action])[0], action.get("id"),
+                member_id, now)
 
     _INSERT_ACTION = "INSERT INTO actions(game_id, seq, action, action_id, member_id, created_at) VALUES (?,?,?,?,?,?)"
 
@@ -471,13 +480,17 @@ class Database:
             await self.delete_trade_offer(game_id)
         return seq
 
-    async def replace_actions(self, game_id: int, actions: list[dict], member_id: int | None = None) -> None:
+    async def replace_actions(self, game_id: int, actions: list[dict], member_id: int | None = None,
+                              encoded: list[str] | None = None) -> None:
+        """The game's whole log (an import). `encoded`: the actions as `encoded` gives them, if the caller
+        encoded them already (off the event loop, before its transaction); else they are encoded here, off it."""
         now = time.time()
+        texts = encoded if encoded is not None else await asyncio.to_thread(self.encoded, actions)
+        rows = [self._action_row(game_id, i + 1, a, member_id, now, t) for i, (a, t) in enumerate(zip(actions, texts,
+                                                                                                     strict=True))]
         async with self.transaction():
             await self._db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
-            await self._db.executemany(
-                self._INSERT_ACTION,
-                [self._action_row(game_id, i + 1, a, member_id, now) for i, a in enumerate(actions)])
+            await self._db.executemany(self._INSERT_ACTION, rows)
 
     async def truncate_actions(self, game_id: int, keep: int, game_fields: dict[str, Any] | None = None) -> None:
         """Drop every action after the first `keep` ones (undo), with optional game-row changes."""

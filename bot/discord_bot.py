@@ -210,6 +210,7 @@ class RoundhouseBot(commands.Bot):
                 await self.send_reminders()
             except Exception:
                 log.exception("reminder sweep failed")
+            self.service.evict()  # idle games leave memory (rebuilt from their log when next used)
             await asyncio.sleep(self.config.reminder_check)
 
     async def send_reminders(self, now: float | None = None) -> int:

@@ -17,6 +17,7 @@ import json
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +56,10 @@ NAME_LIMIT = 40
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
+# games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
+# leaves memory, and its next command rebuilds it from the stored log
+MAX_LIVE_GAMES = 32
+IDLE_GAME_SECONDS = 2 * 3600.0
 
 ANY_GROUP = object()  # a command sent by a button or the console: no slash-command group to check
 ANY_MOMENT = object()  # a command typed, not sent by a button: no moment of the game to check
@@ -95,6 +100,12 @@ class Live:
     row: GameRow
     seats: list[Seat]
     session: Session | None
+    used_at: float = field(default_factory=time.monotonic)  # last used by a command (eviction)
+    # the game as last stored (actions, Session.frozen), for reads that must not wait for its lock; `reader`: that
+    # copy thawed, read by one command at a time (`reading`)
+    snapshot: tuple[int, bytes] | None = None
+    reader: tuple[tuple[int, bytes], Session] | None = None
+    reading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def game(self) -> Any:
@@ -164,11 +175,14 @@ def _short(name: str) -> str:
 
 
 class Service:
-    def __init__(self, db: Database, engine: Engine | Any | None = None, *, pictures: bool = True):
+    def __init__(self, db: Database, engine: Engine | Any | None = None, *, pictures: bool = True,
+                 max_live: int = MAX_LIVE_GAMES, idle_after: float = IDLE_GAME_SECONDS):
         self.db = db
         self.engine = engine or Engine()
         self.pictures = pictures
-        self._live: dict[int, Live] = {}
+        self.max_live, self.idle_after = max_live, idle_after
+        self._live: OrderedDict[int, Live] = OrderedDict()  # least recently used first
+        self._loading: dict[int, asyncio.Future] = {}  # game id -> its build from the stored log, while it runs
         self._locks: dict[int, asyncio.Lock] = {}
         self.broken: dict[int, str] = {}   # game id -> why its stored log could not be replayed
         self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
@@ -195,33 +209,99 @@ class Service:
         raise UserError(lazy("Use this in a game's thread, or give the game number."))
 
     async def live(self, game_id: int, *, reload: bool = False) -> Live:
-        """The game in memory, built from its stored log when needed (no scope check: internal use)."""
+        """The game in memory, built from its stored log when needed (no scope check: internal use). A game is
+        built once at a time: a caller finding it being built waits for that build, so it is never in memory
+        twice (`reload`: built again, after any build in progress)."""
+        while (loading := self._loading.get(game_id)) is not None:
+            try:
+                lv = await asyncio.shield(loading)
+            except UserError:
+                if not reload:
+                    raise
+                continue
+            if not reload:
+                return self._touched(game_id, lv)
         lv = self._live.get(game_id)
         if lv is not None and not reload:
-            return lv
-        row = await self.db.get_game(game_id)
-        if row is None:
-            raise UserError(lazy("There is no game #{game}.", game=game_id))
-        if game_id in self.broken and not reload:
-            raise UserError(lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The bot's "
-                                 "operator has been told.", game=game_id, why=self.broken[game_id]))
-        seats = await self.db.seats(game_id)
-        session = None
-        if row.status in ("active", "finished"):
-            stored = await self.db.actions(game_id)
-            try:
-                session = await asyncio.to_thread(self.engine.replay, row.title, self._players(seats), row.seed,
-                                                  row.setup, stored, game_id)
-            except Exception as exc:
-                self._live.pop(game_id, None)
-                self.broken[game_id] = clip(str(exc) or type(exc).__name__, 200)
-                log.exception("game %s: its stored log (%d actions) does not replay", game_id, len(stored))
+            return self._touched(game_id, lv)
+        loading = self._loading[game_id] = asyncio.ensure_future(self._build(game_id, reload))
+        loading.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved, whoever waits
+        return await asyncio.shield(loading)
+
+    async def _build(self, game_id: int, reload: bool) -> Live:
+        try:
+            row = await self.db.get_game(game_id)
+            if row is None:
+                raise UserError(lazy("There is no game #{game}.", game=game_id))
+            if game_id in self.broken and not reload:
                 raise UserError(lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The bot's "
-                                     "operator has been told.", game=game_id, why=self.broken[game_id])) from None
-        self.broken.pop(game_id, None)
-        lv = Live(row, seats, session)
-        self._live[game_id] = lv
+                                     "operator has been told.", game=game_id, why=self.broken[game_id]))
+            seats = await self.db.seats(game_id)
+            session = None
+            if row.status in ("active", "finished"):
+                stored = await self.db.actions(game_id)
+                try:
+                    session = await asyncio.to_thread(self.engine.replay, row.title, self._players(seats), row.seed,
+                                                      row.setup, stored, game_id)
+                except Exception as exc:
+                    self._live.pop(game_id, None)
+                    self.broken[game_id] = clip(str(exc) or type(exc).__name__, 200)
+                    log.exception("game %s: its stored log (%d actions) does not replay", game_id, len(stored))
+                    raise UserError(lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The "
+                                         "bot's operator has been told.", game=game_id,
+                                         why=self.broken[game_id])) from None
+            self.broken.pop(game_id, None)
+            lv = Live(row, seats, session)
+            await self._keep_snapshot(lv)
+            self._install(game_id, lv)
+            return lv
+        finally:
+            self._loading.pop(game_id, None)
+
+    def _touched(self, game_id: int, lv: Live) -> Live:
+        lv.used_at = time.monotonic()
+        if self._live.get(game_id) is lv:
+            self._live.move_to_end(game_id)
         return lv
+
+    def _install(self, game_id: int, lv: Live) -> None:
+        """Keep `lv` as the game in memory (the most recently used), and make room (`evict`)."""
+        self._live[game_id] = lv
+        self._touched(game_id, lv)
+        self.evict(keep=game_id)
+
+    def evict(self, now: float | None = None, keep: int | None = None) -> list[int]:
+        """Drop from memory the games idle for `idle_after` seconds, then the least recently used beyond
+        `max_live`; never one in use (its lock held: an action or a read in flight) or being built. Every
+        accepted action is stored before its command ends, so the next command rebuilds a dropped game as it
+        was (`keep`: a game just put in memory for a command about to use it). Returns the ids dropped."""
+        now = time.monotonic() if now is None else now
+        dropped = []
+        for game_id, lv in list(self._live.items()):  # least recently used first
+            if len(self._live) <= self.max_live and now - lv.used_at < self.idle_after:
+                continue
+            lock = self._locks.get(game_id)
+            if game_id == keep or (lock is not None and lock.locked()) or game_id in self._loading:
+                continue
+            del self._live[game_id]
+            dropped.append(game_id)
+        if dropped:
+            log.info("games %s left memory (%d kept)", dropped, len(self._live))
+        return dropped
+
+    async def _keep_snapshot(self, lv: Live) -> None:
+        """Keep a copy of the game as stored now (`Live.snapshot`: ~10 ms for a long 1817 game, off the event
+        loop), for the reads that do not wait for its lock (autocomplete). Called with the game held, after
+        each change is stored; none if the family cannot copy its game (those reads then hold it)."""
+        if lv.session is None:
+            lv.snapshot = None
+            return
+        try:
+            lv.snapshot = (len(lv.session.actions), await asyncio.to_thread(lv.session.frozen))
+            lv.reader = None  # thawed again when next read (a copy of an older state takes memory for nothing)
+        except Exception:
+            log.exception("game %s: copying the game for reads failed", lv.row.id)
+            lv.snapshot = None
 
     def _forget(self, game_id: int) -> None:
         """Drop the game in memory: it may no longer match the stored log. The next command rebuilds it."""
@@ -314,8 +394,9 @@ class Service:
         fields: dict[str, Any] = {"thread_id": thread_id}
         if lobby_message_id is not None:
             fields["lobby_message_id"] = lobby_message_id
-        await self.db.update_game(game_id, **fields)
-        await self._refresh(game_id)
+        async with self.lock(game_id):  # built from its log, if it left memory, only while held
+            await self.db.update_game(game_id, **fields)
+            await self._refresh(game_id)
 
     async def lobby_text(self, game_id: int) -> str:
         lv = await self._refresh(game_id)
@@ -597,6 +678,8 @@ class Service:
 
     async def _finish_reply(self, lv: Live, reply: Reply, change: Change | None, previous_turn: set[int],
                             turn: list[int], kinds: set[str]) -> None:
+        """Complete the reply telling of the game as stored now (every stored change is told by one)."""
+        await self._keep_snapshot(lv)
         changed = set(turn) != previous_turn
         reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
@@ -660,7 +743,12 @@ class Service:
             if action.get("entity_type") == "player" and action.get("entity") is None:
                 action["entity"] = seat.player_id
             seller = session.needs_consent(seat.player_id, action)
-            if seller is not None and lv.member_of_player(seller) is not None:
+            holder = lv.member_of_player(seller) if seller is not None else None
+            if holder is not None and holder <= 0:  # an imported game's seat nobody took: nobody could answer
+                raise UserError(lazy("{name}'s seat is not taken by anyone yet, so nobody can agree to this trade: "
+                                     "nothing was offered. Offer it again once a member takes that seat with "
+                                     "`/game claim`.", name=lv.names.get(seller, str(seller))))
+            if holder is not None:
                 return await self._offer(lv, caller, action, seller, publish)
             if not confirmed:
                 with speaking(caller.language):  # the preview is the member's alone, in their language
@@ -930,16 +1018,39 @@ class Service:
     async def autocomplete(self, game_id: int, caller: Caller, kind: str, option: str, current: str,
                            filled: dict[str, Any], *, group: str | None | object = ANY_GROUP
                            ) -> list[tuple[str, Any]]:
-        async with self.lock(game_id):
-            lv = await self._scoped(caller, game_id)
-            use(caller.language)  # the choices are the member's own
-            if lv.session is None or lv.session.finished:
+        """The choices for an option being typed: the legal ones in the game as last stored, read from its copy
+        (`Live.snapshot`), so an action in progress neither waits for them nor holds them up."""
+        game_id = access.game_number(game_id)
+        access.check_scope(caller, await self.db.get_game(game_id), game_id)
+        lv = self._live.get(game_id)
+        if lv is None:  # not in memory: built first, as for any command
+            async with self.lock(game_id):
+                lv = await self.live(game_id)
+        self._touched(game_id, lv)
+        use(caller.language)  # the choices are the member's own
+        if lv.session is None:
+            return []
+        cmd = self._command(lv, kind, group)
+        if lv.snapshot is None:  # a game its family cannot copy: read while it is held
+            async with self.lock(game_id):
+                return await self._choices(lv.session, cmd, option, current, filled)
+        async with lv.reading:  # the copy is read by one command at a time
+            snapshot, reader = lv.snapshot, lv.reader
+            if snapshot is None:  # the latest copy failed (logged): no choices rather than a wait
                 return []
-            cmd = self._command(lv, kind, group)
-            legal = await self.legal(lv)
-            # off the event loop: choices may try moves on a copy of the game (1817's loans and mergers)
-            choices = await asyncio.to_thread(cmd.choices, lv.session, option, filled, legal)
-            return fit(choices, str(current) if current is not None else "")
+            if reader is None or reader[0] is not snapshot:
+                reader = lv.reader = (snapshot, await asyncio.to_thread(lv.session.thawed, snapshot[1]))
+            return await self._choices(reader[1], cmd, option, current, filled)
+
+    @staticmethod
+    async def _choices(session: Session, cmd: Command, option: str, current: str, filled: dict[str, Any]
+                       ) -> list[tuple[str, Any]]:
+        if session.finished:
+            return []
+        legal = await asyncio.to_thread(session.legal)
+        # off the event loop: choices may try moves on a copy of the game (1817's loans and mergers)
+        choices = await asyncio.to_thread(cmd.choices, session, option, filled, legal)
+        return fit(choices, str(current) if current is not None else "")
 
     # ------------------------------------------------------------------ undo
     async def undo(self, game_id: int, caller: Caller, steps: Any = 1, publish: Publish | None = None
@@ -1165,7 +1276,7 @@ class Service:
             raise
         previous = set(lv.row.turn_members)
         lv.session = session
-        self._live[game_id] = lv
+        self._install(game_id, lv)
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
         reply = lv2.reply(self.undo_sentence(event, lv2.names), also=self._offer_closed(lv2, offer, _("undone")))
@@ -1348,6 +1459,7 @@ class Service:
         host = caller.member_id if caller.member_id in taken else (taken[0] if taken else caller.member_id)
         turn_names = {p["id"]: p["name"] for p in players}
         setup = session.setup()
+        encoded = await asyncio.to_thread(self.db.encoded, session.actions)  # stored as is: no game holds it yet
         async with self.db.transaction():
             row = await self.db.create_game(title=session.title, seed=session.seed, created_by=host,
                                             guild_id=caller.guild_id, channel_id=channel_id, thread_id=thread_id,
@@ -1356,7 +1468,7 @@ class Service:
             for pos, (p, m) in enumerate(seated):
                 member = m[0] if m else -(row.id * 100 + pos + 1)  # unclaimed: `/game claim` takes it
                 await self.db.add_seat(row.id, p.id, member, turn_names[p.id], pos)
-            await self.db.replace_actions(row.id, list(session.actions))
+            await self.db.replace_actions(row.id, session.actions, encoded=encoded)
             seats = await self.db.seats(row.id)
             lv = Live(row, seats, session)
             turn = self._turn_members(lv)
@@ -1366,7 +1478,7 @@ class Service:
                 fields.update(status="finished", result=session.result(), end_reason=session.end_reason)
             await self.db.update_game(row.id, **fields)
             await self._schedule_reminder(row.id)
-        self._live[row.id] = lv
+        self._install(row.id, lv)
         lv = await self._refresh(row.id)
         log.info("game %s: imported %d actions", row.id, len(session.actions))
         name = self._title(lv).display_name

@@ -15,6 +15,7 @@ pictures; tests hand the service an `Engine` subclass (quick pictures, a failing
 from __future__ import annotations
 
 import logging
+import pickle
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -184,6 +185,14 @@ class Session:
 
     def export(self) -> dict:
         return self.game.to_18xx()
+
+    def frozen(self) -> bytes:
+        """The game now, as bytes `thawed` makes a session of (a copy sharing nothing with this one)."""
+        return pickle.dumps(self.game, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def thawed(self, frozen: bytes) -> Session:
+        """A session of this family over the game `frozen` gave."""
+        return type(self)(self.title, pickle.loads(frozen))
 
     def apply(self, action: dict) -> Change:
         """Apply an action (all or nothing: the engine's GameError leaves the game as it was)."""

@@ -1538,19 +1538,23 @@ class Auto(G18xxCommand):
     def describe_auction_bid(w: Words, who: str, a: dict) -> str:
         """What an auction order will do, and when it stops (as the engine plays it: engine.core.programs)."""
         company, on = w.company(a.get("bid_target")), bool(a.get("auto_pass_after"))
+        from engine.core.actions import whole_number
+
+        # the amounts as the engine reads them: an imported order may give them as text, or empty (0)
+        buy_price, maximum = whole_number(a.get("buy_price")), whole_number(a.get("maximum_bid"))
         if a.get("enable_buy_price"):
-            money = w.money(a.get("buy_price"))
+            money = w.money(buy_price)
             if a.get("enable_maximum_bid") and not on:  # 18xx.games' order with both: it buys only, and stops
                 return _("{name} will buy {company} once it is the cheapest private at {money} or less, passing "
                          "until then; the order stops once {company} is sold or its price passes {maximum}",
-                         name=who, company=company, money=money, maximum=w.money(a.get("maximum_bid")))
+                         name=who, company=company, money=money, maximum=w.money(maximum))
             if on:
                 return _("{name} will buy {company} once it is the cheapest private at {money} or less, passing "
                          "until then; the order stops once {company} is sold", name=who, company=company, money=money)
             return _("{name} will buy {company} once it is the cheapest private at {money} or less, passing until "
                      "then; the order stops once another player bids on {company} or it is sold", name=who,
                      company=company, money=money)
-        money = w.money(a.get("maximum_bid") if a.get("enable_maximum_bid") else 0)
+        money = w.money(maximum if a.get("enable_maximum_bid") else 0)
         if on:
             return _("{name} will bid on {company} at each turn, the least allowed, up to {money}, and pass once the "
                      "price passes it; the order stops once {company} is sold or {name} holds the highest bid on it",
