@@ -110,13 +110,16 @@ async def main(path: Path, repeat: int, cut: int) -> None:
                 print(f"autocomplete {name} {option} ({attempt}): {len(got)} choices, "
                       f"{time.process_time() - t:.3f} s CPU; lock held {sum(holds):.3f} s over {len(holds)} hold(s)")
 
+            worst, wall = await stall(lambda: asyncio.sleep(0.05))
+            print(f"nothing to do (reference): the event loop's longest stall {worst * 1000:.1f} ms")
             worst, wall = await stall(lambda: db.actions(gid))
             print(f"reading the log ({len(log['actions'])} actions): {wall * 1000:.0f} ms, the event loop's longest "
                   f"stall {worst * 1000:.1f} ms")
             actions = log["actions"]
             copies = max(1, 20_000 // max(1, len(actions)))
             many = [dict(a, id=i + 1) for i, a in enumerate(actions * copies)][:20_000]
-            worst, wall = await stall(lambda: db.replace_actions(gid + 1000, many))
+            other = await db.create_game(title=row.title, seed=row.seed, created_by=first.member_id, guild_id=1)
+            worst, wall = await stall(lambda: db.replace_actions(other.id, many))
             print(f"storing an imported log of {len(many)} actions: {wall * 1000:.0f} ms, the event loop's longest "
                   f"stall {worst * 1000:.1f} ms")
 
@@ -131,6 +134,7 @@ async def main(path: Path, repeat: int, cut: int) -> None:
             await svc.live(gid)
             built = tracemalloc.get_traced_memory()[0] - base
             evicted = svc.evict(now=time.monotonic() + 10 * svc.idle_after)
+            await asyncio.sleep(0.01)  # the tasks that returned the game end
             gc.collect()
             left = tracemalloc.get_traced_memory()[0] - base
             tracemalloc.stop()
