@@ -90,6 +90,7 @@ async def test_the_chart_kept_as_the_game_goes_is_the_one_a_replay_gives(db, mon
     kept = session.value_history(names)
     replayed = value_history({**session.export(), "players": log["players"]})
     assert kept == replayed
+    assert session.thawed(session.frozen()).value_history(names) == kept  # the copy status draws from
     assert len(kept["labels"]) >= 3 and kept["labels"][-1] == "now"
 
     import engine.titles
@@ -100,6 +101,45 @@ async def test_the_chart_kept_as_the_game_goes_is_the_one_a_replay_gives(db, mon
     reply = await svc.status(game_id, callers[int(log["players"][0]["id"])], ("chart",))
     assert [p.name for p in reply.pictures] == [f"game{game_id}-status-chart.png"]
     assert replays == []
+
+
+async def test_status_draws_its_pictures_once_the_game_is_free_and_as_it_stood(db):
+    """`/game status` tells the game with it held, then draws its pictures from a copy of it (the next command
+    need not wait for the drawing): the same pictures as of the game in memory."""
+    held: list[bool] = []
+
+    class Watched(Engine):
+        def picture(self, session, kind, change=None, names=None):
+            held.append(svc.lock(game_id).locked())
+            return super().picture(session, kind, change, names)
+
+    log, actions = recorded("1830/26855")
+    svc = Service(db, Watched(), pictures=True)
+    game_id, callers = await imported(svc, log, actions[:120])
+    await play(svc, game_id, callers, actions[120:122])
+    held.clear()
+    reply = await svc.status(game_id, callers[int(log["players"][0]["id"])], ("market", "chart"))
+    assert held == [False, False]
+    lv = svc._live[game_id]
+    assert [p.data for p in reply.pictures] == [Engine.picture(svc.engine, lv.session, kind, None, lv.names)
+                                                for kind in ("market", "chart")]
+
+
+async def test_history_replays_the_log_once_the_game_is_free(db):
+    """`/game history` reads the log with the game held, then replays it to tell the actions without it."""
+    held: list[bool] = []
+
+    class Watched(Engine):
+        def replay(self, *args, **kw):
+            held.append(svc.lock(game_id).locked())
+            return super().replay(*args, **kw)
+
+    log, actions = recorded("1830/26855")
+    svc = Service(db, Watched(), pictures=False)
+    game_id, callers = await imported(svc, log, actions[:60])
+    held.clear()
+    reply = await svc.history(game_id, callers[int(log["players"][0]["id"])], 5)
+    assert held == [False] and reply.text.count("\n") >= 5
 
 
 # ---------------------------------------------------------------------------- off the event loop

@@ -10,6 +10,7 @@ shared phrases: `words.py`. Pictures: the map, the stock market and the companie
 from __future__ import annotations
 
 import logging
+import pickle
 from typing import Any
 
 from bot.commands import Button, clean
@@ -99,6 +100,13 @@ class G18xx(Session):
         from engine.titles import load_18xx
 
         return load_18xx(log_dict)
+
+    def frozen(self) -> bytes:
+        return pickle.dumps((self.game, self.values), protocol=pickle.HIGHEST_PROTOCOL)  # the chart's points too
+
+    def thawed(self, frozen: bytes) -> G18xx:
+        game, values = pickle.loads(frozen)
+        return type(self)(self.title, game, values)
 
     @classmethod
     def loaded(cls, title, log_dict):
