@@ -485,9 +485,13 @@ class Database:
         """The game's whole log (an import). `encoded`: the actions as `encoded` gives them, if the caller
         encoded them already (off the event loop, before its transaction); else they are encoded here, off it."""
         now = time.time()
-        texts = encoded if encoded is not None else await asyncio.to_thread(self.encoded, actions)
-        rows = [self._action_row(game_id, i + 1, a, member_id, now, t) for i, (a, t) in enumerate(zip(actions, texts,
-                                                                                                     strict=True))]
+
+        def stored() -> list[tuple]:
+            texts = encoded if encoded is not None else self.encoded(actions)
+            return [self._action_row(game_id, i + 1, a, member_id, now, t)
+                    for i, (a, t) in enumerate(zip(actions, texts, strict=True))]
+
+        rows = await asyncio.to_thread(stored)
         async with self.transaction():
             await self._db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
             await self._db.executemany(self._INSERT_ACTION, rows)
