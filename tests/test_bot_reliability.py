@@ -294,3 +294,19 @@ def test_an_imported_auction_order_with_empty_amounts_is_told_as_the_engine_play
     order = {**order, "enable_maximum_bid": True, "enable_buy_price": False, "maximum_bid": "150 dollars"}
     text = session.describe(session.apply(dict(order, entity=2)), names)
     assert "up to $150" in text, text
+
+
+def test_a_failure_keeping_the_charts_points_never_stops_a_move():
+    """Should keeping the chart's points fail, the action stands and the chart replays the log instead."""
+    from fakediscord.play import session_1830
+
+    session = session_1830()
+    legal = session.legal()[0]
+
+    def broken(game):
+        raise RuntimeError("a bug in the chart")
+
+    session.values.seen = broken
+    session.apply(legal)
+    assert len(session.actions) == 1 and session.values is None
+    assert session.value_history() == value_history(session.export())

@@ -62,8 +62,7 @@ class G18xx(Session):
         # already under way, has none: its chart replays its log
         self.values: ValueHistory | None = values if values is not None else \
             (ValueHistory() if not game.actions else None)
-        if self.values is not None:
-            self.values.seen(game)
+        self._seen()
         self._facts: tuple[int, dict] | None = None
         self._turn: tuple[int, dict] | None = None
         self._previews: tuple[int, dict[str, Change | None]] = (-1, {})
@@ -207,9 +206,19 @@ class G18xx(Session):
     # ---------------------------------------------------------------- applying
     def apply(self, action: dict) -> Change:
         change = super().apply(action)
-        if self.values is not None:
-            self.values.seen(self.game)  # the state before the next action
+        self._seen()  # the state before the next action
         return change
+
+    def _seen(self) -> None:
+        """The chart's points told of the game now; should that fail, the chart replays the log instead (it must
+        never stop a move)."""
+        if self.values is None:
+            return
+        try:
+            self.values.seen(self.game)
+        except Exception:
+            log.exception("keeping the chart's points failed: the chart will replay the log")
+            self.values = None
 
     def notes_before(self, action: dict) -> dict:
         info = self.turn_info()
