@@ -478,21 +478,26 @@ def test_walks_kept_from_run_to_run_are_the_walks_of_the_map_as_it_is():
             autoroute._WALKS[hm] = walks
 
 
+def _routes_clear_of(search, rules, cands, forbid: int):
+    """(its stops' indexes, what each of its steps' chains earns in bonuses) of every route of `cands` clear of
+    `forbid`."""
+    bonus_bits = autoroute._track_bonus_masks(rules, search.net)
+    for k in range(len(cands)):
+        if not cands.masks[k] & forbid:
+            stops, steps = cands.route(k)
+            yield ([search.net.index[s] for s in stops],
+                   [search.bonus_of(sum(1 << b for b, (bits, _) in enumerate(bonus_bits) if ch.mask & bits))
+                    for ch, _, _ in steps])
+
+
 def _parts_beyond_walks(search, rules, cands, max_cost: int, forbid: int) -> int:
     """Check every route of `cands` clear of `forbid` against search.walks(max_cost, forbid): from each inner
     stop (come to from its neighbour on the route), what the rest of the route earns stop by stop (each stop's
     value and its step's chain's bonus) is at most the walks' bound for that stop cost. Returns the parts
     checked."""
     walks = search.walks(max_cost, forbid)
-    bonus_bits = autoroute._track_bonus_masks(rules, search.net)
     checked = 0
-    for k in range(len(cands)):
-        if cands.masks[k] & forbid:
-            continue
-        stops, steps = cands.route(k)
-        idx = [search.net.index[s] for s in stops]
-        earns = [search.bonus_of(sum(1 << b for b, (bits, _) in enumerate(bonus_bits) if ch.mask & bits))
-                 for ch, _, _ in steps]
+    for idx, earns in _routes_clear_of(search, rules, cands, forbid):
         for order, step_earns in ((idx, earns), (idx[::-1], earns[::-1])):
             for j in range(1, len(order) - 1):
                 rest = order[j + 1:]
@@ -500,6 +505,32 @@ def _parts_beyond_walks(search, rules, cands, max_cost: int, forbid: int) -> int
                 most, first, other = walks[order[j]][sum(search.cost[i] for i in rest)]
                 assert (most if first != order[j - 1] else other) >= earn, (order, j)
                 checked += 1
+    return checked
+
+
+def _ends_beyond_walks(search, rules, cands, max_cost: int, forbid: int) -> int:
+    """Check every route of `cands` clear of `forbid` against autoroute._ends_walk: cut to a part of two or more
+    stops (a half-built route), what its stops left and right earn (stop values and their steps' chains' bonuses)
+    is at most what the part's open ends may earn by their walks, with their stop cost and with all the cost the
+    part leaves. Returns the parts checked."""
+    walks = search.walks(max_cost, forbid)
+    cost = search.cost
+    checked = 0
+    for idx, earns in _routes_clear_of(search, rules, cands, forbid):
+        n = len(idx)
+        for i in range(n - 1):
+            for j in range(i + 1, n):
+                if i == 0 and j == n - 1:
+                    continue
+                vis = sum(1 << x for x in idx[i:j + 1])
+                outside = idx[:i] + idx[j + 1:]
+                earn = sum(search.vals[x] for x in outside) + sum(earns[:i]) + sum(earns[j:])
+                rest = sum(cost[x] for x in outside)
+                ends = [walks[x] for x, is_open in ((idx[j], j < n - 1), (idx[i], i > 0)) if is_open]
+                for more in {rest, max_cost - sum(cost[x] for x in idx[i:j + 1])}:
+                    assert autoroute._ends_walk(ends[0], ends[1] if len(ends) > 1 else None, more, vis) >= earn, \
+                        (idx, i, j, more)
+                    checked += 1
     return checked
 
 
@@ -514,15 +545,17 @@ def _search_of(game, corp):
 def test_walks_bound_what_every_route_earns_beyond_each_stop():
     """The search's walk bounds (_StopSearch.walks, the most an open end earns with k more stop cost) hold for
     every part of every route, on 1817's map with its mines and on random maps with bonus hexes, with and
-    without track the route must keep clear of."""
-    checked = 0
+    without track the route must keep clear of; so do both open ends of every part of a route together
+    (_ends_walk: first steps off the route and to different stops)."""
+    checked = ends = 0
     for game, corp, max_cost in mine_and_bonus_cases(6, (6,)):
         search, rules = _search_of(game, corp)
         cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
-        checked += _parts_beyond_walks(search, rules, cands, max_cost, 0)
-        if len(cands):
-            checked += _parts_beyond_walks(search, rules, cands, max_cost, cands.masks[len(cands) // 2])
-    assert checked > 10_000
+        for forbid in (0, cands.masks[len(cands) // 2] if len(cands) else None):
+            if forbid is not None:
+                checked += _parts_beyond_walks(search, rules, cands, max_cost, forbid)
+                ends += _ends_beyond_walks(search, rules, cands, max_cost, forbid)
+    assert checked > 10_000 and ends > 10_000
 
 
 def test_candidates_stop_just_past_their_cap():

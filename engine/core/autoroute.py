@@ -649,6 +649,27 @@ def _walkable(net: _Net, max_cost: int) -> bool:
     return 2 < max_cost < net.passable.count(1)
 
 
+def _ends_walk(walks_a: list, walks_b: list | None, k: int, vis: int) -> int:
+    """The most one or two open ends of a route of stops `vis` earn with k more stop cost, from their walks (a
+    row of _StopSearch.walks each, walks_b None: one end): a walk's first step is to a stop off the route, and
+    the two ends' first steps are to different stops."""
+    if walks_b is None:
+        b1, o1, b2 = walks_a[k]
+        return b2 if o1 >= 0 and vis >> o1 & 1 else b1
+    most = 0
+    for k1 in range(k + 1):
+        b1, o1, b2 = walks_a[k1]
+        if o1 >= 0 and vis >> o1 & 1:
+            b1, o1 = b2, -1
+        a1, p1, a2 = walks_b[k - k1]
+        if p1 >= 0 and vis >> p1 & 1:
+            a1, p1 = a2, -1
+        x = max(b1 + a2, b2 + a1) if o1 == p1 >= 0 else b1 + a1
+        if x > most:
+            most = x
+    return most
+
+
 class _StopSearch:
     """Routes whose value adds up (stop values plus track bonuses, every stop costing at least one), searched
     stop by stop: for the best route of a train, or for every route worth at least a floor.
@@ -882,28 +903,14 @@ class _StopSearch:
                 del got[k:]
             return base + sum(got)
 
-        def route_bound(v, c, vis, anyb, ends, arank, o, via, open_here, anchor, first, open_left) -> int:
-            """`bound`, or less: the stops the route's open ends may still reach (walks) -- its right end o (come
-            to from stop `via`) if open_here, its anchor (left of stop `first`) if open_left."""
+        def route_bound(v, c, vis, anyb, ends, arank, o, open_here, anchor, open_left) -> int:
+            """`bound`, or less: the stops the route's open ends may still reach (walks) -- its right end o if
+            open_here, its anchor if open_left."""
             k = max_cost - c
             if open_here:
-                w = walks[o]
-                if open_left:
-                    a = walks[anchor]
-                    most = 0
-                    for k1 in range(k + 1):
-                        b1, o1, b2 = w[k1]
-                        x = b1 if o1 != via else b2
-                        b1, o1, b2 = a[k - k1]
-                        x += b1 if o1 != first else b2
-                        if x > most:
-                            most = x
-                else:
-                    b1, o1, b2 = w[k]
-                    most = b1 if o1 != via else b2
+                most = _ends_walk(walks[o], walks[anchor] if open_left else None, k, vis)
             elif open_left:
-                b1, o1, b2 = walks[anchor][k]
-                most = b1 if o1 != first else b2
+                most = _ends_walk(walks[anchor], None, k, vis)
             else:
                 return -1
             most += v + (anyb and bonus_of(anyb))
@@ -1107,7 +1114,7 @@ class _StopSearch:
             worth = v2 + (anyb2 and bonus_of(anyb2)) if endok[o] and endok[other] else -1
             left_open = rightward and open_left
             if worth <= target:
-                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open) \
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, open_here, anchor, left_open) \
                     if walks is not None else bound(v2, c2, vis2, anyb2, ends, arank)
                 if most <= target:
                     if deferring and max(worth, most) >= 0:
@@ -1124,7 +1131,7 @@ class _StopSearch:
             elif worth >= 0 and deferring:
                 aside.append((worth, found, (v2, c2, vis2, seq2, run2, bb2, anyb2, n2)))
             if worth > target:
-                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, node, open_here, anchor, first, left_open) \
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, open_here, anchor, left_open) \
                     if walks is not None else bound(v2, c2, vis2, anyb2, ends, arank)
                 if most <= target:
                     if deferring and most >= 0:
