@@ -739,7 +739,7 @@ class Service:
             if out_of_turn and not cmd.out_of_turn(options):
                 raise UserError(self._not_your_turn(lv))
             opts = cmd.given(options)
-            legal = await self.legal(lv) if cmd.needs_legal(opts) else None
+            legal = await asyncio.to_thread(session.legal_for, seat.player_id) if cmd.needs_legal(opts) else None
             action = cmd.build(session, opts, seat.player_id, legal)
             if out_of_turn and not session.may_act_out_of_turn(seat.player_id, action):
                 raise UserError(self._not_your_turn(lv))
@@ -1037,23 +1037,26 @@ class Service:
         if lv.session is None:
             return []
         cmd = self._command(lv, kind, group)
+        seat = lv.seat_of_member(caller.member_id)
         if lv.snapshot is None:  # a game its family cannot copy: read while it is held
             async with self.lock(game_id):
-                return await self._choices(lv.session, cmd, option, current, filled)
+                return await self._choices(lv.session, cmd, option, current, filled, seat)
         async with lv.reading:  # the copy is read by one command at a time
             snapshot, reader = lv.snapshot, lv.reader
             if snapshot is None:  # the latest copy failed (logged): no choices rather than a wait
                 return []
             if reader is None or reader[0] is not snapshot:
                 reader = lv.reader = (snapshot, await asyncio.to_thread(lv.session.thawed, snapshot[1]))
-            return await self._choices(reader[1], cmd, option, current, filled)
+            return await self._choices(reader[1], cmd, option, current, filled, seat)
 
     @staticmethod
-    async def _choices(session: Session, cmd: Command, option: str, current: str, filled: dict[str, Any]
-                       ) -> list[tuple[str, Any]]:
+    async def _choices(session: Session, cmd: Command, option: str, current: str, filled: dict[str, Any],
+                       seat: Seat | None = None) -> list[tuple[str, Any]]:
         if session.finished:
             return []
-        legal = await asyncio.to_thread(session.legal)
+        # a seat's choices: the moves now, and what it may do out of its turn (its privates' abilities)
+        legal = await asyncio.to_thread(session.legal_for, seat.player_id) if seat is not None else \
+            await asyncio.to_thread(session.legal)
         # off the event loop: choices may try moves on a copy of the game (1817's loans and mergers)
         choices = await asyncio.to_thread(cmd.choices, session, option, filled, legal)
         return fit(choices, str(current) if current is not None else "")

@@ -177,6 +177,12 @@ class Session:
             self._legal = (n, self.game.legal_actions())
         return self._legal[1]
 
+    def legal_for(self, player: int) -> list[dict]:
+        """The legal moves offered to the member holding seat `player` (autocomplete): the acting seat's moves,
+        and whatever this seat may do out of its turn (a private's ability). The family says which; by default
+        every legal move now."""
+        return self.legal()
+
     def summary(self) -> dict:
         return self.game.summary()
 

@@ -66,6 +66,7 @@ class G18xx(Session):
         self._facts: tuple[int, dict] | None = None
         self._turn: tuple[int, dict] | None = None
         self._previews: tuple[int, dict[str, Change | None]] = (-1, {})
+        self._legal_for: tuple[int, dict[int, list[dict]]] = (-1, {})
 
     # ---------------------------------------------------------------- making games
     @classmethod
@@ -326,6 +327,23 @@ class G18xx(Session):
             what = _("{company} (owned by {owner})", company=action.get("company"),
                      owner=w.who(owner_of(summary, action.get("company"))))
         return _("{buyer} offers {money} for {what}", buyer=buyer, money=w.money(action.get("price")), what=what)
+
+    def legal_for(self, player: int) -> list[dict]:
+        """The legal moves now, with the privates' abilities the seat may use out of its turn (the engine's
+        `company_actions`: 1830's MH exchanged for an NYC share between turns, 1860's starting privates in a
+        stock round) and no other seat's privates' (cached until the log changes)."""
+        n = len(self.actions)
+        if self._legal_for[0] != n:
+            self._legal_for = (n, {})
+        found = self._legal_for[1].get(player)
+        if found is None:
+            found = [a for a in self.legal() if a.get("entity_type") != "company" or self._owns(player, a.get("entity"))]
+            try:
+                found += [a for a in self.game.company_actions(player) if a not in found]
+            except Exception:  # an id that is no player of this game: only what everyone sees
+                log.debug("company actions of %s failed", player, exc_info=True)
+            self._legal_for[1][player] = found
+        return found
 
     def may_act_out_of_turn(self, player: int, action: dict) -> bool:
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""

@@ -331,6 +331,10 @@ class ShareCommand(G18xxCommand):
     verb = "buy"
     pictures = frozenset({"companies"})
 
+    def out_of_turn(self, options: dict[str, Any]) -> bool:
+        """A private exchanged (`MH>NYC_3`, as autocomplete offers it) may be sent out of turn, as with `using`."""
+        return super().out_of_turn(options) or ">" in str(options.get(self.option_name) or "")
+
     def build(self, s, opts, player, legal):
         w = s.words()
         acts = of_type(legal or [], *self.types)
