@@ -1430,10 +1430,15 @@ class Service:
         try:
             parsed = ImportedLog.model_validate(data)
         except pydantic.ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(x) for x in err["loc"]) or "log"
-            raise UserError(lazy("The file is not an 18xx.games game log: {where}: {why}.", where=quote(where),
-                                 why=err["msg"])) from None
+            from engine.core.errors import first_invalid  # the words a value's fault is told in
+
+            where, reason, given = first_invalid(exc.errors())
+            if not given:
+                raise UserError(lazy("The file is not an 18xx.games game log: {field} {reason}.",
+                                     field=quote(where or "log"), reason=reason)) from None
+            raise UserError(lazy("The file is not an 18xx.games game log: {field} {reason}, not {value}.",
+                                 field=quote(where or "log"), reason=reason, value=quote(exc.errors()[0]["input"]))) \
+                from None
         title = next((t for t in self.engine.titles.values() if t.name.lower() == parsed.title.lower()), None)
         if title is None:
             raise UserError(lazy("Cannot import a {title} game; playable: {titles}.", title=quote(parsed.title),

@@ -124,7 +124,8 @@ def test_malformed_actions_name_the_field():
     cases = {
         "an action is a JSON object": ["bid"],
         "unknown action type 'fly'": {"type": "fly", "entity": 1},
-        "price: Input should be a valid integer": {"type": "bid", "entity": 1, "company": "SV", "price": "20"},
+        "malformed bid action: price must be a whole number, not '20'": {"type": "bid", "entity": 1, "company": "SV",
+                                                                         "price": "20"},
         "malformed bid action: entity": {"type": "bid", "entity": None, "company": "SV", "price": 20},
         "there is no player 9": {"type": "bid", "entity": 9, "company": "SV", "price": 20},
         "action id 0 is not after": None,

@@ -62,10 +62,10 @@ MALFORMED = [
     ({"type": "bid", "entity": 99, "amount": 1}, "there is no player 99"),
     ({"type": "bid", "entity": 11, "entity_type": "corporation", "amount": 1}, "taken by players"),
     ({"type": "bid", "entity": 11, "amount": 1, "price": 3}, "unknown field\\(s\\) 'price'"),
-    ({"type": "bid", "entity": 11, "amount": "lots"}, "bid: amount"),
-    ({"type": "bid", "entity": 11}, "bid: amount: Field required"),
+    ({"type": "bid", "entity": 11, "amount": "lots"}, "bid: amount must be a whole number, not 'lots'"),
+    ({"type": "bid", "entity": 11}, "bid: amount is missing"),
     ({"type": "lay", "entity": 11, "hex": "north", "tile": "21", "rotation": 0}, "hex must be a hex written"),
-    ({"type": "lay", "entity": 11, "hex": "3,4", "tile": "21", "rotation": 9}, "rotation"),
+    ({"type": "lay", "entity": 11, "hex": "3,4", "tile": "21", "rotation": 9}, "rotation must be at most 5, not 9"),
     (["bid", 11], "a Steam action is a JSON object"),
 ]
 

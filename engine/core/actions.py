@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from engine.core.errors import GameError
+from engine.core.errors import GameError, first_invalid
 
 
 class Action(BaseModel):
@@ -316,11 +316,12 @@ def parse_action(data: dict[str, Any] | Action) -> Action:
     try:
         return cls.model_validate(data)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"] if p not in ("int", "str", "literal['float']")) or "action"
-        got = f" (got {quoted(first['input'])})" if first.get("type") != "missing" else ""
-        raise GameError("malformed {kind} action: {where}: {problem}{got}", kind=kind, where=where,
-                        problem=first['msg'], got=got) from None
+        where, reason, given = first_invalid(e.errors(), ("int", "str", "literal['float']"))
+        if not given:
+            raise GameError("malformed {kind} action: {field} {reason}", kind=kind, field=where or "action",
+                            reason=reason) from None
+        raise GameError("malformed {kind} action: {field} {reason}, not {value}", kind=kind, field=where or "action",
+                        reason=reason, value=quoted(e.errors()[0]["input"])) from None
 
 
 def require_json(data: Any, where: str = "action") -> None:

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from engine.core.errors import GameError
+from engine.core.errors import GameError, first_invalid
 
 HexT = tuple[int, int]
 
@@ -190,9 +190,11 @@ def from_dict(data, seat_of) -> BaseModel:
     try:
         return MODELS[kind].model_validate({"type": kind, "player": seat_of(data["entity"]), **body})
     except ValidationError as e:
-        problems = "; ".join(f"{'.'.join(str(x) for x in err['loc']) or 'value'}: {err['msg']}"
-                             for err in e.errors())
-        raise GameError("{kind}: {problems}", kind=kind, problems=problems) from None
+        where, reason, given = first_invalid(e.errors())
+        if not given:
+            raise GameError("{kind}: {field} {reason}", kind=kind, field=where or "value", reason=reason) from None
+        raise GameError("{kind}: {field} {reason}, not {value}", kind=kind, field=where or "value", reason=reason,
+                        value=repr(e.errors()[0]["input"])) from None
 
 
 def to_dict(action: BaseModel, player_id, action_id: int | None = None) -> dict:

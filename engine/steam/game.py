@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Literal
 
-from pydantic import BaseModel, field_validator, model_validator
+from pydantic import BaseModel, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
-from engine.core.errors import GameError, Listing, Phrase
+from engine.core.actions import brief
+from engine.core.errors import GameError, Listing, Phrase, first_invalid
 from engine.steam import tiles as T
 from engine.steam.actions import (
     Bid,
@@ -71,12 +73,12 @@ class Settings(BaseModel):
             return [{"id": i + 1, "name": p} if isinstance(p, str) else p for i, p in enumerate(v)]
         return v
 
-    @model_validator(mode="after")
-    def _unique_ids(self):
-        ids = [p.id for p in self.players]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"player ids must be unique, not {ids}")
-        return self
+    @field_validator("players")
+    @classmethod
+    def _unique_ids(cls, players):
+        if len({p.id for p in players}) != len(players):
+            raise PydanticCustomError("unique_ids", "player ids must be unique")
+        return players
 
     @property
     def names(self) -> list[str]:
@@ -363,8 +365,13 @@ class Game:
             settings = Settings(map=cfg.get("map", "rust_belt"), mode=cfg.get("mode", "basic"),
                                 players=log.get("players") or cfg.get("players"), seed=int(cfg.get("seed", 0)),
                                 turn_order=cfg.get("turn_order", "auction"))
-        except ValueError as e:  # pydantic's ValidationError is a ValueError
-            raise GameError("the log's settings are not valid: {reason}", reason=e) from None
+        except ValidationError as e:
+            where, reason, given = first_invalid(e.errors())
+            if not given:
+                raise GameError("the log's settings are not valid: {field} {reason}", field=where or "settings",
+                                reason=reason) from None
+            raise GameError("the log's settings are not valid: {field} {reason}, not {value}",
+                            field=where or "settings", reason=reason, value=brief(repr(e.errors()[0]["input"]))) from None
         g = cls(settings, board)
         g.game_id = log.get("id")
         for action in log.get("actions", []):
