@@ -87,7 +87,7 @@ async def test_money_that_moves_is_told(table):
     text = await table.say("yes")
     assert ("Ann passes — no corporation operates, so the operating round is only the privates' income: "
             "SV $5 to Dee, CA $25 to Dee, CS $10 to Ann, BO $30 to Ann, DH $15 to Cid, MH $20 to Bob; "
-            "Stock Round 2 begins.") in text
+            "Stock Round 2 begins; Cid gets the priority deal.") in text
 
 
 async def test_refusals_name_the_rule(table):

@@ -390,6 +390,10 @@ class G18xx(Session):
             skip |= {x.rsplit("_", 1)[0] for x in a.get("shares", [])}
         ran = str(a.get("entity")) if a.get("type") == "run_routes" else None
         text += aftermath(w, change.before, change.after, change.notes.get("facts_before"), skip, ran)
+        if any(e.get("event") == "round_ended" and e.get("kind") == "stock" for e in outcomes):
+            # the stock round's end dealt the priority for the next one
+            text += "".join("; " + _("{name} gets the priority deal", name=w.who(e["player"], "player"))
+                            for e in outcomes if e.get("event") == "priority")
         text += company_payments(w, change.notes.get("company_payments") or [])
         text += passed_over(w, change.notes.get("passed_over") or [])
         return text
