@@ -3,12 +3,15 @@
 Imports a recorded game into a service (real engine and pictures, no Discord), then measures:
 * with the lock held by each command: `/game status` with every picture, with the chart only, and autocomplete
   (CPU seconds of the process, worker threads included, while the lock is held);
+* actions sent as their members send them (the game's next recorded actions, with their pictures): the lock's
+  holds and the CPU of each, and how many copies of the game (`Session.frozen`) they made with nobody reading;
+  then `/game export` and an undo of the last action;
 * the longest stall of the event loop (a 1 ms ticker's largest gap) while the game's whole log is read from the
   database, and while the log is imported (the import limit is 20,000 actions: `--import-copies` repeats the
   log's actions, renumbered, as a long game would be);
 * the memory (tracemalloc) one game in memory takes, and what is left once the service evicts it.
 
-    .venv/bin/python bench/bot_lock.py [tests/fixtures/1817/15528.json] [--repeat 3] [--cut 20]
+    .venv/bin/python bench/bot_lock.py [tests/fixtures/1817/15528.json] [--repeat 3] [--cut 20] [--actions 6]
 
 The game is imported without its last `--cut` actions, so it is still running (autocomplete has a turn).
 """
@@ -19,6 +22,7 @@ import argparse
 import asyncio
 import gc
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -76,10 +80,11 @@ async def stall(work) -> tuple[float, float]:
     return max(gaps), wall
 
 
-async def main(path: Path, repeat: int, cut: int) -> None:
+async def main(path: Path, repeat: int, cut: int, actions: int) -> None:
     from engine.core.actions import resolve_undo
 
     log = json.loads(path.read_text())
+    later = resolve_undo(log["actions"])[-cut:] if cut else []
     log = {**log, "actions": resolve_undo(log["actions"])[:-cut] if cut else log["actions"]}
     with tempfile.TemporaryDirectory() as tmp:
         async with Database(Path(tmp) / "rh.db") as db:
@@ -109,6 +114,35 @@ async def main(path: Path, repeat: int, cut: int) -> None:
                 got = await svc.autocomplete(gid, acting, name, option, "", {})
                 print(f"autocomplete {name} {option} ({attempt}): {len(got)} choices, "
                       f"{time.process_time() - t:.3f} s CPU; lock held {sum(holds):.3f} s over {len(holds)} hold(s)")
+
+            family = type(session)
+            copies: list[int] = []
+            real_frozen = family.frozen
+            family.frozen = lambda self: copies.append(1) or real_frozen(self)  # type: ignore[method-assign]
+            sent = []
+            for action in later[:actions]:
+                lv = await svc.live(gid)
+                pid = int(action["entity"]) if action["entity_type"] == "player" else \
+                    int(lv.session.active_players()[0])
+                kind, options = family.command_for(action)
+                holds.clear()
+                t = time.process_time()
+                await svc.act(gid, callers[pid], kind, options, confirmed=True)
+                sent.append((sum(holds), max(holds), time.process_time() - t, callers[pid]))
+            family.frozen = real_frozen  # type: ignore[method-assign]
+            if sent:
+                print(f"{len(sent)} actions: lock held {statistics.median(h for h, *_ in sent):.3f} s CPU (median), "
+                      f"longest hold {max(m for _, m, *_ in sent):.3f} s; {statistics.median(c for *_, c, _ in sent):.3f} s CPU "
+                      f"an action in all (median); the game copied {len(copies)} time(s), nobody reading")
+                holds.clear()
+                t = time.process_time()
+                await svc.export(gid, first)
+                print(f"export: lock held {sum(holds):.3f} s CPU, {time.process_time() - t:.3f} s CPU in all")
+                holds.clear()
+                t = time.process_time()
+                await svc.undo(gid, sent[-1][3], 1)
+                print(f"undo of 1 action: lock held {sum(holds):.3f} s CPU over {len(holds)} hold(s), "
+                      f"{time.process_time() - t:.3f} s CPU in all")
 
             worst, wall = await stall(lambda: asyncio.sleep(0.05))
             print(f"nothing to do (reference): the event loop's longest stall {worst * 1000:.1f} ms")
@@ -146,5 +180,6 @@ if __name__ == "__main__":
     ap.add_argument("log", nargs="?", default=str(ROOT / "tests/fixtures/1817/15528.json"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cut", type=int, default=20, help="leave out the log's last N actions (a running game)")
+    ap.add_argument("--actions", type=int, default=6, help="then send this many of them")
     args = ap.parse_args()
-    asyncio.run(main(Path(args.log), args.repeat, args.cut))
+    asyncio.run(main(Path(args.log), args.repeat, args.cut, args.actions))

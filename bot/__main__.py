@@ -19,7 +19,11 @@ USAGE = "usage: python -m bot [--lang en|ru] [check [DB] | backup FILE]"
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ValueError as exc:  # a setting mistyped: said at once, rather than a traceback
+        print(f"roundhouse: {exc}", file=sys.stderr)
+        return 2
     for i, arg in enumerate(args):
         if arg == "--lang" and i + 1 < len(args) or arg.startswith("--lang="):
             value = arg.split("=", 1)[1] if "=" in arg else args[i + 1]

@@ -449,7 +449,7 @@ async def run_console(config: Config, stdin: IO[str] | None = None, stdout: IO[s
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     async with Database(config.db_path) as db:
-        svc = Service(db, engine or Engine(), pictures=config.pictures)
+        svc = Service(db, engine or Engine(), pictures=config.pictures, **config.memory())
         _, broken = await svc.resume_all()
         console = Console(svc, config.out_dir, stdout, language=config.language)
         for game_id, why in broken.items():

@@ -71,7 +71,7 @@ class RoundhouseBot(commands.Bot):
         self.config = config
         self.db = db or Database(config.db_path)
         self._own_db = db is None
-        self.service = Service(self.db, engine or Engine(), pictures=config.pictures)
+        self.service = Service(self.db, engine or Engine(), pictures=config.pictures, **config.memory())
         self._reminder_task: asyncio.Task | None = None
         self._bg: set[asyncio.Task] = set()
         self.synced: list[Any] = []

@@ -60,9 +60,11 @@ MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
-# leaves memory, and its next command rebuilds it from the stored log
+# leaves memory, and its next command rebuilds it from the stored log (defaults of the bot's settings, bot.config)
 MAX_LIVE_GAMES = 32
 IDLE_GAME_SECONDS = 2 * 3600.0
+READ_COPIES = 8  # games keeping a copy of themselves for reads (`Copy`: about as big again as the game)
+READ_WAIT = 1.5  # seconds autocomplete waits for an action in flight (Discord drops an answer after 3 s)
 
 ANY_GROUP = object()  # a command sent by a button or the console: no slash-command group to check
 ANY_MOMENT = object()  # a command typed, not sent by a button: no moment of the game to check
@@ -98,17 +100,38 @@ class Reply:
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
 
 
+@dataclass(eq=False)
+class Copy:
+    """The game at one version (`Live.version`) as bytes (`Session.frozen`), for the reads that need not hold
+    its lock; `session`: those bytes thawed once a read needs them, used by one read at a time (`reading`)."""
+
+    version: int
+    frozen: bytes
+    thaw: Callable[[bytes], Session]
+    session: Session | None = None
+    reading: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def read(self, work: Callable[[Session], Any]) -> Any:
+        """`work(session)` in a worker thread, on the copy thawed (a copy of its own while another read uses it)."""
+        if self.reading.locked():
+            own = await asyncio.to_thread(self.thaw, self.frozen)
+            return await asyncio.to_thread(work, own)
+        async with self.reading:
+            if self.session is None:
+                self.session = await asyncio.to_thread(self.thaw, self.frozen)
+            return await asyncio.to_thread(work, self.session)
+
+
 @dataclass
 class Live:
     row: GameRow
     seats: list[Seat]
     session: Session | None
     used_at: float = field(default_factory=time.monotonic)  # last used by a command (eviction)
-    # the game as last stored (actions, Session.frozen), for reads that must not wait for its lock; `reader`: that
-    # copy thawed, read by one command at a time (`reading`)
-    snapshot: tuple[int, bytes] | None = None
-    reader: tuple[tuple[int, bytes], Session] | None = None
-    reading: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # moved on by every change of `session` (an action applied, an undo, the start): a copy of another version
+    # is not the game as stored
+    version: int = 0
+    copy: Copy | None = None  # made when a read first needs it after a change (`Service._copy`)
 
     @property
     def game(self) -> Any:
@@ -132,6 +155,25 @@ class Live:
     def reply(self, text: str, **kw: Any) -> Reply:
         return Reply(text, self.row.id, self.row.thread_id, guild_id=self.row.guild_id, language=self.row.language,
                      **kw)
+
+
+@dataclass
+class Undoing:
+    """An undo worked out before its game is held (`Service._prepare_undo`: the replays take a second for a long
+    1817 game): its words and the shorter game, used only if the game is still at `version` of `live` once
+    held."""
+
+    live: Live
+    version: int
+    players: list[dict]
+    stored: list[dict]
+    steps: int
+    undone: str
+    session: Session | None  # the game without the last `steps` actions (None: only told, for a vote)
+
+    def holds(self, lv: Live, steps: int, players: list[dict], rebuilt: bool) -> bool:
+        return self.live is lv and self.version == lv.version and self.steps == steps and \
+            self.players == players and (self.session is not None or not rebuilt)
 
 
 class LogPlayer(pydantic.BaseModel):
@@ -179,12 +221,15 @@ def _short(name: str) -> str:
 
 class Service:
     def __init__(self, db: Database, engine: Engine | Any | None = None, *, pictures: bool = True,
-                 max_live: int = MAX_LIVE_GAMES, idle_after: float = IDLE_GAME_SECONDS):
+                 max_live: int = MAX_LIVE_GAMES, idle_after: float = IDLE_GAME_SECONDS,
+                 read_copies: int = READ_COPIES, read_wait: float = READ_WAIT):
         self.db = db
         self.engine = engine or Engine()
         self.pictures = pictures
         self.max_live, self.idle_after = max_live, idle_after
+        self.read_copies, self.read_wait = read_copies, read_wait
         self._live: OrderedDict[int, Live] = OrderedDict()  # least recently used first
+        self._copied: OrderedDict[int, None] = OrderedDict()  # games holding a `Copy`, least recently read first
         self._loading: dict[int, asyncio.Future] = {}  # game id -> its build from the stored log, while it runs
         self._locks: dict[int, asyncio.Lock] = {}
         self.broken: dict[int, str] = {}   # game id -> why its stored log could not be replayed
@@ -255,7 +300,6 @@ class Service:
                                          why=self.broken[game_id])) from None
             self.broken.pop(game_id, None)
             lv = Live(row, seats, session)
-            await self._keep_snapshot(lv)
             self._install(game_id, lv)
             return lv
         finally:
@@ -270,6 +314,8 @@ class Service:
     def _install(self, game_id: int, lv: Live) -> None:
         """Keep `lv` as the game in memory (the most recently used), and make room (`evict`)."""
         self._live[game_id] = lv
+        if lv.copy is None:
+            self._copied.pop(game_id, None)
         self._touched(game_id, lv)
         self.evict(keep=game_id)
 
@@ -287,28 +333,46 @@ class Service:
             if game_id == keep or (lock is not None and lock.locked()) or game_id in self._loading:
                 continue
             del self._live[game_id]
+            self._copied.pop(game_id, None)
             dropped.append(game_id)
         if dropped:
             log.info("games %s left memory (%d kept)", dropped, len(self._live))
         return dropped
 
-    async def _keep_snapshot(self, lv: Live) -> None:
-        """Keep a copy of the game as stored now (`Live.snapshot`: ~10 ms for a long 1817 game, off the event
-        loop), for the reads that do not wait for its lock (autocomplete). Called with the game held, after
-        each change is stored; none if the family cannot copy its game (those reads then hold it)."""
+    def _changed(self, lv: Live) -> None:
+        """The game in memory changed (an action applied, an undo, the start): its copy is no longer the game."""
+        lv.version += 1
+        lv.copy = None
+        self._copied.pop(lv.row.id, None)
+
+    async def _copy(self, lv: Live) -> Copy | None:
+        """A copy of the game as stored now (`Copy`), made the first time a read needs one after a change (~10 ms
+        for a long 1817 game, off the event loop). Called with the game held: no action is half applied, and
+        the game in memory is the stored log. At most `read_copies` games keep theirs (the least recently read
+        lose it). None if the family cannot copy its game (those reads then hold it)."""
         if lv.session is None:
-            lv.snapshot = None
-            return
-        try:
-            lv.snapshot = (len(lv.session.actions), await asyncio.to_thread(lv.session.frozen))
-            lv.reader = None  # thawed again when next read (a copy of an older state takes memory for nothing)
-        except Exception:
-            log.exception("game %s: copying the game for reads failed", lv.row.id)
-            lv.snapshot = None
+            return None
+        game_id = lv.row.id
+        if lv.copy is None or lv.copy.version != lv.version:
+            try:
+                lv.copy = Copy(lv.version, await asyncio.to_thread(lv.session.frozen), lv.session.thawed)
+            except Exception:
+                log.exception("game %s: copying the game for reads failed", game_id)
+                lv.copy = None
+                return None
+        copy = lv.copy
+        self._copied[game_id] = None
+        self._copied.move_to_end(game_id)
+        while len(self._copied) > self.read_copies:
+            dropped, _ = self._copied.popitem(last=False)
+            if (other := self._live.get(dropped)) is not None:
+                other.copy = None
+        return copy
 
     def _forget(self, game_id: int) -> None:
         """Drop the game in memory: it may no longer match the stored log. The next command rebuilds it."""
         self._live.pop(game_id, None)
+        self._copied.pop(game_id, None)
 
     async def _scoped(self, caller: Caller, game_id: int, *, fresh: bool = False) -> Live:
         """The game in memory, if the caller's server owns it (fresh: its row and seats read again)."""
@@ -545,6 +609,7 @@ class Service:
                     raise UserError(lazy("The game cannot start: {why}", why=Refusal(exc))) from None
                 raise
             lv.session = session
+            self._changed(lv)
             lv.seats = [Seat(s.game_id, s.player_id, s.member_id, s.name, position[s.player_id], s.joined_at)
                         for s in seats]
             turn = self._turn_members(lv)
@@ -685,7 +750,6 @@ class Service:
     async def _finish_reply(self, lv: Live, reply: Reply, change: Change | None, previous_turn: set[int],
                             turn: list[int], kinds: set[str]) -> None:
         """Complete the reply telling of the game as stored now (every stored change is told by one)."""
-        await self._keep_snapshot(lv)
         changed = set(turn) != previous_turn
         reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
@@ -960,6 +1024,7 @@ class Service:
         game_id, session = lv.row.id, lv.session
         assert session is not None
         seq = len(session.actions) + 1
+        self._changed(lv)  # from now until it is stored (or refused), no copy is the game as stored
         try:
             change = await asyncio.to_thread(session.apply, action)
         except Exception as exc:
@@ -1001,6 +1066,7 @@ class Service:
         except BaseException:
             self._forget(game_id)
             raise
+        self._changed(lv)  # what a read copied while it was stored may be the game before it
         log.info("game %s: action %s (%s) by member %s stored as #%s", game_id, stored.get("id"),
                  stored.get("type"), caller.member_id, seq)
         return change, turn, vote
@@ -1024,42 +1090,47 @@ class Service:
     async def autocomplete(self, game_id: int, caller: Caller, kind: str, option: str, current: str,
                            filled: dict[str, Any], *, group: str | None | object = ANY_GROUP
                            ) -> list[tuple[str, Any]]:
-        """The choices for an option being typed: the legal ones in the game as last stored, read from its copy
-        (`Live.snapshot`), so an action in progress neither waits for them nor holds them up."""
+        """The choices for an option being typed: the legal ones in the game as stored, read from its copy
+        (`Copy`) once the game is free, so they hold up no action. An action in flight is waited for (up to
+        `read_wait`): its member, typing their next command, is offered the moves after it, not the ones it
+        took away. Should it take longer, the copy is read if the action has changed nothing yet, else no
+        choices (never moves the engine will refuse)."""
         game_id = access.game_number(game_id)
         access.check_scope(caller, await self.db.get_game(game_id), game_id)
-        lv = self._live.get(game_id)
-        if lv is None:  # not in memory: built first, as for any command
-            async with self.lock(game_id):
-                lv = await self.live(game_id)
-        self._touched(game_id, lv)
         use(caller.language)  # the choices are the member's own
-        if lv.session is None:
-            return []
-        cmd = self._command(lv, kind, group)
-        seat = lv.seat_of_member(caller.member_id)
-        if lv.snapshot is None:  # a game its family cannot copy: read while it is held
-            async with self.lock(game_id):
-                return await self._choices(lv.session, cmd, option, current, filled, seat)
-        async with lv.reading:  # the copy is read by one command at a time
-            snapshot, reader = lv.snapshot, lv.reader
-            if snapshot is None:  # the latest copy failed (logged): no choices rather than a wait
+        lock = self.lock(game_id)
+        try:
+            await asyncio.wait_for(lock.acquire(), self.read_wait)
+        except TimeoutError:
+            lv = self._live.get(game_id)
+            if lv is None or lv.copy is None or lv.copy.version != lv.version:
                 return []
-            if reader is None or reader[0] is not snapshot:
-                reader = lv.reader = (snapshot, await asyncio.to_thread(lv.session.thawed, snapshot[1]))
-            return await self._choices(reader[1], cmd, option, current, filled, seat)
+            copy: Copy | None = lv.copy
+        else:
+            try:
+                lv = await self.live(game_id)
+                copy = await self._copy(lv)
+                if copy is None and lv.session is not None:  # a game its family cannot copy: read while held
+                    cmd, seat = self._command(lv, kind, group), lv.seat_of_member(caller.member_id)
+                    return await asyncio.to_thread(self._choices, lv.session, cmd, option, current, filled, seat)
+            finally:
+                lock.release()
+        self._touched(game_id, lv)
+        if lv.session is None or copy is None:
+            return []
+        cmd, seat = self._command(lv, kind, group), lv.seat_of_member(caller.member_id)
+        return await copy.read(lambda session: self._choices(session, cmd, option, current, filled, seat))
 
     @staticmethod
-    async def _choices(session: Session, cmd: Command, option: str, current: str, filled: dict[str, Any],
-                       seat: Seat | None = None) -> list[tuple[str, Any]]:
+    def _choices(session: Session, cmd: Command, option: str, current: str, filled: dict[str, Any],
+                 seat: Seat | None = None) -> list[tuple[str, Any]]:
+        """The choices for an option (slow: choices may try moves on a copy of the game, e.g. 1817's loans and
+        mergers; called off the event loop)."""
         if session.finished:
             return []
         # a seat's choices: the moves now, and what it may do out of its turn (its privates' abilities)
-        legal = await asyncio.to_thread(session.legal_for, seat.player_id) if seat is not None else \
-            await asyncio.to_thread(session.legal)
-        # off the event loop: choices may try moves on a copy of the game (1817's loans and mergers)
-        choices = await asyncio.to_thread(cmd.choices, session, option, filled, legal)
-        return fit(choices, str(current) if current is not None else "")
+        legal = session.legal_for(seat.player_id) if seat is not None else session.legal()
+        return fit(cmd.choices(session, option, filled, legal), str(current) if current is not None else "")
 
     # ------------------------------------------------------------------ undo
     async def undo(self, game_id: int, caller: Caller, steps: Any = 1, publish: Publish | None = None
@@ -1072,6 +1143,7 @@ class Service:
             raise UserError(lazy("steps must be a number, not {value}.", value=quote(steps))) from None
         if not 1 <= steps <= MAX_UNDO_STEPS:
             raise UserError(lazy("steps: how many actions to take back, from 1 to {most}.", most=MAX_UNDO_STEPS))
+        prepared = await self._prepare_undo(game_id, caller, steps)
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.row.status not in ("active", "finished") or lv.game is None:
@@ -1085,13 +1157,13 @@ class Service:
             rows = await self.db.action_rows(game_id, limit=steps)
             previous = await self.db.undo_request(game_id)
             if all(m == caller.member_id for _, _, m, _ in rows):
-                reply = await self._do_undo(lv, steps, seat.player_id)
+                reply = await self._do_undo(lv, steps, seat.player_id, prepared=prepared)
                 reply.also += self._vote_closed(lv, previous, _("replaced by an undo"))
                 await self._publish(publish, reply)
                 return reply
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id})
             mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
-            undone = await self._undone(lv, steps)
+            undone = await self._undone(lv, steps, prepared)
             reply = lv.reply(ngettext("{name} asks to undo the last action: {actions}. Everyone must agree: {whom}",
                                       "{name} asks to undo the last {n} actions: {actions}. Everyone must agree: {whom}",
                                       steps, name=seat.name, actions=undone,
@@ -1206,16 +1278,51 @@ class Service:
 
     UNDO_TOLD = 8  # an undo tells this many of the actions it takes back, the latest ones
 
-    async def _undone(self, lv: Live, steps: int) -> str:
+    async def _undone(self, lv: Live, steps: int, prepared: Undoing | None = None) -> str:
         """`Bob passes; NYC lays tile 57 on E19 Albany…` — the last `steps` actions as sentences (the latest
-        few of a long undo, with how many more)."""
-        stored = await self.db.actions(lv.row.id)
+        few of a long undo, with how many more). Called with the game held (`prepared`: told before)."""
+        if prepared is not None and prepared.holds(lv, steps, self._players(lv.seats), rebuilt=False):
+            return prepared.undone
+        said, _shorter = await asyncio.to_thread(self._undo_work, lv, await self.db.actions(lv.row.id), steps, False)
+        return self._told_undone(steps, said)
+
+    def _told_undone(self, steps: int, said: list[str]) -> str:
         told = min(steps, self.UNDO_TOLD)
-        said = await asyncio.to_thread(self._sentences, lv, stored, told)
         if steps > told:
             return ngettext("{n} earlier action, then {actions}", "{n} earlier actions, then {actions}", steps - told,
                             actions="; ".join(said))
         return "; ".join(said)
+
+    def _undo_work(self, lv: Live, stored: list[dict], steps: int, rebuild: bool) -> tuple[list[str], Session | None]:
+        """The sentences of the last actions an undo of `steps` takes back, and (`rebuild`) the game without them
+        (slow: replays; in a worker thread). An undo telling all it takes back tells them from a copy of the
+        shorter game rather than from a second replay."""
+        told = min(steps, self.UNDO_TOLD)
+        shorter = self.engine.replay(lv.row.title, self._players(lv.seats), lv.row.seed, lv.row.setup,
+                                     stored[:len(stored) - steps], lv.row.id) if rebuild else None
+        return self._sentences(lv, stored, told, shorter if told == steps else None), shorter
+
+    async def _prepare_undo(self, game_id: int, caller: Caller, steps: int, *, rebuild: bool | None = None
+                            ) -> Undoing | None:
+        """An undo worked out before its game is held, so the replays hold up no other command (best effort:
+        None when the game is not in memory or the caller could not undo; `_do_undo` checks it still holds).
+        `rebuild`: the shorter game is made too (None: if the last `steps` actions are all the caller's, an undo
+        done at once)."""
+        lv = self._live.get(game_id)
+        if lv is None or lv.session is None or not access.in_scope(caller, lv.row) or \
+                lv.seat_of_member(caller.member_id) is None:
+            return None
+        version, players = lv.version, self._players(lv.seats)
+        rows = await self.db.action_rows(game_id, limit=steps)
+        if len(rows) < steps:
+            return None
+        if rebuild is None:
+            rebuild = all(m == caller.member_id for _, _, m, _ in rows)
+        stored = await self.db.actions(game_id)
+        if self._live.get(game_id) is not lv or lv.version != version:  # moved on meanwhile
+            return None
+        said, shorter = await asyncio.to_thread(self._undo_work, lv, stored, steps, rebuild)
+        return Undoing(lv, version, players, stored, steps, self._told_undone(steps, said), shorter)
 
     @staticmethod
     def _answers(open_on: int | None, pressed_on: int | None) -> bool:
@@ -1226,6 +1333,7 @@ class Service:
     async def vote_undo(self, game_id: int, caller: Caller, agree: bool, at_count: int,
                         publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
         """A vote on the open undo request (`message_id`: the message whose button voted, see `_answers`)."""
+        prepared = await self._prepare_vote(game_id, caller, at_count) if agree else None
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             req = await self.db.undo_request(game_id)
@@ -1251,27 +1359,41 @@ class Service:
                                               "{name} agrees to undo {n} actions; waiting for {names}.", req.steps,
                                               name=seat.name, names=waiting))
                 else:
-                    reply = await self._do_undo(lv, req.steps, req.requester, req.agreed)
+                    reply = await self._do_undo(lv, req.steps, req.requester, req.agreed, prepared=prepared)
                     reply.also += self._vote_closed(lv, req, _("everyone agreed"))
             await self._publish(publish, reply)
             return reply
 
-    async def _do_undo(self, lv: Live, steps: int, requester: int, agreed: set[int] | None = None) -> Reply:
+    async def _prepare_vote(self, game_id: int, caller: Caller, at_count: int) -> Undoing | None:
+        """The undo the caller's vote would complete (the last one missing), worked out before the game is held."""
+        lv = self._live.get(game_id)
+        req = await self.db.undo_request(game_id)
+        seat = lv.seat_of_member(caller.member_id) if lv is not None else None
+        if lv is None or req is None or seat is None or req.at_count != at_count or \
+                self._voters(lv, req) - req.agreed - {seat.player_id}:
+            return None
+        return await self._prepare_undo(game_id, caller, req.steps, rebuild=True)
+
+    async def _do_undo(self, lv: Live, steps: int, requester: int, agreed: set[int] | None = None, *,
+                       prepared: Undoing | None = None) -> Reply:
         """Take back the last `steps` actions for the seat `requester` (with the votes of `agreed`): the shorter
-        game is rebuilt first, then the log, the game row, the reminder and the record of the undo change in
-        one transaction."""
+        game is rebuilt first (before the game was held, if `prepared` still holds), then the log, the game row,
+        the reminder and the record of the undo change in one transaction."""
         game_id = lv.row.id
         offer = await self.db.trade_offer(game_id)  # withdrawn with the undo
-        undone = await self._undone(lv, steps)
-        stored = await self.db.actions(game_id)
+        if prepared is not None and prepared.holds(lv, steps, self._players(lv.seats), rebuilt=True):
+            stored, undone, session = prepared.stored, prepared.undone, prepared.session
+        else:
+            stored = await self.db.actions(game_id)
+            said, session = await asyncio.to_thread(self._undo_work, lv, stored, steps, True)
+            undone = self._told_undone(steps, said)
+        assert session is not None
         keep = len(stored) - steps
         seat_of = {s.member_id: s.player_id for s in lv.seats}
         takers = [seat_of.get(m) if m is not None else None
                   for _, _, m, _ in await self.db.action_rows(game_id, limit=steps)]
         event = UndoEvent(game_id, keep, requester, steps, takers, sorted((agreed or set()) - {requester}), undone)
         before = lv.session.summary() if lv.session else {}
-        session = await asyncio.to_thread(self.engine.replay, lv.row.title, self._players(lv.seats), lv.row.seed,
-                                          lv.row.setup, stored[:keep], game_id)
         shorter = Live(lv.row, lv.seats, session)
         turn = self._turn_members(shorter)
         try:
@@ -1285,6 +1407,7 @@ class Service:
             raise
         previous = set(lv.row.turn_members)
         lv.session = session
+        self._changed(lv)
         self._install(game_id, lv)
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
@@ -1323,25 +1446,29 @@ class Service:
 
     # ------------------------------------------------------------------ read-only
     async def status(self, game_id: int, caller: Caller, pictures: tuple[str, ...] | None = None) -> Reply:
-        """Where the game stands, with its pictures (all of them, or the kinds named)."""
+        """Where the game stands, with its pictures (all of them, or the kinds named): told and drawn from a copy
+        of the game as it is now, once the next command may have the game (~0.4 s for a long 1817 game's four
+        pictures)."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.session is None:
                 return lv.reply(await self.lobby_text(game_id))
-            lines = self._words(lambda: "\n".join(lv.session.status_lines(lv.names)), "status", lv).split("\n")
-            lines[0] = _("**{title}** game #{game} — {state}", title=self._title(lv).display_name, game=game_id,
-                         state=lines[0])
-            lines.append(self.turn_text(lv, mention=False))
-            reply = lv.reply("\n".join(lines))
             kinds = set(pictures) if pictures is not None else set(lv.session.picture_kinds)
-            stem, session, snapshot, names = f"game{game_id}-status", lv.session, lv.snapshot, lv.names
-            if not self.pictures or not kinds or snapshot is None or snapshot[0] != len(session.actions):
-                reply.pictures = await asyncio.to_thread(self._render, lv, kinds, None, stem)
-                return reply
-        # drawn from a copy of the game as it is now, once the next command may have the game (~0.4 s for a long
-        # 1817 game's four pictures)
-        reply.pictures = await asyncio.to_thread(
-            lambda: self._render(lv, kinds, None, stem, (session.thawed(snapshot[1]), names)))
+            copy = await self._copy(lv)
+            if copy is None:  # a game its family cannot copy: told while held
+                return await asyncio.to_thread(self._status, lv, kinds)
+            row, seats = lv.row, list(lv.seats)
+        return await copy.read(lambda session: self._status(Live(row, seats, session), kinds))
+
+    def _status(self, lv: Live, kinds: set[str]) -> Reply:
+        """The status reply of a game (in a worker thread: the lines and pictures take a while)."""
+        assert lv.session is not None
+        lines = self._words(lambda: "\n".join(lv.session.status_lines(lv.names)), "status", lv).split("\n")
+        lines[0] = _("**{title}** game #{game} — {state}", title=self._title(lv).display_name, game=lv.row.id,
+                     state=lines[0])
+        lines.append(self.turn_text(lv, mention=False))
+        reply = lv.reply("\n".join(lines))
+        reply.pictures = self._render(lv, kinds, None, f"game{lv.row.id}-status")
         return reply
 
     async def history(self, game_id: int, caller: Caller, n: Any = 10, page: Any = 1) -> Reply:
@@ -1384,12 +1511,14 @@ class Service:
                          if page < pages else _("(page {page} of {pages})", page=page, pages=pages))
         return lv.reply("\n".join(lines))
 
-    def _sentences(self, lv: Live, stored: list[dict], n: int) -> list[str]:
+    def _sentences(self, lv: Live, stored: list[dict], n: int, before: Session | None = None) -> list[str]:
         """The sentences of the last `n` stored actions, as they were told when played: the game is rebuilt
-        up to them and they are applied again (a plain line for each if that fails)."""
+        up to them (`before`: a copy of that game, not changed) and they are applied again (a plain line for
+        each if that fails)."""
         try:
-            session = self.engine.replay(lv.row.title, self._players(lv.seats), lv.row.seed, lv.row.setup,
-                                         stored[:len(stored) - n], lv.row.id)
+            session = before.thawed(before.frozen()) if before is not None else \
+                self.engine.replay(lv.row.title, self._players(lv.seats), lv.row.seed, lv.row.setup,
+                                   stored[:len(stored) - n], lv.row.id)
             return [session.describe(session.apply(dict(a)), lv.names) for a in stored[len(stored) - n:]]
         except Exception:
             log.exception("game %s: telling the last %d actions failed", lv.row.id, n)
@@ -1399,13 +1528,11 @@ class Service:
         """The game's log (18xx.games' format for 18xx titles) whose `id` is this game's number."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
-            if lv.session is not None:
-                exported = lv.session.export
-            else:
-                exported = functools.partial(self.engine.log_dict, lv.row.title, self._players(lv.seats),
-                                             lv.row.seed, lv.row.setup, [], game_id)
-            # ~40 ms of JSON for a long 1817 game: off the event loop, and while the game is held
-            data = await asyncio.to_thread(lambda: json.dumps({**exported(), "id": game_id}, indent=1).encode())
+            # the log as stored now (a new list of it: its actions are never changed once stored)
+            exported = lv.session.export() if lv.session is not None else \
+                self.engine.log_dict(lv.row.title, self._players(lv.seats), lv.row.seed, lv.row.setup, [], game_id)
+        # ~40 ms of JSON for a long 1817 game: off the event loop, once the next command may have the game
+        data = await asyncio.to_thread(lambda: json.dumps({**exported, "id": game_id}, indent=1).encode())
         return f"roundhouse-{lv.row.title}-{game_id}.json", data
 
     # ------------------------------------------------------------------ import

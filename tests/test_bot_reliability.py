@@ -1,6 +1,8 @@
 """The bot stays responsive and loses nothing: a game's reads do not hold it for long (its value chart is kept
-as the game goes, not replayed), heavy work stays off the event loop, idle games leave memory and come back
-from the database, and autocomplete does not wait for the game's lock. Real engine, no Discord."""
+as the game goes, not replayed; status, export and an undo's replays are done without it), heavy work stays off
+the event loop, idle games leave memory and come back from the database (as many and as long as the settings
+say), a game is copied for reads only when one needs it, and autocomplete offers the moves after an action in
+flight, never the ones it took away. Real engine, no Discord."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import pytest
 
 from bot.access import Caller
 from bot.commands import fit
+from bot.config import Config
 from bot.db import Database
 from bot.errors import UserError
 from bot.service import IDLE_GAME_SECONDS, Service
@@ -65,6 +68,35 @@ async def play(svc: Service, game_id: int, callers: dict[int, Caller], actions: 
             await svc._apply(lv, callers[controller(lv.game, action)], dict(action), None)
 
 
+class ReplaysNoted(Engine):
+    """An engine noting for each replay whether `lock` (a game's, once set) is held."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[bool] = []
+        self.lock: asyncio.Lock | None = None
+
+    def replay(self, *args, **kw):
+        if self.lock is not None:
+            self.held.append(self.lock.locked())
+        return super().replay(*args, **kw)
+
+
+def stopped_in_the_engine(lv) -> tuple[threading.Event, threading.Event]:
+    """Makes the game's next action wait in the engine, in its worker thread, until `go` is set (`entered`: set
+    once it waits there)."""
+    entered, go = threading.Event(), threading.Event()
+    real = lv.session.apply
+
+    def slow(action):
+        entered.set()
+        go.wait(10)
+        return real(action)
+
+    lv.session.apply = slow
+    return entered, go
+
+
 async def undo_last(svc: Service, game_id: int, callers: dict[int, Caller], times: int) -> None:
     """The members who took the last actions take them back, one at a time (no vote)."""
     for _ in range(times):
@@ -103,9 +135,9 @@ async def test_the_chart_kept_as_the_game_goes_is_the_one_a_replay_gives(db, mon
     assert replays == []
 
 
-async def test_status_draws_its_pictures_once_the_game_is_free_and_as_it_stood(db):
-    """`/game status` tells the game with it held, then draws its pictures from a copy of it (the next command
-    need not wait for the drawing): the same pictures as of the game in memory."""
+async def test_status_tells_and_draws_once_the_game_is_free_and_as_it_stood(db, monkeypatch):
+    """`/game status` copies the game with it held, then tells it and draws its pictures from the copy (the next
+    command need not wait for either): the same words and pictures as of the game in memory."""
     held: list[bool] = []
 
     class Watched(Engine):
@@ -117,29 +149,105 @@ async def test_status_draws_its_pictures_once_the_game_is_free_and_as_it_stood(d
     svc = Service(db, Watched(), pictures=True)
     game_id, callers = await imported(svc, log, actions[:120])
     await play(svc, game_id, callers, actions[120:122])
+    family = type(svc._live[game_id].session)
+    real = family.status_lines
+    monkeypatch.setattr(family, "status_lines", lambda self, names: held.append(svc.lock(game_id).locked())
+                        or real(self, names))
     held.clear()
     reply = await svc.status(game_id, callers[int(log["players"][0]["id"])], ("market", "chart"))
-    assert held == [False, False]
+    assert held == [False, False, False]
     lv = svc._live[game_id]
     assert [p.data for p in reply.pictures] == [Engine.picture(svc.engine, lv.session, kind, None, lv.names)
                                                 for kind in ("market", "chart")]
+    assert reply.text.splitlines()[1:-1] == real(lv.session, lv.names)[1:]
+    assert reply.text.splitlines()[-1] == svc.turn_text(lv, mention=False)
+
+
+async def test_export_encodes_the_log_once_the_game_is_free(db, monkeypatch):
+    """`/game export` takes the log as stored with the game held and writes its JSON without it."""
+    import bot.service
+
+    log, actions = recorded("1830/26855")
+    svc = Service(db, Engine(), pictures=False)
+    game_id, callers = await imported(svc, log, actions[:80])
+    real, held = bot.service.json, []
+
+    class Watched:
+        def dumps(self, value, **kw):
+            held.append(svc.lock(game_id).locked())
+            return real.dumps(value, **kw)
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    monkeypatch.setattr(bot.service, "json", Watched())
+    name, data = await svc.export(game_id, callers[int(log["players"][0]["id"])])
+    assert held == [False]
+    assert json.loads(data)["actions"] == actions[:80] and json.loads(data)["id"] == game_id
 
 
 async def test_history_replays_the_log_once_the_game_is_free(db):
     """`/game history` reads the log with the game held, then replays it to tell the actions without it."""
-    held: list[bool] = []
-
-    class Watched(Engine):
-        def replay(self, *args, **kw):
-            held.append(svc.lock(game_id).locked())
-            return super().replay(*args, **kw)
-
     log, actions = recorded("1830/26855")
-    svc = Service(db, Watched(), pictures=False)
+    engine = ReplaysNoted()
+    svc = Service(db, engine, pictures=False)
     game_id, callers = await imported(svc, log, actions[:60])
-    held.clear()
+    engine.lock = svc.lock(game_id)
     reply = await svc.history(game_id, callers[int(log["players"][0]["id"])], 5)
-    assert held == [False] and reply.text.count("\n") >= 5
+    assert engine.held == [False] and reply.text.count("\n") >= 5
+
+
+async def test_an_undo_replays_the_log_without_the_game_held(db):
+    """An undo rebuilds the shorter game and tells what it takes back before the game is held (a second of
+    replays for a long 1817 game): at once for a member's own last actions, and when the last vote agrees."""
+    log, actions = recorded("1830/26855")
+    engine = ReplaysNoted()
+    svc = Service(db, engine, pictures=False)
+    game_id, callers = await imported(svc, log, actions[:69])
+    await play(svc, game_id, callers, actions[69:70])
+    engine.lock, held = svc.lock(game_id), engine.held
+    (_, _, member, _), = await db.action_rows(game_id, limit=1)
+    owner = next(c for c in callers.values() if c.member_id == member)
+    reply = await svc.undo(game_id, owner, 1)
+    assert held == [False] and "undid 1 action" in reply.text
+    assert svc._live[game_id].game.actions == await db.actions(game_id) == actions[:69]
+
+    rows = await db.action_rows(game_id, limit=3)
+    asker = next(c for c in callers.values() if c.member_id != rows[0][2])
+    request = await svc.undo(game_id, asker, 3)
+    held.clear()
+    others = [c for c in callers.values() if c is not asker]
+    for voter in others:
+        await svc.vote_undo(game_id, voter, True, request.at_count)
+    assert held == [False]
+    assert svc._live[game_id].game.actions == await db.actions(game_id) == actions[:66]
+
+
+async def test_an_undo_worked_out_before_an_action_landed_takes_back_that_action(db, monkeypatch):
+    """An undo worked out without the game held is used only if the game has not changed since: an action
+    landing in between is the one taken back (the undo is worked out again, with the game held)."""
+    log, actions = recorded("1830/26855")
+    session, k, last = Engine().load({**log, "actions": actions[:60]}), 60, None
+    while (who := controller(session.game, actions[k])) != last:  # until one member takes two actions in a row
+        last = who
+        session.apply(dict(actions[k]))
+        k += 1
+    svc = Service(db, Engine(), pictures=False)
+    game_id, callers = await imported(svc, log, actions[:k - 1])
+    await play(svc, game_id, callers, actions[k - 1:k])
+    lv = await svc.live(game_id)
+    member = callers[controller(lv.game, actions[k])]
+    real = svc._prepare_undo
+
+    async def then_an_action(*args, **kw):
+        prepared = await real(*args, **kw)
+        assert prepared is not None and prepared.session is not None
+        await play(svc, game_id, callers, actions[k:k + 1])
+        return prepared
+
+    monkeypatch.setattr(svc, "_prepare_undo", then_an_action)
+    await svc.undo(game_id, member, 1)
+    assert svc._live[game_id].game.actions == await db.actions(game_id) == actions[:k]
 
 
 # ---------------------------------------------------------------------------- off the event loop
@@ -195,15 +303,7 @@ async def test_a_game_in_use_is_never_dropped_and_never_built_twice(db, monkeypa
     svc = Service(db, Engine(), pictures=False, max_live=0)  # every game not in use leaves memory at once
     game_id, callers = await imported(svc, log, actions[:40])
     lv = await svc.live(game_id)
-    entered, go = threading.Event(), threading.Event()
-    real = lv.session.apply
-
-    def slow(action):  # the engine at work on the action, in its worker thread
-        entered.set()
-        go.wait(10)
-        return real(action)
-
-    lv.session.apply = slow
+    entered, go = stopped_in_the_engine(lv)
     acting = asyncio.ensure_future(play(svc, game_id, callers, actions[40:41]))
     assert await asyncio.to_thread(entered.wait, 10)
     assert svc.evict(now=time.monotonic() + 10 * IDLE_GAME_SECONDS) == [] and svc._live[game_id] is lv
@@ -223,30 +323,112 @@ async def test_a_game_in_use_is_never_dropped_and_never_built_twice(db, monkeypa
     assert one.game.actions == actions[:40] + [lv.session.actions[40]]
 
 
-# ---------------------------------------------------------------------------- autocomplete
-async def test_autocomplete_does_not_wait_for_an_action_in_progress(db):
-    """Autocomplete reads the game as last stored: it answers while the game is held, with the legal choices,
-    and after an action with the next state's."""
+# ---------------------------------------------------------------------------- copies for reads, autocomplete
+async def test_a_game_is_copied_when_a_read_first_needs_it_and_only_so_many_keep_a_copy(db, monkeypatch):
+    """Actions make no copy of the game; the first read after a change does (one, whatever reads follow), and
+    it is the game as stored. Beyond `read_copies` games, the least recently read drop theirs."""
+    log, actions = recorded("1830/26855")
+    svc = Service(db, Engine(), pictures=False, read_copies=1)
+    first, callers = await imported(svc, log, actions[:30])
+    second, _ = await imported(svc, log, actions[:30], thread=9102)
+    family = type(svc._live[first].session)
+    copies: list[int] = []
+    real = family.frozen
+    monkeypatch.setattr(family, "frozen", lambda self: copies.append(1) or real(self))
+    await play(svc, first, callers, actions[30:34])
+    assert copies == []
+
+    async def offered(game_id: int) -> tuple[list, list]:
+        lv = svc._live[game_id]
+        caller = callers[int(lv.session.active_players()[0])]
+        direct = fit(type(lv.session).commands["buy"].choices(lv.session, "share", {}, lv.session.legal()), "")
+        return await svc.autocomplete(game_id, caller, "buy", "share", "", {}), direct
+
+    got, legal = await offered(first)
+    assert got == legal and got and len(copies) == 1
+    assert await offered(first) == (got, legal) and len(copies) == 1
+    await play(svc, first, callers, actions[34:35])
+    got, legal = await offered(first)
+    assert got == legal and len(copies) == 2
+    await svc.status(first, callers[int(log["players"][0]["id"])], ())
+    assert len(copies) == 2
+    await offered(second)
+    assert len(copies) == 3 and svc._live[first].copy is None and svc._live[second].copy is not None
+
+
+async def test_autocomplete_offers_the_moves_after_an_action_in_flight(db):
+    """A member typing while an action is being applied (the next seat, told it is their turn, or the same one
+    going on) is offered the moves after it, not those of the game before it (which the engine would refuse)."""
     log, actions = recorded("1830/26855")
     svc = Service(db, Engine(), pictures=False)
     game_id, callers = await imported(svc, log, actions[:30])
+    lv = await svc.live(game_id)
+    after = Engine().load({**log, "actions": actions[:31]})
+    nxt = callers[int(after.active_players()[0])]
+    cmd = type(lv.session).commands["buy"]
+    offered_after = fit(cmd.choices(after, "share", {}, after.legal_for(int(after.active_players()[0]))), "")
+    offered_before = await svc.autocomplete(game_id, nxt, "buy", "share", "", {})
+    assert offered_before != offered_after  # what the member would be offered, read from the game before it
 
-    async def choices_now() -> tuple[list, list]:
-        lv = svc._live[game_id]
-        caller = callers[int(lv.session.active_players()[0])]
-        session, cmd = lv.session, type(lv.session).commands["buy"]
-        direct = fit(cmd.choices(session, "share", {}, session.legal()), "")
-        return await svc.autocomplete(game_id, caller, "buy", "share", "", {}), direct
+    entered, go = stopped_in_the_engine(lv)
+    acting = asyncio.ensure_future(play(svc, game_id, callers, actions[30:31]))
+    assert await asyncio.to_thread(entered.wait, 10)
+    typing = asyncio.ensure_future(svc.autocomplete(game_id, nxt, "buy", "share", "", {}))
+    while not typing.done() and not svc.lock(game_id)._waiters:
+        await asyncio.sleep(0)
+    go.set()
+    await acting
+    assert await typing == offered_after
 
-    got, legal = await choices_now()
-    assert got == legal and got
-    async with svc.lock(game_id):  # an action in progress holds the game
-        lv = svc._live[game_id]
-        caller = callers[int(lv.session.active_players()[0])]
-        assert await asyncio.wait_for(svc.autocomplete(game_id, caller, "buy", "share", "", {}), 2) == got
-    await play(svc, game_id, callers, actions[30:33])
-    got, legal = await choices_now()
-    assert got == legal
+
+async def test_autocomplete_held_up_too_long_reads_only_the_game_as_stored(db):
+    """Held up beyond `read_wait` (a command holding the game for long), autocomplete answers from the copy
+    while it is still the game as stored, and with no choices once an action has changed the game."""
+    log, actions = recorded("1830/26855")
+    svc = Service(db, Engine(), pictures=False, read_wait=0.01)
+    game_id, callers = await imported(svc, log, actions[:30])
+    lv = svc._live[game_id]
+    caller = callers[int(lv.session.active_players()[0])]
+    got = await svc.autocomplete(game_id, caller, "buy", "share", "", {})
+    assert got
+    async with svc.lock(game_id):  # a command holding the game, that has changed nothing
+        assert await svc.autocomplete(game_id, caller, "buy", "share", "", {}) == got
+        svc._changed(lv)  # ... and now an action being applied
+        assert await svc.autocomplete(game_id, caller, "buy", "share", "", {}) == []
+
+
+# ---------------------------------------------------------------------------- settings
+def test_the_memory_limits_are_settings_with_defaults():
+    from bot.__main__ import main
+
+    default = Service(None, Engine())  # type: ignore[arg-type]
+    assert Config.from_env({}).memory() == {"max_live": default.max_live, "idle_after": default.idle_after,
+                                            "read_copies": default.read_copies} == \
+        {"max_live": 32, "idle_after": 7200.0, "read_copies": 8}
+    config = Config.from_env({"ROUNDHOUSE_LIVE_GAMES": "5", "ROUNDHOUSE_IDLE_GAME_HOURS": "0.5",
+                              "ROUNDHOUSE_READ_COPIES": "0"})
+    assert config.memory() == {"max_live": 5, "idle_after": 1800.0, "read_copies": 0}
+    svc = Service(None, Engine(), **config.memory())  # type: ignore[arg-type]
+    assert (svc.max_live, svc.idle_after, svc.read_copies) == (5, 1800.0, 0)
+    for name, value in (("ROUNDHOUSE_LIVE_GAMES", "many"), ("ROUNDHOUSE_LIVE_GAMES", "0"),
+                        ("ROUNDHOUSE_IDLE_GAME_HOURS", "-1"), ("ROUNDHOUSE_READ_COPIES", "2.5")):
+        with pytest.raises(ValueError, match=name):
+            Config.from_env({name: value})
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ROUNDHOUSE_LIVE_GAMES", "none")
+    try:
+        assert main(["check"]) == 2
+    finally:
+        mp.undo()
+
+
+async def test_the_bot_keeps_games_in_memory_as_its_settings_say(tmp_path):
+    from bot.discord_bot import RoundhouseBot
+
+    config = Config.from_env({"ROUNDHOUSE_DB": str(tmp_path / "rh.db"), "ROUNDHOUSE_LIVE_GAMES": "3",
+                              "ROUNDHOUSE_IDLE_GAME_HOURS": "1", "ROUNDHOUSE_READ_COPIES": "2"})
+    bot = RoundhouseBot(config, engine=Engine())
+    assert (bot.service.max_live, bot.service.idle_after, bot.service.read_copies) == (3, 3600.0, 2)
 
 
 # ---------------------------------------------------------------------------- trades and words
