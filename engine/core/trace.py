@@ -35,8 +35,10 @@ def summary(game) -> dict:
         if active:
             e = active[0]
             out["next"] = e.sym if isinstance(e, Company) else e.key
-    if game.players:
-        out["priority"] = game.players[0].id
+    # the first player in the order still in the game (18xx.games passes over bankrupt ones)
+    priority = next((p for p in game.players if not p.bankrupt), None)
+    if priority is not None:
+        out["priority"] = priority.id
     players = []
     for p in game.players:
         shares = {}
