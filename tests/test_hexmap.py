@@ -326,6 +326,18 @@ def test_home_token_displaced_by_upgrade():
     assert hm.pending_tokens == []
 
 
+def test_displaced_token_keeps_its_place_in_the_token_order():
+    # 18xx.games keeps a corporation's tokens in a fixed order: the home token taken off by the lay on E11
+    # and put back is still the first, after stations placed meanwhile
+    hm = HexMap(title_data.load("1830"))
+    hm.place_home_token("ERIE")
+    hm.place_free_token("ERIE", hm.hex("F16").tile.cities[0])
+    hm.lay("E11", "59-0", 3)
+    assert hm.tokened_hexes("ERIE") == ["F16"]
+    hm.place_token("ERIE", "59-0-1", 0)
+    assert hm.tokened_hexes("ERIE") == ["E11", "F16"]
+
+
 def test_legal_tokens_and_reach(late):
     assert ("15-0-0", 1) in late.legal_tokens("PRR") or "15-0-0" not in late.reachable_cities("PRR")
     for city_id, slot in late.legal_tokens("NYC"):

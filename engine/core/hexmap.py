@@ -601,9 +601,11 @@ class HexMap:
                 else:
                     target.tokens[dest] = corp
         for corp, _ in displaced:
+            # the token leaves its place in the corporation's token order open: the next one placed takes it
+            # (18xx.games keeps a corporation's tokens in a fixed order and places the first unused one)
             order = self._token_order.get(corp, [])
             if coord in order:
-                order.remove(coord)
+                order[order.index(coord)] = None
         if old.preprinted:
             old.hex = None
         else:
@@ -757,7 +759,9 @@ class HexMap:
             h.reservations.remove(corp)
         self.pending_tokens = [p for p in self.pending_tokens if p != (corp, h.coord)]
         order = self._token_order.setdefault(corp, [])
-        if home:
+        if None in order:
+            order[order.index(None)] = h.coord
+        elif home:
             order.insert(0, h.coord)
         else:
             order.append(h.coord)
@@ -848,11 +852,11 @@ class HexMap:
         return out
 
     def tokened_hexes(self, corp: str) -> list[str]:
-        return list(self._token_order.get(corp, ()))
+        return [coord for coord in self._token_order.get(corp, ()) if coord is not None]
 
     def token_cities(self, corp: str) -> list[City]:
         out = []
-        for coord in dict.fromkeys(self._token_order.get(corp, ())):
+        for coord in dict.fromkeys(self.tokened_hexes(corp)):
             out.extend(c for c in self.hexes[coord].tile.cities if corp in c.tokens)
         return out
 
