@@ -534,6 +534,32 @@ def _ends_beyond_walks(search, rules, cands, max_cost: int, forbid: int) -> int:
     return checked
 
 
+def _bonuses_beyond_near(search, rules, cands, max_cost: int, forbid: int) -> int:
+    """Check every route of `cands` clear of `forbid` against the bonus bits a walk may take
+    (_StopSearch.walks_and_bonuses' `near`): cut at an inner stop, the bonus bits of the chains beyond it are among
+    those near that stop, for the stop cost beyond it and for all the cost left. Returns the parts checked."""
+    near = search.walks_and_bonuses(max_cost, forbid)[2]
+    bonus_bits = autoroute._track_bonus_masks(rules, search.net)
+    cost = search.cost
+    checked = 0
+    for k in range(len(cands)):
+        if cands.masks[k] & forbid:
+            continue
+        stops, steps = cands.route(k)
+        idx = [search.net.index[s] for s in stops]
+        bits = [sum(1 << b for b, (m, _) in enumerate(bonus_bits) if ch.mask & m) for ch, _, _ in steps]
+        for order, step_bits in ((idx, bits), (idx[::-1], bits[::-1])):
+            for j in range(1, len(order) - 1):
+                beyond = 0
+                for b in step_bits[j:]:
+                    beyond |= b
+                rest = sum(cost[i] for i in order[j + 1:])
+                for more in {rest, max_cost - sum(cost[i] for i in order[:j + 1])}:
+                    assert not beyond & ~near[order[j]][more], (order, j, more)
+                    checked += 1
+    return checked
+
+
 def _search_of(game, corp):
     """(the search by stops of corp's routes, valued for its first train; the rules)."""
     rules = autoroute._rules(game, corp)
@@ -547,7 +573,7 @@ def test_walks_bound_what_every_route_earns_beyond_each_stop():
     every part of every route, on 1817's map with its mines and on random maps with bonus hexes, with and
     without track the route must keep clear of; so do both open ends of every part of a route together
     (_ends_walk: first steps off the route and to different stops)."""
-    checked = ends = 0
+    checked = ends = bonuses = 0
     for game, corp, max_cost in mine_and_bonus_cases(6, (6,)):
         search, rules = _search_of(game, corp)
         cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
@@ -555,7 +581,51 @@ def test_walks_bound_what_every_route_earns_beyond_each_stop():
             if forbid is not None:
                 checked += _parts_beyond_walks(search, rules, cands, max_cost, forbid)
                 ends += _ends_beyond_walks(search, rules, cands, max_cost, forbid)
-    assert checked > 10_000 and ends > 10_000
+                bonuses += _bonuses_beyond_near(search, rules, cands, max_cost, forbid)
+    assert checked > 10_000 and ends > 10_000 and bonuses > 10_000
+
+
+def test_search_by_stops_finds_the_best_route_and_every_route_over_a_floor():
+    """_StopSearch (its walk, stop and bonus bounds) finds the best route of a train and every route worth at least
+    a floor (also when a best-only search is taken down to a floor), as trying every route finds them: on 1817's
+    map with its mines and on random maps with bonus hexes (as they are and worth five times as much), with and
+    without track the routes must keep clear of."""
+    checked = 0
+    for game, corp, max_cost in mine_and_bonus_cases(12, (3, 4, 6, 8)):
+        for scale in (1, 5):
+            if scale != 1:
+                if not isinstance(game, BonusGame):
+                    continue
+                game = BonusGame(game.hexmap, game.phase.tiles, {c: b * scale for c, b in game.bonuses.items()})
+            search, rules = _search_of(game, corp)
+            cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
+            if not len(cands):
+                continue
+            worths = _route_worths(search, rules, cands)
+            for forbid in (0, cands.masks[len(cands) // 2]):
+                clear = [k for k in range(len(cands)) if not cands.masks[k] & forbid]
+                best = max((worths[k] for k in clear), default=0)
+                found, worth = search.best(max_cost, forbid)
+                assert worth == best, (max_cost, forbid, worth, best)
+                if best:
+                    assert _route_worths(search, rules, found)[-1] == best
+                for floor in {best, best - 20, best - 60}:
+                    if floor <= 0:
+                        continue
+                    want = {(cands.stopmasks[k], cands.masks[k]) for k in clear if worths[k] >= floor}
+                    listed, _ = search.search(max_cost, floor, forbid)
+                    got = {(sm, m) for sm, m, w in zip(listed.stopmasks, listed.masks,
+                                                       _route_worths(search, rules, listed), strict=True)
+                           if w >= floor}
+                    assert got == want, (max_cost, forbid, floor)
+                    taken, _, lower = search.lister(max_cost, None, forbid, aside_too=True)
+                    lower(floor)
+                    got = {(sm, m) for sm, m, w in zip(taken.stopmasks, taken.masks,
+                                                       _route_worths(search, rules, taken), strict=True)
+                           if w >= floor}
+                    assert got == want, (max_cost, forbid, floor)
+                checked += 1
+    assert checked > 150
 
 
 def test_candidates_stop_just_past_their_cap():

@@ -680,7 +680,8 @@ class _StopSearch:
     is not grown when no longer one can beat the target: what its stops earn, plus the best stops it hasn't
     visited (its inner stops must be passable, so only one more stop per open end may be one that no route
     runs through), plus every bonus its steps' chains could earn and the k best chains' bonuses for k steps
-    more; or less, what walks from its open ends may earn (`walks`: an end reaches only the stops near it)."""
+    more (of the bonuses a walk from its open ends may reach); or less, what walks from its open ends may earn
+    (`walks`: an end reaches only the stops near it)."""
 
     def __init__(self, net: _Net, rules: RouteRules, vals: list[int], bonus_masks: list[tuple[int, int]]):
         self.net = net
@@ -734,6 +735,7 @@ class _StopSearch:
         self.chain_bonus = [0, *accumulate(sorted((b for b in map(self.bonus_of, chain_bits) if b), reverse=True))]
         self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
         self.pair_tables: dict[int, tuple] = {}  # best_with_partner's tables for each train length
+        self.walk_tables: dict[int, tuple] = {}  # walks_and_bonuses of each train length, nothing forbidden
         self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
         self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
 
@@ -761,9 +763,18 @@ class _StopSearch:
         later: an upper bound of what a route's open end earns (its stops visited once)."""
         return self.walks_and_bonuses(max_cost, forbid)[0]
 
-    def walks_and_bonuses(self, max_cost: int, forbid: int = 0) -> tuple[list, dict[int, int]]:
+    def walks_and_bonuses(self, max_cost: int, forbid: int = 0) -> tuple[list, dict[int, int], list[list[int]]]:
         """(walks(max_cost, forbid), the most bonus a chain of each step clear of `forbid` earns, by id of the
-        step; steps with no such chain left out)."""
+        step (steps with no such chain left out), near) -- near[i][k]: the bonus bits of every chain clear of
+        `forbid` that such a walk from stop i with k more stop cost may take."""
+        if forbid:
+            return self._walks_and_bonuses(max_cost, forbid)
+        got = self.walk_tables.get(max_cost)
+        if got is None:
+            got = self.walk_tables[max_cost] = self._walks_and_bonuses(max_cost, 0)
+        return got
+
+    def _walks_and_bonuses(self, max_cost: int, forbid: int) -> tuple[list, dict[int, int], list[list[int]]]:
         n = len(self.net.nodes)
         vals, cost, passable = self.vals, self.cost, self.net.passable
         bonus_of = self.bonus_of
@@ -784,17 +795,25 @@ class _StopSearch:
                     step_bonus[id(st)] = best
                     o, ts, te = st[0], st[1], st[2]
                     if passable[i] == 1 and not ts:
-                        got.append((o, vals[o] + best, cost[o], passable[o] == 1 and not te))
+                        bits = 0
+                        for m, bb, _ in st[3]:
+                            if not m & forbid:
+                                bits |= bb
+                        got.append((o, vals[o] + best, cost[o], passable[o] == 1 and not te, bits))
             moves.append(got)
         walks = [[(0, -1, 0)] for _ in range(n)]
+        near = [[0] for _ in range(n)]
         for k in range(1, max_cost + 1):
             for i in range(n):
                 b1 = b2 = 0
                 o1 = -1
-                for o, earn, c, on in moves[i]:
+                bits_near = 0
+                for o, earn, c, on, bits in moves[i]:
                     if c > k:
                         continue
+                    bits_near |= bits
                     if on:
+                        bits_near |= near[o][k - c]
                         b, via, b_other = walks[o][k - c]
                         earn += b if via != i else b_other
                     if earn > b1:
@@ -804,7 +823,8 @@ class _StopSearch:
                     elif earn > b2 and o != o1:
                         b2 = earn
                 walks[i].append((b1, o1, b2))
-        return walks, step_bonus
+                near[i].append(bits_near)
+        return walks, step_bonus, near
 
     def best(self, max_cost: int, forbid: int = 0) -> tuple[_Candidates, int]:
         """The best route of a train of `max_cost` stops on track clear of `forbid`, and its worth: candidates
@@ -837,7 +857,8 @@ class _StopSearch:
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
         # walks: for a train longer than two stops that can't run (nearly) every stop
-        walks, step_bonus = self.walks_and_bonuses(max_cost, forbid) if self.walkable(max_cost) else (None, None)
+        walks, step_bonus, near = self.walks_and_bonuses(max_cost, forbid) if self.walkable(max_cost) \
+            else (None, None, None)
         best_only = floor is None
         deferring = not best_only or aside_too
         # the left end's steps from a stop with k stop cost left: (step, what it may add at most: its stop, its
@@ -869,18 +890,18 @@ class _StopSearch:
         values, masks, costs, stopmasks, refs, limited, packs = (out.values, out.masks, out.costs, out.stopmasks,
                                                                  out.refs, out.limited, out.packs)
 
-        def bound(v, c, vis, anyb, ends, arank) -> int:
+        def bound(v, c, vis, anyb, ends, arank, more=None) -> int:
             """The most a route grown from one earning v on its stops (stop cost c, stops vis, its steps'
             chains earning at most bonuses anyb, with `ends` ends open) may earn (-1: it can't grow); a
-            cheaper bound when that is at most the target."""
+            cheaper bound when that is at most the target. `more`: the most bonuses its steps to come may add,
+            if known."""
             k = max_cost - c
             if not ends or k <= 0:
                 return -1
-            if anyb:
-                b = bonus_of(anyb)
-                base = v + b + min(bonus_total - b, chain_bonus[k if k < len(chain_bonus) else -1])
-            else:
-                base = v + min(bonus_total, chain_bonus[k if k < len(chain_bonus) else -1])
+            b = anyb and bonus_of(anyb)
+            if more is None:
+                more = bonus_total - b
+            base = v + b + min(more, chain_bonus[k if k < len(chain_bonus) else -1])
             most = potential[ends]
             got = base + most[k if k < len(most) else -1]
             if got <= target or k >= len(inner_order):
@@ -909,14 +930,17 @@ class _StopSearch:
             k = max_cost - c
             if open_here:
                 most = _ends_walk(walks[o], walks[anchor] if open_left else None, k, vis)
+                bits = near[o][k] | near[anchor][k] if open_left else near[o][k]
             elif open_left:
                 most = _ends_walk(walks[anchor], None, k, vis)
+                bits = near[anchor][k]
             else:
                 return -1
             most += v + (anyb and bonus_of(anyb))
             if most <= target:
                 return most
-            return min(most, bound(v, c, vis, anyb, ends, arank))
+            bits &= ~anyb  # the bonuses the steps to come may add
+            return min(most, bound(v, c, vis, anyb, ends, arank, bits and bonus_of(bits)))
 
         def runs(seq, first=False) -> list[tuple]:
             """Every way to run the steps seq with track used once (and clear of `forbid`), as a chain per
@@ -1185,7 +1209,7 @@ class _StopSearch:
         # what doesn't depend on the partners is kept for the next search of the same train length
         tables = self.pair_tables.get(max_cost)
         if tables is None:
-            tables = self.pair_tables[max_cost] = (*self.walks_and_bonuses(max_cost), {}, {})
+            tables = self.pair_tables[max_cost] = (*self.walks_and_bonuses(max_cost)[:2], {}, {})
         walks, step_bonus, ahead, gains = tables
         least = min(cost)
         pvals, pmasks = partner
