@@ -890,6 +890,10 @@ class _StopSearch:
         values, masks, costs, stopmasks, refs, limited, packs = (out.values, out.masks, out.costs, out.stopmasks,
                                                                  out.refs, out.limited, out.packs)
 
+        below = [0]  # below[r]: the stations ranked under r (a route anchored at a station of rank r skips them)
+        for r, i in enumerate(net.stations):
+            below.append(below[-1] | (1 << i if rank[i] == r else 0))
+
         def bound(v, c, vis, anyb, ends, arank, more=None) -> int:
             """The most a route grown from one earning v on its stops (stop cost c, stops vis, its steps'
             chains earning at most bonuses anyb, with `ends` ends open) may earn (-1: it can't grow); a
@@ -906,23 +910,30 @@ class _StopSearch:
             got = base + most[k if k < len(most) else -1]
             if got <= target or k >= len(inner_order):
                 return got  # a train running (almost) every stop: the stops visited change little
-            got = []
+            # the k best of the stops left: passable ones, and one per open end of the others
+            off = vis | below[arank]
+            inner = []
             for i in inner_order:
-                if not vis >> i & 1 and rank[i] >= arank:
-                    got.append(vals[i])
-                    if len(got) == k:
+                if not off >> i & 1:
+                    inner.append(vals[i])
+                    if len(inner) == k:
                         break
+            got = sum(inner)
+            room = k - len(inner)
             e = 0
             for i in end_order:
                 if e == ends:
                     break
-                if not vis >> i & 1 and rank[i] >= arank:
-                    got.append(vals[i])
+                if not off >> i & 1:
                     e += 1
-            if len(got) > k:
-                got.sort(reverse=True)
-                del got[k:]
-            return base + sum(got)
+                    if room:
+                        got += vals[i]
+                        room -= 1
+                    elif inner and vals[i] > inner[-1]:
+                        got += vals[i] - inner.pop()
+                    else:
+                        break
+            return base + got
 
         def route_bound(v, c, vis, anyb, ends, arank, o, open_here, anchor, open_left) -> int:
             """`bound`, or less: the stops the route's open ends may still reach (walks) -- its right end o if
