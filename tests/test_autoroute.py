@@ -534,6 +534,35 @@ def _ends_beyond_walks(search, rules, cands, max_cost: int, forbid: int) -> int:
     return checked
 
 
+def _left_ends_beyond_anchor_walks(search, rules, cands, max_cost: int, forbid: int) -> int:
+    """Check every route of `cands` clear of `forbid` against _StopSearch.anchor_walks: grown from any inner stop
+    (its anchor) to the right, as far as any later stop, with the stop before the anchor numbered above the one
+    after it (the search's rule against mirror images), what the stops left and right of that part earn is at most
+    what its open ends may earn by their walks (the left end's from the anchor's walks to a stop numbered above the
+    first one to the right), with their stop cost and with all the cost the part leaves. Returns the parts
+    checked."""
+    walks = search.walks(max_cost, forbid)
+    cost = search.cost
+    checked = 0
+    for idx, earns in _routes_clear_of(search, rules, cands, forbid):
+        n = len(idx)
+        for order, step_earns in ((idx, earns), (idx[::-1], earns[::-1])):
+            for i in range(1, n - 1):
+                if order[i - 1] <= order[i + 1]:
+                    continue
+                back = search.anchor_walks(max_cost, forbid, order[i])[order[i + 1]]
+                for j in range(i + 1, n):
+                    vis = sum(1 << x for x in order[i:j + 1])
+                    outside = order[:i] + order[j + 1:]
+                    earn = sum(search.vals[x] for x in outside) + sum(step_earns[:i]) + sum(step_earns[j:])
+                    rest = sum(cost[x] for x in outside)
+                    ends = (walks[order[j]], back) if j < n - 1 else (back, None)
+                    for more in {rest, max_cost - sum(cost[x] for x in order[i:j + 1])}:
+                        assert autoroute._ends_walk(*ends, more, vis) >= earn, (order, i, j, more)
+                        checked += 1
+    return checked
+
+
 def _bonuses_beyond_near(search, rules, cands, max_cost: int, forbid: int) -> int:
     """Check every route of `cands` clear of `forbid` against the bonus bits a walk may take
     (_StopSearch.walks_and_bonuses' `near`): cut at an inner stop, the bonus bits of the chains beyond it are among
@@ -572,8 +601,10 @@ def test_walks_bound_what_every_route_earns_beyond_each_stop():
     """The search's walk bounds (_StopSearch.walks, the most an open end earns with k more stop cost) hold for
     every part of every route, on 1817's map with its mines and on random maps with bonus hexes, with and
     without track the route must keep clear of; so do both open ends of every part of a route together
-    (_ends_walk: first steps off the route and to different stops)."""
-    checked = ends = bonuses = 0
+    (_ends_walk: first steps off the route and to different stops), also when the left end's walk is from the
+    anchor to a stop numbered above the right end's first stop (anchor_walks); and the bonuses any of them may
+    take (near)."""
+    checked = ends = bonuses = lefts = 0
     for game, corp, max_cost in mine_and_bonus_cases(6, (6,)):
         search, rules = _search_of(game, corp)
         cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
@@ -582,7 +613,8 @@ def test_walks_bound_what_every_route_earns_beyond_each_stop():
                 checked += _parts_beyond_walks(search, rules, cands, max_cost, forbid)
                 ends += _ends_beyond_walks(search, rules, cands, max_cost, forbid)
                 bonuses += _bonuses_beyond_near(search, rules, cands, max_cost, forbid)
-    assert checked > 10_000 and ends > 10_000 and bonuses > 10_000
+                lefts += _left_ends_beyond_anchor_walks(search, rules, cands, max_cost, forbid)
+    assert checked > 10_000 and ends > 10_000 and bonuses > 10_000 and lefts > 10_000
 
 
 def test_search_by_stops_finds_the_best_route_and_every_route_over_a_floor():

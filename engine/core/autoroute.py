@@ -649,6 +649,16 @@ def _walkable(net: _Net, max_cost: int) -> bool:
     return 2 < max_cost < net.passable.count(1)
 
 
+def _kept(b1: int, o1: int, b2: int, earn: int, o: int) -> tuple[int, int, int]:
+    """(most, o1, most not via o1) of walks (_StopSearch.walks) once one more earns `earn` with its first step to
+    stop o: the best walk, the stop of its first step, the best walk whose first step is elsewhere."""
+    if earn > b1:
+        return earn, o, b1 if o != o1 else b2
+    if earn > b2 and o != o1:
+        return b1, o1, earn
+    return b1, o1, b2
+
+
 def _ends_walk(walks_a: list, walks_b: list | None, k: int, vis: int) -> int:
     """The most one or two open ends of a route of stops `vis` earn with k more stop cost, from their walks (a
     row of _StopSearch.walks each, walks_b None: one end): a walk's first step is to a stop off the route, and
@@ -736,6 +746,7 @@ class _StopSearch:
         self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
         self.pair_tables: dict[int, tuple] = {}  # best_with_partner's tables for each train length
         self.walk_tables: dict[int, tuple] = {}  # walks_and_bonuses of each train length, nothing forbidden
+        self.anchor_tables: dict[tuple, list] = {}  # anchor_walks by (train length, forbid, anchor)
         self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
         self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
 
@@ -763,10 +774,12 @@ class _StopSearch:
         later: an upper bound of what a route's open end earns (its stops visited once)."""
         return self.walks_and_bonuses(max_cost, forbid)[0]
 
-    def walks_and_bonuses(self, max_cost: int, forbid: int = 0) -> tuple[list, dict[int, int], list[list[int]]]:
+    def walks_and_bonuses(self, max_cost: int, forbid: int = 0) -> tuple[list, dict[int, int], list[list[int]], list]:
         """(walks(max_cost, forbid), the most bonus a chain of each step clear of `forbid` earns, by id of the
-        step (steps with no such chain left out), near) -- near[i][k]: the bonus bits of every chain clear of
-        `forbid` that such a walk from stop i with k more stop cost may take."""
+        step (steps with no such chain left out), near, moves) -- near[i][k]: the bonus bits of every chain clear
+        of `forbid` that such a walk from stop i with k more stop cost may take; moves[i]: the first steps of
+        such walks from stop i, as (stop reached, its value and best bonus, its stop cost, whether the walk may
+        go on from there, its chains' bonus bits)."""
         if forbid:
             return self._walks_and_bonuses(max_cost, forbid)
         got = self.walk_tables.get(max_cost)
@@ -774,13 +787,11 @@ class _StopSearch:
             got = self.walk_tables[max_cost] = self._walks_and_bonuses(max_cost, 0)
         return got
 
-    def _walks_and_bonuses(self, max_cost: int, forbid: int) -> tuple[list, dict[int, int], list[list[int]]]:
+    def _walks_and_bonuses(self, max_cost: int, forbid: int) -> tuple[list, dict[int, int], list[list[int]], list]:
         n = len(self.net.nodes)
         vals, cost, passable = self.vals, self.cost, self.net.passable
         bonus_of = self.bonus_of
         step_bonus: dict[int, int] = {}
-        # the steps a walk may take from each passable stop: (stop reached, its value and best bonus, whether
-        # the walk may go on from there)
         moves = []
         for i in range(n):
             got = []
@@ -816,15 +827,39 @@ class _StopSearch:
                         bits_near |= near[o][k - c]
                         b, via, b_other = walks[o][k - c]
                         earn += b if via != i else b_other
-                    if earn > b1:
-                        if o != o1:
-                            b2 = b1
-                        b1, o1 = earn, o
-                    elif earn > b2 and o != o1:
-                        b2 = earn
+                    b1, o1, b2 = _kept(b1, o1, b2, earn, o)
                 walks[i].append((b1, o1, b2))
                 near[i].append(bits_near)
-        return walks, step_bonus, near
+        return walks, step_bonus, near, moves
+
+    def anchor_walks(self, max_cost: int, forbid: int, a: int) -> dict[int, list[tuple[int, int, int]]]:
+        """rows[f][k], for each stop f a step from stop a reaches: as walks[a][k] (walks(max_cost, forbid)), of
+        the walks from stop a whose first step is to a stop numbered above f. A route grown from its anchor a
+        whose right end's first stop is f grows its left end to such a stop first (the search's rule against
+        mirror images)."""
+        key = (max_cost, forbid, a)
+        rows = self.anchor_tables.get(key)
+        if rows is None:
+            walks, _, _, moves = self.walks_and_bonuses(max_cost, forbid)
+            firsts = sorted(moves[a], key=lambda move: -move[0])
+            reached = sorted({st[0] for st in self.steps[a]}, reverse=True)
+            rows = self.anchor_tables[key] = {f: [(0, -1, 0)] for f in reached}
+            for k in range(1, max_cost + 1):
+                b1 = b2 = 0
+                o1 = -1
+                j = 0
+                for f in reached:  # the moves to stops above f taken, f going down
+                    while j < len(firsts) and firsts[j][0] > f:
+                        o, earn, c, on, _bits = firsts[j]
+                        j += 1
+                        if c > k:
+                            continue
+                        if on:
+                            b, via, b_other = walks[o][k - c]
+                            earn += b if via != a else b_other
+                        b1, o1, b2 = _kept(b1, o1, b2, earn, o)
+                    rows[f].append((b1, o1, b2))
+        return rows
 
     def best(self, max_cost: int, forbid: int = 0) -> tuple[_Candidates, int]:
         """The best route of a train of `max_cost` stops on track clear of `forbid`, and its worth: candidates
@@ -857,8 +892,9 @@ class _StopSearch:
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
         # walks: for a train longer than two stops that can't run (nearly) every stop
-        walks, step_bonus, near = self.walks_and_bonuses(max_cost, forbid) if self.walkable(max_cost) \
-            else (None, None, None)
+        walks, step_bonus, near, _moves = self.walks_and_bonuses(max_cost, forbid) if self.walkable(max_cost) \
+            else (None, None, None, None)
+        anchor_rows: dict[int, list] = {}  # an anchor's anchor_walks
         best_only = floor is None
         deferring = not best_only or aside_too
         # the left end's steps from a stop with k stop cost left: (step, what it may add at most: its stop, its
@@ -935,15 +971,20 @@ class _StopSearch:
                         break
             return base + got
 
-        def route_bound(v, c, vis, anyb, ends, arank, o, open_here, anchor, open_left) -> int:
+        def route_bound(v, c, vis, anyb, ends, arank, o, open_here, anchor, open_left, first) -> int:
             """`bound`, or less: the stops the route's open ends may still reach (walks) -- its right end o if
-            open_here, its anchor if open_left."""
+            open_here, its anchor if open_left (its left end to grow to a stop numbered above `first`)."""
             k = max_cost - c
+            if open_left:
+                rows = anchor_rows.get(anchor)
+                if rows is None:
+                    rows = anchor_rows[anchor] = self.anchor_walks(max_cost, forbid, anchor)
+                back = rows[first]
             if open_here:
-                most = _ends_walk(walks[o], walks[anchor] if open_left else None, k, vis)
+                most = _ends_walk(walks[o], back if open_left else None, k, vis)
                 bits = near[o][k] | near[anchor][k] if open_left else near[o][k]
             elif open_left:
-                most = _ends_walk(walks[anchor], None, k, vis)
+                most = _ends_walk(back, None, k, vis)
                 bits = near[anchor][k]
             else:
                 return -1
@@ -1149,7 +1190,7 @@ class _StopSearch:
             worth = v2 + (anyb2 and bonus_of(anyb2)) if endok[o] and endok[other] else -1
             left_open = rightward and open_left
             if worth <= target:
-                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, open_here, anchor, left_open) \
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, open_here, anchor, left_open, first) \
                     if walks is not None else bound(v2, c2, vis2, anyb2, ends, arank)
                 if most <= target:
                     if deferring and max(worth, most) >= 0:
@@ -1166,7 +1207,7 @@ class _StopSearch:
             elif worth >= 0 and deferring:
                 aside.append((worth, found, (v2, c2, vis2, seq2, run2, bb2, anyb2, n2)))
             if worth > target:
-                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, open_here, anchor, left_open) \
+                most = route_bound(v2, c2, vis2, anyb2, ends, arank, o, open_here, anchor, left_open, first) \
                     if walks is not None else bound(v2, c2, vis2, anyb2, ends, arank)
                 if most <= target:
                     if deferring and most >= 0:
@@ -1220,8 +1261,8 @@ class _StopSearch:
         # what doesn't depend on the partners is kept for the next search of the same train length
         tables = self.pair_tables.get(max_cost)
         if tables is None:
-            tables = self.pair_tables[max_cost] = (*self.walks_and_bonuses(max_cost)[:2], {}, {})
-        walks, step_bonus, ahead, gains = tables
+            tables = self.pair_tables[max_cost] = (*self.walks_and_bonuses(max_cost)[:2], {}, {}, {})
+        walks, step_bonus, ahead, gains, backs = tables
         least = min(cost)
         pvals, pmasks = partner
         full = (1 << len(pvals)) - 1
@@ -1282,6 +1323,14 @@ class _StopSearch:
                 got = ahead[o, via] = [b1 if o1 != via else b2 for b1, o1, b2 in walks[o]]
             return got
 
+        def back_from(anchor, first):
+            """The most a walk from the anchor to a stop numbered above the route's first stop first earns (the
+            left end's first step; no mirror images) with 0, 1, ... more stop cost."""
+            got = backs.get((anchor, first))
+            if got is None:
+                got = backs[anchor, first] = [b1 for b1, _, _ in self.anchor_walks(max_cost, 0, anchor)[first]]
+            return got
+
         def left_steps(node, k):
             """The left end's steps from `node` with k stop cost left: (the most it adds -- its stop, its best
             chain's bonus, a walk on --, step, whether the end may go on from there, what a walk on earns)."""
@@ -1299,8 +1348,8 @@ class _StopSearch:
 
         def right_steps(node, k, anchor, back):
             """The right end's steps from `node` (the anchor: starting a route) with k stop cost left, `back`:
-            what a walk from the anchor away from the route's first step earns (None: the left end is closed):
-            (the most both ends add with the step, step, the end goes on, the left end is open, the bound of what
+            what a walk from the anchor to a stop numbered above the route's first stop earns (None: the left end is
+            closed): (the most both ends add with the step, step, the end goes on, the left end is open, the bound of what
             both ends add after it, `back` after it)."""
             got = []
             at_anchor = node == anchor
@@ -1309,7 +1358,7 @@ class _StopSearch:
                 if (ts and not at_anchor) or cost[o] > k:
                     continue
                 if at_anchor:
-                    back = walk_on(anchor, o) if not ts and passable[anchor] == 1 else None
+                    back = back_from(anchor, o) if not ts and passable[anchor] == 1 else None
                 k2 = k - cost[o]
                 room = least <= k2
                 here = room and passable[o] == 1 and not te
@@ -1359,7 +1408,8 @@ class _StopSearch:
 
         def right(node, vis, mask, c, v, bb, gm, excl, anchor, arank, first, back, rs):
             """Grow the right end at `node` (and the left end from the anchor, for each stop it reaches); `back`:
-            what a walk from the anchor away from the route's first step earns (None: the left end is closed)."""
+            what a walk from the anchor to a stop numbered above the route's first stop earns (None: the left end is
+            closed)."""
             free = full & ~excl
             base = v + (bb and bonus_of(bb)) + pvals[(free & -free).bit_length() - 1]
             k = max_cost - c
