@@ -3,8 +3,10 @@
 The Discord cogs and the local console both call this, naming the caller (`bot.access.Caller`): every
 game command is scoped to the caller's server and judged by `bot.access`. Each game has an asyncio.Lock
 so its commands (reads included) run one at a time; engine calls and rendering run in worker threads. What
-only reads takes it for as little as it can: autocomplete reads a copy of the game as last stored, and
-`/game status` and `/game history` draw and tell from a copy, or the log, once the game is free again.
+only reads takes it for as little as it can: autocomplete, `/game status` and `/game history` read a copy of
+the game as stored (`Copy`, made when a read first needs it), or the log, once the game is free again; an
+undo replays the log before taking it. An action's pictures are drawn from a copy once the game is free,
+and each game's posts go out in the order of the changes they tell (`Service._queue`).
 Games not in use leave memory (`Service.evict`) and are rebuilt from their stored log when next used.
 An action is committed to SQLite before anything is published about it, and the game in memory is only
 trusted while it matches the stored log: whatever goes wrong between applying an action and storing it,
@@ -98,6 +100,8 @@ class Reply:
     pinned: str | None = None                            # the thread's pinned summary, as it reads now
     private: bool = False                                # for the caller alone (a preview to confirm): never posted
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
+    # an action's pictures being drawn once the game is free, then the reply posted (`Service._drawn`)
+    drawing: asyncio.Future | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(eq=False)
@@ -209,6 +213,21 @@ def in_background(tasks: set[asyncio.Future], coro: Awaitable[Any]) -> None:
     task.add_done_callback(ended)
 
 
+def _told_in_full(method: Callable[..., Awaitable[Reply | None]]) -> Callable[..., Awaitable[Reply | None]]:
+    """A command applying actions returns once the game is free again and its reply's pictures are drawn and
+    posted (`Service._apply` draws them from a copy of the game once the command lets the game go)."""
+
+    @functools.wraps(method)
+    async def run(*args: Any, **kwargs: Any) -> Reply | None:
+        reply = await method(*args, **kwargs)
+        if reply is not None and reply.drawing is not None:
+            await asyncio.shield(reply.drawing)  # posted whatever becomes of the command
+            reply.drawing = None
+        return reply
+
+    return run
+
+
 def _as_stored(action: dict) -> dict:
     """An action as the log stores it (JSON), to compare one in memory with one read back after a restart."""
     return json.loads(json.dumps(action))
@@ -237,6 +256,7 @@ class Service:
         self._tasks: set[asyncio.Future] = set()
         self._languages: dict[int, str] = {}  # member id -> their language as stored
         self._catch_up_tried: dict[int, tuple[int, float]] = {}  # game id -> (moment, when) of a refused catch-up
+        self._posts: dict[int, asyncio.Future] = {}  # game id -> its last post in line (`_queue`), until posted
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -748,13 +768,14 @@ class Service:
         return out
 
     async def _finish_reply(self, lv: Live, reply: Reply, change: Change | None, previous_turn: set[int],
-                            turn: list[int], kinds: set[str]) -> None:
-        """Complete the reply telling of the game as stored now (every stored change is told by one)."""
+                            turn: list[int], kinds: set[str], *, draw: bool = True) -> None:
+        """Complete the reply telling of the game as stored now (every stored change is told by one); `draw`:
+        its pictures too (else the caller draws them)."""
         changed = set(turn) != previous_turn
         reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
-        stem = f"game{lv.row.id}-{len(lv.session.actions) if lv.session else 0}"
-        reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, stem)
+        if draw:
+            reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
         moment = await self._moment(lv)  # a button acts only at the moment it was posted for
         reply.told = (moment, len(lv.session.actions) if lv.session else 0)
         buttons = self._words_set(lambda: lv.session.buttons_for(change), lv) if lv.session is not None else []
@@ -762,6 +783,11 @@ class Service:
         reply.pinned = self.summary_text(lv)
         if changed and turn:
             reply.dm = [m for m in turn if await self.db.dm_optin(m)]
+
+    @staticmethod
+    def _stem(lv: Live) -> str:
+        """The start of the file names of the pictures of the game as it is now."""
+        return f"game{lv.row.id}-{len(lv.session.actions) if lv.session else 0}"
 
     async def _moment(self, lv: Live) -> int:
         """Where the game is, as a number that every action and every undo moves forward (an undo of k
@@ -775,12 +801,13 @@ class Service:
             return await self._moment(await self._scoped(caller, game_id))
 
     # ------------------------------------------------------------------ actions
+    @_told_in_full
     async def act(self, game_id: int, caller: Caller, kind: str, options: dict[str, Any],
                   publish: Publish | None = None, *, group: str | None | object = ANY_GROUP,
                   confirmed: bool = False, moment: int | None | object = ANY_MOMENT) -> Reply:
         """Apply one action for the caller: `kind` is a command of the game's family (`group`: the slash
-        command group it was typed in, checked against the family's). The reply is published (under the
-        game's lock) after the action is committed. Raises UserError (nothing changed) when it cannot be
+        command group it was typed in, checked against the family's). The reply is published after the action is
+        committed, in the order of the game's changes (its pictures drawn once the game is free). Raises UserError (nothing changed) when it cannot be
         done. An action the family previews (`Session.confirmation`: a loan, a merger...) is not applied
         unless `confirmed`: the reply is then the preview, `private` to the caller, with Confirm and Cancel
         buttons (`confirm`). `moment`: sent by a button posted at that moment of the game (`_moment`), refused
@@ -840,6 +867,7 @@ class Service:
         return Reply(text, lv.row.id, lv.row.thread_id, buttons=[f"confirm:{token}", f"cancel:{token}"],
                      guild_id=lv.row.guild_id, language=caller.language or lv.row.language, private=True)
 
+    @_told_in_full
     async def confirm(self, game_id: int, caller: Caller, token: int, yes: bool,
                       publish: Publish | None = None) -> Reply | None:
         """The member's answer to a preview (`act`): Confirm applies exactly the action shown, once, if the
@@ -1012,10 +1040,29 @@ class Service:
             "; ".join(self._line(lv, c.action) for c in changes)
         reply = lv.reply(text + ".")
         kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
-        await self._finish_reply(lv, reply, change, previous, turn, kinds)
+        await self._finish_reply(lv, reply, change, previous, turn, kinds, draw=False)
         reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, _("withdrawn"))
-        await self._publish(publish, reply)
+        copy = await self._copy(lv) if publish is not None and self.pictures and kinds else None
+        if copy is None:  # nothing to draw, nowhere to post, or a game its family cannot copy: while held
+            reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
+            await self._publish(publish, reply)
+            return reply
+        # drawn from a copy of the game as stored now, and posted, once the next command may have the game (its
+        # post waits for this one: `_queue`); the command's caller waits for it (`_told_in_full`)
+        row, seats, stem, place = lv.row, list(lv.seats), self._stem(lv), self._queue(lv.row.id)
+
+        async def tell() -> None:
+            try:
+                reply.pictures = await copy.read(lambda game: self._render(Live(row, seats, game), kinds, change, stem))
+            except Exception:
+                log.exception("game %s: drawing the pictures of an action failed", row.id)
+            await self._publish(publish, reply, place)
+
+        reply.drawing = asyncio.ensure_future(tell())
+        self._tasks.add(reply.drawing)
+        reply.drawing.add_done_callback(self._tasks.discard)
         return reply
+
 
     async def _apply_one(self, lv: Live, caller: Caller, action: dict, *, answering: int | None = None
                          ) -> tuple[Change, list[int], UndoRequest | None]:
@@ -1194,23 +1241,51 @@ class Service:
         await self._publish(publish, reply)
         return reply
 
-    async def _publish(self, publish: Publish | None, reply: Reply) -> Any:
-        """Publish a reply about a change already stored: a failure is logged, never reported as the command's
-        (the member would hear that nothing changed and send it again). A reply telling where the game is, once
-        posted, is stored as told (`catch_up` tells what a lost post left out)."""
+    def _queue(self, game_id: int | None) -> tuple[asyncio.Future | None, asyncio.Future] | None:
+        """A place in the game's line of posts, taken with the game held: its posts go out in the order of the
+        changes they tell, those drawn once the game is free (`_apply`) included. (The post before, or None;
+        this one's, done once posted.)"""
+        if game_id is None:
+            return None
+        before = self._posts.get(game_id)
+        mine = asyncio.get_running_loop().create_future()
+        self._posts[game_id] = mine
+        return before, mine
+
+    async def _posted(self, game_id: int) -> None:
+        """Wait until every post in the game's line is out."""
+        last = self._posts.get(game_id)
+        if last is not None:
+            await asyncio.shield(last)
+
+    async def _publish(self, publish: Publish | None, reply: Reply,
+                       place: tuple[asyncio.Future | None, asyncio.Future] | None = None) -> Any:
+        """Publish a reply about a change already stored, in its place in the game's line of posts (`_queue`;
+        taken now if not given): a failure is logged, never reported as the command's (the member would hear
+        that nothing changed and send it again). A reply telling where the game is, once posted, is stored as
+        told (`catch_up` tells what a lost post left out)."""
         if publish is None:
             return None
+        place = place or self._queue(reply.game_id)
         try:
-            msg = await publish(reply)
-        except Exception:
-            log.exception("game %s: publishing failed", reply.game_id)
-            return None
-        if msg is not None and reply.told is not None and reply.game_id is not None:
+            if place is not None and place[0] is not None:
+                await asyncio.shield(place[0])
             try:
-                await self.db.update_game(reply.game_id, told_moment=reply.told[0], told_count=reply.told[1])
+                msg = await publish(reply)
             except Exception:
-                log.exception("game %s: keeping what its thread was told failed", reply.game_id)
-        return msg
+                log.exception("game %s: publishing failed", reply.game_id)
+                return None
+            if msg is not None and reply.told is not None and reply.game_id is not None:
+                try:
+                    await self.db.update_game(reply.game_id, told_moment=reply.told[0], told_count=reply.told[1])
+                except Exception:
+                    log.exception("game %s: keeping what its thread was told failed", reply.game_id)
+            return msg
+        finally:
+            if place is not None:
+                place[1].done() or place[1].set_result(None)
+                if self._posts.get(reply.game_id) is place[1]:  # type: ignore[arg-type]
+                    del self._posts[reply.game_id]  # type: ignore[arg-type]
 
     CATCH_UP_RETRY = 3600.0  # seconds before a thread that refused a catch-up is tried again
 
@@ -1227,6 +1302,7 @@ class Service:
                     lv = await self.live(game_id)
                 except UserError:  # a broken game: reported at start-up
                     continue
+                await self._posted(game_id)  # an action's post still on its way is not lost
                 lv = await self._refresh(game_id)
                 moment = await self._moment(lv)
                 row = lv.row

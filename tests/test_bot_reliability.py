@@ -163,6 +163,59 @@ async def test_status_tells_and_draws_once_the_game_is_free_and_as_it_stood(db, 
     assert reply.text.splitlines()[-1] == svc.turn_text(lv, mention=False)
 
 
+async def test_an_actions_pictures_are_drawn_and_posted_once_the_game_is_free_in_the_order_played(db):
+    """An action's pictures are drawn from a copy of the game once it is stored and the game is free: the next
+    action need not wait for them. Its post still comes first, and each post shows the game as its action left
+    it."""
+    drawing, go = threading.Event(), threading.Event()
+    held: list[bool] = []
+    lock: list[asyncio.Lock] = []  # the game's, once imported
+
+    class Slow(Engine):
+        def picture(self, session, kind, change=None, names=None):
+            if not lock:
+                return super().picture(session, kind, change, names)
+            held.append(lock[0].locked())
+            if not drawing.is_set():  # the first action's first picture: drawn until the second action is in
+                drawing.set()
+                go.wait(10)
+            return super().picture(session, kind, change, names)
+
+    log, actions = recorded("1830/26855")
+    svc = Service(db, Slow(), pictures=True)
+    game_id, callers = await imported(svc, log, actions[:120])
+    posts: list[tuple[str, list[str]]] = []
+
+    async def publish(reply):
+        posts.append((reply.text.splitlines()[0], [p.name for p in reply.pictures]))
+        return object()
+
+    async def send(action):
+        lv = svc._live[game_id]
+        kind, options = type(lv.session).command_for(action)
+        return await svc.act(game_id, callers[controller(lv.game, action)], kind, options, publish, confirmed=True)
+
+    lock.append(svc.lock(game_id))
+    first = asyncio.ensure_future(send(actions[120]))
+    assert await asyncio.to_thread(drawing.wait, 10)
+    second = asyncio.ensure_future(send(actions[121]))
+    for _ in range(1000):  # the second action is stored while the first one's pictures are still being drawn
+        if await db.action_count(game_id) == 122:
+            break
+        await asyncio.sleep(0.005)
+    stored_meanwhile = await db.action_count(game_id)
+    go.set()
+    one, two = await first, await second
+    assert stored_meanwhile == 122 and posts == [(one.text.splitlines()[0], [p.name for p in one.pictures]),
+                                                 (two.text.splitlines()[0], [p.name for p in two.pictures])]
+    assert one.pictures and not any(held)
+    as_played = Engine().load({**log, "actions": actions[:121]})  # the game as the first action left it
+    names = svc._live[game_id].names
+    assert [(p.name, p.data) for p in one.pictures] == [
+        (p.name, Engine().picture(as_played, p.name.split("-")[-1][:-4], None, names)) for p in one.pictures]
+    assert one.pictures[0].name.startswith(f"game{game_id}-121-")
+
+
 async def test_export_encodes_the_log_once_the_game_is_free(db, monkeypatch):
     """`/game export` takes the log as stored with the game held and writes its JSON without it."""
     import bot.service
