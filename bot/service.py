@@ -1053,10 +1053,14 @@ class Service:
 
         async def tell() -> None:
             try:
-                reply.pictures = await copy.read(lambda game: self._render(Live(row, seats, game), kinds, change, stem))
-            except Exception:
-                log.exception("game %s: drawing the pictures of an action failed", row.id)
-            await self._publish(publish, reply, place)
+                try:
+                    reply.pictures = await copy.read(lambda game: self._render(Live(row, seats, game), kinds, change,
+                                                                               stem))
+                except Exception:
+                    log.exception("game %s: drawing the pictures of an action failed", row.id)
+                await self._publish(publish, reply, place)
+            finally:  # cancelled (the bot closing): the posts after it go on (the thread catches up after a restart)
+                self._leave(row.id, place)
 
         reply.drawing = asyncio.ensure_future(tell())
         self._tasks.add(reply.drawing)
@@ -1282,10 +1286,16 @@ class Service:
                     log.exception("game %s: keeping what its thread was told failed", reply.game_id)
             return msg
         finally:
-            if place is not None:
-                place[1].done() or place[1].set_result(None)
-                if self._posts.get(reply.game_id) is place[1]:  # type: ignore[arg-type]
-                    del self._posts[reply.game_id]  # type: ignore[arg-type]
+            self._leave(reply.game_id, place)
+
+    def _leave(self, game_id: int | None, place: tuple[asyncio.Future | None, asyncio.Future] | None) -> None:
+        """A post's place in line is left (posted, or given up): the next post may go."""
+        if place is None:
+            return
+        if not place[1].done():
+            place[1].set_result(None)
+        if self._posts.get(game_id) is place[1]:  # type: ignore[arg-type]
+            del self._posts[game_id]  # type: ignore[arg-type]
 
     CATCH_UP_RETRY = 3600.0  # seconds before a thread that refused a catch-up is tried again
 

@@ -216,6 +216,45 @@ async def test_an_actions_pictures_are_drawn_and_posted_once_the_game_is_free_in
     assert one.pictures[0].name.startswith(f"game{game_id}-121-")
 
 
+async def test_an_action_post_given_up_does_not_hold_up_the_games_later_posts(db):
+    """The drawing of an action's pictures cancelled (the bot closing) gives up its place in the game's line of
+    posts: the next action's post goes out (the thread catches up with the first after a restart)."""
+    drawing, go = threading.Event(), threading.Event()
+
+    class Stuck(Engine):
+        def picture(self, session, kind, change=None, names=None):
+            if stuck and not drawing.is_set():
+                drawing.set()
+                go.wait(10)
+            return super().picture(session, kind, change, names)
+
+    stuck = False
+    log, actions = recorded("1830/26855")
+    svc = Service(db, Stuck(), pictures=True)
+    game_id, callers = await imported(svc, log, actions[:120])
+    posts: list[str] = []
+
+    async def publish(reply):
+        posts.append(reply.text.splitlines()[0])
+        return object()
+
+    async def send(action):
+        lv = svc._live[game_id]
+        kind, options = type(lv.session).command_for(action)
+        return await svc.act(game_id, callers[controller(lv.game, action)], kind, options, publish, confirmed=True)
+
+    stuck = True
+    first = asyncio.ensure_future(send(actions[120]))
+    assert await asyncio.to_thread(drawing.wait, 10)
+    for task in list(svc._tasks):
+        task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    second = await asyncio.wait_for(send(actions[121]), 30)
+    go.set()
+    assert posts == [second.text.splitlines()[0]] and await db.action_count(game_id) == 122
+
+
 async def test_export_encodes_the_log_once_the_game_is_free(db, monkeypatch):
     """`/game export` takes the log as stored with the game held and writes its JSON without it."""
     import bot.service
