@@ -199,7 +199,7 @@ async def test_an_actions_pictures_are_drawn_and_posted_once_the_game_is_free_in
     first = asyncio.ensure_future(send(actions[120]))
     assert await asyncio.to_thread(drawing.wait, 10)
     second = asyncio.ensure_future(send(actions[121]))
-    for _ in range(1000):  # the second action is stored while the first one's pictures are still being drawn
+    for _ in range(6000):  # the second action is stored while the first one's pictures are still being drawn
         if await db.action_count(game_id) == 122:
             break
         await asyncio.sleep(0.005)
