@@ -84,7 +84,7 @@ async def test_auction_and_first_stock_round_messages(tmp_path):
         # the last pass was shown first: what the stock round's end settles
         assert previews == ["If you pass: Stock Round 1 ends; Cid gets the priority deal; Operating Round 1.1 (of 1) "
                             "begins; privates pay SV $5 to Ann, CS $10 to Cid, DH $15 to Bob, MH $20 to Ann, CA $25 to "
-                            "Ann, BO $30 to Cid; NYC operates first, then PRR"], previews
+                            "Ann, BO $30 to Cid; NYC operates first, then PRR; NYC places its home station on E19 Albany"], previews
         assert "privates pay SV $5 to " in text and "BO $30 to " in text
         assert "for NYC — lay track or pass." in text  # NYC (sold out first) operates first
         assert await svc.autocomplete(gid, Caller(11), "lay", "hex", "alb", {}) == [("E19 Albany: tile 57", "E19")]

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.families.g18xx import G18xx
+from bot.families.g18xx.previews import standing_pass_text
 from engine.core.actions import resolve_undo
-from engine.core.preview import preview
+from engine.core.preview import preview, standing_pass
 from engine.titles import load_18xx
 from i18n import speaking
 
@@ -28,7 +29,10 @@ MORE = {"1830": "1830/1830_game_end_bank.json", "1860": "1860/1860_game_end_stoc
 def _state(game) -> dict:
     return {"price": {c.sym: c.share_price.price for c in game.corporations if c.share_price is not None},
             "cash": {**{p.id: p.cash for p in game.players}, **{c.sym: c.cash for c in game.corporations}},
-            "closed": {c.sym for c in game.companies if c.closed}, "order": [p.id for p in game.players]}
+            "closed": {c.sym for c in game.companies if c.closed}, "order": [p.id for p in game.players],
+            "stations": {(sym, h.coord) for h in game.hexmap.hexes.values() for city in h.tile.cities
+                         for sym in city.tokens if sym},
+            "pending": set(game.hexmap.pending_tokens)}
 
 
 def _stock_round_ends(path: str):
@@ -52,7 +56,7 @@ def _stock_round_ends(path: str):
 
 @pytest.mark.parametrize("title,path", sorted(GAMES.items()) + sorted(MORE.items()))
 def test_the_preview_of_a_stock_round_s_last_pass_is_what_the_pass_does(title, path):
-    ends = 0
+    ends = homed = 0
     for game, action, info, said, round_ in _stock_round_ends(path):
         before = _state(game)
         game.apply(action)
@@ -91,7 +95,20 @@ def test_the_preview_of_a_stock_round_s_last_pass_is_what_the_pass_does(title, p
         assert game.round.operating and order == [op.key for op in game.round.entities], (title, action["id"])
         assert kinds.index("round_ended") < kinds.index("priority") < kinds.index("round_started") \
             < kinds.index("operating_order")
+        # the home stations placed (the first operator's, as its turn begins), or left to the corporation's choice
+        homes = [e for e in events if e["event"] == "home_station"]
+        assert {(e["corporation"], e["hex"]) for e in homes if not e["chooses"]} == \
+            after["stations"] - before["stations"], (title, action["id"])
+        assert {(e["corporation"], e["hex"]) for e in homes if e["chooses"]} == \
+            after["pending"] - before["pending"], (title, action["id"])
+        assert all(kinds.index("operating_order") < events.index(e) for e in homes)
+        homed += bool(homes)
     assert ends >= 3, (title, path, ends)
+    # 1830 and 18MEX place a home station as its corporation first operates, so a stock round's last pass
+    # that starts a new corporation's turn places it; 1860 places it as the corporation floats and 1817 as it
+    # is auctioned, never at a round's end (the recorded games of GAMES have such a pass)
+    assert homed > 0 if path == GAMES[title] and title in ("1830", "18MEX") else \
+        homed == 0 or title in ("1830", "18MEX"), (title, path, homed)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -122,3 +139,79 @@ def test_a_stock_round_s_last_pass_is_shown_before_it_is_sent(lang):
     first = {key: v for key, v in actions[earlier].items() if key not in ("id", "created_at")}
     with speaking(lang):
         assert session.confirmation(first, session.player_names()) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_stock_round_s_last_pass_tells_the_first_operator_s_home_station(lang):
+    """1830's third stock round: the B&O floated in it operates first in the operating round its last pass starts,
+    placing its home station on Baltimore as its turn begins."""
+    log = json.loads((FIXTURES / GAMES["1830"]).read_text())
+    actions = [a for a in resolve_undo(log["actions"]) if a["type"] != "message"]
+    k = next(i for i, a in enumerate(actions) if a["id"] == 162)
+    session = G18xx("1830", load_18xx({**log, "actions": actions[:k]}))
+    last = {key: v for key, v in actions[k].items() if key not in ("id", "created_at")}
+    with speaking(lang):
+        text = session.confirmation(last, session.player_names())
+    expected = {"en": "B&O operates first, then B&M, NYNH, PRR, NYC; B&O places its home station on I15 Baltimore",
+                "ru": "первой действует B&O, затем B&M, NYNH, PRR, NYC; B&O ставит домашнюю станцию в I15 Baltimore"}
+    assert text.endswith(expected[lang]), text
+
+
+def _session_before(action_id: int):
+    """1830 26855 just before the action `action_id`, as the bot plays it (standing orders acting), and its log."""
+    log = json.loads((FIXTURES / GAMES["1830"]).read_text())
+    actions = [a for a in resolve_undo(log["actions"]) if a["type"] != "message"]
+    k = next(i for i, a in enumerate(actions) if a["id"] == action_id)
+    return G18xx("1830", load_18xx({**log, "actions": actions[:k]})), actions[k:]
+
+
+def _order(player: int) -> dict:
+    return {"type": "program_share_pass", "entity": player, "entity_type": "player", "unconditional": False,
+            "indefinite": False}
+
+
+def test_a_standing_order_to_pass_that_ends_the_stock_round_at_once_is_shown_before_it_is_sent():
+    """Player 2, whose pass ends 1830's second stock round, orders passes instead: the order passes at once,
+    and the preview tells the round's end as for a pass."""
+    session, _rest = _session_before(89)
+    text = session.confirmation(_order(82), session.player_names())
+    assert text.startswith("If this order passes now: Stock Round 2 ends; NYNH is sold out: price $65 → $67; "
+                           "Player 3 gets the priority deal; Operating Round 2.1 (of 1) begins; "), text
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_standing_order_to_pass_later_tells_what_the_round_s_end_settles_if_everyone_passes(lang):
+    """In 1830's second stock round, with Player 3 to act: Player 2's order passes at their turn, and if Player 3,
+    4 and 1 pass before it, its pass ends the round; Player 1's order passes too, but the round then ends at
+    Player 2's pass. The preview of Player 2's order is what happens when the three do pass."""
+    session, rest = _session_before(86)
+    names = session.player_names()
+    with speaking(lang):
+        mine, theirs = session.confirmation(_order(82), names), session.confirmation(_order(330), names)
+    if lang == "en":
+        assert mine.startswith("Not known yet: this order passes at your turn; if Player 3, Player 4 and Player 1 "
+                               "pass before it, its pass then: Stock Round 2 ends; NYNH is sold out: price $65 → $67; "
+                               "Player 3 gets the priority deal; "), mine
+        assert theirs.startswith("Not known yet: this order passes at your turn; if everyone passes, the round ends at "
+                                 "Player 2's pass, and then: Stock Round 2 ends; "), theirs
+    else:
+        assert "Player 3, Player 4" in mine and "$65 → $67" in mine and "Not known" not in mine, mine
+        assert "Player 2" in theirs and "$65 → $67" in theirs and "Not known" not in theirs, theirs
+    said = standing_pass(session.game, _order(82))
+    game = session.game
+    game.apply(_order(82))
+    for action in rest[:3]:  # Player 3, 4 and 1 pass: Player 2's order then passes, ending the round
+        assert action["type"] == "pass" and action["entity"] in said["others"]
+        game.apply({"type": "pass", "entity": action["entity"], "entity_type": "player"})
+    assert game.round.operating and game.outcomes == said["events"]
+    assert said["others"] == [117, 330, 1627] and said["last"] == 82
+
+
+def test_a_standing_order_to_pass_whose_end_of_the_round_is_not_known_says_so():
+    """Where even everyone passing from now on tells nothing (a player before the order must sell first), the
+    preview says it is not known yet, and when it will be."""
+    w = G18xx("1830", load_18xx(json.loads((FIXTURES / GAMES["1830"]).read_text()) | {"actions": []})).words()
+    for lang in ("en", "ru"):
+        with speaking(lang):
+            text = standing_pass_text(w, {"when": "unknown"}, 1)
+        assert text and ("Not known yet" in text) == (lang == "en") and "{" not in text

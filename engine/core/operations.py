@@ -77,7 +77,8 @@ class OperatingMixin:
         """The free home station at the start of a corporation's first turn.
 
         When the home hex has several cities and track already decides between them, the corporation
-        chooses: the token waits in the map's pending tokens (1830 Erie on E11).
+        chooses: the token waits in the map's pending tokens (1830 Erie on E11). Each is told (`outcomes`,
+        `home_station`: the hex, and whether the corporation still chooses the city).
         """
         if not corp.token_prices or corp.token_used[0]:
             return
@@ -86,8 +87,12 @@ class OperatingMixin:
                 # the city its reservation is on (it moves with upgrades), else the first
                 self.hexmap.place_home_token(corp.sym, coord, None)
                 corp.tokens_used += 1
+                chooses = False
             except GameError:
                 self.hexmap.pending_tokens.append((corp.sym, coord))
+                chooses = True
+            # told (a user interface previews it: a stock round's end starting the first operator's turn)
+            self.outcomes.append({"event": "home_station", "corporation": corp.sym, "hex": coord, "chooses": chooses})
 
     def lay_tile(self, corp: Corporation, coord: str, tile_id: str, rotation: int, cost: int) -> None:
         if cost:

@@ -40,6 +40,40 @@ def preview(game, action: dict) -> dict:
             "payments": [dict(p) for p in copy.company_payments]}
 
 
+def standing_pass(game, action: dict) -> dict:
+    """What a standing order to pass in a stock round (`program_share_pass`, set by the player of `action`)
+    leads to, where it is known: `{"when": "now", **preview}` when the order passes at once (its pass, and
+    the passes of other orders it sets off, tried on a copy: the stock round's end among `events` if they end
+    it). Else, as long as everyone passes from now on: `{"when": "if_all_pass", "others": [...], "last": id,
+    **preview}`, the players who must pass for the round to end (`others`, in turn order; the order passing
+    for its player at their turns among them), the player whose pass ends it (`last`: the order's own player
+    when its pass does), and what that pass settles (the round's end); `{"when": "unknown"}` if even then it
+    is not known (a player must do something else, or the order stops first). GameError if it is refused."""
+    action = {k: v for k, v in action.items() if k not in ("id", "created_at")}
+    now = preview(game, action)
+    player = action.get("entity")
+    if not game.round.stock or any(e["event"] == "round_ended" for e in now["events"]) or \
+            game.active_players() == [player]:
+        return {"when": "now", **now}
+    copy = copy_of(game)
+    copy.apply(action)
+    round_, others = copy.round, []
+    for _ in range(2 * len(copy.players)):
+        actor = copy.acting_entity() or {}
+        if copy.round is not round_ or actor.get("entity_type") != "player" or actor.get("entity") == player \
+                or "pass" not in copy.action_types():
+            break
+        others.append(actor["entity"])
+        before = snapshot(copy)
+        copy.apply({"type": "pass", "entity": actor["entity"], "entity_type": "player"})
+        if any(e["event"] == "round_ended" for e in copy.outcomes):
+            # the pass that ended it: the last of this action's passes (a standing order's, if any)
+            last = ([actor] + [a for a in copy.actions[-1].get("auto_actions") or () if a.get("type") == "pass"])[-1]
+            return {"when": "if_all_pass", "others": others, "last": last["entity"], **effect(before, snapshot(copy)),
+                    "events": [dict(e) for e in copy.outcomes], "payments": [dict(p) for p in copy.company_payments]}
+    return {"when": "unknown"}
+
+
 def snapshot(game) -> dict:
     """The facts a preview compares: players, corporations started, the bank's loans, whose turn it is."""
     out: dict[str, Any] = {

@@ -26,11 +26,11 @@ PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge", "assign")
 
 def wanted(action: dict, turn: dict) -> bool:
     """Whether this action is previewed: loans, conversions, mergers, naming a buyer, offers for sale, and a
-    pass (a stock round's too), or a standing order to pass in merger rounds, where the engine says a pass may set something off
+    pass (a stock round's too), or a standing order to pass (in stock and merger rounds), where the engine says a pass may set something off
     (`turn["pass_sets_off"]`: shown only when it does, see `pass_text`); not 18MEX's merger into the NdM
     (`turn["merge"]`), nor a private's or a station's `assign`."""
     kind = action.get("type")
-    if kind in ("pass", "program_merger_pass"):
+    if kind in ("pass", "program_merger_pass", "program_share_pass"):
         return bool(turn.get("pass_sets_off"))
     if kind == "assign":
         return action.get("target_type") == "corporation"
@@ -89,6 +89,8 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
         return pass_text(w, action, said, turn)
     if kind == "program_merger_pass":
         return order_text(w, said)
+    if kind == "program_share_pass":
+        return standing_pass_text(w, said, action.get("entity"))
     return None
 
 
@@ -110,6 +112,29 @@ def order_text(w: Words, said: dict) -> str | None:
     if not lines:
         return None
     return _("If this order passes now: {consequences}", consequences="; ".join(lines))
+
+
+def standing_pass_text(w: Words, said: dict, player: Any) -> str | None:
+    """A standing order to pass in a stock round, set by `player` (`engine.core.preview.standing_pass`): what
+    its pass sets off if it passes at once (`order_text`: the round's end, if it ends it); if it passes later,
+    what the round's end settles should everyone pass from now on, and whose pass ends it; or that it is not
+    known yet."""
+    when = said.get("when")
+    if when == "now":
+        return order_text(w, said)
+    lines = consequences(w, said) if when == "if_all_pass" else []
+    if not lines:
+        return _("Not known yet: this order passes at your turns in this stock round; whether a pass of it ends the "
+                 "round, and what the round's end settles, depends on the moves before it, and is told when it comes")
+    others = [pid for pid in said.get("others") or [] if pid != said.get("last")]
+    names = and_list([w.who(pid, "player") for pid in others])
+    if said.get("last") == player:
+        return ngettext("Not known yet: this order passes at your turn; if {names} passes before it, its pass then: "
+                        "{consequences}",
+                        "Not known yet: this order passes at your turn; if {names} pass before it, its pass then: "
+                        "{consequences}", len(others), names=names, consequences="; ".join(lines))
+    return _("Not known yet: this order passes at your turn; if everyone passes, the round ends at {name}'s pass, "
+             "and then: {consequences}", name=w.who(said.get("last"), "player"), consequences="; ".join(lines))
 
 
 def consequences(w: Words, said: dict) -> list[str]:
@@ -148,7 +173,8 @@ def consequences(w: Words, said: dict) -> list[str]:
 def stock_round_end_lines(w: Words, said: dict) -> list[str]:
     """What a stock round's end settles, in the order the engine settles it (`said["events"]`), empty if the
     round goes on: `Stock Round 3 ends; NYNH is sold out: price $65 → $67; Bob gets the priority deal;
-    Operating Round 3.1 (of 2) begins; privates pay SV $5 to Ann, …; NYNH operates first, then NYC, PRR`,
+    Operating Round 3.1 (of 2) begins; privates pay SV $5 to Ann, …; NYNH operates first, then NYC, PRR; NYNH
+    places its home station on G19 New York` (a corporation's first turn: 1830, 18MEX),
     with a title's own (1817: a corporation liquidated for want of stations, the Train Station closing,
     the interest rate fixed for the operating round; 18MEX: the mail contract of the first to operate)."""
     events = said.get("events") or []
@@ -175,6 +201,11 @@ def stock_round_end_lines(w: Words, said: dict) -> list[str]:
             lines.append(_("privates pay {incomes}", incomes=", ".join(
                 _("{company} {money} to {name}", company=x["company"], money=w.money_of(x["to"], x["to_type"], x["amount"]),
                   name=w.who(x["to"], x["to_type"])) for x in income)))
+        elif kind == "home_station":
+            lines.append(_("{corporation} chooses the city of {place} for its home station", corporation=e["corporation"],
+                           place=w.place(e["hex"])) if e.get("chooses") else
+                         _("{corporation} places its home station on {place}", corporation=e["corporation"],
+                           place=w.place(e["hex"])))
         elif kind == "mail_contract":
             lines.append(_("{corporation} gets {money} from its mail contract", corporation=e["to"],
                            money=w.credits(e["amount"])))
