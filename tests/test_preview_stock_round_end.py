@@ -145,11 +145,8 @@ def test_a_stock_round_s_last_pass_is_shown_before_it_is_sent(lang):
 def test_a_stock_round_s_last_pass_tells_the_first_operator_s_home_station(lang):
     """1830's third stock round: the B&O floated in it operates first in the operating round its last pass starts,
     placing its home station on Baltimore as its turn begins."""
-    log = json.loads((FIXTURES / GAMES["1830"]).read_text())
-    actions = [a for a in resolve_undo(log["actions"]) if a["type"] != "message"]
-    k = next(i for i, a in enumerate(actions) if a["id"] == 162)
-    session = G18xx("1830", load_18xx({**log, "actions": actions[:k]}))
-    last = {key: v for key, v in actions[k].items() if key not in ("id", "created_at")}
+    session, rest = _session_before(162)
+    last = {key: v for key, v in rest[0].items() if key not in ("id", "created_at")}
     with speaking(lang):
         text = session.confirmation(last, session.player_names())
     expected = {"en": "B&O operates first, then B&M, NYNH, PRR, NYC; B&O places its home station on I15 Baltimore",
