@@ -90,6 +90,16 @@ def test_the_boleos_station_is_refused_to_a_player_and_outside_its_corporations_
         game.apply(BOLEO_STATION)
 
 
+def test_the_boleos_station_tried_in_a_stock_round_says_when_it_is_placed():
+    game = upto(BELOW_PRICE, 226)  # Stock Round 5: UdY owns CdB, its station still to place
+    assert game.round.stock
+    with pytest.raises(GameError, match="CdB's station is placed in UdY's turn of an operating round"):
+        game.apply(BOLEO_STATION)
+    game = upto(BOUGHT_AND_PLACED, 123)  # Stock Round 3: MC placed it in the operating round before
+    with pytest.raises(GameError, match="CdB has no station to place"):
+        game.apply(BOLEO_STATION)
+
+
 def test_the_boleo_opens_the_station_step_to_a_corporation_short_of_its_station_price():
     # 18xx.games opens the station step on the cheapest station the corporation may place, the Boleo's free one
     # included, wherever its track reaches a city: UdY ($16, next station $40) must place or pass
@@ -141,4 +151,4 @@ def test_players_buy_and_use_the_boleo_by_chat_in_any_case():
     assert token.choices(s, "using", {}, s.legal()) == [("CdB", "CdB")]
     assert [v for _, v in token.choices(s, "city", {"using": "CdB"}, s.legal())] == ["H3-0-0#0"]
     change = s.apply(token.build(s, token.given({"city": "H3", "using": "cdb"}), 3, s.legal()))
-    assert s.describe(change, names) == "MC places a station in H3 Santa Rosalia"
+    assert s.describe(change, names) == "CdB places MC's station in H3 Santa Rosalia"

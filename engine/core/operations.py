@@ -207,6 +207,24 @@ class OperatingMixin:
             return False
         return not self.ability_used(company, ability)
 
+    def station_power_refusal(self, company: Company, turn_of=None) -> GameError | None:
+        """Why a private's station (a station or teleport power) can't be placed, by the first thing in the way:
+        no such power left, no corporation owning it, not that corporation's turn (`turn_of`: the operator
+        whose turn it is; None outside an operating round, as in a stock round); None if nothing of these."""
+        ability = next((a for a in company.abilities if a["type"] in ("teleport", "token")), None)
+        if ability is None or company.closed or not self.ability_live(company, ability):
+            return GameError("{company} has no station to place", company=company.sym)
+        corp = company.owner
+        if not isinstance(corp, Corporation):
+            return GameError("{company}'s station is placed by a corporation that owns it", company=company.sym)
+        if turn_of is None:
+            return GameError("{company}'s station is placed in {corporation}'s turn of an operating round",
+                             company=company.sym, corporation=corp.sym)
+        if corp is not turn_of:
+            return GameError("{company}'s station is placed in {corporation}'s turn", company=company.sym,
+                             corporation=corp.sym)
+        return None
+
     def ability_used(self, company: Company, ability: dict) -> bool:
         """Used up: as many uses as its count."""
         count = ability.get("count")

@@ -6,7 +6,7 @@ or accepts it; after it, steps with nothing left to do are skipped.
 
 from __future__ import annotations
 
-from engine.core.entities import Corporation, Player
+from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError, Phrase
 
 
@@ -85,8 +85,9 @@ class Round:
                 raise self.explain_refusal(step, entity, action)
             if accepts:
                 return step
-        raise GameError("{name} can't {action} now", name=self.game.name_of(entity),
-                        action=Phrase(action.type.replace('_', ' '), "action"))
+        raise self.power_refusal(entity, action) or \
+            GameError("{name} can't {action} now", name=self.game.name_of(entity),
+                      action=Phrase(action.type.replace('_', ' '), "action"))
 
     def process(self, action, entity=None, step=None) -> None:
         """Let the step that takes the action process it (`entity` and `step` as `step_for` found them)."""
@@ -114,7 +115,15 @@ class Round:
                     reason = step.why_not(entity, action)
                     if reason:
                         return reason
-        return blocking_step.refusal(entity, action.type)
+        return self.power_refusal(entity, action) or blocking_step.refusal(entity, action.type)
+
+    def power_refusal(self, entity, action) -> GameError | None:
+        """A private's station tried in a round none of whose steps places one (a stock round): why, and when it
+        is placed (18MEX's Boleo: in its corporation's turn of an operating round)."""
+        if action.type != "place_token" or not isinstance(entity, Company) or \
+                any(hasattr(step, "process_place_token") for step in self.steps):
+            return None
+        return self.game.station_power_refusal(entity)
 
     def skip_steps(self) -> None:
         for step in self.steps:

@@ -616,6 +616,12 @@ class Token(G18xxCommand):
         new = [h for h in (corps_of(change.after).get(corp) or {}).get("tokens", []) or [] if h not in hexes_b]
         where = w.place(new[0]) if new else _("city {city}", city=a.get("city"))
         paid = self.paid(change)
+        if a.get("entity_type") == "company":  # a private's power placed it (18MEX's Boleo)
+            if paid:
+                return _("{company} places {operator}'s station in {place} for {money}", company=a.get("entity"),
+                         operator=corp, place=where, money=w.credits(paid))
+            return _("{company} places {operator}'s station in {place}", company=a.get("entity"), operator=corp,
+                     place=where)
         if paid:
             return _("{operator} places a station in {place} for {money}", operator=corp, place=where,
                      money=w.credits(paid))

@@ -366,15 +366,11 @@ class SpecialToken(Step):
             return None
         if ability is not None:
             return GameError("a station has already been placed this turn")
-        ability = next((a for a in company.abilities if a["type"] in ("teleport", "token")), None)
-        if ability is None or company.closed or not self.game.ability_live(company, ability):
-            return GameError("{company} has no station to place", company=company.sym)
+        refusal = self.game.station_power_refusal(company, self.round.current_entity)
+        if refusal is not None:
+            return refusal
+        ability = next(a for a in company.abilities if a["type"] in ("teleport", "token"))
         corp = company.owner
-        if not isinstance(corp, Corporation):
-            return GameError("{company}'s station is placed by a corporation that owns it", company=company.sym)
-        if corp is not self.round.current_entity:
-            return GameError("{company}'s station is placed in {corporation}'s turn", company=company.sym,
-                             corporation=corp.sym)
         if not corp.tokens_left:
             return GameError("{corporation} has no station tokens left", corporation=corp.sym)
         if ability["type"] == "token" and all(c in self.game.hexmap.tokened_hexes(corp.sym) for c in ability["hexes"]):
