@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.families.g18xx import G18xx
-from bot.families.g18xx.previews import standing_pass_text
+from bot.families.g18xx.previews import standing_pass_outlook
 from engine.core.actions import resolve_undo
 from engine.core.preview import preview, standing_pass
 from engine.titles import load_18xx
@@ -178,22 +178,30 @@ def test_a_standing_order_to_pass_that_ends_the_stock_round_at_once_is_shown_bef
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_standing_order_to_pass_later_tells_what_the_round_s_end_settles_if_everyone_passes(lang):
-    """In 1830's second stock round, with Player 3 to act: Player 2's order passes at their turn, and if Player 3,
-    4 and 1 pass before it, its pass ends the round; Player 1's order passes too, but the round then ends at
-    Player 2's pass. The preview of Player 2's order is what happens when the three do pass."""
-    session, rest = _session_before(86)
-    names = session.player_names()
-    with speaking(lang):
-        mine, theirs = session.confirmation(_order(82), names), session.confirmation(_order(330), names)
+    """In 1830's second stock round, with Player 3 to act: Player 2's order is set at once, and its message tells
+    that if Player 3, 4 and 1 pass before Player 2's turn, the order's pass ends the round, and what that settles;
+    Player 4's order passes too, but the round then ends at Player 2's pass. What it tells of Player 2's order is
+    what happens when the three do pass."""
+    texts = {}
+    for player in (82, 330):
+        session, rest = _session_before(86)
+        assert session.confirmation(_order(player), session.player_names()) is None  # sent at once
+        said = standing_pass(session.game, _order(player))
+        with speaking(lang):
+            texts[player] = session.describe(session.apply(_order(player)), session.player_names())
+    mine, theirs = texts[82], texts[330]
     if lang == "en":
-        assert mine.startswith("Not known yet: this order passes at your turn; if Player 3, Player 4 and Player 1 "
-                               "pass before it, its pass then: Stock Round 2 ends; NYNH is sold out: price $65 → $67; "
+        assert mine.startswith("Player 2 will pass automatically for the rest of this stock round; not known yet "
+                               "whether its pass ends the round: if Player 3, Player 4 and Player 1 pass before "
+                               "Player 2's turn, it does: Stock Round 2 ends; NYNH is sold out: price $65 → $67; "
                                "Player 3 gets the priority deal; "), mine
-        assert theirs.startswith("Not known yet: this order passes at your turn; if everyone passes, the round ends at "
-                                 "Player 2's pass, and then: Stock Round 2 ends; "), theirs
+        assert theirs.startswith("Player 4 will pass automatically for the rest of this stock round; not known yet "
+                                 "what its passes lead to: if everyone passes, the round ends at Player 2's pass: "
+                                 "Stock Round 2 ends; "), theirs
     else:
-        assert "Player 3, Player 4" in mine and "$65 → $67" in mine and "Not known" not in mine, mine
-        assert "Player 2" in theirs and "$65 → $67" in theirs and "Not known" not in theirs, theirs
+        assert "Player 3, Player 4" in mine and "$65 → $67" in mine and "not known" not in mine, mine
+        assert "Player 2" in theirs and "$65 → $67" in theirs and "not known" not in theirs, theirs
+    session, rest = _session_before(86)
     said = standing_pass(session.game, _order(82))
     game = session.game
     game.apply(_order(82))
@@ -206,9 +214,9 @@ def test_a_standing_order_to_pass_later_tells_what_the_round_s_end_settles_if_ev
 
 def test_a_standing_order_to_pass_whose_end_of_the_round_is_not_known_says_so():
     """Where even everyone passing from now on tells nothing (a player before the order must sell first), the
-    preview says it is not known yet, and when it will be."""
+    order's message says it is not known yet, and when it will be."""
     w = G18xx("1830", load_18xx(json.loads((FIXTURES / GAMES["1830"]).read_text()) | {"actions": []})).words()
     for lang in ("en", "ru"):
         with speaking(lang):
-            text = standing_pass_text(w, {"when": "unknown"}, 1)
-        assert text and ("Not known yet" in text) == (lang == "en") and "{" not in text
+            text = standing_pass_outlook(w, {"when": "unknown"}, 1)
+        assert text and ("not known yet" in text) == (lang == "en") and "{" not in text

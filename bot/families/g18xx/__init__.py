@@ -256,17 +256,16 @@ class G18xx(Session):
 
     def confirmation(self, action: dict, names: dict[int, str]) -> str | None:
         """A loan, a repayment, a conversion, a merger, a buyer named or an offer for sale is shown before it
-        is sent, and a pass or a standing order to pass that may end a round (bot/families/g18xx/previews.py),
+        is sent, and a pass or a standing order to pass at once that ends a round (bot/families/g18xx/previews.py),
         from the engine's preview of it; None for other actions,
         and for one the engine refuses (applying it then says why)."""
         from bot.families.g18xx.previews import preview_text, wanted
-        from engine.core.preview import preview, standing_pass
+        from engine.core.preview import preview
 
         if not wanted(action, self.turn_info()):
             return None
         try:
-            tried = standing_pass if action.get("type") == "program_share_pass" else preview
-            said = tried(self.game, clean(action))
+            said = preview(self.game, clean(action))
         except Exception:
             log.debug("preview of %s refused", action, exc_info=True)
             return None

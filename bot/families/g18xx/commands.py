@@ -6,6 +6,7 @@ are. Actions are 18xx.games action dicts.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,8 @@ from bot.families.g18xx.words import (
 )
 from bot.names import CommandName
 from i18n import N_, _, lazy, ngettext
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot.families.g18xx import G18xx
@@ -1519,8 +1522,11 @@ class Auto(G18xxCommand):
         t = a.get("type")
         if t == "program_share_pass":
             if a.get("indefinite"):
-                return _("{name} will pass automatically in every stock round", name=who)
-            return _("{name} will pass automatically for the rest of this stock round", name=who)
+                text = _("{name} will pass automatically in every stock round", name=who)
+            else:
+                text = _("{name} will pass automatically for the rest of this stock round", name=who)
+            outlook = self.pass_outlook(s, w, a)
+            return text + "; " + outlook if outlook else text
         if t == "program_merger_pass":
             by_round = a.get("corporations_by_round") or {}
             merger, acquisition = (sorted(by_round.get(r) or ()) for r in MERGER_ROUNDS)
@@ -1543,6 +1549,22 @@ class Auto(G18xxCommand):
         if reason and reason != "user":
             return _("{name}'s automatic actions stop ({why})", name=who, why=reason)
         return _("{name}'s automatic actions stop", name=who)
+
+    @staticmethod
+    def pass_outlook(s: G18xx, w: Words, a: dict) -> str | None:
+        """In a stock round, where the order did not pass at once: what its pass leads to if everyone passes
+        from now on, or that it is not known yet (the engine tries the passes on a copy)."""
+        from bot.families.g18xx.previews import standing_pass_outlook
+        from engine.core.preview import standing_pass
+
+        if not s.game.round.stock or s.game.finished:
+            return None
+        try:
+            said = standing_pass(s.game, {k: v for k, v in clean(a).items() if k != "auto_actions"})
+        except Exception:
+            log.debug("the outlook of %s failed", a, exc_info=True)
+            return None
+        return standing_pass_outlook(w, said, a.get("entity"))
 
     @staticmethod
     def describe_auction_bid(w: Words, who: str, a: dict) -> str:

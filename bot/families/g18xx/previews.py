@@ -26,7 +26,7 @@ PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge", "assign")
 
 def wanted(action: dict, turn: dict) -> bool:
     """Whether this action is previewed: loans, conversions, mergers, naming a buyer, offers for sale, and a
-    pass (a stock round's too), or a standing order to pass (in stock and merger rounds), where the engine says a pass may set something off
+    pass (a stock round's too), or a standing order to pass (stock and merger rounds: acting at once), where the engine says a pass may set something off
     (`turn["pass_sets_off"]`: shown only when it does, see `pass_text`); not 18MEX's merger into the NdM
     (`turn["merge"]`), nor a private's or a station's `assign`."""
     kind = action.get("type")
@@ -87,10 +87,8 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
         return text + "; " + terms if terms else text
     if kind == "pass":
         return pass_text(w, action, said, turn)
-    if kind == "program_merger_pass":
+    if kind in ("program_merger_pass", "program_share_pass"):
         return order_text(w, said)
-    if kind == "program_share_pass":
-        return standing_pass_text(w, said, action.get("entity"))
     return None
 
 
@@ -114,27 +112,28 @@ def order_text(w: Words, said: dict) -> str | None:
     return _("If this order passes now: {consequences}", consequences="; ".join(lines))
 
 
-def standing_pass_text(w: Words, said: dict, player: Any) -> str | None:
-    """A standing order to pass in a stock round, set by `player` (`engine.core.preview.standing_pass`): what
-    its pass sets off if it passes at once (`order_text`: the round's end, if it ends it); if it passes later,
-    what the round's end settles should everyone pass from now on, and whose pass ends it; or that it is not
-    known yet."""
+def standing_pass_outlook(w: Words, said: dict, player: Any) -> str | None:
+    """What a standing order to pass in a stock round, set by `player` and not passing at once, leads to
+    (`engine.core.preview.standing_pass`), for the order's message: what the round's end settles should
+    everyone pass from now on, and whose pass ends it then; or that it is not known yet. None when the
+    order passed at once (its preview told what that set off)."""
     when = said.get("when")
     if when == "now":
-        return order_text(w, said)
+        return None
     lines = consequences(w, said) if when == "if_all_pass" else []
     if not lines:
-        return _("Not known yet: this order passes at your turns in this stock round; whether a pass of it ends the "
-                 "round, and what the round's end settles, depends on the moves before it, and is told when it comes")
+        return _("whether a pass of it ends the round is not known yet: that depends on the moves before it, and "
+                 "is told when it comes")
     others = [pid for pid in said.get("others") or [] if pid != said.get("last")]
-    names = and_list([w.who(pid, "player") for pid in others])
+    name = w.who(player, "player")
     if said.get("last") == player:
-        return ngettext("Not known yet: this order passes at your turn; if {names} passes before it, its pass then: "
-                        "{consequences}",
-                        "Not known yet: this order passes at your turn; if {names} pass before it, its pass then: "
-                        "{consequences}", len(others), names=names, consequences="; ".join(lines))
-    return _("Not known yet: this order passes at your turn; if everyone passes, the round ends at {name}'s pass, "
-             "and then: {consequences}", name=w.who(said.get("last"), "player"), consequences="; ".join(lines))
+        return ngettext("not known yet whether its pass ends the round: if {names} passes before {name}'s turn, "
+                        "it does: {consequences}",
+                        "not known yet whether its pass ends the round: if {names} pass before {name}'s turn, "
+                        "it does: {consequences}", len(others), names=and_list([w.who(pid, "player") for pid in others]),
+                        name=name, consequences="; ".join(lines))
+    return _("not known yet what its passes lead to: if everyone passes, the round ends at {last}'s pass: "
+             "{consequences}", last=w.who(said.get("last"), "player"), consequences="; ".join(lines))
 
 
 def consequences(w: Words, said: dict) -> list[str]:
