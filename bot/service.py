@@ -60,6 +60,7 @@ NAME_LIMIT = 40
 # an imported log: a long real 1830 game is ~2,000 actions and well under 2 MB
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
+POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of turn offered at once
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
 # leaves memory, and its next command rebuilds it from the stored log (defaults of the bot's settings, bot.config)
@@ -99,6 +100,7 @@ class Reply:
     language: str = DEFAULT                              # what it is written in (its buttons too)
     pinned: str | None = None                            # the thread's pinned summary, as it reads now
     private: bool = False                                # for the caller alone (a preview to confirm): never posted
+    labels: dict[str, str] = field(default_factory=dict)  # a button's own words, where not its kind's (a move)
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
     # an action's pictures being drawn once the game is free, then the reply posted (`Service._drawn`)
     drawing: asyncio.Future | None = field(default=None, repr=False, compare=False)
@@ -779,6 +781,8 @@ class Service:
         moment = await self._moment(lv)  # a button acts only at the moment it was posted for
         reply.told = (moment, len(lv.session.actions) if lv.session else 0)
         buttons = self._words_set(lambda: lv.session.buttons_for(change), lv) if lv.session is not None else []
+        if lv.session is not None and await asyncio.to_thread(self._powers_held, lv):
+            buttons = [*buttons, "powers"]  # its press shows the presser alone what is theirs to use
         reply.buttons = [f"{b}:{moment}" for b in buttons]
         reply.pinned = self.summary_text(lv)
         if changed and turn:
@@ -993,10 +997,64 @@ class Service:
     async def press(self, game_id: int, caller: Caller, key: str, moment: int | None,
                     publish: Publish | None = None) -> Reply:
         """A game button (Pass, Pay out, Done building...) pressed: its family's command for the presser, if
-        the game is still at the `moment` the button was posted for (None: a button of unknown moment)."""
+        the game is still at the `moment` the button was posted for (None: a button of unknown moment). The
+        out-of-turn buttons: `powers` (posted for everyone) lists the presser's own, `power` uses one."""
+        if key == "powers":
+            return await self.powers(game_id, caller)
+        if key == "power":
+            return await self.use_power(game_id, caller, moment or 0, publish)
         row = access.check_scope(caller, await self.db.get_game(access.game_number(game_id)), game_id)
         command, options = self.engine.title(row.title).family.button_action(key)
         return await self.act(game_id, caller, command, options, publish, moment=moment)
+
+    # ------------------------------------------------------------------ out of turn
+    # A post's buttons are everyone's, so what a seat may do out of its turn (a private's ability: 1830's MH
+    # exchange, 1860's starting privates in a stock round) is one public `powers` button, posted while any
+    # seat not to act has something; its press answers the presser alone with a button for each of theirs
+    # (`power`: the game's moment and the move's place in that list, so it acts at no other moment).
+    def _powers_held(self, lv: Live) -> bool:
+        session = lv.session
+        return session is not None and any(self._words_set(lambda s=seat: session.out_of_turn(s.player_id), lv)
+                                           for seat in lv.seats)
+
+    async def powers(self, game_id: int, caller: Caller) -> Reply:
+        """The presser's moves out of turn, each a button for them alone (private); UserError if none."""
+        async with self.lock(game_id):
+            lv = await self._scoped(caller, game_id)
+            seat = lv.seat_of_member(caller.member_id)
+            if lv.row.status != "active" or lv.session is None or seat is None:
+                raise UserError(lazy("You have no seat in this game.") if seat is None else
+                                lazy("This game is not running."))
+            session = lv.session
+            moves = await asyncio.to_thread(session.out_of_turn, seat.player_id)
+            if not moves:
+                raise UserError(lazy("Nothing of yours may be used out of turn now."))
+            moment = await self._moment(lv)
+            with speaking(caller.language):
+                labels = [self._words(lambda a=a: session.label(a), "label", lv) for a in moves[:POWER_SLOTS]]
+                text = _("Yours to use now, out of turn (for you alone):") + "".join(f"\n• {x}" for x in labels)
+            buttons = [f"power:{moment * POWER_SLOTS + i}" for i in range(len(labels))]
+            return Reply(text, lv.row.id, lv.row.thread_id, buttons=buttons, labels=dict(zip(buttons, labels, strict=True)),
+                         guild_id=lv.row.guild_id, language=caller.language or lv.row.language, private=True)
+
+    async def use_power(self, game_id: int, caller: Caller, arg: int, publish: Publish | None = None) -> Reply:
+        """A `power` button pressed: the move it was posted for, sent by its member as the command would be (the
+        same checks, a preview first where the move has one), if the game has not moved on since."""
+        moment, index = divmod(arg, POWER_SLOTS)
+        async with self.lock(game_id):
+            lv = await self._scoped(caller, game_id)
+            seat = lv.seat_of_member(caller.member_id)
+            if lv.session is None or seat is None or moment != await self._moment(lv):
+                raise UserError(lazy("This button was posted before the game moved on, so nothing was done: use "
+                                     "the buttons of the latest message, or the command."))
+            moves = await asyncio.to_thread(lv.session.out_of_turn, seat.player_id)
+            if not moves:  # (a button shown to another member)
+                raise UserError(lazy("Nothing of yours may be used out of turn now."))
+            if index >= len(moves):
+                raise UserError(lazy("This button was posted before the game moved on, so nothing was done: use "
+                                     "the buttons of the latest message, or the command."))
+            kind, options = lv.session.command_for(moves[index])
+        return await self.act(game_id, caller, kind, options, publish, moment=moment)
 
     def _not_your_turn(self, lv: Live) -> Any:
         active = lv.session.active_players() if lv.session else []

@@ -183,6 +183,13 @@ class Session:
         every legal move now."""
         return self.legal()
 
+    def out_of_turn(self, player: int) -> list[dict]:
+        """What the seat `player` may do now though it is not its turn (a private's ability: the family says,
+        `may_act_out_of_turn`); nothing while it is its turn (its moves are then the usual ones)."""
+        if player in self.active_players():
+            return []
+        return [a for a in self.legal_for(player) if self.may_act_out_of_turn(player, a)]
+
     def summary(self) -> dict:
         return self.game.summary()
 

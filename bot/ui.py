@@ -22,6 +22,8 @@ LOBBY = {"join": (N_("Join"), "success"), "leave": (N_("Leave"), "secondary"), "
 VOTES = {"undo_yes": (N_("Agree to undo"), "danger"), "undo_no": (N_("Refuse"), "secondary")}
 OFFERS = {"offer_yes": (N_("Accept the offer"), "success"), "offer_no": (N_("Decline"), "secondary")}
 PREVIEWS = {"confirm": (N_("Confirm"), "success"), "cancel": (N_("Cancel"), "secondary")}
+# what a seat may do out of its turn: the post's button is everyone's, its answer the presser's alone (service)
+POWERS = {"powers": (N_("Use a private out of turn"), "secondary"), "power": (N_("Use"), "primary")}
 ANSWERED = "\n→ "  # begins the line under a preview that tells what came of it
 
 
@@ -37,14 +39,14 @@ def _game_buttons() -> dict[str, tuple[str, str]]:
 
 GAME = _game_buttons()
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES, **OFFERS, **PREVIEWS}.items()}
+    key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES, **OFFERS, **PREVIEWS, **POWERS}.items()}
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<what>[a-z_]+):(?P<game>\d+)(?::(?P<arg>\d+))?"):
-    def __init__(self, what: str, game_id: int, arg: int | None = None) -> None:
-        label, style = BUTTONS[what]
+    def __init__(self, what: str, game_id: int, arg: int | None = None, label: str | None = None) -> None:
+        kind_label, style = BUTTONS[what]
         cid = f"rh:{what}:{game_id}" + (f":{arg}" if arg is not None else "")
-        super().__init__(discord.ui.Button(label=_(label), style=style, custom_id=cid))
+        super().__init__(discord.ui.Button(label=(label or _(kind_label))[:80], style=style, custom_id=cid))
         self.what, self.game_id, self.arg = what, game_id, arg
 
     @classmethod
@@ -68,9 +70,10 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
         svc = bot.service
         who = caller(interaction)
         try:
-            if self.what in GAME:
+            if self.what in GAME or self.what in POWERS:
                 reply = await svc.press(self.game_id, who, self.what, self.arg, publish=bot.publish)
-                if reply.private:  # a move shown before it is sent (a pass that ends a sale): confirm or cancel
+                if reply.private:  # a move shown before it is sent (a pass that ends a sale), or what is the
+                    # presser's to use out of turn: for them alone, with its buttons
                     await interaction.followup.send(reply.text[:2000], view=buttons_view(reply), ephemeral=True)
                     return
                 await interaction.followup.send(_("Done: {what}", what=reply.text.splitlines()[0]), ephemeral=True)
@@ -128,7 +131,7 @@ def buttons_view(reply: Reply) -> discord.ui.View | None:
     with speaking(reply.language):
         for button in reply.buttons:
             what, _sep, arg = button.partition(":")
-            view.add_item(GameButton(what, reply.game_id, int(arg) if arg else None))
+            view.add_item(GameButton(what, reply.game_id, int(arg) if arg else None, reply.labels.get(button)))
     return view
 
 

@@ -4,6 +4,9 @@ nobody else does, and the owner may send it there and then; another member sendi
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from fakediscord.play import fixture_log, imported_game
 
 from bot.db import Database
@@ -43,3 +46,92 @@ async def test_mh_is_offered_to_its_owner_out_of_turn(tmp_path):
         assert lv.session.active_players() == [ACTING]
         assert lv.game.company("MH").closed and lv.game.share("NYC_1").owner.id == OWNER
         assert await svc.autocomplete(gid, owner, "buy", "using", "", {}) == []
+
+
+async def test_the_owner_alone_is_shown_a_button_for_mh_out_of_turn(tmp_path):
+    """A post's buttons are everyone's: while MH may be exchanged out of turn, the post after each move carries
+    one button for what seats may use out of turn; its press shows the presser alone a button for each of
+    theirs (another member hears they have none), and that button sends the move, once."""
+    from fakediscord.play import resolved_actions
+
+    from bot.families.g18xx import G18xx
+
+    async with Database(str(tmp_path / "rh.db")) as db:
+        svc = Service(db, Engine(), pictures=False)
+        log = fixture_log()
+        gid, callers = await imported_game(svc, log, UPTO)
+        lv = svc._live[gid]
+        owner, acting = callers[OWNER], callers[ACTING]
+        for action in resolved_actions(log)[UPTO:UPTO + 2]:  # NYC's par by the player to act, then PRR's by MH's
+            kind, options = G18xx.command_for(action)
+            posted = await svc.act(gid, callers[action["entity"]], kind, options)
+            # nothing while MH's owner is to act (the exchange is then among their own moves)
+            assert any(b.startswith("powers:") for b in posted.buttons) == (action["entity"] == OWNER), posted.buttons
+        acting = callers[lv.session.active_players()[0]]
+        [button] = [b for b in posted.buttons if b.startswith("powers:")]
+        moment = int(button.split(":")[1])
+        assert lv.session.active_players() != [OWNER]
+
+        for caller in [c for c in callers.values() if c is not owner]:
+            with pytest.raises(UserError, match="^Nothing of yours may be used out of turn now.$"):
+                await svc.press(gid, caller, "powers", moment)
+        menu = await svc.press(gid, owner, "powers", moment)
+        assert menu.private and menu.text.startswith("Yours to use now, out of turn (for you alone):"), menu.text
+        assert "exchange MH for NYC_1 (10%)" in menu.labels.values(), menu.labels
+        use = next(b for b, label in menu.labels.items() if label == "exchange MH for NYC_1 (10%)")
+        assert use in menu.buttons and use.startswith("power:")
+        arg = int(use.split(":")[1])
+        with pytest.raises(UserError, match="^Nothing of yours may be used out of turn now.$"):  # another member
+            await svc.press(gid, acting, "power", arg)
+        done = await svc.press(gid, owner, "power", arg)
+        assert done.text.startswith("Player 4 exchanges MH for 10% of NYC"), done.text
+        assert lv.game.company("MH").closed and not any(b.startswith("powers:") for b in done.buttons)
+        with pytest.raises(UserError, match="posted before the game moved on"):  # a button acts once
+            await svc.press(gid, owner, "power", arg)
+
+
+async def test_the_out_of_turn_button_through_discord(tmp_path):
+    """Through Discord: the post's button answers each presser privately; the owner's answer carries a button
+    named after the move, which sends it."""
+    from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
+    from fakediscord.play import resolved_actions
+
+    from bot.families.g18xx import G18xx
+
+    log = fixture_log()
+    actions = resolved_actions(log)
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    await runner.start()
+    try:
+        users = {int(p["id"]): fake.add_user(p["name"].replace(" ", "")) for p in log["players"]}
+        opts = {"file": AttachmentRef("game.json", json.dumps(dict(log, actions=actions[:UPTO])).encode())}
+        opts.update({f"player{i + 1}": UserRef(users[int(p["id"])]) for i, p in enumerate(log["players"])})
+        rec = await fake.command(users[OWNER], fake.channel_id, "game", opts, sub="import")
+        assert rec.final.content.startswith("Imported as game #"), rec.final.content
+        thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
+        gid = int(rec.final.content.split("#")[1].split()[0])
+        for action in actions[UPTO:UPTO + 2]:
+            kind, options = G18xx.command_for(action)
+            await fake.command(users[action["entity"]], thread, kind, options)
+        post = fake.channel_messages(thread)[-1]
+        [powers] = [c for c in post.custom_ids if c.startswith(f"rh:powers:{gid}:")]
+        other = next(u for pid, u in users.items() if pid != OWNER)
+        rec = await fake.click(other, post, powers)
+        assert rec.final.ephemeral and rec.final.content == "Nothing of yours may be used out of turn now."
+        rec = await fake.click(users[OWNER], post, powers)
+        menu = rec.final
+        assert menu.ephemeral and menu.content.startswith("Yours to use now, out of turn"), menu.content
+        labels = {c["label"]: c["custom_id"] for row in menu.components for c in row["components"]}
+        use = labels["exchange MH for NYC_1 (10%)"]
+        assert use.startswith(f"rh:power:{gid}:")
+        before = len(fake.channel_messages(thread))
+        rec = await fake.click(users[OWNER], menu, use)
+        assert rec.final.ephemeral and rec.final.content.startswith("Done: Player4 exchanges MH for 10% of NYC"), \
+            rec.final.content
+        [news] = fake.channel_messages(thread)[before:]
+        assert news.content.startswith("Player4 exchanges MH for 10% of NYC") and powers not in news.custom_ids
+        assert not fake.unknown
+    finally:
+        await runner.stop()
+        await fake.stop()
