@@ -20,6 +20,7 @@ from bot.families.g18xx.commands import AUTO_MODES
 from bot.service import Service
 from bot.session import Engine
 from engine.core.actions import resolve_undo
+from i18n import speaking
 
 LOG = json.loads((Path(__file__).parent / "fixtures" / "1830" / "1830_game_end_bank.json").read_text())
 
@@ -129,3 +130,96 @@ async def test_an_auction_order_is_told_and_played(tmp_path):
         assert "the order stops once the price passes $120" in reply.text
         reply = await service.act(gid, first, "pass", {})
         assert f"automatically: {second.name} bids $115 on MH" in reply.text
+
+
+def _act(entity, kind, **fields):
+    return {"type": kind, "entity": entity, "entity_type": "player", **fields}
+
+
+def _auctioned(session):
+    """1830's opening auction played out (Ann, Bob, Cid: 1, 2, 3), Cid's B&O parred at $67: Ann is to act."""
+    for pid, sym, price in [(1, "SV", 20), (2, "CS", 40), (3, "DH", 70), (1, "MH", 110), (2, "CA", 160),
+                            (3, "BO", 220)]:
+        session.apply(_act(pid, "bid", company=sym, price=price))
+    session.apply(_act(3, "par", corporation="B&O", share_price="67,5,6"))
+
+
+def _stock_round_1(session):
+    """1830's first stock round after the auction: Ann (1) has parred NYC at $67; Bob (2) is to act."""
+    _auctioned(session)
+    session.apply(_act(1, "par", corporation="NYC", share_price="67,5,6"))
+    assert session.game.active_players() == [2]
+
+
+def _buy_order(player, until, then_pass):
+    return _act(player, "program_buy_shares", corporation="NYC", until_condition=until, from_market=False,
+                auto_pass_after=then_pass)
+
+
+def test_a_buy_order_acting_at_once_is_shown_before_it_is_sent_with_the_round_its_pass_ends():
+    """Bob's order to buy NYC until he holds a share, then pass, acts at once: it buys now, Cid's and Ann's
+    orders pass, and its own pass then ends the stock round; the preview tells all of it before the Confirm,
+    and the order's message that it passes once done."""
+    session, names = session_1830(), {1: "Ann", 2: "Bob", 3: "Cid"}
+    _stock_round_1(session)
+    order = _buy_order(2, 2, True)
+    assert session.confirmation(order, names) == "If this order acts now: Bob buys 10% of NYC; Bob pays $67"
+    for pid in (3, 1):
+        session.apply(_act(pid, "program_share_pass", unconditional=True, indefinite=False))
+    order = _buy_order(2, 1, True)
+    text = session.confirmation(order, names)
+    assert text.startswith("If this order acts now: Bob buys 10% of NYC, Cid passes, Ann passes, Bob's standing "
+                           "order stops (1 share(s) bought in NYC, end condition met), Bob will pass "
+                           "automatically, Bob passes; Stock Round 1 ends; Cid gets the priority deal; "
+                           "Operating Round 1.1 (of 1) begins; "), text
+    told = session.describe(session.apply(order), names)
+    assert told.startswith("Bob will buy a NYC share each turn until holding 1 shares, then pass for the rest of "
+                           "that stock round; automatically: Bob buys 10% of NYC, "), told
+    assert session.game.round.description == "Stock Round 2"  # as previewed: no corporation operated
+
+
+def test_a_buy_order_that_floats_its_corporation_at_once_says_so_and_one_not_acting_now_is_sent_at_once():
+    session, names = session_1830(), {1: "Ann", 2: "Bob", 3: "Cid"}
+    _stock_round_1(session)
+    for pid, share in [(2, "NYC_1"), (3, "NYC_2"), (1, "NYC_3"), (2, "B&O_1"), (3, "B&O_2")]:
+        session.apply(_act(pid, "buy_shares", shares=[share], percent=10))
+    # 50% of NYC sold: Ann's order to buy until NYC floats buys its 60th percent now
+    assert session.confirmation(_buy_order(1, "float", False), names) == \
+        "If this order acts now: Ann buys 10% of NYC; NYC floats with $670; Ann pays $67"
+    assert session.confirmation(_buy_order(2, "float", True), names) is None  # not Bob's turn: nothing at once
+
+
+def test_an_order_for_stock_rounds_set_outside_one_says_when_it_acts():
+    """Set in an operating round, as on 18xx.games, an order to pass always acts from the next stock round on;
+    one for a stock round only (a pass or a buy) lasts only into a stock round that comes next."""
+    session, names = session_1830(), {1: "Ann", 2: "Bob", 3: "Cid"}
+    _auctioned(session)
+    for pid, n in [(1, 1), (2, 2), (3, 3), (1, 4)]:
+        session.apply(_act(pid, "buy_shares", shares=[f"B&O_{n}"], percent=10))
+    for pid in (2, 3, 1):
+        session.apply(_act(pid, "pass"))
+    assert session.game.round.description == "Operating Round 1.1 (of 1)"
+    told = session.describe(session.apply(_act(1, "program_share_pass", unconditional=False, indefinite=True)),
+                            names)
+    assert told == "Ann will pass automatically in every stock round, from the next one on"
+    told = session.describe(session.apply(_act(2, "program_share_pass", unconditional=False, indefinite=False)),
+                            names)
+    assert told == ("Bob will pass automatically in the next stock round if it is the round after Operating Round "
+                    "1.1 (of 1); otherwise the order ends when the next round begins (`/auto pass-always` passes "
+                    "in every stock round)")
+    told = session.describe(session.apply(_buy_order(3, 7, True)), names)
+    assert told == ("Cid will buy a NYC share each turn until holding 7 shares, then pass for the rest of that "
+                    "stock round; it acts from the next stock round if it is the round after Operating Round 1.1 "
+                    "(of 1); otherwise the order ends when the next round begins")
+    with speaking("ru"):
+        told = session.describe(session.apply(_buy_order(3, 7, True)), names)
+    assert "Операционный раунд 1.1 (из 1)" in told and "{" not in told, told
+    # the next round is the stock round: Bob's and Ann's orders pass there (Cid's stops: NYC is not parred)
+    session.apply({"type": "pass", "entity": "B&O", "entity_type": "corporation"})
+    while session.game.round.operating:
+        action = next(a for a in session.legal() if a["type"] in ("pass", "run_routes", "dividend"))
+        stored = session.apply(action).action
+    assert session.game.round.stock and [p.id for p in session.game.players] == [2, 3, 1]
+    assert [(a["type"], a["entity"]) for a in stored["auto_actions"]] == [("pass", 2), ("program_disable", 3)]
+    stored = session.apply(_act(3, "pass")).action
+    assert [(a["type"], a["entity"]) for a in stored["auto_actions"]] == [("pass", 1)]

@@ -38,8 +38,8 @@ def check(game, action: dict) -> dict:
     said = preview(game, action)
     assert snapshot(game) == before and game.summary() == summary, action
     game.apply(action)
-    assert {**effect(before, snapshot(game)), "events": game.outcomes, "payments": game.company_payments} == said, \
-        action
+    assert {**effect(before, snapshot(game)), "events": game.outcomes, "payments": game.company_payments,
+            "auto_actions": game.actions[-1].get("auto_actions") or []} == said, action
     return said
 
 

@@ -32,12 +32,14 @@ def preview(game, action: dict) -> dict:
     out (`game.outcomes`: 1817's auction won, corporation acquired or liquidated with what each holder got
     and its president paid, interest, the liquidation zone; a round's end: prices moved between turns, the
     priority deal, the rounds ended and begun, privates' income, the operating order, 1817's interest rate
-    for the operating round); `payments`: what privates' powers paid (`game.company_payments`). GameError
+    for the operating round); `payments`: what privates' powers paid (`game.company_payments`);
+    `auto_actions`: what standing orders did after it (a standing order acting at once among them). GameError
     (the game untouched) if it is refused."""
     copy = copy_of(game)
     copy.apply({k: v for k, v in action.items() if k not in ("id", "created_at")})
     return {**effect(snapshot(game), snapshot(copy)), "events": [dict(e) for e in copy.outcomes],
-            "payments": [dict(p) for p in copy.company_payments]}
+            "payments": [dict(p) for p in copy.company_payments],
+            "auto_actions": [dict(a) for a in copy.actions[-1].get("auto_actions") or ()]}
 
 
 def standing_pass(game, action: dict) -> dict:
@@ -102,7 +104,7 @@ def _corporation(game, corp: Corporation) -> dict:
     max_loans = getattr(game, "max_loans", None)
     return {
         "size": corp.total_shares, "share_percent": corp.share_percent,
-        "price": corp.share_price.price if corp.share_price is not None else None,
+        "price": corp.share_price.price if corp.share_price is not None else None, "floated": corp.floated,
         # 1817: the market's zone it is in (normal, acquisition, liquidation)
         "zone": zone(corp) if (zone := getattr(game, "zone", None)) and corp.share_price is not None else None,
         "cash": corp.cash, "loans": corp.loans,

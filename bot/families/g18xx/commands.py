@@ -36,6 +36,7 @@ from bot.families.g18xx.words import (
 )
 from bot.names import CommandName
 from i18n import N_, _, lazy, ngettext
+from i18n.engine_words import round_text
 
 log = logging.getLogger(__name__)
 
@@ -1520,11 +1521,17 @@ class Auto(G18xxCommand):
         a, w = change.action, s.words(names)
         who = w.who(a.get("entity"), a.get("entity_type"))
         t = a.get("type")
+        stock = s.game.round.stock
         if t == "program_share_pass":
             if a.get("indefinite"):
-                text = _("{name} will pass automatically in every stock round", name=who)
-            else:
+                text = _("{name} will pass automatically in every stock round", name=who) if stock else \
+                    _("{name} will pass automatically in every stock round, from the next one on", name=who)
+            elif stock:
                 text = _("{name} will pass automatically for the rest of this stock round", name=who)
+            else:  # as on 18xx.games, kept only into a stock round that comes next
+                text = _("{name} will pass automatically in the next stock round if it is the round after {round}; "
+                         "otherwise the order ends when the next round begins (`/auto pass-always` passes in every stock "
+                         "round)", name=who, round=round_text(s.game.round.description))
             outlook = self.pass_outlook(s, w, a)
             return text + "; " + outlook if outlook else text
         if t == "program_merger_pass":
@@ -1541,10 +1548,17 @@ class Auto(G18xxCommand):
         if t == "program_buy_shares":
             until = a.get("until_condition")
             if until == "float":
-                return _("{name} will buy a {corporation} share each turn until it floats", name=who,
+                text = _("{name} will buy a {corporation} share each turn until it floats", name=who,
                          corporation=a.get("corporation"))
-            return _("{name} will buy a {corporation} share each turn until holding {n} shares", name=who,
-                     corporation=a.get("corporation"), n=until)
+            else:
+                text = _("{name} will buy a {corporation} share each turn until holding {n} shares", name=who,
+                         corporation=a.get("corporation"), n=until)
+            if a.get("auto_pass_after"):
+                text += ", " + _("then pass for the rest of that stock round")
+            if stock:
+                return text
+            return text + "; " + _("it acts from the next stock round if it is the round after {round}; otherwise "
+                                   "the order ends when the next round begins", round=round_text(s.game.round.description))
         reason = a.get("reason")
         if reason and reason != "user":
             return _("{name}'s automatic actions stop ({why})", name=who, why=reason)
@@ -1638,7 +1652,7 @@ def describe_auto(w: Words, action: dict) -> str:
     if t == "pass":
         return _("{name} passes", name=who)
     if t == "buy_shares":
-        return _("{name} buys {shares}", name=who, shares="+".join(action.get("shares", [])))
+        return _("{name} buys {shares}", name=who, shares=w.certificates_text(action.get("shares") or []))
     if t == "bid":
         return _("{name} bids {money} on {company}", name=who, money=w.money(action.get("price")),
                  company=w.company(action.get("company")))

@@ -7,7 +7,8 @@ for sale puts up and what each holder gets if it sells at its opening bid, and w
 order to pass acting at once) sets off where the engine says a pass may (a stock round it ends, with the
 prices moved, the priority deal, the privates' income and who operates first; an auction it ends, a corporation
 bought or liquidated and what its holders get and its president pays, the loans a buyer keeps, interest
-borrowed for or unpaid, the liquidation zone and why). The facts are the engine's (`engine.core.preview`:
+borrowed for or unpaid, the liquidation zone and why), and what a standing order to buy acting at once
+does then (the share bought, the orders it sets off, a pass that ends the round). The facts are the engine's (`engine.core.preview`:
 the action tried on a copy of the game, with the events the engine settled as it went); the same event
 words tell a move's message what it settled (`settled_text`).
 """
@@ -27,11 +28,14 @@ PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge", "assign")
 def wanted(action: dict, turn: dict) -> bool:
     """Whether this action is previewed: loans, conversions, mergers, naming a buyer, offers for sale, and a
     pass (a stock round's too), or a standing order to pass (stock and merger rounds: acting at once), where the engine says a pass may set something off
-    (`turn["pass_sets_off"]`: shown only when it does, see `pass_text`); not 18MEX's merger into the NdM
+    (`turn["pass_sets_off"]`: shown only when it does, see `pass_text`); a standing order to buy set at its
+    player's turn (it acts at once: `buy_order_text`); not 18MEX's merger into the NdM
     (`turn["merge"]`), nor a private's or a station's `assign`."""
     kind = action.get("type")
     if kind in ("pass", "program_merger_pass", "program_share_pass"):
         return bool(turn.get("pass_sets_off"))
+    if kind == "program_buy_shares":  # acting at once: it is its player's turn
+        return action.get("entity") in (turn.get("players") or ())
     if kind == "assign":
         return action.get("target_type") == "corporation"
     if kind == "merge":
@@ -89,6 +93,8 @@ def preview_text(w: Words, action: dict, said: dict, turn: dict) -> str | None:
         return pass_text(w, action, said, turn)
     if kind in ("program_merger_pass", "program_share_pass"):
         return order_text(w, said)
+    if kind == "program_buy_shares":
+        return buy_order_text(w, said)
     return None
 
 
@@ -110,6 +116,24 @@ def order_text(w: Words, said: dict) -> str | None:
     if not lines:
         return None
     return _("If this order passes now: {consequences}", consequences="; ".join(lines))
+
+
+def buy_order_text(w: Words, said: dict) -> str | None:
+    """A standing order to buy that acts at once: what it and the orders it sets off do now (a share bought,
+    the order done and, if told to, passing; the corporation floated), and what that settles (the players' cash
+    moved, or the stock round's end: `consequences`). None if it does nothing now."""
+    from bot.families.g18xx.commands import describe_auto
+
+    acts = said.get("auto_actions") or []
+    if not acts:
+        return None
+    lines = [", ".join(describe_auto(w, a) for a in acts)]
+    for sym, c in (said.get("corporations") or {}).items():
+        if c.get("floated") == [False, True]:
+            lines.append(_("{corporation} floats with {money}", corporation=sym, money=w.credits(c["cash"][1])))
+    lines += consequences(w, said) or cash_lines(w, {pid: p["cash"][1] - p["cash"][0]
+                                                     for pid, p in (said.get("players") or {}).items()})
+    return _("If this order acts now: {consequences}", consequences="; ".join(lines))
 
 
 def standing_pass_outlook(w: Words, said: dict, player: Any) -> str | None:
