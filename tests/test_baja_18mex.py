@@ -125,6 +125,20 @@ def test_a_station_the_corporation_places_on_santa_rosalia_by_track_is_free_and_
     assert not [a for a in game.legal_actions() if a.get("entity") == "CdB"]
 
 
+def test_the_boleos_grant_is_looked_up_once_for_the_station_it_makes_free(monkeypatch):
+    """Placing a station works out once whether a private grants it (and so its price): the turn's station on
+    Santa Rosalia by track, free through the CdB, and one elsewhere at its price."""
+    from engine.core.steps.operating import Token
+
+    looked_up, original = [], Token.station_ability
+    monkeypatch.setattr(Token, "station_ability",
+                        lambda self, corp, coord: looked_up.append(coord) or original(self, corp, coord))
+    game = upto(BY_TRACK, 347)
+    looked_up.clear()
+    game.apply(logged(BY_TRACK, 347))
+    assert looked_up == ["H3"]
+
+
 def test_a_route_through_los_mochis_counts_both_stops_of_santa_rosalia():
     game = upto(BOUGHT_AND_PLACED, 155)
     mc = game.corporation("MC")

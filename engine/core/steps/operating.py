@@ -449,10 +449,14 @@ class Token(Step):
         return next(((c, a) for c, a in station_abilities(self.game, corp) if coord in a.get("hexes", [coord])),
                     None)
 
-    def station_price(self, corp: Corporation, coord: str) -> int | None:
+    def station_terms(self, corp: Corporation, coord: str) -> tuple[int | None, tuple[Company, dict] | None]:
+        """What the corporation's next station costs on this hex (None: it has none left), and the private
+        (with its ability) that grants it there, if one does: worked out once for a station placed."""
         price = corp.next_token_price
-        granted = self.station_ability(corp, coord) if price else None
-        return price if granted is None else min(price, granted[1].get("price", 0))
+        if price is None:
+            return None, None
+        granted = self.station_ability(corp, coord)
+        return (price if granted is None else min(price, granted[1].get("price", 0))), granted
 
     def cheapest_station(self, corp: Corporation) -> int | None:
         """The least a station may cost the corporation this turn (18xx.games opens the step on it)."""
@@ -479,9 +483,9 @@ class Token(Step):
         hex_ = self.game.hexmap.city(city_id).tile.hex
         return hex_.coord if hex_ is not None else ""
 
-    def price_refusal(self, corp: Corporation, city_id: str) -> GameError | None:
+    def price_refusal(self, corp: Corporation, price: int | None) -> GameError | None:
+        """Why the corporation can't pay `price` for a station (`station_terms`), if it can't."""
         game = self.game
-        price = self.station_price(corp, self.city_hex(city_id))
         if price is None:
             return GameError("{corporation} has no station tokens left", corporation=corp.sym)
         if price > corp.cash:
@@ -493,12 +497,10 @@ class Token(Step):
         game = self.game
         corp = entity
         game.hexmap.city(action.city)  # an unknown city is refused first
-        refusal = self.price_refusal(corp, action.city)
+        price, granted = self.station_terms(corp, self.city_hex(action.city))
+        refusal = self.price_refusal(corp, price)
         if refusal:
             raise refusal
-        coord = self.city_hex(action.city)
-        price = self.station_price(corp, coord)
-        granted = self.station_ability(corp, coord)
         game.hexmap.check_token(corp.sym, action.city, action.slot)
         game.place_token(corp, action.city, action.slot, price=price)
         if granted is not None:  # the private's station has been placed
@@ -515,7 +517,7 @@ class Token(Step):
             return None
         game = self.game
         try:
-            refusal = self.price_refusal(entity, action.city)
+            refusal = self.price_refusal(entity, self.station_terms(entity, self.city_hex(action.city))[0])
         except GameError as e:
             return e
         if refusal:
@@ -532,7 +534,7 @@ class Token(Step):
     def legal(self, corp) -> list[dict]:
         out = [self.action(corp, "place_token", city=city_id, slot=slot)
                for city_id, slot in self.game.hexmap.legal_tokens(corp.sym)
-               if self.price_refusal(corp, city_id) is None]
+               if self.price_refusal(corp, self.station_terms(corp, self.city_hex(city_id))[0]) is None]
         out.append(self.action(corp, "pass"))
         return out
 
