@@ -115,6 +115,36 @@ def _train_price(t: dict, money: _Money) -> str:
     return _(", or ").join([money.credits(price)] + offers)
 
 
+def _next_text(summary: dict, names: dict) -> str:
+    """`Next: Ann`, or for an operator the player who acts for it: `Next: NYNH (Ann)`."""
+    nxt = summary["next"]
+    operator = (summary.get("corporations") or {}).get(nxt) or (summary.get("minors") or {}).get(nxt) or {}
+    acting = operator.get("pres", operator.get("owner"))
+    if acting is None:
+        return _("Next: {name}", name=names.get(nxt, nxt))
+    return _("Next: {name} ({president})", name=nxt, president=_owner_name(acting, names))
+
+
+def _next_to_go(summary: dict, trains: dict, upcoming: list[str]) -> list[str]:
+    """`The first D-train rusts the 4-trains of B&O, ERIE.`: for each train still to come (in the depot's
+    order) that rusts, or makes obsolete, trains the operators hold now, which and whose."""
+    held: dict[str, list[str]] = {}  # train name -> its holders, in table order
+    for group in ("corporations", "minors"):
+        for sym, op in (summary.get(group) or {}).items():
+            for name in dict.fromkeys(t.rsplit("-", 1)[0] for t in op.get("trains") or []):
+                held.setdefault(name, []).append(sym)
+    lines = []
+    for coming in upcoming:
+        for name, holders in held.items():
+            t = trains.get(name) or {}
+            words = dict(train=coming, rusted=name, holders=", ".join(holders))
+            if str(t.get("rusts_on")) == coming:
+                lines.append(_("The first {train}-train rusts the {rusted}-trains of {holders}.", **words))
+            elif str(t.get("obsolete_on")) == coming:
+                lines.append(_("The first {train}-train makes the {rusted}-trains of {holders} obsolete.", **words))
+    return lines
+
+
 def _bank_text(summary: dict, money: _Money, facts: dict) -> str:
     bank = summary.get("bank")
     if bank is None or facts.get("unlimited_bank"):
@@ -390,11 +420,12 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     head = [round_text(summary.get("round_desc") or summary.get("round") or ""), phase_text,
             _bank_text(summary, money, facts)]
     if summary.get("next") is not None:
-        nxt = summary["next"]
-        head.append(_("Next: {name}", name=names.get(nxt, nxt)))
+        head.append(_next_text(summary, names))
     if summary.get("finished"):
         head.append(_("Game over ({why})", why=end_reason_text(summary.get("end_reason"))))
     head.append(_merger_text(facts))
+    # what the next trains rust, under the header (a player weighs it before buying a train or spending)
+    next_to_go = _next_to_go(summary, trains, list(upcoming))
     notes = [_("* obsolete: runs once more, then goes")] if obsolete else []
     if loans:
         terms = dict(value=money(loans.get("value")), out=loans.get("out"), total=loans.get("total"),
@@ -413,7 +444,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     bottom_h = max(t.height for t in bottom + [train_t]) if side_by_side else sum(t.height for t in bottom + [train_t])
     width = max([t.width for t in corp_tables + player_tables] + [bottom_w]) + 2 * 20
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    head_lines = _wrap(measure, [h for h in head[1:] if h], "  ·  ", font(18), width - 40)
+    head_lines = _wrap(measure, [h for h in head[1:] if h], "  ·  ", font(18), width - 40) + \
+        [line for sentence in next_to_go for line in _wrap(measure, sentence.split(" "), " ", font(18), width - 40)]
     note_lines = [line for note in notes for line in _wrap(measure, note.split(" "), " ", font(16), width - 40)]
     height = (20 + 40 + 32 * len(head_lines) + sum(t.height for t in corp_tables + player_tables) + bottom_h + 10
               + 26 * len(note_lines))

@@ -20,7 +20,8 @@ ZONE = {  # light tints of 18xx.games' market colours, by type name
 }
 PLAIN = (246, 240, 226)
 PAR_RING = (200, 0, 0)
-TOK_R = 16
+TOK_R = 19
+COLUMNS_BEYOND = 2  # a grid market shows this many columns past its rightmost marker or par space
 # the zig-zag (1860) wraps into bands of ZZ_BAND spaces, so that a phone shows it some 400 px wide with the
 # prices legible; its markers are labels as wide as a space, stacked above the upper spaces and below the
 # lower ones
@@ -127,6 +128,14 @@ def _stacks(summary: dict, facts: dict | None = None) -> dict[tuple[int, int], l
     return out
 
 
+def _columns_in_play(market: dict, stacks: dict) -> int:
+    """How many columns of a grid market a picture shows: up to COLUMNS_BEYOND past the rightmost marker and
+    the rightmost par space, where the next moves and the pars are."""
+    pars = [c for row in market["grid"] for c, info in enumerate(row) if info and "par" in info.get("types", [])]
+    rightmost = max([c for _, c in stacks] + pars + [0])
+    return min(max(len(row) for row in market["grid"]), rightmost + 1 + COLUMNS_BEYOND)
+
+
 def _token(d: ImageDraw.ImageDraw, title: str, x: float, y: float, r: float, sym: str) -> None:
     fill, text = C.entity(title, sym)
     d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=C.BLACK, width=2)
@@ -158,8 +167,8 @@ def _background(title: str, deepest: int | tuple):
 
 @cache
 def _background_in(title: str, deepest: int | tuple, lang: str):
-    """The market without tokens (cells, zones, legend) with its words in `lang`, cropped, and where each cell's
-    tokens go. `deepest`: the most markers on one space, per band of a zig-zag the most above and below it, or
+    """The market without tokens (cells, zones, legend) with its words in `lang`, cropped, where each cell's
+    tokens go, and the least width that keeps its title and legend. `deepest`: the most markers on one space, per band of a zig-zag the most above and below it, or
     per line of a wrapped row the rows of markers under it."""
     market = data.load(title)["market"]
     grid = market["grid"]
@@ -230,7 +239,8 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
         d.text((x + 28, legend_y + 11), label, font=small, fill=C.BLACK, anchor="lm")
         x += 28 + d.textlength(label, font=small) + 18
     img = img.crop((0, 0, width, min(height, int(legend_y + 36))))
-    return img, cells, (cw, ch)
+    return img, cells, (cw, ch), int(max(x, d.textlength(_("{title} stock market", title=title),
+                                                          font=font(24, "bold")) + 20))
 
 
 def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
@@ -246,9 +256,18 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
         deepest = _band_depths(len(market["grid"][0]), stacks)
     elif one_d:
         deepest = _line_rows(len(market["grid"][0]), stacks)
-    background, cells, (cw, ch) = _background(title, deepest if one_d else 0)
+    background, cells, (cw, ch), least_width = _background(title, deepest if one_d else 0)
     img = background.copy()
+    if not one_d:  # a grid drawn only up to the spaces in play: on a phone the rest makes everything small
+        img = img.crop((0, 0, min(img.width, max(least_width, _columns_in_play(market, stacks) * cw + 21)),
+                        img.height))
     d = ImageDraw.Draw(img)
+    if img.width < background.width:  # said where the legend ends, with the highest price left out
+        top = max(info["price"] for row in market["grid"] for info in row if info)
+        note = _("prices go on to the right, up to {price}", price=top)
+        small = font(13)
+        if d.textlength(note, font=small) <= img.width - least_width - 20:
+            d.text((img.width - 12, img.height - 25), note, font=small, fill=C.BLACK, anchor="rm")
     tok_r = TOK_R
     for pos, syms in stacks.items():
         if pos not in cells:

@@ -178,7 +178,7 @@ def test_1860_zig_zag_fits_a_phone_with_each_marker_at_its_price():
     img = _img(render.draw_market("1860", summary))
     assert img.width <= 900 and img.height < 1.5 * img.width
     stacks = market._stacks(summary)
-    _, cells, (cw, ch) = market._background("1860", market._band_depths(55, stacks))
+    _, cells, (cw, ch), _ = market._background("1860", market._band_depths(55, stacks))
     boxes = {}
     for sym, col in corps.items():
         x0, y0, up = cells[(0, col)]
@@ -224,3 +224,42 @@ def test_1860_companies_fit_a_phone_with_every_state():
         img = _check_size(png)
         assert img.width <= 1000, (lang, img.size)
         _compare(name, png)
+
+
+def test_the_companies_picture_tells_what_the_next_trains_rust_and_who_acts_for_the_operator_to_act(late):
+    """A player weighs what the next train types rust before buying a train or spending: the picture's header says
+    it, with whose trains go; and for the corporation to act, the player who acts for it."""
+    from engine.core import data
+    from render.companies import _next_text, _next_to_go, _player_names
+
+    summary = late[-1]
+    trains = {t["name"]: t for t in data.load("1830")["trains"]}
+    assert _next_to_go(summary, trains, list(summary["depot"]["upcoming"])) == [
+        "The first 6-train rusts the 3-trains of PRR, NYC, C&O.",
+        "The first D-train rusts the 4-trains of B&O, NYNH, B&M."]
+    assert _next_to_go(summary, trains, ["D"]) == ["The first D-train rusts the 4-trains of B&O, NYNH, B&M."]
+    assert _next_text(summary, _player_names(summary)) == "Next: NYNH (Player 1627)"
+    assert _next_text({**summary, "next": 82}, _player_names(summary)) == "Next: Player 82"
+
+
+def test_a_grid_market_is_drawn_up_to_the_spaces_in_play(late):
+    """On a phone the whole 1830 market makes everything small: the picture stops a couple of columns past the
+    rightmost marker (or par space), every marker still in it, and says how far the prices go."""
+    from render import market
+
+    summary = late[-1]
+    stacks = market._stacks(summary)
+    full, cells, (cw, _ch), _least = market._background("1830", 0)
+    img = _img(render.draw_market("1830", summary))
+    assert img.height == full.height and img.width < full.width * 0.6
+    assert market._columns_in_play(_market_data("1830"), stacks) == 10
+    assert all(cells[pos][0] + cw <= img.width for pos in stacks)
+    # at the start only the pars are in play: up to two columns past them
+    start = _img(render.draw_market("1830", {"corporations": {}}))
+    assert start.width == market._columns_in_play(_market_data("1830"), {}) * cw + 21 < img.width
+
+
+def _market_data(title: str) -> dict:
+    from engine.core import data
+
+    return data.load(title)["market"]
