@@ -99,3 +99,18 @@ def test_a_10_percent_ndm_certificate_is_bought_with_a_5_percent_one_only_by_who
                        r"certificate \(\$23\) in hand"):
         game.apply(swap)
     assert player.cash == 22 and game.share("NdM_7").owner is player
+
+
+def test_a_station_placed_after_a_merger_comes_before_the_ndm_exchange_stations():
+    """The exchange stations a merger gives the NdM are added at the end of its charter, and a later station
+    takes the first unused one: the NdM's stations are listed in charter order, as 18xx.games lists them."""
+    from engine.core.trace import summary
+
+    case = Path(__file__).parent / "fixtures" / "18MEX" / "cases" / "ndm_station_after_a_merger.json"
+    log = json.loads(case.read_text())
+    station = log["actions"][-1]
+    log["actions"] = log["actions"][:-1]
+    game = load_18xx(log)
+    assert summary(game)["corporations"]["NdM"]["tokens"] == ["O10", "O8"]
+    game.apply(station)
+    assert summary(game)["corporations"]["NdM"]["tokens"] == ["O10", "K6", "O8"]

@@ -751,7 +751,9 @@ class HexMap:
             raise GameError("{corp} can't reach {where} from its stations", corp=corp, where=where)
         return free
 
-    def _put_token(self, corp: str, city: City, slot: int, *, home: bool = False) -> None:
+    def _put_token(self, corp: str, city: City, slot: int, *, home: bool = False, place: int | None = None) -> None:
+        """`place`: the token's place in the corporation's token order (its charter's order), else the first
+        place open."""
         city.tokens[slot] = corp
         city.reservations = [None if r == corp else r for r in city.reservations]
         h = city.tile.hex
@@ -759,7 +761,10 @@ class HexMap:
             h.reservations.remove(corp)
         self.pending_tokens = [p for p in self.pending_tokens if p != (corp, h.coord)]
         order = self._token_order.setdefault(corp, [])
-        if None in order:
+        if place is not None:
+            order.extend([None] * (place + 1 - len(order)))
+            order[place] = h.coord
+        elif None in order:
             order[order.index(None)] = h.coord
         elif home:
             order.insert(0, h.coord)
@@ -772,15 +777,16 @@ class HexMap:
         free = self.token_slot(corp, city)
         self._put_token(corp, city, slot if free is None else free)
 
-    def place_free_token(self, corp: str, city: City) -> None:
+    def place_free_token(self, corp: str, city: City, place: int | None = None) -> None:
         """A station put straight into a city (18MEX: the NdM's exchange stations at a merger): the slot
-        reserved for the corporation, else the first slot free and reserved for nobody, else any free one."""
+        reserved for the corporation, else the first slot free and reserved for nobody, else any free one;
+        `place` as for `_put_token`."""
         free = [i for i, t in enumerate(city.tokens) if t is None]
         if not free:
             raise GameError("no free slot for {corp} on {city}", corp=corp, city=city.id)
         reserved = [i for i in free if i < len(city.reservations) and city.reservations[i] == corp]
         open_ = [i for i in free if i >= len(city.reservations) or city.reservations[i] is None]
-        self._put_token(corp, city, (reserved or open_ or free)[0])
+        self._put_token(corp, city, (reserved or open_ or free)[0], place=place)
 
     def place_home_token(self, corp: str, coord: str | None = None, city_index: int | None = None) -> str:
         """Place the home token in the slot reserved for `corp` (home hex from corporations.json by default).
@@ -820,16 +826,18 @@ class HexMap:
         self._put_token(corp, city, slot, home=True)
         return city.id
 
-    def replace_token(self, old: str, new: str, coord: str, first_free_slot: bool = False) -> None:
+    def replace_token(self, old: str, new: str, coord: str, first_free_slot: bool = False,
+                      place: int | None = None) -> None:
         """A station changes hands where it stands (18MEX: the NdM's exchange stations at a merger); with
-        `first_free_slot`, in the city's first slot free once it is taken off (1817, as 18xx.games swaps them)."""
+        `first_free_slot`, in the city's first slot free once it is taken off (1817, as 18xx.games swaps them);
+        `place` as for `_put_token`."""
         city = next(c for c in self.hex(coord).tile.cities if old in c.tokens)
         slot = city.tokens.index(old)
         self.remove_token(old, coord)
         if first_free_slot:
             slot = next(i for i, (t, r) in enumerate(zip(city.tokens, city.reservations, strict=False))
                         if t is None and r is None)
-        self._put_token(new, city, slot)
+        self._put_token(new, city, slot, place=place)
 
     def remove_token(self, corp: str, coord: str) -> None:
         """Take corp's token off a hex (e.g. a corporation closing)."""
@@ -850,6 +858,12 @@ class HexMap:
             except GameError:
                 continue
         return out
+
+    def hold_token_places(self, corp: str, count: int) -> None:
+        """The corporation's token order gets open places up to `count` (its charter's tokens), so that a token
+        placed at a later place of the charter is listed after them."""
+        order = self._token_order.setdefault(corp, [])
+        order.extend([None] * (count - len(order)))
 
     def tokened_hexes(self, corp: str) -> list[str]:
         return [coord for coord in self._token_order.get(corp, ()) if coord is not None]

@@ -327,6 +327,9 @@ class Game18MEX(BaseGame):
         stations stay on the NdM's charter at the price of its last station."""
         ndm = self.ndm
         hm = self.hexmap
+        # the exchange tokens come after every token of the charter, placed or not: a later station takes the
+        # first unused token, so it is listed before them
+        hm.hold_token_places(ndm.sym, len(ndm.token_used))
         ndm.add_tokens([ndm.token_prices[-1]] * 2)
         exchange = 2
         home = hm.hex(self.home_hexes(major)[0])
@@ -341,8 +344,7 @@ class Game18MEX(BaseGame):
             hm.remove_token(major.sym, home.coord)
             major.tokens_used -= 1  # the token goes back to the charter
         if city is not None and ndm.sym not in city.tokens:
-            hm.place_free_token(ndm.sym, city)
-            self.use_exchange_token()
+            hm.place_free_token(ndm.sym, city, place=self.use_exchange_token())
             exchange -= 1
         for coord in hm.tokened_hexes(major.sym):
             if any(ndm.sym in c.tokens and major.sym in c.tokens for c in hm.hex(coord).tile.cities):
@@ -355,22 +357,23 @@ class Game18MEX(BaseGame):
                 city = next(c for c in hm.hex(coord).tile.cities if major.sym in c.tokens)
                 hm.remove_token(major.sym, coord)
                 major.tokens_used -= 1  # the token goes back to the charter
-                hm.place_free_token(ndm.sym, city)
-                self.use_exchange_token()
+                hm.place_free_token(ndm.sym, city, place=self.use_exchange_token())
         else:
             self.merged_cities_to_select = list(remaining)
 
-    def use_exchange_token(self) -> None:
-        """One of the two exchange tokens at the end of the NdM's charter goes on the map."""
+    def use_exchange_token(self) -> int:
+        """One of the two exchange tokens at the end of the NdM's charter goes on the map: its place on the
+        charter."""
         ndm = self.ndm
-        ndm.use_token(next(i for i in range(len(ndm.token_used) - 2, len(ndm.token_used)) if not ndm.token_used[i]))
+        place = next(i for i in range(len(ndm.token_used) - 2, len(ndm.token_used)) if not ndm.token_used[i])
+        ndm.use_token(place)
+        return place
 
     def select_ndm_city(self, coord: str) -> None:
         major = self.merged_major
         for hex_coord in self.merged_cities_to_select:
             if hex_coord == coord:  # the NdM's station takes the merged major's place
-                self.hexmap.replace_token(major.sym, self.ndm.sym, hex_coord)
-                self.use_exchange_token()
+                self.hexmap.replace_token(major.sym, self.ndm.sym, hex_coord, place=self.use_exchange_token())
             else:
                 self.hexmap.remove_token(major.sym, hex_coord)
                 major.tokens_used -= 1  # the token goes back to the charter
