@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tracelines import assert_matches_reference
+from tracelines import assert_matches_reference, assert_programs_act_as_recorded
 
 from engine.titles import rules_class
 
@@ -23,14 +23,7 @@ def test_random_game_matches_the_reference(path):
 @pytest.mark.parametrize("path", [p for p in CASES if "program" in p.stem], ids=lambda p: p.stem)
 def test_programs_act_as_on_18xx_games(path):
     """Standing orders, merger-round passes included, do what 18xx.games' own programs did in that game."""
-    log = json.loads(path.read_text())
-    game = rules_class(log["title"])(log["players"], log["settings"]["seed"], log["settings"]["optional_rules"])
-    generated = 0
-    for action in log["actions"]:
-        stored = game.apply({k: v for k, v in action.items() if k != "auto_actions"})
-        assert stored.get("auto_actions", []) == action.get("auto_actions", []), action["id"]
-        generated += len(stored.get("auto_actions", []))
-    assert generated
+    assert_programs_act_as_recorded(path)
 
 
 def test_the_cases_are_there():

@@ -78,3 +78,18 @@ def assert_matches_reference(path: Path) -> None:
         else:
             raise AssertionError("the action 18xx.games refuses was accepted")
         assert game.summary() == before
+
+
+def assert_programs_act_as_recorded(path: Path) -> None:
+    """Standing orders do what 18xx.games' own programs did in that game: each action, applied without its
+    recorded `auto_actions`, brings the same ones."""
+    from engine.titles import rules_class
+
+    log = json.loads(path.read_text())
+    game = rules_class(log["title"])(log["players"], log["settings"]["seed"], log["settings"]["optional_rules"])
+    generated = 0
+    for action in log["actions"]:
+        stored = game.apply({k: v for k, v in action.items() if k != "auto_actions"})
+        assert stored.get("auto_actions", []) == action.get("auto_actions", []), action["id"]
+        generated += len(stored.get("auto_actions", []))
+    assert generated

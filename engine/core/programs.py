@@ -217,7 +217,9 @@ class Programs:
         if "buy_shares" in available:
             from_market = bool(program.get("from_market"))
             source = game.pool if from_market else corp
-            shares = [s for s in source.shares_of(corp) if not s.president and step.can_buy_share(player, s)]
+            # a president's certificate is on offer only from the market (1860: sold there, bought back)
+            shares = [s for s in source.shares_of(corp)
+                      if (not s.president or s.owner is game.pool) and step.can_buy_share(player, s)]
             if not shares:
                 where = "market" if from_market else game.IPO_NAME
                 return [self._disable(player, f"Cannot buy {corp.sym} from {where}")]
@@ -245,7 +247,8 @@ class Programs:
                 continue
             other = game.player(other_id)
             for sym, actions in corps.items():
-                corp = game.corporation(sym)
+                # a private bought or sold (1860) is noted under the private: an action programs don't know
+                corp = game.corporation_by_sym.get(sym)
                 for seq, kind in actions:
                     if seq < program["seq"]:
                         continue
@@ -254,9 +257,11 @@ class Programs:
                         return reason
         return None
 
-    def _shenanigan(self, step, player: Player, other: Player, kind: str, corp: Corporation,
+    def _shenanigan(self, step, player: Player, other: Player, kind: str, corp: Corporation | None,
                     share_to_buy) -> str | None:
         buying = share_to_buy.corporation if share_to_buy is not None else None
+        if corp is None:
+            return f"Unknown action {kind} disabling for safety"
         if kind == "par":
             if buying is None or step.sale_timing_ok(corp):
                 return f"Corporation {corp.sym} parred"

@@ -418,7 +418,7 @@ def action_ids(shares: list[Share]) -> list[str]:
     return [s.id for s in shares]
 
 
-def track_for_programs(round_, player: Player, corp: Corporation, kind: str, seq: int) -> None:
+def track_for_programs(round_, player: Player, corp: Corporation | Company, kind: str, seq: int) -> None:
     """Note a stock-round deal in the player's latest turn, for other players' programs to look at."""
     history = getattr(round_, "players_history", None)
     if history is not None:

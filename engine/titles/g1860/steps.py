@@ -543,6 +543,7 @@ class BuySellParShares(stock.BuySellParShares):
         game.transfer(player, game.bank, company.value)
         player.passed = False
         self.current_actions.append(("company", company))
+        stock.track_for_programs(self.round, player, company, "buy_company", game.programs.seq)
         if company.sym == "FFC":
             game.close_other_companies(company)
 
@@ -569,6 +570,7 @@ class BuySellParShares(stock.BuySellParShares):
         self.round.players_sold.setdefault(player.id, set()).add(company.sym)
         player.passed = False
         self.current_actions.append(("sell_company", None))
+        stock.track_for_programs(self.round, player, company, "sell_company", game.programs.seq)
         game.check_bank_broken()
 
     # --- what can be done ---------------------------------------------------------------------------------
