@@ -72,6 +72,9 @@ READ_WAIT = 1.5  # seconds autocomplete waits for an action in flight (Discord d
 ANY_GROUP = object()  # a command sent by a button or the console: no slash-command group to check
 ANY_MOMENT = object()  # a command typed, not sent by a button: no moment of the game to check
 
+# a game button pressed under a message older than the game's moment (`Service._moment`)
+BUTTON_OUTDATED = N_("This button was posted before the game moved on, so nothing was done: use the buttons of the "
+                     "latest message, or the command.")
 ENGINE_FAILED = N_("The rules engine failed on this action, so nothing was stored: the game is as it was "
                    "before your command. The error was logged for the developers.")
 
@@ -822,8 +825,7 @@ class Service:
                 raise UserError(lazy("This game is not running.") if lv.row.status != "lobby"
                                 else lazy("This game has not started yet."))
             if moment is not ANY_MOMENT and moment != await self._moment(lv):
-                raise UserError(lazy("This button was posted before the game moved on, so nothing was done: use "
-                                     "the buttons of the latest message, or the command."))
+                raise UserError(lazy(BUTTON_OUTDATED))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None:
                 raise UserError(lazy("You have no seat in this game."))
@@ -1045,14 +1047,12 @@ class Service:
             lv = await self._scoped(caller, game_id)
             seat = lv.seat_of_member(caller.member_id)
             if lv.session is None or seat is None or moment != await self._moment(lv):
-                raise UserError(lazy("This button was posted before the game moved on, so nothing was done: use "
-                                     "the buttons of the latest message, or the command."))
+                raise UserError(lazy(BUTTON_OUTDATED))
             moves = await asyncio.to_thread(lv.session.out_of_turn, seat.player_id)
             if not moves:  # (a button shown to another member)
                 raise UserError(lazy("Nothing of yours may be used out of turn now."))
             if index >= len(moves):
-                raise UserError(lazy("This button was posted before the game moved on, so nothing was done: use "
-                                     "the buttons of the latest message, or the command."))
+                raise UserError(lazy(BUTTON_OUTDATED))
             kind, options = lv.session.command_for(moves[index])
         return await self.act(game_id, caller, kind, options, publish, moment=moment)
 
