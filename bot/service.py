@@ -840,11 +840,11 @@ class Service:
             action = cmd.build(session, opts, seat.player_id, legal)
             if out_of_turn and not session.may_act_out_of_turn(seat.player_id, action):
                 raise UserError(self._not_your_turn(lv))
-            theirs = session.not_theirs(seat.player_id, action)
-            if theirs is not None:
-                raise UserError(theirs)
             if action.get("entity_type") == "player" and action.get("entity") is None:
                 action["entity"] = seat.player_id
+            theirs = session.not_theirs(seat.player_id, action, lv.names)  # another seat's corporation, private...
+            if theirs is not None:
+                raise UserError(theirs)
             seller = session.needs_consent(seat.player_id, action)
             holder = lv.member_of_player(seller) if seller is not None else None
             if holder is not None and holder <= 0:  # an imported game's seat nobody took: nobody could answer

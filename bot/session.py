@@ -262,10 +262,42 @@ class Session:
         """Whether a member whose seat is not to act may still send this action (e.g. a private's ability)."""
         return False
 
-    def not_theirs(self, player: int, action: dict) -> Any | None:
-        """Why the seat `player` may not send this action even at its turn (it acts for something another seat
-        owns, e.g. another player's private company), as a refusal (`i18n.lazy`); None if it may."""
-        return None
+    def decider(self, action: dict) -> int | None:
+        """The seat (player id) that decides for the entity this action is for, whoever's turn it is: a player's
+        actions are their own; the family says who decides for its other entities (a corporation's or minor's
+        president, a private's owner or the president of the corporation owning it). None: no seat does (a
+        corporation in receivership). KeyError: the game has no such entity (the engine says so when it is
+        sent)."""
+        if action.get("entity_type", "player") != "player":
+            return None
+        try:
+            return int(action["entity"])
+        except (TypeError, ValueError):
+            raise KeyError(action.get("entity")) from None
+
+    def not_theirs(self, player: int, action: dict, names: dict[int, str]) -> Any | None:
+        """Why the seat `player` may not send this action, at its turn or out of it: it is for an entity another
+        seat (or no seat) decides for (`decider`), e.g. another player's corporation while several may act, or
+        another's private. A refusal (`i18n.lazy`); None if the seat may send it. The one check of whose an
+        action is, for every family: the engine takes an action from any entity that may act now."""
+        try:
+            decider = self.decider(action)
+        except KeyError:
+            return None  # no such entity: the engine's refusal says what is wrong with it
+        if decider == player:
+            return None
+        kind, entity = action.get("entity_type", "player"), action.get("entity")
+        if kind == "player":
+            return lazy("You act only for your own seat, not for {name}: nothing was done.",
+                        name=player_name(entity, names))
+        if kind == "company":
+            return lazy("{company} is not yours to use: only its owner (or the president of the corporation owning "
+                        "it) may.", company=quote(entity))
+        if decider is None:
+            return lazy("{entity} is not yours to act for: no player decides for it now, so nothing was done.",
+                        entity=quote(entity))
+        return lazy("{entity} is not yours to act for: {name} decides for it, so nothing was done.",
+                    entity=quote(entity), name=player_name(decider, names))
 
     @classmethod
     def button_action(cls, key: str) -> tuple[str, dict[str, Any]]:

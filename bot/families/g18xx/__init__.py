@@ -14,7 +14,6 @@ import pickle
 from typing import Any
 
 from bot.commands import Button, clean
-from bot.errors import quote
 from bot.families.g18xx.commands import COMMANDS, describe_auto
 from bot.families.g18xx.previews import acquired_terms, settled_text
 from bot.families.g18xx.words import (
@@ -33,7 +32,7 @@ from bot.families.g18xx.words import (
     won_privates,
 )
 from bot.session import Change, Session, Setting, Title
-from i18n import N_, _, lazy
+from i18n import N_, _
 from i18n.engine_words import end_reason_text, round_text
 from render.chart import ValueHistory
 
@@ -350,22 +349,30 @@ class G18xx(Session):
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""
         return action.get("entity_type") == "company" and self._owns(player, action.get("entity"))
 
-    def not_theirs(self, player: int, action: dict) -> Any | None:
-        """A private company's ability is its owner's to use (the player, or the president of the corporation
-        owning it), at their turn as out of it: the engine lets any company act while its ability is usable."""
-        if action.get("entity_type") == "company" and not self._owns(player, action.get("entity")):
-            return lazy("{company} is not yours to use: only its owner (or the president of the corporation owning "
-                        "it) may.", company=quote(action.get("entity")))
-        return None
+    def decider(self, action: dict) -> int | None:
+        """The engine's `player_of`: a player, a corporation's or minor's president, a private's owner (or the
+        president of the corporation owning it)."""
+        game = self.game
+        lookup = {"player": game.player, "corporation": game.corporation, "minor": game.minor,
+                  "company": game.company}.get(action.get("entity_type", "player"))
+        entity = action.get("entity")
+        if lookup is None:
+            raise KeyError(entity)
+        try:
+            found = lookup(entity if action.get("entity_type", "player") == "player" else str(entity))
+        except Exception:  # (the engine's GameError: no such entity)
+            raise KeyError(entity) from None
+        if found is None:
+            raise KeyError(entity)
+        player = game.player_of(found)
+        return int(player.id) if player is not None else None
 
     def _owns(self, player: int, company: Any) -> bool:
         """Whether `company` is the player's, or a corporation's they preside."""
-        summary = self.summary()
-        owner = (summary.get("companies") or {}).get(company)
-        if owner == player:
-            return True
-        corp = (summary.get("corporations") or {}).get(owner) if isinstance(owner, str) else None
-        return bool(corp and corp.get("pres") == player)
+        try:
+            return self.decider({"entity": company, "entity_type": "company"}) == player
+        except KeyError:
+            return False
 
     # ---------------------------------------------------------------- words
     def describe(self, change: Change, names: dict[int, str]) -> str:
