@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import json
 import statistics
@@ -55,6 +56,47 @@ def held(svc: Service, game_id: int) -> list[float]:
 
     lock.acquire, lock.release = timed_acquire, timed_release  # type: ignore[method-assign]
     return holds
+
+
+class LookingOutOfTurn:
+    """The CPU seconds (of the thread doing it) spent working out whether a post carries the out-of-turn button
+    (`Service._powers_held`), with the game's lock held and without, per action sent."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[float, bool]] = []
+        self.per_action: list[list[tuple[float, bool]]] = []
+
+    def take(self) -> list[tuple[float, bool]]:
+        calls, self.calls = self.calls, []
+        return calls
+
+    def report(self) -> str:
+        held = [sum(t for t, locked in calls if locked) * 1000 for calls in self.per_action]
+        free = [sum(t for t, locked in calls if not locked) * 1000 for calls in self.per_action]
+        n = sum(len(calls) for calls in self.per_action)
+        if not held:
+            return "looking for moves out of turn: no action sent"
+        return (f"looking for moves out of turn: {n} time(s) over {len(held)} actions; with the lock held "
+                f"{statistics.mean(held):.1f} ms CPU an action (mean), {max(held):.1f} ms at most; without it "
+                f"{statistics.mean(free):.1f} ms (mean), {max(free):.1f} ms at most")
+
+
+def looking_out_of_turn(svc: Service, game_id: int) -> LookingOutOfTurn:
+    """Times `Service._powers_held` (a method taking the game, or a static one taking a session), noting whether
+    the game's lock is held while it runs."""
+    record = LookingOutOfTurn()
+    raw = Service.__dict__["_powers_held"]
+    real = raw.__func__ if isinstance(raw, staticmethod) else functools.partial(raw, svc)
+
+    def timed(*args):
+        t = time.thread_time()
+        try:
+            return real(*args)
+        finally:
+            record.calls.append((time.thread_time() - t, svc.lock(game_id).locked()))
+
+    svc._powers_held = timed  # type: ignore[method-assign]
+    return record
 
 
 async def stall(work) -> tuple[float, float]:
@@ -124,6 +166,7 @@ async def main(path: Path, repeat: int, cut: int, actions: int) -> None:
             async def posted(reply):  # Discord's part of publishing left out: the service's own part measured
                 return object()
 
+            looked = looking_out_of_turn(svc, gid)
             for action in later[:actions]:
                 lv = await svc.live(gid)
                 pid = int(action["entity"]) if action["entity_type"] == "player" else \
@@ -133,11 +176,13 @@ async def main(path: Path, repeat: int, cut: int, actions: int) -> None:
                 t = time.process_time()
                 await svc.act(gid, callers[pid], kind, options, posted, confirmed=True)
                 sent.append((sum(holds), max(holds), time.process_time() - t, callers[pid]))
+                looked.per_action.append(looked.take())
             family.frozen = real_frozen  # type: ignore[method-assign]
             if sent:
                 print(f"{len(sent)} actions: lock held {statistics.median(h for h, *_ in sent):.3f} s CPU (median), "
                       f"longest hold {max(m for _, m, *_ in sent):.3f} s; {statistics.median(c for *_, c, _ in sent):.3f} s CPU "
                       f"an action in all (median); the game copied {len(copies)} time(s), nobody reading")
+                print(looked.report())
                 holds.clear()
                 t = time.process_time()
                 await svc.export(gid, first)

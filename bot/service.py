@@ -775,7 +775,8 @@ class Service:
     async def _finish_reply(self, lv: Live, reply: Reply, change: Change | None, previous_turn: set[int],
                             turn: list[int], kinds: set[str], *, draw: bool = True) -> None:
         """Complete the reply telling of the game as stored now (every stored change is told by one); `draw`:
-        its pictures too (else the caller draws them)."""
+        its pictures and the out-of-turn button too (else the caller adds them, from a copy of the game as it is
+        now: `_apply`)."""
         changed = set(turn) != previous_turn
         reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
@@ -784,9 +785,10 @@ class Service:
         moment = await self._moment(lv)  # a button acts only at the moment it was posted for
         reply.told = (moment, len(lv.session.actions) if lv.session else 0)
         buttons = self._words_set(lambda: lv.session.buttons_for(change), lv) if lv.session is not None else []
-        if lv.session is not None and await asyncio.to_thread(self._powers_held, lv):
-            buttons = [*buttons, "powers"]  # its press shows the presser alone what is theirs to use
         reply.buttons = [f"{b}:{moment}" for b in buttons]
+        if draw and lv.session is not None and lv.session.has_out_of_turn() and \
+                await asyncio.to_thread(self._powers_held, lv.session, lv.seats, lv.row.id):
+            self._powers_button(reply)
         reply.pinned = self.summary_text(lv)
         if changed and turn:
             reply.dm = [m for m in turn if await self.db.dm_optin(m)]
@@ -1014,10 +1016,26 @@ class Service:
     # exchange, 1860's starting privates in a stock round) is one public `powers` button, posted while any
     # seat not to act has something; its press answers the presser alone with a button for each of theirs
     # (`power`: the game's moment and the move's place in that list, so it acts at no other moment).
-    def _powers_held(self, lv: Live) -> bool:
-        session = lv.session
-        return session is not None and any(self._words_set(lambda s=seat: session.out_of_turn(s.player_id), lv)
-                                           for seat in lv.seats)
+    # Looked for only in games whose title has such moves at all (`Session.has_out_of_turn`), and for an action
+    # whose pictures are drawn from a copy, on that copy once the game is free (`_apply`): the button then still
+    # carries the moment of the game it was worked out for.
+    @staticmethod
+    def _powers_held(session: Session, seats: list[Seat], game_id: int) -> bool:
+        """Whether a seat not to act may use something now (slow: called off the event loop)."""
+        def theirs(player: int) -> list[dict]:
+            try:
+                return session.out_of_turn(player)
+            except Exception:
+                log.exception("game %s: looking for moves out of turn failed", game_id)
+                return []
+
+        return any(theirs(seat.player_id) for seat in seats)
+
+    @staticmethod
+    def _powers_button(reply: Reply) -> None:
+        """Its press shows the presser alone what is theirs to use (at the moment the reply tells)."""
+        assert reply.told is not None
+        reply.buttons.append(f"powers:{reply.told[0]}")
 
     async def powers(self, game_id: int, caller: Caller) -> Reply:
         """The presser's moves out of turn, each a button for them alone (private); UserError if none."""
@@ -1100,20 +1118,28 @@ class Service:
         kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
         await self._finish_reply(lv, reply, change, previous, turn, kinds, draw=False)
         reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, _("withdrawn"))
+        powers = session.has_out_of_turn()
         copy = await self._copy(lv) if publish is not None and self.pictures and kinds else None
         if copy is None:  # nothing to draw, nowhere to post, or a game its family cannot copy: while held
             reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
+            if powers and await asyncio.to_thread(self._powers_held, session, lv.seats, lv.row.id):
+                self._powers_button(reply)
             await self._publish(publish, reply)
             return reply
         # drawn from a copy of the game as stored now, and posted, once the next command may have the game (its
         # post waits for this one: `_queue`); the command's caller waits for it (`_told_in_full`)
         row, seats, stem, place = lv.row, list(lv.seats), self._stem(lv), self._queue(lv.row.id)
 
+        def drawn(game: Session) -> tuple[list[Picture], bool]:
+            return (self._render(Live(row, seats, game), kinds, change, stem),
+                    powers and self._powers_held(game, seats, row.id))
+
         async def tell() -> None:
             try:
                 try:
-                    reply.pictures = await copy.read(lambda game: self._render(Live(row, seats, game), kinds, change,
-                                                                               stem))
+                    reply.pictures, held = await copy.read(drawn)
+                    if held:
+                        self._powers_button(reply)
                 except Exception:
                     log.exception("game %s: drawing the pictures of an action failed", row.id)
                 await self._publish(publish, reply, place)

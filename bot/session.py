@@ -190,6 +190,11 @@ class Session:
             return []
         return [a for a in self.legal_for(player) if self.may_act_out_of_turn(player, a)]
 
+    def has_out_of_turn(self) -> bool:
+        """Whether any seat may ever have moves out of its turn in this game (cheap, no search): False and
+        `out_of_turn` is always empty, so nothing need look for them. By default True (looked for)."""
+        return True
+
     def summary(self) -> dict:
         return self.game.summary()
 

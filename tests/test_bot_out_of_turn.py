@@ -5,6 +5,7 @@ nobody else does, and the owner may send it there and then; another member sendi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from fakediscord.play import fixture_log, imported_game
@@ -135,3 +136,68 @@ async def test_the_out_of_turn_button_through_discord(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_the_out_of_turn_button_is_worked_out_off_the_lock(tmp_path):
+    """An action whose pictures are drawn from a copy of the game once it is free has its out-of-turn button worked
+    out on that copy too, never while the game is held, for the moment the post tells of."""
+    from fakediscord.play import resolved_actions
+    from fakediscord.recorded import QuickPictures
+
+    from bot.families.g18xx import G18xx
+
+    async with Database(str(tmp_path / "rh.db")) as db:
+        svc = Service(db, QuickPictures(), pictures=True)
+        log = fixture_log()
+        gid, callers = await imported_game(svc, log, UPTO)
+        looked: list[bool] = []  # the game's lock held while looking
+        real = svc._powers_held
+        svc._powers_held = lambda *args: looked.append(svc.lock(gid).locked()) or real(*args)
+        posts = []
+
+        async def publish(reply):
+            posts.append(reply)
+            return object()
+
+        for action in resolved_actions(log)[UPTO:UPTO + 2]:  # NYC's par by the player to act, then PRR's by MH's
+            kind, options = G18xx.command_for(action)
+            await svc.act(gid, callers[action["entity"]], kind, options, publish)
+        assert looked == [False, False]
+        assert all(post.pictures for post in posts)
+        assert not any(b.startswith("powers:") for b in posts[0].buttons), posts[0].buttons  # MH's owner to act
+        moment = posts[1].told[0]
+        assert f"powers:{moment}" in posts[1].buttons and moment == await svc.moment(gid, callers[OWNER])
+        menu = await svc.press(gid, callers[OWNER], "powers", moment)
+        assert "exchange MH for NYC_1 (10%)" in menu.labels.values(), menu.labels
+
+
+async def test_titles_without_moves_out_of_turn_never_look_for_them(tmp_path):
+    """1817 has nothing a seat may use out of its turn: its posts never look for such moves (with or without
+    pictures), and carry no out-of-turn button."""
+    from fakediscord.play import resolved_actions
+    from fakediscord.recorded import QuickPictures
+
+    from bot.families.g18xx import G18xx
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+    for pictures in (True, False):
+        async with Database(str(tmp_path / f"rh{pictures}.db")) as db:
+            svc = Service(db, QuickPictures(), pictures=pictures)
+            gid, callers = await imported_game(svc, log, 190)
+
+            def looked(*args):
+                raise AssertionError("looked for moves out of turn in 1817")
+
+            svc._powers_held = looked
+            posts = []
+
+            async def publish(reply, posts=posts):
+                posts.append(reply)
+                return object()
+
+            for action in resolved_actions(log)[190:196]:
+                lv = svc._live[gid]
+                assert not lv.session.has_out_of_turn()
+                kind, options = G18xx.command_for(action)
+                await svc.act(gid, callers[lv.session.active_players()[0]], kind, options, publish, confirmed=True)
+            assert len(posts) == 6 and not any(b.startswith("powers:") for post in posts for b in post.buttons)

@@ -136,3 +136,19 @@ def test_mh_is_listed_for_its_owner_alone_between_turns():
                 assert not any(a.get("entity") == "MH" for a in game.legal_actions(player=other.id))
         return
     pytest.fail("MH was never exchangeable out of its owner's turn")
+
+
+@pytest.mark.parametrize("title", sorted(GAMES))
+def test_a_title_says_cheaply_whether_its_privates_act_out_of_turn(title):
+    """`privates_act_out_of_turn` (the bot looks for moves out of turn only where it is True) holds whenever a
+    player not to act has a private's move (and goes False once the privates that could are closed); 1817's and
+    18MEX's privates never act out of turn, 1830's MH and 1860's do."""
+    held = 0
+    for game in _states(title):
+        acting = set(game.active_players())
+        if any(game.company_actions(p.id) for p in game.players if p.id not in acting):
+            held += 1
+            assert game.privates_act_out_of_turn(), (title, len(game.actions))
+        if title in ("1817", "18MEX"):
+            assert not game.privates_act_out_of_turn(), (title, len(game.actions))
+    assert (held > 0) == (title in ("1830", "1860")), title

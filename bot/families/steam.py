@@ -589,6 +589,10 @@ class Steam(Session):
         return {"id": game_id if game_id is not None else seed, "title": title, "players": players,
                 "settings": {**settings, "seed": seed}, "actions": actions}
 
+    def has_out_of_turn(self) -> bool:
+        """Nothing in Steam is used out of its owner's turn."""
+        return False
+
     def setup(self) -> dict:
         st = self.game.settings
         return {"optional_rules": [], "map": st.map, "mode": st.mode, "turn_order": st.turn_order}

@@ -1074,6 +1074,18 @@ class BaseGame(OperatingMixin):
             return []
         return self.round.company_actions(None if player is None else [self.player(player)])
 
+    def privates_act_out_of_turn(self) -> bool:
+        """Whether a private of this game may ever be used by a player while it is not their turn (cheap: its
+        abilities as written, no search): an exchange for a share (1830's MH, 1860's privates), an ability a
+        player owner uses that is not passive, or one usable at moments outside its owner's turns, of a private
+        still open. False (1817, 18MEX; 1830 once MH is closed): `company_actions(player)` offers only the moves
+        of privates whose owner is to act."""
+        from engine.core.abilities import passive, whens
+
+        between = {"any", "or_between_turns", "or_start", "stock_round"}
+        return any(a["type"] == "exchange" or (a.get("owner_type") == "player" and not passive(a)) or
+                   between.intersection(whens(a)) for c in self.companies if not c.closed for a in c.abilities)
+
     def action_types(self) -> list[str]:
         """Kinds of action the acting entity may take now, without listing every choice."""
         return [] if self.finished else self.round.action_types()

@@ -345,6 +345,22 @@ class G18xx(Session):
             self._legal_for[1][player] = found
         return found
 
+    def has_out_of_turn(self) -> bool:
+        """The engine's `privates_act_out_of_turn`: 1830's MH, 1860's privates; never in 1817 nor 18MEX."""
+        return bool(self.game.privates_act_out_of_turn())
+
+    def out_of_turn(self, player: int) -> list[dict]:
+        """Only the privates' abilities the engine offers between turns (`company_actions`): the acting entity's
+        moves are not looked for (they are the acting seat's, and listing them is the slow part)."""
+        if player in self.active_players():
+            return []
+        try:
+            found = self.game.company_actions(player)
+        except Exception:  # an id that is no player of this game: nothing
+            log.debug("company actions of %s failed", player, exc_info=True)
+            return []
+        return [a for a in found if self.may_act_out_of_turn(player, a)]
+
     def may_act_out_of_turn(self, player: int, action: dict) -> bool:
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""
         return action.get("entity_type") == "company" and self._owns(player, action.get("entity"))
