@@ -214,7 +214,7 @@ class RoundhouseBot(commands.Bot):
             await asyncio.sleep(self.config.reminder_check)
 
     async def send_reminders(self, now: float | None = None) -> int:
-        """Post the reminders due (each while its game is held, see `Service.due_reminders`): how many."""
+        """Post the reminders due (each in its game's line of posts, see `Service.due_reminders`): how many."""
         posted = []
 
         async def remind(reply: Reply) -> discord.Message | None:

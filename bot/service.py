@@ -6,7 +6,8 @@ so its commands (reads included) run one at a time; engine calls and rendering r
 only reads takes it for as little as it can: autocomplete, `/game status` and `/game history` read a copy of
 the game as stored (`Copy`, made when a read first needs it), or the log, once the game is free again; an
 undo replays the log before taking it. An action's pictures are drawn from a copy once the game is free,
-and each game's posts go out in the order of the changes they tell (`Service._queue`).
+and each game's posts go out in the order of the changes they tell (`Service._queue`), none of them sent with the
+game held (`Service._told`) but an undo request's and a trade offer's, which must be posted to be stored.
 Games not in use leave memory (`Service.evict`) and are rebuilt from their stored log when next used.
 An action is committed to SQLite before anything is published about it, and the game in memory is only
 trusted while it matches the stored log: whatever goes wrong between applying an action and storing it,
@@ -105,7 +106,8 @@ class Reply:
     private: bool = False                                # for the caller alone (a preview to confirm): never posted
     labels: dict[str, str] = field(default_factory=dict)  # a button's own words, where not its kind's (a move)
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
-    # an action's pictures being drawn once the game is free, then the reply posted (`Service._drawn`)
+    # its post on its way once the game is free (its pictures drawn first, for an action: `Service._apply`), in
+    # the game's line of posts (`Service._told`); what the command returns waits for it (`_told_in_full`)
     drawing: asyncio.Future | None = field(default=None, repr=False, compare=False)
 
 
@@ -218,14 +220,15 @@ def in_background(tasks: set[asyncio.Future], coro: Awaitable[Any]) -> None:
     task.add_done_callback(ended)
 
 
-def _told_in_full(method: Callable[..., Awaitable[Reply | None]]) -> Callable[..., Awaitable[Reply | None]]:
-    """A command applying actions returns once the game is free again and its reply's pictures are drawn and
-    posted (`Service._apply` draws them from a copy of the game once the command lets the game go)."""
+def _told_in_full(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """A command telling the thread returns once the game is free again and its reply is posted: its post is
+    queued in the game's line with the game held and sent without it (`Service._told`), an action's pictures
+    drawn from a copy of the game once the command lets the game go (`Service._apply`)."""
 
     @functools.wraps(method)
     async def run(*args: Any, **kwargs: Any) -> Reply | None:
         reply = await method(*args, **kwargs)
-        if reply is not None and reply.drawing is not None:
+        if getattr(reply, "drawing", None) is not None:
             await asyncio.shield(reply.drawing)  # posted whatever becomes of the command
             reply.drawing = None
         return reply
@@ -533,9 +536,11 @@ class Service:
                     note = " " + _("The lobby is empty and closed.")
         return seat, note
 
-    # the commands that change the lobby or the seats publish their reply (if `publish`) while the game is held:
-    # two members pressing Join at once edit the lobby message in the order they joined, the game's first action
-    # is told after its start, and no action's post comes in between a seat's hand-over and its words
+    # the commands that change the lobby or the seats queue their reply's post (if `publish`) in the game's line
+    # while the game is held, and post it once it is free (`_told`): two members pressing Join at once edit the
+    # lobby message in the order they joined, the game's first action is told after its start, and no action's
+    # post comes in between a seat's hand-over and its words
+    @_told_in_full
     async def join(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
@@ -547,22 +552,24 @@ class Service:
                 raise UserError(lazy("This game is full."))
             pid = max((s.player_id for s in lv.seats), default=0) + 1
             await self.db.add_seat(game_id, pid, caller.member_id, _short(caller.name))
-            return await self._told(publish, await self.lobby_reply(game_id, _("{name} joins.", name=_short(caller.name))))
+            return self._told(publish, await self.lobby_reply(game_id, _("{name} joins.", name=_short(caller.name))))
 
+    @_told_in_full
     async def leave(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             if lv.seat_of_member(caller.member_id) is None:
                 raise UserError(lazy("You are not in this game."))
             seat, note = await self._leave_lobby(lv, caller.member_id)
-            return await self._told(publish, await self._lobby_changed(game_id, _("{name} leaves.", name=seat.name) + note))
+            return self._told(publish, await self._lobby_changed(game_id, _("{name} leaves.", name=seat.name) + note))
 
+    @_told_in_full
     async def kick(self, game_id: int, caller: Caller, member_id: int, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
             access.require_host(caller, lv.row, lv.seats, lazy("kick players"))
             seat, note = await self._leave_lobby(lv, member_id)
-            return await self._told(publish, await self._lobby_changed(game_id, _("{name} was removed.", name=seat.name)
+            return self._told(publish, await self._lobby_changed(game_id, _("{name} was removed.", name=seat.name)
                                                                        + note))
 
     async def _lobby_changed(self, game_id: int, note: str) -> Reply:
@@ -573,6 +580,7 @@ class Service:
                                                           title=self._title(lv).display_name, game=game_id, why=note)))
         return await self.lobby_reply(game_id, note)
 
+    @_told_in_full
     async def replace(self, game_id: int, caller: Caller, old_member: int, new_member: int,
                       new_name: str, publish: Publish | None = None) -> Reply:
         """Hand a seat to another member (the host, a moderator, or the holder themself). An open undo
@@ -584,8 +592,9 @@ class Service:
             seat = lv.seat_of_member(old_member)
             if seat is None:
                 raise UserError(lazy("That member has no seat in this game."))
-            return await self._told(publish, await self._hand_over(lv, seat, new_member, new_name))
+            return self._told(publish, await self._hand_over(lv, seat, new_member, new_name))
 
+    @_told_in_full
     async def claim(self, game_id: int, caller: Caller, seat_number: int, publish: Publish | None = None) -> Reply:
         """Take an unclaimed seat of an imported game (seats in the log's order, 1 = first player)."""
         async with self.lock(game_id):
@@ -594,7 +603,7 @@ class Service:
                                                       s.player_id))
             if not 1 <= seat_number <= len(ordered) or ordered[seat_number - 1].member_id > 0:
                 raise UserError(lazy("That seat is not free."))
-            return await self._told(publish, await self._hand_over(lv, ordered[seat_number - 1], caller.member_id,
+            return self._told(publish, await self._hand_over(lv, ordered[seat_number - 1], caller.member_id,
                                                                    caller.name))
 
     async def _hand_over(self, lv: Live, seat: Seat, new_member: int, new_name: str) -> Reply:
@@ -611,6 +620,7 @@ class Service:
         lv = await self._refresh(lv.row.id)
         return lv.reply(_("{new} takes over {old}'s seat.", new=new_name, old=seat.name))
 
+    @_told_in_full
     async def start(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
@@ -651,8 +661,9 @@ class Service:
             await self._finish_reply(lv, reply, None, set(), turn, set(session.start_pictures))
             reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — started. Seats: {seats}.",
                                                   title=t.display_name, game=game_id, seats=seating))
-            return await self._told(publish, reply)
+            return self._told(publish, reply)
 
+    @_told_in_full
     async def abort(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
@@ -670,7 +681,7 @@ class Service:
             if was_lobby:
                 reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — aborted in the lobby.",
                                                       title=self._title(lv).display_name, game=game_id))
-            return await self._told(publish, reply)
+            return self._told(publish, reply)
 
     async def list_games(self, caller: Caller, mine: bool = False) -> Reply:
         rows = await self.db.list_games(guild_id=caller.guild_id, member_id=caller.member_id if mine else None)
@@ -955,6 +966,7 @@ class Service:
         """The game's trade offer waiting for an answer, if any."""
         return await self.db.trade_offer(game_id)
 
+    @_told_in_full
     async def answer_offer(self, game_id: int, caller: Caller, accept: bool, at_count: int,
                            publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
         """The seller's answer to a trade offer: accepted, the buyer's action is applied as theirs. `message_id`:
@@ -975,8 +987,7 @@ class Service:
                                    offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv)),
                                  also=self._offer_closed(lv, offer, _("{name} declined", name=seat.name)))
                 await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members, set())
-                await self._publish(publish, reply)
-                return reply
+                return self._told(publish, reply)
             try:  # the offer goes in the transaction that stores the trade (a crash before it leaves it open)
                 reply = await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), None)
             except UserError:  # refused after all: the offer is closed
@@ -984,8 +995,7 @@ class Service:
                 raise
             reply.text = _("{name} agrees.", name=seat.name) + " " + reply.text
             reply.also = [*self._offer_closed(lv, offer, _("{name} agreed", name=seat.name)), *reply.also]
-            await self._publish(publish, reply)
-            return reply
+            return self._told(publish, reply)
 
     def _command(self, lv: Live, name: str, group: str | None | object = ANY_GROUP) -> Command:
         """The game's command `name`; typed as a slash command of another family's group, a pointer to the
@@ -1124,8 +1134,7 @@ class Service:
             reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
             if powers and await asyncio.to_thread(self._powers_held, session, lv.seats, lv.row.id):
                 self._powers_button(reply)
-            await self._publish(publish, reply)
-            return reply
+            return self._told(publish, reply)
         # drawn from a copy of the game as stored now, and posted, once the next command may have the game (its
         # post waits for this one: `_queue`); the command's caller waits for it (`_told_in_full`)
         row, seats, stem, place = lv.row, list(lv.seats), self._stem(lv), self._queue(lv.row.id)
@@ -1268,6 +1277,7 @@ class Service:
         return fit(cmd.choices(session, option, filled, legal), str(current) if current is not None else "")
 
     # ------------------------------------------------------------------ undo
+    @_told_in_full
     async def undo(self, game_id: int, caller: Caller, steps: Any = 1, publish: Publish | None = None
                    ) -> Reply | UndoRequest:
         """Undo the caller's own last actions at once; further back opens a vote (stored in SQLite, so it
@@ -1294,8 +1304,7 @@ class Service:
             if all(m == caller.member_id for _, _, m, _ in rows):
                 reply = await self._do_undo(lv, steps, seat.player_id, prepared=prepared)
                 reply.also += self._vote_closed(lv, previous, _("replaced by an undo"))
-                await self._publish(publish, reply)
-                return reply
+                return self._told(publish, reply)
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id})
             mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
             undone = await self._undone(lv, steps, prepared)
@@ -1325,9 +1334,26 @@ class Service:
         """Seats (player ids) that must agree: every other claimed seat, as held now."""
         return {s.player_id for s in lv.seats if s.player_id != req.requester and s.member_id > 0}
 
-    async def _told(self, publish: Publish | None, reply: Reply) -> Reply:
-        await self._publish(publish, reply)
+    def _told(self, publish: Publish | None, reply: Reply) -> Reply:
+        """Queue the reply's post in the game's line now, with the game held (so it keeps its place among the
+        game's posts), to go out once the posts before it are out: never with the game held, however slow
+        Discord is. The command returns once it is posted (`_told_in_full`)."""
+        reply.drawing = self._in_line(publish, reply)
         return reply
+
+    async def post(self, publish: Publish, reply: Reply) -> Any:
+        """Publish a reply the service made but did not post (a new game's lobby, an import's first post), in its
+        game's line of posts: what `publish` returned (None: not posted)."""
+        return await self._publish(publish, reply)
+
+    def _in_line(self, publish: Publish | None, reply: Reply) -> asyncio.Future | None:
+        """The reply's post, queued now (`_told`); the future gives what `publish` returned (None: not posted)."""
+        if publish is None:
+            return None
+        task = asyncio.ensure_future(self._publish(publish, reply, self._queue(reply.game_id)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     def _queue(self, game_id: int | None) -> tuple[asyncio.Future | None, asyncio.Future] | None:
         """A place in the game's line of posts, taken with the game held: its posts go out in the order of the
@@ -1391,12 +1417,14 @@ class Service:
         out = []
         for game_id in await self.db.games_untold():
             tried = self._catch_up_tried.get(game_id)
+            await self._posted(game_id)  # a post still on its way is not lost (nor held for)
             async with self.lock(game_id):
+                if game_id in self._posts:  # another on its way since: it tells the game as it is (the next sweep
+                    continue                # makes good what it does not)
                 try:
                     lv = await self.live(game_id)
                 except UserError:  # a broken game: reported at start-up
                     continue
-                await self._posted(game_id)  # an action's post still on its way is not lost
                 lv = await self._refresh(game_id)
                 moment = await self._moment(lv)
                 row = lv.row
@@ -1404,11 +1432,12 @@ class Service:
                         (tried is not None and tried[0] == moment and now - tried[1] < self.CATCH_UP_RETRY):
                     continue
                 reply = await self._untold(lv, row.told_moment, row.told_count, moment)
-                if await self._publish(publish, reply) is None:
-                    self._catch_up_tried[game_id] = (moment, now)
-                    continue
-                self._catch_up_tried.pop(game_id, None)
-                out.append(reply)
+                posting = self._in_line(publish, reply)
+            if posting is None or await asyncio.shield(posting) is None:
+                self._catch_up_tried[game_id] = (moment, now)
+                continue
+            self._catch_up_tried.pop(game_id, None)
+            out.append(reply)
         return out
 
     async def _untold(self, lv: Live, told_moment: int, told_count: int, moment: int) -> Reply:
@@ -1500,6 +1529,7 @@ class Service:
         open on message `open_on`: another one, replaced by it at the same count, must not pass its answer on."""
         return pressed_on is None or pressed_on == open_on
 
+    @_told_in_full
     async def vote_undo(self, game_id: int, caller: Caller, agree: bool, at_count: int,
                         publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
         """A vote on the open undo request (`message_id`: the message whose button voted, see `_answers`)."""
@@ -1531,8 +1561,7 @@ class Service:
                 else:
                     reply = await self._do_undo(lv, req.steps, req.requester, req.agreed, prepared=prepared)
                     reply.also += self._vote_closed(lv, req, _("everyone agreed"))
-            await self._publish(publish, reply)
-            return reply
+            return self._told(publish, reply)
 
     async def _prepare_vote(self, game_id: int, caller: Caller, at_count: int) -> Undoing | None:
         """The undo the caller's vote would complete (the last one missing), worked out before the game is held."""
@@ -1814,9 +1843,11 @@ class Service:
         return lv.row, reply
 
     # ------------------------------------------------------------------ reminders & DMs
+    @_told_in_full
     async def set_remind(self, game_id: int, caller: Caller, hours: Any, every: Any = None,
                          publish: Publish | None = None) -> Reply:
-        """Reminder settings: the players and the host only (published, if `publish`, while the game is held)."""
+        """Reminder settings: the players and the host only (published, if `publish`, in the game's line of posts:
+        `_told`)."""
         try:
             hours = float(hours) if hours is not None else 0.0
             every = float(every) if every is not None else None
@@ -1827,7 +1858,7 @@ class Service:
             access.require_player_or_host(caller, lv.row, lv.seats, lazy("set its reminders"))
             if not hours > 0:  # 0, negative or NaN: off
                 await self.db.set_reminder(game_id, enabled=0, next_at=None)
-                return await self._told(publish, lv.reply(_("Reminders are off for this game.")))
+                return self._told(publish, lv.reply(_("Reminders are off for this game.")))
             for value in (hours, every):
                 if value is not None and not MIN_REMINDER_HOURS <= value <= MAX_REMINDER_HOURS:
                     raise UserError(lazy("Reminders: from {least} to {most} hours.", least=f"{MIN_REMINDER_HOURS:g}",
@@ -1836,7 +1867,7 @@ class Service:
             async with self.db.transaction():
                 await self.db.set_reminder(game_id, enabled=1, first_after=hours * 3600, every=every_s)
                 await self._schedule_reminder(game_id)
-            return await self._told(publish, lv.reply(_("Reminders after {hours} h of idle time, then every {every} h.",
+            return self._told(publish, lv.reply(_("Reminders after {hours} h of idle time, then every {every} h.",
                                                         hours=f"{hours:g}", every=f"{every_s / 3600:g}")))
 
     async def note_language(self, member_id: int, language: str) -> None:
@@ -1850,11 +1881,13 @@ class Service:
         return Reply(_("I will DM you when it is your turn.") if on else _("No more DMs about your turns."))
 
     async def due_reminders(self, now: float | None = None, publish: Publish | None = None) -> list[Reply]:
-        """The reminders due now, each published (if `publish`) while its game is held: no action slips in
-        between its words and its post (it would ping a member who had just played)."""
+        """The reminders due now, each published (if `publish`) in its game's line of posts, its place taken
+        while the game is held: no action's post slips in between its words and its post (it would ping a member
+        who had just played), and a slow post does not hold the game."""
         now = time.time() if now is None else now
         out = []
         for rem in await self.db.due_reminders(now):
+            posting = None
             async with self.lock(rem.game_id):
                 await self.db.set_reminder(rem.game_id, next_at=now + rem.every, last_sent_at=now)
                 try:
@@ -1869,8 +1902,10 @@ class Service:
                 text = _("Reminder ({hours} h idle).", hours=f"{idle / 3600:.0f}") + " " + self.turn_text(lv, mention=True)
                 reply = lv.reply(text, mention=[m for m in turn if m > 0],
                                  dm=[m for m in turn if await self.db.dm_optin(m)])
-                await self._publish(publish, reply)
+                posting = self._in_line(publish, reply)
                 out.append(reply)
+            if posting is not None:
+                await asyncio.shield(posting)
         return out
 
 

@@ -113,7 +113,7 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
             display = service(interaction).engine.title(row.title).display_name
             thread_id = await self._thread_for(interaction, row.id, f"{display} #{row.id}")
             await self.svc.set_thread(row.id, thread_id)
-            msg = await self.bot.publish(await self.svc.lobby_reply(row.id))
+            msg = await self.svc.post(self.bot.publish, await self.svc.lobby_reply(row.id))
             await self.svc.set_thread(row.id, thread_id, msg.id if msg else None)
         except UserError as e:
             await send_private(interaction, str(e))
@@ -122,7 +122,7 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
 
     async def _simple(self, interaction: discord.Interaction, coro_fn, public: bool = True,
                       published: bool = False) -> None:
-        """`published`: the reply was published by the service (while the game was held)."""
+        """`published`: the reply was published by the service (in the game's line of posts)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             reply = await coro_fn()
@@ -143,7 +143,8 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
         await self._simple(interaction, go, public)
 
     async def _held(self, interaction: discord.Interaction, game: int | None, fn) -> None:
-        """`fn(game id, caller, publish=...)`, a command that publishes its reply itself, while the game is held."""
+        """`fn(game id, caller, publish=...)`, a command that publishes its reply itself, in the game's line of
+        posts (its place taken while the game is held)."""
         async def go():
             return await fn(await resolve_game(interaction, game), caller(interaction), publish=self.bot.publish)
         await self._simple(interaction, go, published=True)
@@ -254,7 +255,7 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
                                                _("{title} #{game} (imported)", title=display, game=row.id))
             await self.svc.set_thread(row.id, thread_id)
             reply.thread_id = thread_id
-            await self.bot.publish(reply)
+            await self.svc.post(self.bot.publish, reply)
         except UserError as e:
             await send_private(interaction, str(e))
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,20 @@ def session_1830(seed: int = 5) -> Any:
 def acting_caller(svc: Service, game_id: int, callers: dict[int, Caller]) -> Caller:
     lv = svc._live[game_id]
     return callers[int(lv.game.active_players()[0])]
+
+
+def stored_events(svc: Service) -> asyncio.Event:
+    """Set whenever the service stores an action (its transaction committed): a test waits for it, not polls."""
+    stored = asyncio.Event()
+    apply_one = svc._apply_one
+
+    async def noted(*args: Any, **kwargs: Any) -> Any:
+        done = await apply_one(*args, **kwargs)
+        stored.set()
+        return done
+
+    svc._apply_one = noted  # type: ignore[method-assign]
+    return stored
 
 
 class Killed(BaseException):
