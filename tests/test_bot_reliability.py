@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from fakediscord.play import stored_events, waiting_on
 
 from bot.access import Caller
 from bot.commands import fit
@@ -198,11 +199,10 @@ async def test_an_actions_pictures_are_drawn_and_posted_once_the_game_is_free_in
     lock.append(svc.lock(game_id))
     first = asyncio.ensure_future(send(actions[120]))
     assert await asyncio.to_thread(drawing.wait, 10)
+    stored = stored_events(svc)
     second = asyncio.ensure_future(send(actions[121]))
-    for _ in range(6000):  # the second action is stored while the first one's pictures are still being drawn
-        if await db.action_count(game_id) == 122:
-            break
-        await asyncio.sleep(0.005)
+    # the second action is stored while the first one's pictures are still being drawn
+    await asyncio.wait_for(stored.wait(), 10)
     stored_meanwhile = await db.action_count(game_id)
     go.set()
     one, two = await first, await second
@@ -250,7 +250,7 @@ async def test_an_action_post_given_up_does_not_hold_up_the_games_later_posts(db
         task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await first
-    second = await asyncio.wait_for(send(actions[121]), 30)
+    second = await asyncio.wait_for(send(actions[121]), 10)
     go.set()
     assert posts == [second.text.splitlines()[0]] and await db.action_count(game_id) == 122
 
@@ -399,8 +399,9 @@ async def test_a_game_in_use_is_never_dropped_and_never_built_twice(db, monkeypa
     acting = asyncio.ensure_future(play(svc, game_id, callers, actions[40:41]))
     assert await asyncio.to_thread(entered.wait, 10)
     assert svc.evict(now=time.monotonic() + 10 * IDLE_GAME_SECONDS) == [] and svc._live[game_id] is lv
+    queued = waiting_on(svc.lock(game_id))
     reading = asyncio.ensure_future(svc.status(game_id, callers[int(log["players"][0]["id"])]))
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(queued.wait(), 10)  # the read waits for the action
     go.set()
     await acting
     await reading
@@ -465,9 +466,9 @@ async def test_autocomplete_offers_the_moves_after_an_action_in_flight(db):
     entered, go = stopped_in_the_engine(lv)
     acting = asyncio.ensure_future(play(svc, game_id, callers, actions[30:31]))
     assert await asyncio.to_thread(entered.wait, 10)
+    queued = waiting_on(svc.lock(game_id))
     typing = asyncio.ensure_future(svc.autocomplete(game_id, nxt, "buy", "share", "", {}))
-    while not typing.done() and not svc.lock(game_id)._waiters:
-        await asyncio.sleep(0)
+    await asyncio.wait_for(queued.wait(), 10)  # the member typing waits for the action
     go.set()
     await acting
     assert await typing == offered_after

@@ -75,6 +75,20 @@ def stored_events(svc: Service) -> asyncio.Event:
     return stored
 
 
+def waiting_on(lock: asyncio.Lock) -> asyncio.Event:
+    """Set once a command finds `lock` held and waits for it: a test waits for it, not polls."""
+    queued = asyncio.Event()
+    acquire = lock.acquire
+
+    async def noted() -> bool:
+        if lock.locked():
+            queued.set()
+        return await acquire()
+
+    lock.acquire = noted  # type: ignore[method-assign]
+    return queued
+
+
 class Killed(BaseException):
     """The process dies here (raised where a test kills it): nothing after it runs, what was not committed is
     lost."""
