@@ -289,8 +289,8 @@ class Session:
             decider = self.decider(action)
         except KeyError:
             return None  # no such entity: the engine's refusal says what is wrong with it
-        if decider == player:
-            return None
+        if decider == player or (decider is None and player in self.active_players()):
+            return None  # (an entity no seat decides for: any seat to act may act for it, as for 1860's receivership)
         kind, entity = action.get("entity_type", "player"), action.get("entity")
         if kind == "player":
             return lazy("You act only for your own seat, not for {name}: nothing was done.",

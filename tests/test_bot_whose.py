@@ -135,3 +135,26 @@ async def test_another_seats_corporation_through_discord(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_a_company_nobody_presides_is_acted_for_by_any_player(tmp_path):
+    """1860: C&N in receivership has no president and must run. The engine names no player to act; as 18xx.games
+    lets every player still in the game act for it, each is told it is their turn and the run is taken from
+    whichever sends it (another seat's corporation stays refused)."""
+    from fakediscord.play import resolved_actions
+
+    from bot.families.g18xx import G18xx
+
+    log = recorded("1860/cases/train_step_after_bankruptcy")
+    async with Database(str(tmp_path / "rh.db")) as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, log, 188)
+        lv = svc._live[gid]
+        run = resolved_actions(log)[188]
+        assert run["entity"] == "C&N" and lv.game.corporation("C&N").receivership
+        assert lv.game.active_players() == [] and sorted(lv.session.active_players()) == sorted(callers)
+        assert sorted(lv.row.turn_members) == sorted(c.member_id for c in callers.values())
+        kind, options = G18xx.command_for(run)
+        done = await svc.act(gid, callers[3], kind, options)
+        assert done.text.startswith("C&N runs"), done.text
+        assert len(svc._live[gid].session.actions) == 189 and await db.action_count(gid) == 189
