@@ -136,6 +136,17 @@ def _columns_in_play(market: dict, stacks: dict) -> int:
     return min(max(len(row) for row in market["grid"]), rightmost + 1 + COLUMNS_BEYOND)
 
 
+def _zones_left_out(title: str, market: dict, shown: int) -> list[str]:
+    """The coloured zones of a grid market found only past its first `shown` columns (18MEX's endgame)."""
+    colours = data.load(title)["constants"].get("STOCKMARKET_COLORS", {})
+
+    def zones(keep) -> set[str]:
+        return {t for row in market["grid"] for c, info in enumerate(row) if info and keep(c)
+                for t in info.get("types", []) if t in colours and t != "par"}
+
+    return sorted(zones(lambda c: c >= shown) - zones(lambda c: c < shown))
+
+
 def _token(d: ImageDraw.ImageDraw, title: str, x: float, y: float, r: float, sym: str) -> None:
     fill, text = C.entity(title, sym)
     d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=C.BLACK, width=2)
@@ -159,6 +170,11 @@ ZONES = {"par": NP_("market", "par"), "endgame": NP_("market", "endgame"), "clos
          "acquisition": NP_("market", "acquisition"), "repar": NP_("market", "repar"),
          "ignore_one_sale": NP_("market", "ignore one sale"), "safe_par": NP_("market", "safe par"),
          "max_price": NP_("market", "max price")}  # the legend's words, shown with pgettext("market", ...)
+
+
+def _zone_word(zone: str) -> str:
+    """A zone's name in the legend's words."""
+    return pgettext("market", ZONES[zone]) if zone in ZONES else zone.replace("_", " ")
 
 
 def _background(title: str, deepest: int | tuple):
@@ -235,7 +251,7 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
         if t not in colours:
             continue
         d.rectangle((x, legend_y, x + 22, legend_y + 22), fill=_cell_fill(title, [t]), outline=(80, 80, 80))
-        label = pgettext("market", ZONES[t]) if t in ZONES else t.replace("_", " ")
+        label = _zone_word(t)
         d.text((x + 28, legend_y + 11), label, font=small, fill=C.BLACK, anchor="lm")
         x += 28 + d.textlength(label, font=small) + 18
     img = img.crop((0, 0, width, min(height, int(legend_y + 36))))
@@ -264,7 +280,9 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
     d = ImageDraw.Draw(img)
     if img.width < background.width:  # said where the legend ends, with the highest price left out
         top = max(info["price"] for row in market["grid"] for info in row if info)
-        note = _("prices go on to the right, up to {price}", price=top)
+        hidden = [_zone_word(t) for t in _zones_left_out(title, market, (img.width - 20) // cw)]
+        note = _("prices go on to the right, up to {price}, with {zones}", price=top, zones=", ".join(hidden)) \
+            if hidden else _("prices go on to the right, up to {price}", price=top)
         small = font(13)
         if d.textlength(note, font=small) <= img.width - least_width - 20:
             d.text((img.width - 12, img.height - 25), note, font=small, fill=C.BLACK, anchor="rm")

@@ -259,6 +259,16 @@ def test_a_grid_market_is_drawn_up_to_the_spaces_in_play(late):
     assert start.width == market._columns_in_play(_market_data("1830"), {}) * cw + 21 < img.width
 
 
+def test_a_cut_grid_market_names_the_zones_it_leaves_out():
+    """18MEX's endgame space (200, the top row's last) is past the columns in play for most of a game: the
+    picture's note names it, so the legend's colour is not left unexplained."""
+    from render import market
+
+    assert market._zones_left_out("18MEX", _market_data("18MEX"), 14) == ["endgame"]
+    assert market._zones_left_out("18MEX", _market_data("18MEX"), 15) == []
+    assert market._zones_left_out("1830", _market_data("1830"), 10) == []  # its zones are all on the left
+
+
 def _market_data(title: str) -> dict:
     from engine.core import data
 
