@@ -266,16 +266,16 @@ class _Net:
         self.chains: list[_Chain] = []
         self.adj: list[list[tuple]] = []  # node -> [(other, mask, chain, start_terminal, end_terminal)]
         self.hex_bit: dict[str, int] = {}
-        self.key_bits: dict = {}  # a piece of track (routes.path_track_keys) -> its bit in the chains' masks
         self.bonus_masks: tuple | None = None  # (rules, _track_bonus_masks of them)
         self.stop_values: tuple | None = None  # (rules, {train key: each stop's value})
-        key_bits = self.key_bits
-        path_bits: dict = {}  # a path -> its bits of key_bits
-        path_edges: dict = {}  # a path -> its hex edges, as bits of edge_bits (the walks' own numbering)
-        edge_bits: dict = {}
         walks = _WALKS.get(hexmap)
         if walks is None:
-            walks = _WALKS[hexmap] = {}
+            walks = _WALKS[hexmap] = _MapWalks()
+        self.coord_bits = walks.coord_bits  # a hex -> the bits of its track in the chains' masks
+        self.track = 0  # the bits of every chain's track
+        path_bits: dict = {}  # a path -> its track bits
+        path_edges: dict = {}  # a path -> its hex edges, as bits of edge_bits (the walks' own numbering)
+        edge_bits: dict = {}
         starts = hexmap.token_cities(sym)
         todo = []
         for c in starts:
@@ -292,23 +292,11 @@ class _Net:
             for p in node.paths:
                 if (node, p) in known:
                     continue
-                for other, paths, hexes, alone in _chains_from(walks, node, p, path_edges, edge_bits):
+                for other, paths, hexes, alone, mask in _chains_from(walks, node, p, path_edges, edge_bits, path_bits):
                     if other in walked:
                         continue  # found from there, as the same track back
                     if alone:
                         known.add((other, paths[-1]))
-                    mask = 0
-                    for q in paths:
-                        bits = path_bits.get(q)
-                        if bits is None:  # a path's track bits, found once (chains share paths)
-                            bits = 0
-                            for k in path_track_keys(q):
-                                bit = key_bits.get(k)
-                                if bit is None:
-                                    bit = key_bits[k] = 1 << len(key_bits)
-                                bits |= bit
-                            path_bits[q] = bits
-                        mask |= bits
                     oi = self.index.get(other)
                     if oi is None:
                         oi = self._add(other)
@@ -319,6 +307,7 @@ class _Net:
                     seen_chain.add(sig)
                     ch = _Chain(ni, oi, mask, paths, hexes, len(self.chains))
                     self.chains.append(ch)
+                    self.track |= mask
                     self.adj[ni].append((oi, mask, ch, ch.term_a, ch.term_b))
                     if oi != ni:
                         self.adj[oi].append((ni, mask, ch, ch.term_b, ch.term_a))
@@ -346,15 +335,47 @@ class _Net:
         return i
 
 
-# the chains found by walks on a map, by map: {(stop, path): (the hexes the walk looked at, each with its tile
-# and the tile's rotation then; the chains)}. A walk looks at nothing else, so while those hexes hold the same
-# tiles the same way round it finds the same chains: most of a map stays as it was from one run to the next.
-_WALKS: WeakKeyDictionary = WeakKeyDictionary()
+class _MapWalks:
+    """The chains found by walks on a map: by (stop, path), the hexes the walk looked at (each with its tile
+    and the tile's rotation then) and the chains, each with its track as a mask. A walk looks at nothing else,
+    so while those hexes hold the same tiles the same way round it finds the same chains: most of a map stays
+    as it was from one run to the next. The track's bits are numbered once for the map, so a chain's mask is
+    made once too."""
+
+    __slots__ = ("walks", "key_bits", "coord_bits")
+
+    def __init__(self):
+        self.walks: dict = {}
+        self.key_bits: dict = {}  # a piece of track (routes.path_track_keys) -> its bit in the chains' masks
+        self.coord_bits: dict[str, int] = {}  # a hex -> the bits of key_bits on it
+
+    def mask(self, paths, path_bits: dict) -> int:
+        """The track bits of a chain over `paths`; path_bits: each path's bits, as met by one network's walks
+        (a tile turned round or moved has the same paths on other track)."""
+        key_bits, coord_bits = self.key_bits, self.coord_bits
+        mask = 0
+        for q in paths:
+            bits = path_bits.get(q)
+            if bits is None:  # a path's track bits, found once (chains share paths)
+                bits = 0
+                for k in path_track_keys(q):
+                    bit = key_bits.get(k)
+                    if bit is None:
+                        bit = key_bits[k] = 1 << len(key_bits)
+                        coord_bits[k[0]] = coord_bits.get(k[0], 0) | bit
+                    bits |= bit
+                path_bits[q] = bits
+            mask |= bits
+        return mask
 
 
-def _chains_from(walks: dict, start, p0, path_edges: dict, edge_bits: dict) -> list[tuple]:
-    """_walk_chains(start, p0, ...), as found before on this map if its hexes are as they were."""
-    got = walks.get((start, p0))
+_WALKS: WeakKeyDictionary = WeakKeyDictionary()  # a map -> its _MapWalks
+
+
+def _chains_from(mw: _MapWalks, start, p0, path_edges: dict, edge_bits: dict, path_bits: dict) -> list[tuple]:
+    """_walk_chains(start, p0, ...) with each chain's track mask (other, paths, hexes, alone, mask), as found
+    before on this map if its hexes are as they were."""
+    got = mw.walks.get((start, p0))
     if got is not None:
         for h, tile, rotation in got[0]:
             if h.tile is not tile or tile.rotation != rotation:
@@ -362,8 +383,9 @@ def _chains_from(walks: dict, start, p0, path_edges: dict, edge_bits: dict) -> l
         else:
             return got[1]
     looked: list = []
-    out = _walk_chains(start, p0, path_edges, edge_bits, looked)
-    walks[start, p0] = ([(h, h.tile, h.tile.rotation) for h in looked], out)
+    out = [(other, paths, hexes, alone, mw.mask(paths, path_bits))
+           for other, paths, hexes, alone in _walk_chains(start, p0, path_edges, edge_bits, looked)]
+    mw.walks[start, p0] = ([(h, h.tile, h.tile.rotation) for h in looked], out)
     return out
 
 
@@ -1569,12 +1591,11 @@ def _track_bonus_masks(rules: RouteRules, net: _Net) -> list[tuple[int, int]]:
     if net.bonus_masks is not None and net.bonus_masks[0] is rules:
         return net.bonus_masks[1]
     bonuses = rules.track_bonuses()
-    bits: dict[str, int] = {}
-    if bonuses:
-        for key, bit in net.key_bits.items():
-            if key[0] in bonuses:
-                bits[key[0]] = bits.get(key[0], 0) | bit
-    got = [(mask, bonuses[coord]) for coord, mask in bits.items()]
+    got = []
+    for coord, amount in bonuses.items():
+        mask = net.coord_bits.get(coord, 0) & net.track
+        if mask:
+            got.append((mask, amount))
     net.bonus_masks = (rules, got)
     return got
 
