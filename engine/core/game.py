@@ -866,6 +866,8 @@ class BaseGame(OperatingMixin):
     def _process(self, action: Action) -> None:
         """Apply one action. Until `changing` is set, a refusal has changed nothing."""
         if action.type == "message":
+            if not isinstance(self.entity(action), Player):  # as on 18xx.games: chat comes from the players
+                raise GameError("only players write in the game's chat")
             return
         self.programs.tick()
         if action.type.startswith("program_"):
@@ -879,6 +881,8 @@ class BaseGame(OperatingMixin):
             self.programs.set(player, action)
             return
         if action.type == "end_game":
+            if isinstance(self.entity(action), Company):
+                raise GameError("a private company cannot end the game")
             self.changing = True
             self.end_game("manually_ended")
             return
@@ -1172,8 +1176,8 @@ class BaseGame(OperatingMixin):
             for action in actions:
                 if upto is not None and (as_action_id(action.get("id")) or 0) > upto:
                     break
-                if game.finished:
-                    break
+                if game.finished and action.get("type") == "message":
+                    continue  # chat after the end; any other action is refused, as 18xx.games does
                 if before_each is not None:
                     before_each(game)
                 try:

@@ -1,0 +1,79 @@
+"""What an 18xx.games log may hold besides the game's moves, and where 18xx.games refuses it: chat only from
+the players (also after the end), `end_game` from anyone but a private company, and no other move once the
+game is over. The import (load_18xx) and engine.replay accept and refuse the same logs."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.core.actions import resolve_undo
+from engine.core.errors import GameError
+from engine.replay import replay
+from engine.titles import load_18xx
+
+FINISHED = Path(__file__).parent / "fixtures" / "1830" / "26855.json"  # ends by a bankruptcy
+
+
+def finished_log() -> dict:
+    """The game's log with its undos resolved (so that its ids may be renumbered)."""
+    log = json.loads(FINISHED.read_text())
+    return {**log, "actions": resolve_undo(log["actions"])}
+
+
+def with_actions(log: dict, *extra: dict, at: int | None = None) -> dict:
+    """The log with `extra` inserted after its first `at` actions (default: at the end), ids renumbered."""
+    actions = list(log["actions"])
+    at = len(actions) if at is None else at
+    actions[at:at] = [dict(a) for a in extra]
+    return {**log, "actions": [{**a, "id": i} for i, a in enumerate(actions, 1)]}
+
+
+def loads_both_ways(log: dict):
+    game = load_18xx(log)
+    replayed, _ = replay(log)
+    assert replayed.result() == game.result()
+    return game
+
+
+def refused_both_ways(log: dict, reason: str) -> None:
+    with pytest.raises(GameError, match=reason):
+        load_18xx(log)
+    with pytest.raises(GameError, match=reason):
+        replay(log)
+
+
+def chat(entity, entity_type="player"):
+    return {"type": "message", "entity": entity, "entity_type": entity_type, "message": "gg"}
+
+
+def test_chat_after_the_end_is_kept_out_of_the_game():
+    log = finished_log()
+    game = loads_both_ways(with_actions(log, chat(log["players"][0]["id"])))
+    assert game.finished and game.result() == log["result"]
+
+
+def test_no_move_after_the_end():
+    log = finished_log()
+    player = log["players"][0]["id"]
+    for move in ({"type": "pass", "entity": player, "entity_type": "player"},
+                 {"type": "end_game", "entity": player, "entity_type": "player"}):
+        refused_both_ways(with_actions(log, chat(player), move), "the game is over")
+
+
+def test_chat_comes_from_the_players_only():
+    log = finished_log()
+    refused_both_ways(with_actions(log, chat("CS", "company"), at=40), "only players write")
+    refused_both_ways(with_actions(log, chat("PRR", "corporation"), at=40), "only players write")
+    refused_both_ways(with_actions(log, chat(999), at=40), "no player 999")
+    assert loads_both_ways(with_actions(log, chat(log["players"][1]["id"]), at=40)).result() == log["result"]
+
+
+def test_a_player_or_a_corporation_may_end_the_game_but_no_private():
+    log = finished_log()
+    cut = {**log, "actions": log["actions"][:60]}
+    refused_both_ways(with_actions(cut, {"type": "end_game", "entity": "CS", "entity_type": "company"}),
+                      "private company")
+    for entity, kind in ((log["players"][2]["id"], "player"), ("PRR", "corporation")):
+        game = loads_both_ways(with_actions(cut, {"type": "end_game", "entity": entity, "entity_type": kind}))
+        assert game.finished and game.end_reason == "manually_ended"
