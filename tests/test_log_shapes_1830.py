@@ -77,3 +77,16 @@ def test_a_player_or_a_corporation_may_end_the_game_but_no_private():
     for entity, kind in ((log["players"][2]["id"], "player"), ("PRR", "corporation")):
         game = loads_both_ways(with_actions(cut, {"type": "end_game", "entity": entity, "entity_type": kind}))
         assert game.finished and game.end_reason == "manually_ended"
+
+
+def test_a_buy_must_name_the_certificate_s_own_percent():
+    log = finished_log()
+    at = next(i for i, a in enumerate(log["actions"]) if a["type"] == "buy_shares" and a["entity_type"] == "player"
+              and not a["shares"][0].endswith("_0") and a["percent"] == 10)
+    buy = {k: v for k, v in log["actions"][at].items() if k not in ("id", "auto_actions")}
+    game = load_18xx({**log, "actions": log["actions"][:at], "result": None, "game_end_reason": None})
+    before = game.summary()
+    with pytest.raises(GameError, match="a 10% certificate, not 20%"):
+        game.apply({**buy, "percent": 20})  # 18xx.games refuses such a bundle
+    assert game.summary() == before
+    game.apply(buy)

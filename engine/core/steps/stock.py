@@ -145,6 +145,9 @@ class BuySellParShares(Step):
         if len(shares) != 1:
             raise GameError("buy one certificate at a time")
         share = shares[0]
+        if action.percent is not None and action.percent != share.percent:
+            raise GameError("{share} is a {percent}% certificate, not {percent2}%", share=share.id,
+                            percent=share.percent, percent2=action.percent)
         if owner is not corp and owner is not game.pool:
             raise GameError("{share} is not for sale: {name} holds it", share=share.id,
                             name=game.name_of(owner))
