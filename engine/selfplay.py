@@ -95,6 +95,12 @@ RECKLESS_1830 = {**WILD_1830, "bankrupt_among_others": 0.02, "auction_pass": 25.
 # (private_acts above 0.005: below it, the roll goes to a random standing order)
 HEIRS_1830 = {**RECKLESS_1830, "bankrupt_among_others": 0.0, "bankrupt_buying_train": 0.3, "sell_shares": 0.3,
               "private_acts": 0.012, "corporations_buy_privates": 0.0, "exchange_in_turn": 0.0, "others_shares": 0.9}
+# "hoarders" (by name only) start corporations and buy certificates, seldom sell, pass or buy privates and
+# hardly ever go bankrupt, so that the players' certificates reach the limit (plain random players run out of
+# money long before): purchases the limit forbids, players over it who must sell (a presidency handed to
+# them, a price leaving the yellow zone), standing orders stopped by it
+HOARDERS_1830 = {"sell_shares": 0.02, "buy_shares": 10.0, "par": 0.3, "pass": 0.1, "buy_company": 0.1,
+                 "bankrupt": 0.01, "buy_train": 1.0, "dividend": 5.0}
 TITLE_STYLES = {"1817": (
     {},
     {"take_loan": 0.02, "payoff_loan": 2.0, "short": 0.3, "bankrupt": 0.05, "pass": 0.5, "buy_train": 1.5,
@@ -106,7 +112,7 @@ TITLE_STYLES = {"1817": (
 # before they end
 NAMED_STYLES = {"1817": {
     "modern": {**TITLE_STYLES["1817"][1], "newest_trains": True},
-}, "1830": {"wild": WILD_1830, "reckless": RECKLESS_1830, "heirs": HEIRS_1830}}
+}, "1830": {"wild": WILD_1830, "reckless": RECKLESS_1830, "heirs": HEIRS_1830, "hoarders": HOARDERS_1830}}
 
 
 def random_program(game, rng: random.Random) -> dict | None:
@@ -417,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="optional rules of every game, or 'random' for a random choice per game")
     parser.add_argument("--export", default=None)
     parser.add_argument("--style", default=None,
-                        help="one style of play for every game (1817: modern; 1830: wild, reckless, heirs), else the title's styles by seed")
+                        help="one style of play for every game (1817: modern; 1830: wild, reckless, heirs, hoarders), else the "
+                             "title's styles by seed")
     args = parser.parse_args(argv)
     if args.style and args.style not in NAMED_STYLES.get(args.title, {}):
         parser.error(f"{args.title} has no style {args.style!r}")

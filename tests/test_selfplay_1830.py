@@ -70,3 +70,18 @@ def test_heirs_keep_their_privates_and_exchange_mh_between_turns():
     assert game.end_reason == "bankrupt"
     last = load_18xx({**export, "actions": export["actions"][:-1], "result": None, "game_end_reason": None})
     assert isinstance(last.round.active_step(), BuyTrain)
+
+
+def test_hoarders_reach_the_certificate_limit():
+    from engine.titles import load_18xx
+
+    _, problem, _, game = play_one("1830", 6, 182261230, 4000, (), "hoarders")
+    assert problem is None and game.finished
+    export = game.to_18xx()
+    replayed = load_18xx({**export, "actions": [], "result": None, "game_end_reason": None})
+    most = 0
+    with replayed.loading():
+        for action in export["actions"]:
+            replayed.apply(action)
+            most = max(most, *(replayed.num_certs(p) for p in replayed.players))
+    assert most > replayed.cert_limit  # at the limit, and over it (such a player must sell)
