@@ -1051,11 +1051,17 @@ class BaseGame(OperatingMixin):
         return {"entity": e.key if not isinstance(e, Company) else e.sym, "entity_type": e.kind}
 
     def active_players(self) -> list[int]:
+        """Ids of the players to act now: those deciding for the acting entities; where no player decides for
+        them (1860: a company in receivership), every player still in the game, as 18xx.games lets any of
+        them act for it."""
         out = []
-        for e in self.acting_entities():
+        entities = self.acting_entities()
+        for e in entities:
             p = self.player_of(e)
             if p is not None and p.id not in out:
                 out.append(p.id)
+        if not out and entities and not self.finished:
+            out = [p.id for p in self.players if not p.bankrupt]
         return out
 
     def legal_actions(self, player=None) -> list[dict]:

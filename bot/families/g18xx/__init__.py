@@ -345,14 +345,6 @@ class G18xx(Session):
             self._legal_for[1][player] = found
         return found
 
-    def active_players(self) -> list[int]:
-        """The engine's; and where no player decides for the entity to act (1860: a company in receivership),
-        every player still in the game, as 18xx.games lets any of them act for it (`decider` is then None)."""
-        players = super().active_players()
-        if players or self.finished or not self.game.acting_entities():
-            return players
-        return [int(p.id) for p in self.game.players if not p.bankrupt]
-
     def has_out_of_turn(self) -> bool:
         """The engine's `privates_act_out_of_turn`: 1830's MH, 1860's privates; never in 1817 nor 18MEX."""
         return bool(self.game.privates_act_out_of_turn())
