@@ -422,9 +422,11 @@ class BaseGame(OperatingMixin):
             self.move_share(change[-1], owner)
             change_due -= 1
         self.check_presidency(corp, previous, to)
-        if change and corp.owner is previous and corp.presidents_share.owner is to:
+        no_change_left = change_due and not any(not s.president for s in to.shares_of(corp))
+        if (change or no_change_left) and corp.owner is previous and corp.presidents_share.owner is to:
             # no change without a new president, as on 18xx.games (18MEX: a bankrupt president selling part
-            # of the NdM's certificate while its holdings ledger keeps him level with another player)
+            # of the NdM's certificate while its holdings ledger keeps him level with another player; the
+            # market may have had no certificate to give)
             for share in change:
                 self.move_share(share, to)
             return
