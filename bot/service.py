@@ -206,9 +206,9 @@ class ImportedLog(pydantic.BaseModel):
 Publish = Callable[[Reply], Awaitable[Any]]
 
 
-def in_background(tasks: set[asyncio.Future], coro: Awaitable[Any]) -> None:
-    """Run `coro` as a task kept in `tasks` until it ends. Nobody awaits it, so its failure is logged here (else
-    it would only show, if ever, when the task is collected)."""
+def in_background(tasks: set[asyncio.Future], coro: Awaitable[Any]) -> asyncio.Future:
+    """Run `coro` as a task kept in `tasks` until it ends. Whoever awaits it may be gone by then, so its failure
+    is logged here (else it would only show, if ever, when the task is collected)."""
     task = asyncio.ensure_future(coro)
     tasks.add(task)
 
@@ -218,6 +218,7 @@ def in_background(tasks: set[asyncio.Future], coro: Awaitable[Any]) -> None:
             log.error("a background task failed", exc_info=done.exception())
 
     task.add_done_callback(ended)
+    return task
 
 
 def _told_in_full(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
@@ -1155,9 +1156,7 @@ class Service:
             finally:  # cancelled (the bot closing): the posts after it go on (the thread catches up after a restart)
                 self._leave(row.id, place)
 
-        reply.drawing = asyncio.ensure_future(tell())
-        self._tasks.add(reply.drawing)
-        reply.drawing.add_done_callback(self._tasks.discard)
+        reply.drawing = in_background(self._tasks, tell())
         return reply
 
 
@@ -1350,10 +1349,7 @@ class Service:
         """The reply's post, queued now (`_told`); the future gives what `publish` returned (None: not posted)."""
         if publish is None:
             return None
-        task = asyncio.ensure_future(self._publish(publish, reply, self._queue(reply.game_id)))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+        return in_background(self._tasks, self._publish(publish, reply, self._queue(reply.game_id)))
 
     def _queue(self, game_id: int | None) -> tuple[asyncio.Future | None, asyncio.Future] | None:
         """A place in the game's line of posts, taken with the game held: its posts go out in the order of the

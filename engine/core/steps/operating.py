@@ -483,6 +483,10 @@ class Token(Step):
         hex_ = self.game.hexmap.city(city_id).tile.hex
         return hex_.coord if hex_ is not None else ""
 
+    def refusal_at(self, corp: Corporation, city_id: str) -> GameError | None:
+        """Why the corporation can't pay for its next station in this city, if it can't."""
+        return self.price_refusal(corp, self.station_terms(corp, self.city_hex(city_id))[0])
+
     def price_refusal(self, corp: Corporation, price: int | None) -> GameError | None:
         """Why the corporation can't pay `price` for a station (`station_terms`), if it can't."""
         game = self.game
@@ -517,7 +521,7 @@ class Token(Step):
             return None
         game = self.game
         try:
-            refusal = self.price_refusal(entity, self.station_terms(entity, self.city_hex(action.city))[0])
+            refusal = self.refusal_at(entity, action.city)
         except GameError as e:
             return e
         if refusal:
@@ -534,7 +538,7 @@ class Token(Step):
     def legal(self, corp) -> list[dict]:
         out = [self.action(corp, "place_token", city=city_id, slot=slot)
                for city_id, slot in self.game.hexmap.legal_tokens(corp.sym)
-               if self.price_refusal(corp, self.station_terms(corp, self.city_hex(city_id))[0]) is None]
+               if self.refusal_at(corp, city_id) is None]
         out.append(self.action(corp, "pass"))
         return out
 
