@@ -21,6 +21,10 @@ ZONE = {  # light tints of 18xx.games' market colours, by type name
 PLAIN = (246, 240, 226)
 PAR_RING = (200, 0, 0)
 TOK_R = 19
+GRID_W, GRID_H = 86, 84  # a grid market's space
+# three or more markers on one grid space are labels as wide as the space, one under another (round tokens
+# three abreast were ~13 px across on a phone); its row grows to hold them
+GRID_TAG, GRID_TAG_GAP, GRID_TAG_TOP = 36, 4, 28
 COLUMNS_BEYOND = 2  # a grid market shows this many columns past its rightmost marker or par space
 # the zig-zag (1860) wraps into bands of ZZ_BAND spaces, so that a phone shows it some 400 px wide with the
 # prices legible; its markers are labels as wide as a space, stacked above the upper spaces and below the
@@ -51,18 +55,27 @@ def _band_depths(n_cols: int, stacks: dict) -> tuple[tuple[int, int], ...]:
         for b in range(0, n_cols, ZZ_BAND))
 
 
-def _tag(d: ImageDraw.ImageDraw, title: str, x: float, y: float, sym: str) -> None:
-    """A corporation's marker on the zig-zag: its colours, its name in big letters."""
+def _tag(d: ImageDraw.ImageDraw, title: str, x: float, y: float, sym: str, w: float = ZZ_W - 10,
+         h: float = ZZ_TAG, order: int | None = None) -> None:
+    """A corporation's marker as a label (the zig-zag's, a crowded grid space's): its colours, its name in big
+    letters; `order`: its place in the operating order of its space, in a white disc at its left end."""
     fill, text = C.entity(title, sym)
-    w, h = ZZ_W - 10, ZZ_TAG
     d.rounded_rectangle((x - w / 2, y - h / 2, x + w / 2, y + h / 2), radius=h // 2, fill=fill, outline=C.BLACK,
                         width=2)
-    size = 24
-    f = font(size, "bold")
-    while size > 10 and d.textlength(sym, font=f) > w - 16:
-        size -= 1
-        f = font(size, "bold")
-    d.text((x, y), sym, font=f, fill=text, anchor="mm")
+    left, right = x - w / 2 + 8, x + w / 2 - 8
+    if order is not None:
+        r = round(h / 4)
+        _order_mark(d, x - w / 2 + 4 + r, y, order, r)
+        left, right = x - w / 2 + 2 * r + 6, x + w / 2 - 6
+    for style in ("bold", "condensed"):  # condensed where bold letters would be under half the label's height
+        size = int(h * 0.63)
+        f = font(size, style)
+        while size > 10 and d.textlength(sym, font=f) > right - left:
+            size -= 1
+            f = font(size, style)
+        if size >= h / 2:
+            break
+    d.text(((left + right) / 2, y), sym, font=f, fill=text, anchor="mm")
 
 
 def _zigzag(row: list, depths: tuple, top: int, cell, cells: dict) -> float:
@@ -102,6 +115,27 @@ def _wrapped(row: list, line_rows: tuple, top: int, cell, cells: dict) -> float:
         cell(x0, y0, WRAP_W, WRAP_H, info)
         cells[(0, c)] = (x0, y0, False)
     return line_top[-1] + 4
+
+
+def _grid_depths(n_rows: int, stacks: dict) -> tuple[int, ...]:
+    """Per row of a grid market, the most labels on one of its spaces (0 where no space holds three markers)."""
+    return tuple(max([len(syms) for (r, _), syms in stacks.items() if r == row and len(syms) >= 3] or [0])
+                 for row in range(n_rows))
+
+
+def _grid_row_height(labels: int) -> int:
+    return max(GRID_H, GRID_TAG_TOP + labels * (GRID_TAG + GRID_TAG_GAP) + 4)
+
+
+def grid_markers(n: int, x0: float, y0: float) -> list[tuple[float, float, float, float]]:
+    """Where `n` markers go on the grid space whose top left corner is (x0, y0): (centre x, centre y, width,
+    height), in stack order. One or two are round tokens side by side under the price; three or more, labels
+    as wide as the space, one under another (the row is `_grid_row_height` high)."""
+    if n <= 2:
+        return [(x0 + GRID_W / 2 + (k - (n - 1) / 2) * (2 * TOK_R + 1), y0 + GRID_TAG_TOP + TOK_R, 2 * TOK_R,
+                 2 * TOK_R) for k in range(n)]
+    return [(x0 + GRID_W / 2, y0 + GRID_TAG_TOP + GRID_TAG / 2 + k * (GRID_TAG + GRID_TAG_GAP), GRID_W - 8, GRID_TAG)
+            for k in range(n)]
 
 
 def _cell_fill(title: str, types: list[str]) -> tuple[int, int, int]:
@@ -184,16 +218,20 @@ def _background(title: str, deepest: int | tuple):
 @cache
 def _background_in(title: str, deepest: int | tuple, lang: str):
     """The market without tokens (cells, zones, legend) with its words in `lang`, cropped, where each cell's
-    tokens go, and the least width that keeps its title and legend. `deepest`: the most markers on one space, per band of a zig-zag the most above and below it, or
-    per line of a wrapped row the rows of markers under it."""
+    tokens go, and the least width that keeps its title and legend. `deepest`: per row of a grid the labels
+    on its fullest space (`_grid_depths`), per band of a zig-zag the most markers above and below it, or per
+    line of a wrapped row the rows of markers under it."""
     market = data.load(title)["market"]
     grid = market["grid"]
     one_d = len(grid) == 1
     zigzag = bool(market.get("zigzag"))
     n_cols = max(len(r) for r in grid)
     if not one_d:
-        cw, ch = 86, 84
-        width, height = n_cols * cw + 40, len(grid) * ch + 110
+        cw, ch = GRID_W, GRID_H
+        row_top = [top := 52]
+        for labels in deepest:
+            row_top.append(row_top[-1] + _grid_row_height(labels))
+        width, height = n_cols * cw + 40, row_top[-1] - top + 110
     elif not zigzag:
         cw, ch = WRAP_W, WRAP_H
         width = WRAP * WRAP_W + 40
@@ -231,10 +269,10 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
             for c, info in enumerate(row):
                 if info is None:
                     continue
-                x0, y0 = 20 + c * cw, top + r * ch
-                cell(x0, y0, cw, ch, info)
+                x0, y0 = 20 + c * cw, row_top[r]
+                cell(x0, y0, cw, row_top[r + 1] - y0, info)
                 cells[(r, c)] = (x0, y0, False)
-        legend_y = top + len(grid) * ch + 14
+        legend_y = row_top[-1] + 14
     elif not zigzag:
         legend_y = _wrapped(grid[0], deepest, top, cell, cells)
     else:
@@ -267,12 +305,13 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
     zigzag = bool(market.get("zigzag"))
     ordered = any((op or {}).get("stack_position") is not None for op in ((facts or {}).get("operators") or {}).values())
     stacks = _stacks(summary, facts)
-    deepest = max((len(v) for v in stacks.values()), default=0)
-    if zigzag:
+    if not one_d:
+        deepest = _grid_depths(len(market["grid"]), stacks)
+    elif zigzag:
         deepest = _band_depths(len(market["grid"][0]), stacks)
     elif one_d:
         deepest = _line_rows(len(market["grid"][0]), stacks)
-    background, cells, (cw, ch), least_width = _background(title, deepest if one_d else 0)
+    background, cells, (cw, ch), least_width = _background(title, deepest)
     img = background.copy()
     if not one_d:  # a grid drawn only up to the spaces in play: on a phone the rest makes everything small
         img = img.crop((0, 0, min(img.width, max(least_width, _columns_in_play(market, stacks) * cw + 21)),
@@ -286,22 +325,18 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
         small = font(13)
         if d.textlength(note, font=small) <= img.width - least_width - 20:
             d.text((img.width - 12, img.height - 25), note, font=small, fill=C.BLACK, anchor="rm")
-    tok_r = TOK_R
     for pos, syms in stacks.items():
         if pos not in cells:
             continue
         x0, y0, up = cells[pos]
         if not one_d:
-            per_row = 3
-            rad = tok_r if len(syms) <= 2 else (13 if len(syms) <= 6 else 11)
-            for k, sym in enumerate(syms):
-                row_i, col_i = divmod(k, per_row)
-                n_in_row = min(per_row, len(syms) - row_i * per_row)
-                x = x0 + cw / 2 + (col_i - (n_in_row - 1) / 2) * (2 * rad + 1)
-                y = y0 + 28 + rad + row_i * (2 * rad + 2)
-                _token(d, title, x, y, rad, sym)
+            for k, (sym, (x, y, w, h)) in enumerate(zip(syms, grid_markers(len(syms), x0, y0), strict=True)):
+                if len(syms) >= 3:
+                    _tag(d, title, x, y, sym, w, h, k + 1 if ordered else None)
+                    continue
+                _token(d, title, x, y, w / 2, sym)
                 if ordered and len(syms) > 1:
-                    _order_mark(d, x + rad * 0.75, y - rad * 0.75, k + 1)
+                    _order_mark(d, x + w * 0.375, y - h * 0.375, k + 1)
         elif zigzag:
             for k, sym in enumerate(syms):
                 x = x0 + cw / 2

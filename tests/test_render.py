@@ -249,7 +249,7 @@ def test_a_grid_market_is_drawn_up_to_the_spaces_in_play(late):
 
     summary = late[-1]
     stacks = market._stacks(summary)
-    full, cells, (cw, _ch), _least = market._background("1830", 0)
+    full, cells, (cw, _ch), _least = market._background("1830", market._grid_depths(11, stacks))
     img = _img(render.draw_market("1830", summary))
     assert img.height == full.height and img.width < full.width * 0.6
     assert market._columns_in_play(_market_data("1830"), stacks) == 10
@@ -273,3 +273,37 @@ def _market_data(title: str) -> dict:
     from engine.core import data
 
     return data.load(title)["market"]
+
+
+@pytest.mark.parametrize("title, syms", [("1830", ["PRR", "B&O", "NYNH", "CPR"]), ("18MEX", ["NdM", "UdY", "SPM"])])
+def test_three_or_more_markers_on_a_grid_space_are_labels_a_phone_reads(title, syms):
+    """Markers sharing a space of 1830's or 18MEX's market were round tokens three abreast, ~13 px across on a
+    phone: three or more are labels as wide as the space, one under another in operating order, their row
+    grown to hold them; a phone (the picture shown 400 px wide) still shows each 14 px high and 30 px wide."""
+    from render import colors, market
+
+    ops = {sym: {"stack_position": k} for k, sym in enumerate(syms)}
+    summary = {"corporations": {sym: {"price": [0, 1, 3]} for sym in syms}}
+    img = _img(render.draw_market(title, summary, {"operators": ops}))
+    stacks = market._stacks(summary)
+    assert market._grid_depths(len(_market_data(title)["grid"]), stacks)[1] == len(syms)
+    _, cells, (cw, _ch), _ = market._background(title, market._grid_depths(len(_market_data(title)["grid"]), stacks))
+    (x0, y0, _), (_, below, _) = cells[(1, 3)], cells[(2, 3)]
+    spots = market.grid_markers(len(syms), x0, y0)
+    for (x, y, w, h), (_, y_next, _, h_next) in zip(spots, spots[1:], strict=False):
+        assert y + h / 2 < y_next - h_next / 2  # one under another, apart
+    assert all(x0 < x - w / 2 and x + w / 2 < x0 + cw and y0 + 20 < y - h / 2 and y + h / 2 < below
+               for x, y, w, h in spots)  # under the price, within the space
+    scale = 400 / img.width
+    tops = []
+    for sym, (x, y, w, h) in zip(syms, spots, strict=True):
+        box = _where(img, colors.entity(title, sym)[0])
+        assert box and (box[2] - box[0]) * scale >= 30 and (box[3] - box[1]) * scale >= 14, (sym, box)
+        assert abs((box[0] + box[2]) / 2 - x) <= 2 and abs((box[1] + box[3]) / 2 - y) <= 2, (sym, box)
+        tops.append(box[1])
+    assert tops == sorted(tops)  # the first to operate on top
+    # two markers stay round tokens side by side under the price, the row as high as the others
+    two = market.grid_markers(2, x0, y0)
+    assert two[0][1] == two[1][1] and two[0][0] + two[0][2] / 2 < two[1][0] - two[1][2] / 2 + 2
+    assert market._grid_depths(len(_market_data(title)["grid"]), market._stacks(
+        {"corporations": {sym: {"price": [0, 1, 3]} for sym in syms[:2]}}))[1] == 0
