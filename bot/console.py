@@ -314,7 +314,7 @@ class Console:
             req = await svc.db.undo_request(gid)
             if req is None:
                 raise UserError(_("No undo request is open."))
-            await svc.vote_undo(gid, who, cmd == "agree", req.at_count, publish=self._publish)
+            await svc.vote_undo(gid, who, cmd == "agree", req.token, publish=self._publish)
         elif cmd in ("accept", "decline"):
             if not args:
                 raise UserError(f"{cmd} SEAT")
@@ -322,7 +322,7 @@ class Console:
             offer = await svc.open_offer(gid)
             if offer is None:
                 raise UserError(_("No trade offer is open."))
-            await svc.answer_offer(gid, await self._seat(args[0]), cmd == "accept", offer.at_count,
+            await svc.answer_offer(gid, await self._seat(args[0]), cmd == "accept", offer.token,
                                    publish=self._publish)
         elif cmd == "export":
             gid = await self._current()

@@ -172,6 +172,11 @@ class UndoRequest:
     at_count: int
     agreed: set[int] = field(default_factory=set)   # player ids
     message_id: int | None = None
+    token: int = 0        # the number its buttons carry (0: its action count, as before they had one of their own)
+    posted: bool = True   # False: stored before its message is posted, until the post is confirmed (`settle_ballot`)
+
+    def __post_init__(self) -> None:
+        self.token = self.token or self.at_count
 
 
 @dataclass
@@ -185,6 +190,11 @@ class TradeOffer:
     action: dict
     at_count: int
     message_id: int | None = None
+    token: int = 0        # as `UndoRequest`'s
+    posted: bool = True
+
+    def __post_init__(self) -> None:
+        self.token = self.token or self.at_count
 
 
 @dataclass
@@ -512,16 +522,16 @@ class Database:
         if r is None:
             return None
         return UndoRequest(r["game_id"], r["requester"], r["steps"], r["at_count"], set(json.loads(r["agreed"])),
-                           r["message_id"])
+                           r["message_id"], r["token"] or 0, bool(r["posted"]))
 
     async def save_undo_request(self, req: UndoRequest) -> None:
         """Open (replacing any open one) or update the game's undo vote."""
         async with self.transaction():
             await self._db.execute(
                 "INSERT OR REPLACE INTO undo_votes(game_id, requester, steps, at_count, agreed, message_id,"
-                " created_at) VALUES (?,?,?,?,?,?,?)",
+                " token, posted, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
                 (req.game_id, req.requester, req.steps, req.at_count, json.dumps(sorted(req.agreed)),
-                 req.message_id, time.time()),
+                 req.message_id, req.token, int(req.posted), time.time()),
             )
 
     async def delete_undo_request(self, game_id: int) -> None:
@@ -535,20 +545,41 @@ class Database:
         if r is None:
             return None
         return TradeOffer(r["game_id"], r["buyer"], r["seller"], json.loads(r["action"]), r["at_count"],
-                          r["message_id"])
+                          r["message_id"], r["token"] or 0, bool(r["posted"]))
 
     async def save_trade_offer(self, offer: TradeOffer) -> None:
         """Open (replacing any open one) or update the game's trade offer."""
         async with self.transaction():
             await self._db.execute(
-                "INSERT OR REPLACE INTO trade_offers(game_id, buyer, seller, action, at_count, message_id, created_at)"
-                " VALUES (?,?,?,?,?,?,?)",
+                "INSERT OR REPLACE INTO trade_offers(game_id, buyer, seller, action, at_count, message_id, token,"
+                " posted, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
                 (offer.game_id, offer.buyer, offer.seller, json.dumps(offer.action), offer.at_count,
-                 offer.message_id, time.time()))
+                 offer.message_id, offer.token, int(offer.posted), time.time()))
 
     async def delete_trade_offer(self, game_id: int) -> None:
         async with self.transaction():
             await self._db.execute("DELETE FROM trade_offers WHERE game_id = ?", (game_id,))
+
+    # ---------------------------------------------------------------- an undo vote or trade offer being posted
+    BALLOTS = ("undo_votes", "trade_offers")
+
+    async def settle_ballot(self, table: str, game_id: int, token: int, message_id: int | None) -> bool:
+        """The undo vote or trade offer `token` (`table`) is posted, as message `message_id`: False if it is no
+        longer the game's open one (closed or replaced while its post was on its way)."""
+        assert table in self.BALLOTS
+        async with self.transaction():
+            cur = await self._db.execute(f"UPDATE {table} SET posted = 1, message_id = ? WHERE game_id = ? AND token = ?",
+                                         (message_id, game_id, token))
+            return cur.rowcount > 0
+
+    async def withdraw_ballot(self, table: str, game_id: int, token: int) -> bool:
+        """The undo vote or trade offer `token`, not posted, is dropped (its post was refused): False if it is no
+        longer there."""
+        assert table in self.BALLOTS
+        async with self.transaction():
+            cur = await self._db.execute(f"DELETE FROM {table} WHERE game_id = ? AND token = ? AND posted = 0",
+                                         (game_id, token))
+            return cur.rowcount > 0
 
     # ---------------------------------------------------------------- previews waiting for a Confirm
     async def save_preview(self, shown: PendingPreview, keep: int) -> None:

@@ -7,7 +7,7 @@ only reads takes it for as little as it can: autocomplete, `/game status` and `/
 the game as stored (`Copy`, made when a read first needs it), or the log, once the game is free again; an
 undo replays the log before taking it. An action's pictures are drawn from a copy once the game is free,
 and each game's posts go out in the order of the changes they tell (`Service._queue`), none of them sent with the
-game held (`Service._told`) but an undo request's and a trade offer's, which must be posted to be stored.
+game held (`Service._told`; an undo request and a trade offer are stored before they are posted: `_ballot`).
 Games not in use leave memory (`Service.evict`) and are rebuilt from their stored log when next used.
 An action is committed to SQLite before anything is published about it, and the game in memory is only
 trusted while it matches the stored log: whatever goes wrong between applying an action and storing it,
@@ -25,7 +25,7 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pydantic
@@ -266,6 +266,7 @@ class Service:
         self._languages: dict[int, str] = {}  # member id -> their language as stored
         self._catch_up_tried: dict[int, tuple[int, float]] = {}  # game id -> (moment, when) of a refused catch-up
         self._posts: dict[int, asyncio.Future] = {}  # game id -> its last post in line (`_queue`), until posted
+        self._ballots: dict[int, asyncio.Future] = {}  # game id -> its undo vote or offer being posted (`_ballot`)
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -865,15 +866,21 @@ class Service:
                 raise UserError(lazy("{name}'s seat is not taken by anyone yet, so nobody can agree to this trade: "
                                      "nothing was offered. Offer it again once a member takes that seat with "
                                      "`/game claim`.", name=lv.names.get(seller, str(seller))))
-            if holder is not None:
-                return await self._offer(lv, caller, action, seller, publish)
-            if not confirmed:
-                with speaking(caller.language):  # the preview is the member's alone, in their language
-                    ask = await asyncio.to_thread(
-                        self._words, lambda: session.confirmation(action, lv.names) or "", "preview", lv)
-                if ask:
-                    return await self._ask(lv, caller, seat, action, cmd, ask)
-            return await self._apply(lv, caller, action, publish, cmd)
+            if holder is None:
+                if not confirmed:
+                    with speaking(caller.language):  # the preview is the member's alone, in their language
+                        ask = await asyncio.to_thread(
+                            self._words, lambda: session.confirmation(action, lv.names) or "", "preview", lv)
+                    if ask:
+                        return await self._ask(lv, caller, seat, action, cmd, ask)
+                return await self._apply(lv, caller, action, publish, cmd)
+            offered, posting = await self._offer(lv, caller, action, seller, publish)
+        if not await asyncio.shield(posting):
+            # its message is the seller's only way to answer: an offer nobody could answer is not kept (the one it
+            # would replace stays open, its message untouched)
+            raise UserError(lazy("The offer could not be posted in the game's thread (is it locked, or may the bot no "
+                                 "longer post there?), so nothing was offered. Try again once it can."))
+        return offered
 
     async def _ask(self, lv: Live, caller: Caller, seat: Seat, action: dict, cmd: Command, text: str) -> Reply:
         """Keep the action for the member's Confirm (stored: a restart does not lose it); the reply shows them
@@ -930,9 +937,11 @@ class Service:
                 await self.db.close_preview(token)
                 raise PreviewClosed(e.args[0] if e.args else str(e)) from None
 
-    async def _offer(self, lv: Live, caller: Caller, action: dict, seller: int, publish: Publish | None) -> Reply:
+    async def _offer(self, lv: Live, caller: Caller, action: dict, seller: int, publish: Publish | None
+                     ) -> tuple[Reply, asyncio.Future]:
         """Ask the seller's seat to agree to a trade; the buyer's turn waits for the answer. The offer is stored
-        (it survives a restart) until answered or the game moves on."""
+        (it survives a restart) until answered or the game moves on, and posted once the game is free (`_ballot`:
+        the future says whether it was)."""
         assert lv.session is not None
         count = len(lv.session.actions)
         buyer = lv.seat_of_member(caller.member_id)
@@ -942,19 +951,12 @@ class Service:
         name = lv.names.get(seller, str(seller))
         offer = self._words(lambda: lv.session.offer_text(action, lv.names), "offer", lv)
         pinged = [member] if member is not None and member > 0 else []
+        made = TradeOffer(lv.row.id, buyer.player_id, seller, action, count, token=self._ballot_token(), posted=False)
         reply = lv.reply(_("{offer}; the price is {name}'s to agree to.", offer=offer, name=name) + "\n" +
                          _("Next: {whom} — accept or decline the offer.", whom=f"<@{member}>" if pinged else name),
-                         mention=pinged, buttons=[f"offer_yes:{count}", f"offer_no:{count}"],
+                         mention=pinged, buttons=[f"offer_yes:{made.token}", f"offer_no:{made.token}"],
                          also=self._offer_closed(lv, previous, _("replaced by a new offer")))
-        msg = await self._publish(publish, reply)  # stored once posted: under the game's lock, nobody answers before
-        if publish is not None and reply.thread_id is not None and msg is None:
-            # its message is the seller's only way to answer: an offer nobody could answer is not kept (the one it
-            # would replace stays open, its message untouched)
-            raise UserError(lazy("The offer could not be posted in the game's thread (is it locked, or may the bot no "
-                                 "longer post there?), so nothing was offered. Try again once it can."))
-        await self.db.save_trade_offer(TradeOffer(lv.row.id, buyer.player_id, seller, action, count,
-                                                  getattr(msg, "id", None)))
-        return reply
+        return reply, await self._ballot(made, previous, reply, publish)
 
     def _offer_closed(self, lv: Live, offer: TradeOffer | None, why: str) -> list[Reply]:
         """Edit an offer message that is no longer open: its buttons go."""
@@ -968,15 +970,16 @@ class Service:
         return await self.db.trade_offer(game_id)
 
     @_told_in_full
-    async def answer_offer(self, game_id: int, caller: Caller, accept: bool, at_count: int,
+    async def answer_offer(self, game_id: int, caller: Caller, accept: bool, token: int,
                            publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
-        """The seller's answer to a trade offer: accepted, the buyer's action is applied as theirs. `message_id`:
-        the message whose button answered (an offer replaced by another at the same count has its own)."""
+        """The seller's answer to the trade offer `token` (the number on its buttons): accepted, the buyer's action
+        is applied as theirs. `message_id`: the message whose button answered (see `_answered`)."""
+        await self._ballot_settled(game_id)
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             offer = await self.db.trade_offer(game_id)
-            if offer is None or offer.at_count != at_count or lv.session is None or \
-                    len(lv.session.actions) != at_count or not self._answers(offer.message_id, message_id):
+            if offer is None or lv.session is None or len(lv.session.actions) != offer.at_count or \
+                    not await self._answered("trade_offers", offer, token, message_id):
                 raise UserError(lazy("This offer is no longer open."))
             seat = lv.seat_of_member(caller.member_id)
             if seat is None or seat.player_id != offer.seller:
@@ -1304,25 +1307,105 @@ class Service:
                 reply = await self._do_undo(lv, steps, seat.player_id, prepared=prepared)
                 reply.also += self._vote_closed(lv, previous, _("replaced by an undo"))
                 return self._told(publish, reply)
-            req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id})
+            req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id}, token=self._ballot_token(),
+                              posted=False)
             mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
             undone = await self._undone(lv, steps, prepared)
             reply = lv.reply(ngettext("{name} asks to undo the last action: {actions}. Everyone must agree: {whom}",
                                       "{name} asks to undo the last {n} actions: {actions}. Everyone must agree: {whom}",
                                       steps, name=seat.name, actions=undone,
                                       whom=" ".join(f"<@{m}>" for m in mentions)),
-                             mention=mentions, buttons=[f"undo_yes:{count}", f"undo_no:{count}"],
+                             mention=mentions, buttons=[f"undo_yes:{req.token}", f"undo_no:{req.token}"],
                              also=self._vote_closed(lv, previous, _("replaced by a new request")))
-            msg = await self._publish(publish, reply)
-            if publish is not None and reply.thread_id is not None and msg is None:
-                # no message, no buttons to vote with: a request nobody could answer is not kept (the one it
-                # would replace stays open, its message untouched)
-                raise UserError(lazy("The undo request could not be posted in the game's thread (is it locked, or "
-                                     "may the bot no longer post there?), so nothing was asked. Try again once "
-                                     "it can."))
-            req.message_id = getattr(msg, "id", None)
-            await self.db.save_undo_request(req)
-            return req
+            posting = await self._ballot(req, previous, reply, publish)
+        if not await asyncio.shield(posting):
+            # no message, no buttons to vote with: a request nobody could answer is not kept (the one it would
+            # replace stays open, its message untouched)
+            raise UserError(lazy("The undo request could not be posted in the game's thread (is it locked, or "
+                                 "may the bot no longer post there?), so nothing was asked. Try again once it can."))
+        return req
+
+    # An undo request's or a trade offer's message is its only ballot (the others answer with its buttons), and one
+    # that could not be posted must not be kept; yet the game is not held while Discord answers. So it is stored
+    # first, as not posted yet, with the game held, its post queued in the game's line; once posted it is confirmed
+    # (with its message), or withdrawn if Discord refused it (the one it replaced put back). A press on its buttons
+    # waits for that; after a restart in between, a press carrying its number (`token`) is proof it was posted.
+    @staticmethod
+    def _ballot_token() -> int:
+        return random.randrange(1 << 20, 2**31)  # above any action count: never a ballot from before it had one
+
+    async def _ballot(self, made: UndoRequest | TradeOffer, previous: UndoRequest | TradeOffer | None, reply: Reply,
+                      publish: Publish | None) -> asyncio.Future:
+        """Store `made` (with the game held) and queue its post: the future says, once settled, whether it was
+        posted (False: withdrawn)."""
+        table = "undo_votes" if isinstance(made, UndoRequest) else "trade_offers"
+        made.posted = publish is None  # nowhere to post: open at once
+        if isinstance(made, UndoRequest):
+            await self.db.save_undo_request(made)
+        else:
+            await self.db.save_trade_offer(made)
+        posting = self._in_line(publish, reply)
+
+        async def settle() -> bool:
+            try:
+                msg = await asyncio.shield(posting) if posting is not None else None
+                message_id = getattr(msg, "id", None)
+                async with self.lock(made.game_id):
+                    if posting is None or msg is not None or reply.thread_id is None:
+                        if not await self.db.settle_ballot(table, made.game_id, made.token, message_id) and \
+                                message_id is not None:
+                            await self._closed_meanwhile(table, replace(made, message_id=message_id), publish)
+                        return True
+                    if await self.db.withdraw_ballot(table, made.game_id, made.token) and previous is not None and \
+                            previous.posted:
+                        await (self.db.save_undo_request(previous) if isinstance(previous, UndoRequest)
+                               else self.db.save_trade_offer(previous))
+                    return False
+            finally:
+                if self._ballots.get(made.game_id) is settling:
+                    del self._ballots[made.game_id]
+
+        settling = self._ballots[made.game_id] = in_background(self._tasks, settle())
+        return settling
+
+    async def _closed_meanwhile(self, table: str, made: UndoRequest | TradeOffer, publish: Publish | None) -> None:
+        """A ballot closed (an action, an undo, another one replacing it) while its post was on its way, so its
+        message was not known to be edited: its buttons go now."""
+        try:
+            lv = await self.live(made.game_id)
+        except UserError:  # a broken game: reported at start-up
+            return
+        now = await (self.db.undo_request if table == "undo_votes" else self.db.trade_offer)(made.game_id)
+        if isinstance(made, UndoRequest):
+            edits = self._vote_closed(lv, made, _("replaced by a new request") if now else _("the game went on"))
+        else:
+            edits = self._offer_closed(lv, made, _("replaced by a new offer") if now else _("withdrawn"))
+        for edit in edits:
+            self._in_line(publish, edit)
+
+    async def _ballot_settled(self, game_id: int) -> None:
+        """Wait until the game's undo vote or offer on its way is posted (or withdrawn): a press on its message
+        may come before it is known to be posted."""
+        settling = self._ballots.get(game_id)
+        if settling is not None:
+            await asyncio.wait([settling])
+
+    async def _answered(self, table: str, open_now: UndoRequest | TradeOffer | None, token: int,
+                        message_id: int | None) -> bool:
+        """Whether an answer carrying `token` (pressed on message `message_id`; None: not a button) is for the
+        game's open ballot. One stored but never confirmed as posted (the bot stopped in between) is confirmed by
+        a press on its message."""
+        if open_now is None or open_now.token != token:
+            return False
+        if not open_now.posted:
+            if not message_id:
+                return False
+            await self.db.settle_ballot(table, open_now.game_id, token, message_id)
+            open_now.posted, open_now.message_id = True, message_id
+            return True
+        # (a ballot open from before they had numbers of their own carries its action count: another one, replaced
+        # by it at the same count, must not pass its answer on)
+        return message_id is None or message_id == open_now.message_id
 
     @staticmethod
     def _member(lv: Live, player_id: int) -> int:
@@ -1519,23 +1602,18 @@ class Service:
         said, shorter = await asyncio.to_thread(self._undo_work, lv, stored, steps, rebuild)
         return Undoing(lv, version, players, stored, steps, self._told_undone(steps, said), shorter)
 
-    @staticmethod
-    def _answers(open_on: int | None, pressed_on: int | None) -> bool:
-        """Whether a button pressed under message `pressed_on` (None: not a button) answers the request or offer
-        open on message `open_on`: another one, replaced by it at the same count, must not pass its answer on."""
-        return pressed_on is None or pressed_on == open_on
-
     @_told_in_full
-    async def vote_undo(self, game_id: int, caller: Caller, agree: bool, at_count: int,
+    async def vote_undo(self, game_id: int, caller: Caller, agree: bool, token: int,
                         publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
-        """A vote on the open undo request (`message_id`: the message whose button voted, see `_answers`)."""
-        prepared = await self._prepare_vote(game_id, caller, at_count) if agree else None
+        """A vote on the open undo request `token` (the number on its buttons; `message_id`: the message whose
+        button voted, see `_answered`)."""
+        await self._ballot_settled(game_id)
+        prepared = await self._prepare_vote(game_id, caller, token) if agree else None
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             req = await self.db.undo_request(game_id)
             count = await self.db.action_count(game_id)
-            if req is None or req.at_count != at_count or count != at_count or \
-                    not self._answers(req.message_id, message_id):
+            if req is None or count != req.at_count or not await self._answered("undo_votes", req, token, message_id):
                 raise UserError(lazy("This undo request is no longer open."))
             seat = lv.seat_of_member(caller.member_id)
             voters = self._voters(lv, req)
@@ -1559,12 +1637,12 @@ class Service:
                     reply.also += self._vote_closed(lv, req, _("everyone agreed"))
             return self._told(publish, reply)
 
-    async def _prepare_vote(self, game_id: int, caller: Caller, at_count: int) -> Undoing | None:
+    async def _prepare_vote(self, game_id: int, caller: Caller, token: int) -> Undoing | None:
         """The undo the caller's vote would complete (the last one missing), worked out before the game is held."""
         lv = self._live.get(game_id)
         req = await self.db.undo_request(game_id)
         seat = lv.seat_of_member(caller.member_id) if lv is not None else None
-        if lv is None or req is None or seat is None or req.at_count != at_count or \
+        if lv is None or req is None or seat is None or req.token != token or \
                 self._voters(lv, req) - req.agreed - {seat.player_id}:
             return None
         return await self._prepare_undo(game_id, caller, req.steps, rebuild=True)

@@ -6,11 +6,23 @@ refuses loses nothing (the change it tells is stored, the command is done, the n
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
-from fakediscord.play import GUILD, acting_caller, fixture_log, imported_game, resolved_actions, stored_events
+import pytest
+from fakediscord.play import (
+    GUILD,
+    Killed,
+    acting_caller,
+    fixture_log,
+    imported_game,
+    resolved_actions,
+    started_game,
+    stored_events,
+)
 
 from bot.access import Caller
 from bot.db import Database
+from bot.errors import UserError
 from bot.families.g18xx import G18xx
 from bot.service import Service
 from bot.session import Engine
@@ -48,7 +60,7 @@ class Thread:
             self.entered.set()
             await self.go.wait()
         self.posts.append(text.splitlines()[0])
-        return object()
+        return SimpleNamespace(id=len(self.posts))
 
 
 async def recorded_1830(db: Database) -> tuple[Service, list[dict], int, dict]:
@@ -127,3 +139,88 @@ async def test_a_post_refused_loses_nothing(tmp_path):
         assert await db.action_count(row.id) == 2 == len(svc._live[row.id].session.actions)
         assert thread.refused is None and len(thread.posts) == 2 + 3, thread.posts  # two joins, three passes
         assert not any("starts" in p or "undid" in p for p in thread.posts), thread.posts
+
+
+async def test_an_undo_request_is_posted_with_the_game_free(tmp_path):
+    """An undo vote is stored before its post, as not posted yet, and posted once the game is free: Discord taking
+    its time holds up no action. The action stored meanwhile closes the vote, and once its post is out its message
+    loses its buttons (nothing knew that message before)."""
+    async with Database(str(tmp_path / "rh.db")) as db:
+        svc, actions, gid, callers = await recorded_1830(db)
+        thread = Thread()
+        stored = stored_events(svc)
+        asker = next(c for p, c in callers.items() if p != int(actions[UPTO]["entity"]))
+        thread.hold(asker.name)  # "… asks to undo the last action"
+        asking = asyncio.ensure_future(svc.undo(gid, asker, 1, thread.publish))  # an imported action: a vote
+        await asyncio.wait_for(thread.entered.wait(), 10)
+        asked = await db.undo_request(gid)
+        assert not svc.lock(gid).locked() and asked is not None and not asked.posted and asked.message_id is None
+        acting = asyncio.ensure_future(send(svc, gid, callers, actions[UPTO], thread.publish))
+        await asyncio.wait_for(stored.wait(), 10)
+        assert await db.action_count(gid) == UPTO + 1 and await db.undo_request(gid) is None and not asking.done()
+        thread.release()
+        assert (await asking).token == asked.token
+        done = await acting
+        await svc._posted(gid)
+        assert thread.posts[-3:] == [f"{asker.name} asks to undo the last action: " + thread.posts[-3].split(": ", 1)[1],
+                                     done.text.splitlines()[0], "Undo vote on 1 action closed: the game went on."], \
+            thread.posts
+
+
+async def test_a_vote_pressed_before_its_request_is_known_posted_waits_for_it(tmp_path):
+    async with Database(str(tmp_path / "rh.db")) as db:
+        svc, actions, gid, callers = await recorded_1830(db)
+        thread = Thread()
+        asker, voter = list(callers.values())[:2]
+        thread.hold(asker.name)
+        asking = asyncio.ensure_future(svc.undo(gid, asker, 1, thread.publish))
+        await asyncio.wait_for(thread.entered.wait(), 10)
+        token = (await db.undo_request(gid)).token
+        voting = asyncio.ensure_future(svc.vote_undo(gid, voter, True, token, thread.publish, message_id=1))
+        thread.release()
+        await asking
+        assert "agrees to undo 1 action" in (await voting).text
+        req = await db.undo_request(gid)
+        assert req.posted and req.message_id == 1 and len(req.agreed) == 2, req
+
+
+async def test_an_undo_request_posted_just_before_the_bot_stopped_is_kept_by_a_press_on_it(tmp_path):
+    """Killed once the request's message is out but before it was confirmed as posted: after the restart the
+    request is there, not posted as far as the bot knows; a press on its message (its buttons carry its number)
+    shows it was, and is counted. An answer that is no press, or for another request, is refused."""
+    posts: list = []
+
+    async def posted_then_killed(reply):
+        posts.append(reply)
+        raise Killed
+
+    path = tmp_path / "rh.db"
+    db = await Database(path).open()
+    try:
+        svc = Service(db, Engine(), pictures=False)
+        gid, who = await started_game(svc)
+        await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20})
+        await svc.act(gid, who["Bob"], "bid", {"company": "CA", "price": 170})
+        with pytest.raises(Killed):
+            await svc.undo(gid, who["Ann"], 2, posted_then_killed)
+        [asked] = posts
+        yes = next(b for b in asked.buttons if b.startswith("undo_yes:"))
+        token = int(yes.split(":")[1])
+        await db.close()  # the process is gone; it starts again on the same database
+        db = await Database(path).open()
+        svc = Service(db, Engine(), pictures=False)
+        await svc.resume_all()
+        req = await db.undo_request(gid)
+        assert req is not None and req.token == token and not req.posted
+        for answer in (svc.vote_undo(gid, who["Bob"], True, token),
+                       svc.vote_undo(gid, who["Bob"], True, token + 1, message_id=77)):
+            with pytest.raises(UserError, match="no longer open"):
+                await answer
+        waiting = await svc.vote_undo(gid, who["Bob"], True, token, message_id=77)
+        assert "waiting for Cid" in waiting.text
+        req = await db.undo_request(gid)
+        assert req.posted and req.message_id == 77 and len(req.agreed) == 2
+        await svc.vote_undo(gid, who["Cid"], True, token, message_id=77)
+        assert await db.action_count(gid) == 0
+    finally:
+        await db.close()

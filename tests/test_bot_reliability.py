@@ -310,7 +310,7 @@ async def test_an_undo_replays_the_log_without_the_game_held(db):
     held.clear()
     others = [c for c in callers.values() if c is not asker]
     for voter in others:
-        await svc.vote_undo(game_id, voter, True, request.at_count)
+        await svc.vote_undo(game_id, voter, True, request.token)
     assert held == [False]
     assert svc._live[game_id].game.actions == await db.actions(game_id) == actions[:66]
 
@@ -551,7 +551,7 @@ async def test_an_offer_to_a_seat_nobody_took_is_refused_and_made_once_it_is_tak
     await svc.act(row.id, buyer, "train", {"train": wanted["train"], "price": 300})
     offer = await db.trade_offer(row.id)
     assert offer is not None and offer.seller == seller_pid
-    await svc.answer_offer(row.id, claimant, True, offer.at_count)
+    await svc.answer_offer(row.id, claimant, True, offer.token)
     assert await db.action_count(row.id) == 337
 
 

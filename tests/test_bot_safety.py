@@ -426,9 +426,9 @@ async def test_a_replaced_seat_votes_with_its_new_holder(db):
     assert isinstance(req, UndoRequest)
     dan = Caller(60, "Dan", GUILD, 9001)
     await svc.replace(gid, who["Ann"], who["Bob"].member_id, dan.member_id, dan.name)
-    await refused(svc.vote_undo(gid, who["Bob"], True, 2), "Only the players")
-    assert "waiting for Cid" in (await svc.vote_undo(gid, dan, True, 2)).text
-    assert "undid 2 action" in (await svc.vote_undo(gid, who["Cid"], True, 2)).text
+    await refused(svc.vote_undo(gid, who["Bob"], True, req.token), "Only the players")
+    assert "waiting for Cid" in (await svc.vote_undo(gid, dan, True, req.token)).text
+    assert "undid 2 action" in (await svc.vote_undo(gid, who["Cid"], True, req.token)).text
     assert await db.action_count(gid) == 0
 
 

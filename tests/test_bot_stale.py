@@ -282,14 +282,15 @@ async def test_an_offer_button_answers_only_the_offer_it_was_posted_with(tmp_pat
         svc = Service(db, Engine(), pictures=False)
         gid, buyer, seller, wanted = await _train_from_another_president(svc)
         await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
-        first = (await db.trade_offer(gid)).message_id
+        first = await db.trade_offer(gid)
         await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, posted)
         offer = await db.trade_offer(gid)
-        assert offer.action["price"] == 1 and offer.message_id != first
+        assert offer.action["price"] == 1 and offer.message_id != first.message_id and offer.token != first.token
 
-        await refused(svc.answer_offer(gid, seller, True, offer.at_count, posted, message_id=first), "no longer open")
+        await refused(svc.answer_offer(gid, seller, True, first.token, posted, message_id=first.message_id),
+                      "no longer open")
         assert await db.action_count(gid) == 336 and await db.trade_offer(gid) == offer
-        await svc.answer_offer(gid, seller, True, offer.at_count, posted, message_id=offer.message_id)
+        await svc.answer_offer(gid, seller, True, offer.token, posted, message_id=offer.message_id)
         assert await db.action_count(gid) == 337
         assert (await db.actions(gid))[-1]["price"] == 1
 
@@ -472,6 +473,65 @@ async def test_an_undo_request_the_thread_refuses_is_not_kept(tmp_path):
         await fake.stop()
 
 
+async def test_an_undo_request_and_its_votes_are_posted_with_the_game_free(tmp_path):
+    """The vote's message goes out with the game free (the request stored first, not posted yet, then confirmed
+    with its message), and its buttons count the votes."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, third) = await _two_played(fake, bot)
+        held, real = [], bot.publish
+
+        async def watched(reply, channel_id=None):
+            held.append((reply.buttons[:1], bot.service.lock(gid).locked(), await bot.db.undo_request(gid)))
+            return await real(reply, channel_id)
+
+        bot.publish = watched
+        rec = await fake.command(first, thread, "game", {"steps": 2}, sub="undo")
+        assert rec.final.content == "Undo requested; the others must agree.", rec.final.content
+        vote = fake.channel_messages(thread)[-1]
+        [(buttons, locked, asked)] = held
+        assert buttons[0].startswith("undo_yes:") and not locked and not asked.posted and asked.message_id is None
+        req = await bot.db.undo_request(gid)
+        assert req.posted and req.message_id == vote.id and f"rh:undo_yes:{gid}:{req.token}" in vote.custom_ids
+        for member in (second, third):
+            rec = await fake.click(member, vote, f"rh:undo_yes:{gid}:{req.token}")
+            assert rec.final.content == "Vote counted.", rec.final.content
+        assert await bot.db.action_count(gid) == 0 and not any(locked for _, locked, _ in held)
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_a_trade_offer_is_posted_with_the_game_free(tmp_path):
+    """Discord taking its time over an offer's post holds up no other command; the offer, stored first as not
+    posted yet, is open on its message once posted."""
+    entered, release = asyncio.Event(), asyncio.Event()
+    messages = iter(range(1, 100))
+
+    async def slow(reply):
+        if any(b.startswith("offer_yes:") for b in reply.buttons):
+            entered.set()
+            await release.wait()
+        return SimpleNamespace(id=next(messages))
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, buyer, seller, wanted = await _train_from_another_president(svc)
+        offering = asyncio.ensure_future(svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, slow))
+        await asyncio.wait_for(entered.wait(), 10)
+        offer = await db.trade_offer(gid)
+        assert not svc.lock(gid).locked() and offer is not None and not offer.posted
+        assert "1830" in (await asyncio.wait_for(svc.status(gid, seller), 10)).text  # the game is free meanwhile
+        release.set()
+        await offering
+        offer = await db.trade_offer(gid)
+        assert offer.posted and offer.message_id is not None
+        await svc.answer_offer(gid, seller, True, offer.token, slow, message_id=offer.message_id)
+        assert await db.action_count(gid) == 337 and (await db.actions(gid))[-1]["price"] == 300
+
+
 async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applied_twice(tmp_path, monkeypatch):
     """The offer is closed in the transaction that stores the trade: killed before that commit, the bot comes
     back with the offer open, and the seller's second Accept sells the train, once."""
@@ -489,15 +549,15 @@ async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applie
         with monkeypatch.context() as m:
             m.setattr(Database, "append_action", die)
             with pytest.raises(Killed):
-                await svc.answer_offer(gid, seller, True, offer.at_count)
+                await svc.answer_offer(gid, seller, True, offer.token)
         await db.close()  # the process is gone; it starts again on the same database
         db = await Database(path).open()
         svc = Service(db, Engine(), pictures=False)
         await svc.resume_all()
         assert await db.action_count(gid) == 336 and await db.trade_offer(gid) == offer
-        await svc.answer_offer(gid, seller, True, offer.at_count)
+        await svc.answer_offer(gid, seller, True, offer.token)
         assert await db.action_count(gid) == 337 and (await db.actions(gid))[-1]["price"] == 120
-        await refused(svc.answer_offer(gid, seller, True, offer.at_count), "no longer open")
+        await refused(svc.answer_offer(gid, seller, True, offer.token), "no longer open")
         assert await db.action_count(gid) == 337 and await db.trade_offer(gid) is None
     finally:
         await db.close()

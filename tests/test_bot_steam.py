@@ -98,7 +98,7 @@ async def test_steam_turns_autocomplete_undo_spectators_and_restart(db):
     assert request.steps == 2
     for c in who.values():
         if c != bidder:
-            await svc.vote_undo(gid, c, True, request.at_count)
+            await svc.vote_undo(gid, c, True, request.token)
     assert len(svc._live[gid].session.actions) == 1
 
     # anyone in the server follows the game; nobody elsewhere sees it
