@@ -5,9 +5,10 @@ game command is scoped to the caller's server and judged by `bot.access`. Each g
 so its commands (reads included) run one at a time; engine calls and rendering run in worker threads. What
 only reads takes it for as little as it can: autocomplete, `/game status` and `/game history` read a copy of
 the game as stored (`Copy`, made when a read first needs it), or the log, once the game is free again; an
-undo replays the log before taking it. An action's pictures are drawn from a copy once the game is free,
-and each game's posts go out in the order of the changes they tell (`Service._queue`), none of them sent with the
-game held (`Service._told`; an undo request and a trade offer are stored before they are posted: `_ballot`).
+undo replays the log before taking it. A post's pictures (an action's, an undo's…) are drawn from a copy
+once the game is free (`Service._tell`), and each game's posts go out in the order of the changes they tell
+(`Service._queue`), none of them sent with the game held (`Service._told`; an undo request and a trade offer
+are stored before they are posted: `Service._ballot`).
 Games not in use leave memory (`Service.evict`) and are rebuilt from their stored log when next used.
 An action is committed to SQLite before anything is published about it, and the game in memory is only
 trusted while it matches the stored log: whatever goes wrong between applying an action and storing it,
@@ -660,10 +661,10 @@ class Service:
             seating = ", ".join(f"{i + 1}. {p['name']}" for i, p in enumerate(players))
             reply = lv.reply(_("**{title}** game #{game} starts. Seats: {seats}.", title=t.display_name, game=game_id,
                                seats=seating))
-            await self._finish_reply(lv, reply, None, set(), turn, set(session.start_pictures))
+            await self._finish_reply(lv, reply, None, set(), turn)
             reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — started. Seats: {seats}.",
                                                   title=t.display_name, game=game_id, seats=seating))
-            return self._told(publish, reply)
+            return await self._tell(lv, reply, set(session.start_pictures), None, publish)
 
     @_told_in_full
     async def abort(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
@@ -786,22 +787,16 @@ class Service:
         return out
 
     async def _finish_reply(self, lv: Live, reply: Reply, change: Change | None, previous_turn: set[int],
-                            turn: list[int], kinds: set[str], *, draw: bool = True) -> None:
-        """Complete the reply telling of the game as stored now (every stored change is told by one); `draw`:
-        its pictures and the out-of-turn button too (else the caller adds them, from a copy of the game as it is
-        now: `_apply`)."""
+                            turn: list[int]) -> None:
+        """Complete the reply telling of the game as stored now (every stored change is told by one), but for its
+        pictures and the out-of-turn button (`_tell` adds them)."""
         changed = set(turn) != previous_turn
         reply.mention = [m for m in turn if m > 0] if changed else []
         reply.text = f"{reply.text}\n{self.turn_text(lv, mention=changed)}".strip()
-        if draw:
-            reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
         moment = await self._moment(lv)  # a button acts only at the moment it was posted for
         reply.told = (moment, len(lv.session.actions) if lv.session else 0)
         buttons = self._words_set(lambda: lv.session.buttons_for(change), lv) if lv.session is not None else []
         reply.buttons = [f"{b}:{moment}" for b in buttons]
-        if draw and lv.session is not None and lv.session.has_out_of_turn() and \
-                await asyncio.to_thread(self._powers_held, lv.session, lv.seats, lv.row.id):
-            self._powers_button(reply)
         reply.pinned = self.summary_text(lv)
         if changed and turn:
             reply.dm = [m for m in turn if await self.db.dm_optin(m)]
@@ -990,16 +985,14 @@ class Service:
                 reply = lv.reply(_("{name} declines: {offer}.", name=seat.name,
                                    offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv)),
                                  also=self._offer_closed(lv, offer, _("{name} declined", name=seat.name)))
-                await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members, set())
-                return self._told(publish, reply)
+                await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members)
+                return await self._tell(lv, reply, set(), None, publish)
             try:  # the offer goes in the transaction that stores the trade (a crash before it leaves it open)
-                reply = await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), None)
+                return await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), publish,
+                                         agreed_by=seat.name)
             except UserError:  # refused after all: the offer is closed
                 await self.db.delete_trade_offer(game_id)
                 raise
-            reply.text = _("{name} agrees.", name=seat.name) + " " + reply.text
-            reply.also = [*self._offer_closed(lv, offer, _("{name} agreed", name=seat.name)), *reply.also]
-            return self._told(publish, reply)
 
     def _command(self, lv: Live, name: str, group: str | None | object = ANY_GROUP) -> Command:
         """The game's command `name`; typed as a slash command of another family's group, a pointer to the
@@ -1096,11 +1089,13 @@ class Service:
         return lazy("It is not your turn: waiting for {names}.", names=waiting)
 
     async def _apply(self, lv: Live, caller: Caller, action: dict, publish: Publish | None,
-                     cmd: Command | None = None, *, answering: int | None = None) -> Reply:
+                     cmd: Command | None = None, *, answering: int | None = None, agreed_by: str | None = None
+                     ) -> Reply:
         """Apply, store, then describe: the action, then those the command sends after it (an end of turn
         passing what is left), each stored as it is applied. Until an action is stored, any failure drops the
         game in memory (the engine may have changed it half-way) and nothing is reported as done. `answering`:
-        the preview whose Confirm sent the action, marked answered with the action's commit."""
+        the preview whose Confirm sent the action, marked answered with the action's commit; `agreed_by`: the
+        seller whose consent to the open trade offer sent it."""
         session = lv.session
         assert session is not None
         previous = set(lv.row.turn_members)
@@ -1128,34 +1123,45 @@ class Service:
             lv.row.status = "finished"
         text = self._words(lambda: session.describe_all(changes, lv.names), "description", lv) or \
             "; ".join(self._line(lv, c.action) for c in changes)
+        if agreed_by is not None:
+            text = _("{name} agrees.", name=agreed_by) + " " + text
         reply = lv.reply(text + ".")
         kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
-        await self._finish_reply(lv, reply, change, previous, turn, kinds, draw=False)
-        reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, _("withdrawn"))
-        powers = session.has_out_of_turn()
+        await self._finish_reply(lv, reply, change, previous, turn)
+        closed = _("{name} agreed", name=agreed_by) if agreed_by is not None else _("withdrawn")
+        reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, closed)
+        return await self._tell(lv, reply, kinds, change, publish)
+
+    async def _tell(self, lv: Live, reply: Reply, kinds: set[str], change: Change | None,
+                    publish: Publish | None) -> Reply:
+        """Post a reply telling of the game as stored now (`_finish_reply`) with its pictures of `kinds` and the
+        out-of-turn button, in the game's line of posts (`_told`: `reply.drawing` gives what `publish` returned).
+        They are worked out from a copy of the game once the next command may have it (the post keeps its place in
+        line meanwhile), or now, with the game held, if there is nothing to draw, nowhere to post, or the game's
+        family cannot copy it."""
+        session = lv.session
+        powers = session is not None and session.has_out_of_turn()
         copy = await self._copy(lv) if publish is not None and self.pictures and kinds else None
-        if copy is None:  # nothing to draw, nowhere to post, or a game its family cannot copy: while held
+        if copy is None:
             reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
             if powers and await asyncio.to_thread(self._powers_held, session, lv.seats, lv.row.id):
                 self._powers_button(reply)
             return self._told(publish, reply)
-        # drawn from a copy of the game as stored now, and posted, once the next command may have the game (its
-        # post waits for this one: `_queue`); the command's caller waits for it (`_told_in_full`)
         row, seats, stem, place = lv.row, list(lv.seats), self._stem(lv), self._queue(lv.row.id)
 
         def drawn(game: Session) -> tuple[list[Picture], bool]:
             return (self._render(Live(row, seats, game), kinds, change, stem),
                     powers and self._powers_held(game, seats, row.id))
 
-        async def tell() -> None:
+        async def tell() -> Any:
             try:
                 try:
                     reply.pictures, held = await copy.read(drawn)
                     if held:
                         self._powers_button(reply)
                 except Exception:
-                    log.exception("game %s: drawing the pictures of an action failed", row.id)
-                await self._publish(publish, reply, place)
+                    log.exception("game %s: drawing the pictures of a post failed", row.id)
+                return await self._publish(publish, reply, place)
             finally:  # cancelled (the bot closing): the posts after it go on (the thread catches up after a restart)
                 self._leave(row.id, place)
 
@@ -1304,9 +1310,8 @@ class Service:
             rows = await self.db.action_rows(game_id, limit=steps)
             previous = await self.db.undo_request(game_id)
             if all(m == caller.member_id for _, _, m, _ in rows):
-                reply = await self._do_undo(lv, steps, seat.player_id, prepared=prepared)
-                reply.also += self._vote_closed(lv, previous, _("replaced by an undo"))
-                return self._told(publish, reply)
+                return await self._do_undo(lv, steps, seat.player_id, publish, prepared=prepared,
+                                           closing=self._vote_closed(lv, previous, _("replaced by an undo")))
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id}, token=self._ballot_token(),
                               posted=False)
             mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
@@ -1510,8 +1515,8 @@ class Service:
                 if row.told_moment is None or row.told_count is None or row.told_moment >= moment or \
                         (tried is not None and tried[0] == moment and now - tried[1] < self.CATCH_UP_RETRY):
                     continue
-                reply = await self._untold(lv, row.told_moment, row.told_count, moment)
-                posting = self._in_line(publish, reply)
+                reply = await self._untold(lv, row.told_moment, row.told_count, moment, publish)
+                posting = reply.drawing
             if posting is None or await asyncio.shield(posting) is None:
                 self._catch_up_tried[game_id] = (moment, now)
                 continue
@@ -1519,9 +1524,9 @@ class Service:
             out.append(reply)
         return out
 
-    async def _untold(self, lv: Live, told_moment: int, told_count: int, moment: int) -> Reply:
+    async def _untold(self, lv: Live, told_moment: int, told_count: int, moment: int, publish: Publish) -> Reply:
         """The post for a thread last told at `told_moment` (`told_count` actions): the undos since, then the
-        actions in the log since (the latest few of many), and the turn with its pings."""
+        actions in the log since (the latest few of many), and the turn with its pings (`_tell`)."""
         assert lv.session is not None
         count = len(lv.session.actions)
         undone = (moment - told_moment - (count - told_count)) // 2  # actions undone since
@@ -1543,8 +1548,8 @@ class Service:
             lines += [f"{count - told + i + 1}. {text}" for i, text in enumerate(said)]
         reply = lv.reply("\n".join(lines))
         kinds = {lv.session.picture_kinds[0]} if lv.session.picture_kinds else set()
-        await self._finish_reply(lv, reply, None, set(), self._turn_members(lv), kinds)
-        return reply
+        await self._finish_reply(lv, reply, None, set(), self._turn_members(lv))
+        return await self._tell(lv, reply, kinds, None, publish)
 
     @staticmethod
     def _vote_closed(lv: Live, req: UndoRequest | None, why: str) -> list[Reply]:
@@ -1633,8 +1638,8 @@ class Service:
                                               "{name} agrees to undo {n} actions; waiting for {names}.", req.steps,
                                               name=seat.name, names=waiting))
                 else:
-                    reply = await self._do_undo(lv, req.steps, req.requester, req.agreed, prepared=prepared)
-                    reply.also += self._vote_closed(lv, req, _("everyone agreed"))
+                    return await self._do_undo(lv, req.steps, req.requester, publish, req.agreed, prepared=prepared,
+                                               closing=self._vote_closed(lv, req, _("everyone agreed")))
             return self._told(publish, reply)
 
     async def _prepare_vote(self, game_id: int, caller: Caller, token: int) -> Undoing | None:
@@ -1647,11 +1652,13 @@ class Service:
             return None
         return await self._prepare_undo(game_id, caller, req.steps, rebuild=True)
 
-    async def _do_undo(self, lv: Live, steps: int, requester: int, agreed: set[int] | None = None, *,
-                       prepared: Undoing | None = None) -> Reply:
+    async def _do_undo(self, lv: Live, steps: int, requester: int, publish: Publish | None,
+                       agreed: set[int] | None = None, *, prepared: Undoing | None = None,
+                       closing: list[Reply] | None = None) -> Reply:
         """Take back the last `steps` actions for the seat `requester` (with the votes of `agreed`): the shorter
         game is rebuilt first (before the game was held, if `prepared` still holds), then the log, the game row,
-        the reminder and the record of the undo change in one transaction."""
+        the reminder and the record of the undo change in one transaction. Its post (`_tell`) closes `closing`
+        too (the undo vote it ends or replaces)."""
         game_id = lv.row.id
         offer = await self.db.trade_offer(game_id)  # withdrawn with the undo
         if prepared is not None and prepared.holds(lv, steps, self._players(lv.seats), rebuilt=True):
@@ -1684,11 +1691,12 @@ class Service:
         self._install(game_id, lv)
         lv2 = await self._refresh(game_id)
         log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-        reply = lv2.reply(self.undo_sentence(event, lv2.names), also=self._offer_closed(lv2, offer, _("undone")))
+        reply = lv2.reply(self.undo_sentence(event, lv2.names),
+                          also=[*self._offer_closed(lv2, offer, _("undone")), *(closing or [])])
         change = Change({}, before, session.summary())
         kinds = self._words_set(lambda: session.pictures_for(change), lv2) | {session.picture_kinds[0]}
-        await self._finish_reply(lv2, reply, None, previous, turn, kinds)
-        return reply
+        await self._finish_reply(lv2, reply, None, previous, turn)
+        return await self._tell(lv2, reply, kinds, None, publish)
 
     @staticmethod
     def undo_sentence(event: UndoEvent, names: dict[int, str]) -> str:
@@ -1913,8 +1921,8 @@ class Service:
                             "Imported a {title} game with {n} actions as game #{game}.", len(session.actions),
                             title=name, game=row.id)
         reply = lv.reply(text)
-        await self._finish_reply(lv, reply, None, set(), turn, set(session.picture_kinds))
-        return lv.row, reply
+        await self._finish_reply(lv, reply, None, set(), turn)
+        return lv.row, await self._tell(lv, reply, set(session.picture_kinds), None, None)  # posted by the caller
 
     # ------------------------------------------------------------------ reminders & DMs
     @_told_in_full

@@ -532,6 +532,39 @@ async def test_a_trade_offer_is_posted_with_the_game_free(tmp_path):
         assert await db.action_count(gid) == 337 and (await db.actions(gid))[-1]["price"] == 300
 
 
+async def test_the_pictures_of_an_accepted_trade_and_of_an_undo_are_drawn_with_the_game_free(tmp_path):
+    """As an action's: drawn from a copy of the game once it is free, each posted with its own pictures."""
+    held: list[bool] = []
+    lock: list[asyncio.Lock] = []  # the game's, once imported
+
+    class Watched(Engine):
+        def picture(self, session, kind, change=None, names=None):
+            held.append(bool(lock) and lock[0].locked())
+            return super().picture(session, kind, change, names)
+
+    posts: list = []
+
+    async def posted(reply):
+        posts.append(reply)
+        return SimpleNamespace(id=len(posts))
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Watched(), pictures=True)
+        gid, buyer, seller, wanted = await _train_from_another_president(svc)
+        lock.append(svc.lock(gid))
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
+        offer = await db.trade_offer(gid)
+        held.clear()
+        traded = await svc.answer_offer(gid, seller, True, offer.token, posted)
+        assert traded.text.startswith(f"{seller.name} agrees.") and traded.pictures and held and not any(held)
+        assert posts[-1] is traded and [a.text.split(" — ")[1] for a in traded.also] == \
+            [f"closed: {seller.name} agreed."]  # the offer's message, edited once
+        held.clear()
+        undone = await svc.undo(gid, buyer, 1, posted)
+        assert "undid 1 action" in undone.text and undone.pictures and held and not any(held)
+        assert posts[-1] is undone and await db.action_count(gid) == 336
+
+
 async def test_an_accepted_offer_cut_short_by_a_crash_is_neither_lost_nor_applied_twice(tmp_path, monkeypatch):
     """The offer is closed in the transaction that stores the trade: killed before that commit, the bot comes
     back with the offer open, and the seller's second Accept sells the train, once."""
