@@ -67,7 +67,7 @@ async def test_another_seats_entity_is_refused_at_your_turn(tmp_path, log, upto,
 
 async def test_a_discard_the_engine_takes_from_any_president_is_refused(tmp_path, monkeypatch):
     """1830: NYC (Player 4's), B&O and B&M are over the train limit at once; the engine lets any of them discard
-    first, so a discard for B&M sent by NYC's president would be applied. Whatever a command builds, the service
+    first (all three presidents are to act), so a discard for B&M sent by NYC's president would be applied. Whatever a command builds, the service
     refuses it; NYC's own discard goes through."""
     from bot.families.g18xx.commands import Discard
 
@@ -75,7 +75,7 @@ async def test_a_discard_the_engine_takes_from_any_president_is_refused(tmp_path
         svc = Service(db, Engine(), pictures=False)
         gid, callers = await imported_game(svc, recorded("1830/random/discard_pile_first_of_each"), 614)
         lv = svc._live[gid]
-        assert lv.session.active_players() == [4] and lv.game.corporation("B&M").owner.id == 1
+        assert lv.session.active_players() == [4, 6, 1] and lv.game.corporation("B&M").owner.id == 1
         built = Discard.build
         monkeypatch.setattr(Discard, "build", lambda self, s, opts, player, legal: {
             "type": "discard_train", "entity": "B&M", "entity_type": "corporation", "train": opts["train"]})

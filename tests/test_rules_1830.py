@@ -188,3 +188,28 @@ def test_a_corporations_cs_lays_at_any_step_of_its_turn(upto):
     assert game.round.current_operator().sym == "NYNH"
     game.apply(act("CS", "lay_tile", "company", hex="B20", tile="58-0", rotation=2))
     assert game.hexmap.hex("B20").tile.name == "58"
+
+
+def test_every_corporation_over_the_train_limit_is_to_act_and_any_may_discard_first():
+    """A 5-train left NYC, B&O and B&M (whose turn it is) over the limit of 2 (a random game's state): all three
+    are to act, each president's moves are their own corporation's discards, and the last named discards
+    first. The first is still the one asked first (18xx.games' current entity)."""
+    import json
+    from pathlib import Path
+
+    from engine.titles import load_18xx
+    log = json.loads((Path(__file__).parent / "fixtures/1830/random/discard_pile_first_of_each.json").read_text())
+    game = load_18xx(log, upto=614)
+    assert [c.sym for c in game.acting_entities()] == ["NYC", "B&O", "B&M"]
+    assert game.active_players() == [4, 6, 1]
+    assert game.acting_entity() == {"entity": "NYC", "entity_type": "corporation"}
+    for pid, sym in ((4, "NYC"), (6, "B&O"), (1, "B&M")):
+        assert game.acting_entity(pid) == {"entity": sym, "entity_type": "corporation"}
+        discards = [a for a in game.legal_actions(pid) if a["type"] == "discard_train"]
+        assert sorted(a["train"] for a in discards) == sorted(t.id for t in game.corporation(sym).trains)
+        assert {a["entity"] for a in discards} == {sym}
+    assert game.legal_actions(2) == [] and game.acting_entity(2) == game.acting_entity()
+    with pytest.raises(GameError, match="it's not C&O's turn: NYC or B&O or B&M must discard"):
+        game.apply(act("C&O", "discard_train", "corporation", train="2-0"))
+    game.apply(act("B&M", "discard_train", "corporation", train="4-2"))
+    assert [c.sym for c in game.acting_entities()] == ["NYC", "B&O"] and game.active_players() == [4, 6]

@@ -1045,12 +1045,24 @@ class BaseGame(OperatingMixin):
             return []
         return self.round.active_entities()
 
-    def acting_entity(self) -> dict | None:
+    def acting_entity(self, player=None) -> dict | None:
+        """The entity to act (the first of the acting entities); with `player` (a player id), the first of them
+        that player decides for, where several may act at once (corporations over their train limit after a
+        phase change), else the first."""
         entities = self.acting_entities()
         if not entities:
             return None
-        e = entities[0]
+        e = self.first_decided_by(entities, player)
         return {"entity": e.key if not isinstance(e, Company) else e.sym, "entity_type": e.kind}
+
+    def first_decided_by(self, entities: list, player) -> object:
+        """The first of `entities` the player (an id; None: nobody in particular) decides for, else the first."""
+        if player is not None:
+            who = self.player(player)
+            for e in entities:
+                if self.player_of(e) is who:
+                    return e
+        return entities[0]
 
     def active_players(self) -> list[int]:
         """Ids of the players to act now: those deciding for the acting entities; where no player decides for
@@ -1075,7 +1087,9 @@ class BaseGame(OperatingMixin):
             return []
         if player is None:
             return self.round.legal_actions()
-        out = self.round.legal_actions() if self.player(player).id in self.active_players() else []
+        out = []
+        if self.player(player).id in self.active_players():
+            out = self.round.legal_actions(self.first_decided_by(self.acting_entities(), player))
         out += [a for a in self.company_actions(player) if a not in out]
         return out
 

@@ -43,7 +43,7 @@ class OperatingMixin:
         one to act now (their steps ask what their stations reach); a title keeping findings keeps that
         through stations taken off the map."""
         if self.KEEPS_FINDINGS_THROUGH_REMOVALS and self.round.operating:
-            for corp in (entity, *self.round.active_entities()):
+            for corp in (entity, *self.round.active_entities()[:1]):
                 if isinstance(corp, Corporation):
                     self.graphs_looked[corp.sym] = self.track_or_station_count
 

@@ -159,12 +159,14 @@ class Round:
         it happens say more."""
         return {"why": "nothing_to_do"}
 
-    def steps_open_to_actor(self) -> tuple[object, list]:
-        """(acting entity, the steps it may use now): optional steps before the active one, then that one."""
+    def steps_open_to_actor(self, entity=None) -> tuple[object, list]:
+        """(acting entity, the steps it may use now): optional steps before the active one, then that one. The
+        acting entity is the first to act, or `entity` if it is one of those to act."""
         step = self.active_step()
         if step is None or not step.active_entities():
             return None, []
-        entity = step.active_entities()[0]
+        if entity not in step.active_entities():
+            entity = step.active_entities()[0]
         open_steps = [s for s in self.steps[: self.steps.index(step)] if not s.passed and not s.blocks]
         return entity, open_steps + [step]
 
@@ -197,8 +199,9 @@ class Round:
                 break
         return out
 
-    def legal_actions(self) -> list[dict]:
-        entity, steps = self.steps_open_to_actor()
+    def legal_actions(self, entity=None) -> list[dict]:
+        """The acting entity's legal moves (`entity`: one of several to act, see `steps_open_to_actor`)."""
+        entity, steps = self.steps_open_to_actor(entity)
         out: list[dict] = [a for s in steps for a in s.legal(entity) if self.offered_by(s, a)]
         unique = {}
         for action in out:

@@ -337,11 +337,16 @@ class G18xx(Session):
             self._legal_for = (n, {})
         found = self._legal_for[1].get(player)
         if found is None:
-            found = [a for a in self.legal() if a.get("entity_type") != "company" or self._owns(player, a.get("entity"))]
             try:
-                found += [a for a in self.game.company_actions(player) if a not in found]
+                if self.acting(player) != self.acting():  # the seat's own among several to act (over the train limit)
+                    found = self.game.legal_actions(player)
+                else:
+                    found = [a for a in self.legal()
+                             if a.get("entity_type") != "company" or self._owns(player, a.get("entity"))]
+                    found += [a for a in self.game.company_actions(player) if a not in found]
             except Exception:  # an id that is no player of this game: only what everyone sees
-                log.debug("company actions of %s failed", player, exc_info=True)
+                log.debug("legal moves of %s failed", player, exc_info=True)
+                found = [a for a in self.legal() if a.get("entity_type") != "company"]
             self._legal_for[1][player] = found
         return found
 
@@ -364,6 +369,11 @@ class G18xx(Session):
     def may_act_out_of_turn(self, player: int, action: dict) -> bool:
         """A private company's ability may be used by its owner out of turn (the engine still checks)."""
         return action.get("entity_type") == "company" and self._owns(player, action.get("entity"))
+
+    def acting(self, player: int | None = None) -> dict:
+        """The entity to act: {"entity", "entity_type"}; with `player` (a seat), the one of those to act that the
+        seat decides for (several corporations over their train limit at once), else the first."""
+        return self.game.acting_entity(player) or {}
 
     def decider(self, action: dict) -> int | None:
         """The engine's `player_of`: a player, a corporation's or minor's president, a private's owner (or the

@@ -67,13 +67,14 @@ def prices(w: Words, acts: list[dict], key: str) -> list[tuple[str, Any]]:
             for a in acts]  # money and a name: the same in every language
 
 
-def actor(s: G18xx, using: str | None = None, own: bool = False) -> dict:
+def actor(s: G18xx, player: int | None, using: str | None = None, own: bool = False) -> dict:
     """The entity an action is for: a private company used for its ability, the member's own seat (`own`:
     a player's action even while a corporation operates, e.g. selling to raise train cash), or the acting
-    entity."""
+    entity the seat `player` decides for (several may act at once: corporations over their train limit), else
+    the first to act."""
     if using:
         return {"entity": s.company_sym(using), "entity_type": "company"}
-    acting = s.acting()
+    acting = s.acting(player)
     if own and acting.get("entity_type") != "player":
         return dict(PLAYER)
     return {"entity": acting.get("entity"), "entity_type": acting.get("entity_type")}
@@ -140,7 +141,7 @@ class Bid(G18xxCommand):
                 raise UserError(lazy("Give your bid: `/bid company price`.") if company
                                 else lazy("Give your bid: `/bid price`."))
             return clean(match[0])
-        action = {"type": "bid", **actor(s, own=key == "corporation"), "price": number(opts["price"], "price")}
+        action = {"type": "bid", **actor(s, player, own=key == "corporation"), "price": number(opts["price"], "price")}
         if company:
             action[key] = company
         return action
@@ -210,7 +211,7 @@ class Private(G18xxCommand):
             if not match:
                 raise UserError(lazy("{company} cannot be bought or sold now.", company=quote(company)))
             return clean(match[0])
-        return {"type": "buy_company", **actor(s), "company": company, "price": number(opts["price"], "price")}
+        return {"type": "buy_company", **actor(s, player), "company": company, "price": number(opts["price"], "price")}
 
     def choices(self, s, option, filled, legal):
         acts = of_type(legal, *self.types)
@@ -277,7 +278,7 @@ class Par(G18xxCommand):
                                          corporation=name, price=asked, hint=hint))
                 raise UserError(lazy("{corporation} cannot be parred at {price} now.", corporation=name, price=asked))
             price = str(match[0]["share_price"])
-        return {"type": "par", **actor(s, own=True), "corporation": corp, "share_price": price}
+        return {"type": "par", **actor(s, player, own=True), "corporation": corp, "share_price": price}
 
     def choices(self, s, option, filled, legal):
         w = s.words()
@@ -342,7 +343,7 @@ class ShareCommand(G18xxCommand):
     def build(self, s, opts, player, legal):
         w = s.words()
         acts = of_type(legal or [], *self.types)
-        base = {"type": self.types[0], **actor(s, opts.get("using"), own=not opts.get("using"))}
+        base = {"type": self.types[0], **actor(s, player, opts.get("using"), own=not opts.get("using"))}
         raw = str(opts[self.option_name]).strip()
         if ">" in raw:  # a private exchanged for it, or a corporation buying back its own shares (1817)
             company, raw = raw.split(">", 1)
@@ -500,7 +501,7 @@ class Lay(G18xxCommand):
         return False
 
     def build(self, s, opts, player, legal):
-        return {"type": "lay_tile", **actor(s, opts.get("using")), "hex": str(opts["hex"]).strip().upper(),
+        return {"type": "lay_tile", **actor(s, player, opts.get("using")), "hex": str(opts["hex"]).strip().upper(),
                 "tile": str(opts["tile"]).strip(), "rotation": number(opts["rotation"], "rotation")}
 
     def way(self, s, a: dict) -> str:
@@ -576,7 +577,7 @@ class Token(G18xxCommand):
     pictures = frozenset({"map"})
 
     def build(self, s, opts, player, legal):
-        base = {"type": "place_token", **actor(s, opts.get("using"))}
+        base = {"type": "place_token", **actor(s, player, opts.get("using"))}
         raw = str(opts["city"]).strip()
         city, _, slot = raw.partition("#")
         offered = [a for a in of_type(legal or [], "place_token") if same_entity(a, base)]
@@ -701,7 +702,7 @@ class Run(G18xxCommand):
                                          operator=s.acting().get("entity"), hint=hint))
                 raise UserError(lazy("{operator} can't run trains now.", operator=s.acting().get("entity")))
             return clean(acts[0])
-        return {"type": "run_routes", **actor(s), "routes": parse_routes(text)}
+        return {"type": "run_routes", **actor(s, player), "routes": parse_routes(text)}
 
     def choices(self, s, option, filled, legal):
         return [(self.label(s, a), "best") for a in of_type(legal, "run_routes")[:1]]
@@ -767,7 +768,7 @@ class Dividend(G18xxCommand):
         return False
 
     def build(self, s, opts, player, legal):
-        return {"type": "dividend", **actor(s), "kind": str(opts["kind"]).strip().lower()}
+        return {"type": "dividend", **actor(s, player), "kind": str(opts["kind"]).strip().lower()}
 
     def choices(self, s, option, filled, legal):
         return [(self.label(s, a), a["kind"]) for a in of_type(legal, "dividend")]
@@ -835,7 +836,7 @@ class Train(G18xxCommand):
         elif opts.get("price") is None and s.train_price(train) is None:
             raise UserError(lazy("There is no train {train}.", train=quote(train)))
         else:  # the engine says why it can't be bought (the train limit, the money...)
-            a = {"type": "buy_train", **actor(s), "train": train, "price": s.train_price(train)}
+            a = {"type": "buy_train", **actor(s, player), "train": train, "price": s.train_price(train)}
             if opts.get("variant"):
                 a["variant"] = opts["variant"]
         if opts.get("price") is not None:
@@ -899,7 +900,7 @@ class Discard(G18xxCommand):
         return False
 
     def build(self, s, opts, player, legal):
-        return {"type": "discard_train", **actor(s), "train": str(opts["train"]).strip()}
+        return {"type": "discard_train", **actor(s, player), "train": str(opts["train"]).strip()}
 
     def choices(self, s, option, filled, legal):
         return [(a["train"], a["train"]) for a in of_type(legal, "discard_train")]
@@ -1087,7 +1088,7 @@ def corporation_named(s: G18xx, named: Any) -> dict:
         if name not in corps:
             raise UserError(lazy("There is no corporation {corporation}.", corporation=quote(name)))
         return {"entity": corps[name], "entity_type": "corporation"}
-    return actor(s)
+    return actor(s, None)
 
 
 class LoanCommand(G18xxCommand):
@@ -1159,7 +1160,7 @@ class Short(G18xxCommand):
         if match:
             return clean(match[0])
         corps = {c.upper(): c for c in s.corporations()}
-        return {"type": "short", **actor(s, own=True), "corporation": corps.get(corp, corp)}
+        return {"type": "short", **actor(s, player, own=True), "corporation": corps.get(corp, corp)}
 
     def choices(self, s, option, filled, legal):
         return [(self.label(s, a), a["corporation"]) for a in of_type(legal, "short")]
@@ -1238,7 +1239,7 @@ class Choose(G18xxCommand):
         match = [a for a in acts if str(a.get("choice")).lower() == want]
         if match:
             return clean(match[0])
-        return {"type": "choose", **actor(s), "choice": int(want) if want.isdigit() else want}
+        return {"type": "choose", **actor(s, player), "choice": int(want) if want.isdigit() else want}
 
     def choices(self, s, option, filled, legal):
         forming = s.turn_info().get("forming")
@@ -1277,7 +1278,7 @@ class Offer(G18xxCommand):
         if match:
             return clean(match[0])
         sale = s.turn_info().get("acquisition") or {}
-        return {"type": "assign", **actor(s), "target": name or sale.get("corporation"), "target_type": "corporation"}
+        return {"type": "assign", **actor(s, player), "target": name or sale.get("corporation"), "target_type": "corporation"}
 
     def choices(self, s, option, filled, legal):
         return [(self.label(s, a), a["target"]) for a in of_type(legal, "assign") if self.handles(a)]
@@ -1306,7 +1307,7 @@ class Pass(G18xxCommand):
         return False
 
     def build(self, s, opts, player, legal):
-        return {"type": "pass", **actor(s)}
+        return {"type": "pass", **actor(s, player)}
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)
@@ -1362,7 +1363,7 @@ class Bankrupt(G18xxCommand):
         return False
 
     def build(self, s, opts, player, legal):
-        return {"type": "bankrupt", **actor(s)}
+        return {"type": "bankrupt", **actor(s, player)}
 
     def describe(self, s, change, names):
         a, w = change.action, s.words(names)

@@ -623,10 +623,14 @@ class Dividend(Step):
 
 
 class DiscardTrain(Step):
+    """Corporations over their train limit discard. When a phase change leaves several over it, every one of
+    them is to act and any may discard first; 18xx.games names only the first as acting (its current entity,
+    as here: `active_entities()[0]`) but takes a discard from any of them."""
+
     description = Phrase("discard a train over the limit")
 
     def active_entities(self) -> list:
-        return self.game.over_train_limit()[:1]
+        return self.game.over_train_limit()
 
     def actions(self, entity) -> tuple[str, ...]:
         return ("discard_train",) if entity in self.game.over_train_limit() else ()

@@ -503,11 +503,11 @@ class BuySellParShares1817(Auction, BuySellParShares):
 
 
 class StockRound1817(StockRound):
-    def legal_actions(self) -> list[dict]:
+    def legal_actions(self, entity=None) -> list[dict]:
         """The acting player's moves and those of the corporations they preside (loans, buying back shares):
         acting for one of them is a player's turn."""
-        out = super().legal_actions()
-        entity, steps = self.steps_open_to_actor()
+        out = super().legal_actions(entity)
+        entity, steps = self.steps_open_to_actor(entity)
         if isinstance(entity, Player):
             for corp in self.game.corporations:
                 if corp.owner is entity:
