@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 
 from engine.core import data as title_data
+from engine.core.abilities import passive, whens
 from engine.core.actions import Action, as_action_id, brief, parse_action, quoted, require_json, resolve_undo
 from engine.core.checkpoints import Checkpoints
 from engine.core.checkpoints import restore as restore_checkpoint
@@ -1106,8 +1107,6 @@ class BaseGame(OperatingMixin):
         player owner uses that is not passive, or one usable at moments outside its owner's turns, of a private
         still open. False (1817, 18MEX; 1830 once MH is closed): `company_actions(player)` offers only the moves
         of privates whose owner is to act."""
-        from engine.core.abilities import passive, whens
-
         between = {"any", "or_between_turns", "or_start", "stock_round"}
         return any(a["type"] == "exchange" or (a.get("owner_type") == "player" and not passive(a)) or
                    between.intersection(whens(a)) for c in self.companies if not c.closed for a in c.abilities)
