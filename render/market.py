@@ -26,6 +26,7 @@ GRID_W, GRID_H = 86, 84  # a grid market's space
 # three abreast were ~13 px across on a phone); its row grows to hold them
 GRID_TAG, GRID_TAG_GAP, GRID_TAG_TOP = 36, 4, 28
 COLUMNS_BEYOND = 2  # a grid market shows this many columns past its rightmost marker or par space
+NOTE_LINE = 24  # the line added under a cut grid market's legend for its note where it has no room beside it
 # the zig-zag (1860) wraps into bands of ZZ_BAND spaces, so that a phone shows it some 400 px wide with the
 # prices legible; its markers are labels as wide as a space, stacked above the upper spaces and below the
 # lower ones
@@ -297,6 +298,12 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
                                                           font=font(24, "bold")) + 20))
 
 
+def _taller(img: Image.Image, extra: int) -> Image.Image:
+    out = Image.new("RGB", (img.width, img.height + extra), C.WHITE)
+    out.paste(img, (0, 0))
+    return out
+
+
 def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
     """The market with each corporation's marker; where several share a space and `facts` give their stack
     order, they are drawn in it, numbered: 1 operates first."""
@@ -309,7 +316,7 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
         deepest = _grid_depths(len(market["grid"]), stacks)
     elif zigzag:
         deepest = _band_depths(len(market["grid"][0]), stacks)
-    elif one_d:
+    else:
         deepest = _line_rows(len(market["grid"][0]), stacks)
     background, cells, (cw, ch), least_width = _background(title, deepest)
     img = background.copy()
@@ -325,6 +332,10 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
         small = font(13)
         if d.textlength(note, font=small) <= img.width - least_width - 20:
             d.text((img.width - 12, img.height - 25), note, font=small, fill=C.BLACK, anchor="rm")
+        else:  # no room beside the legend (Russian's words are longer): a line of its own under it
+            img = _taller(img, NOTE_LINE)
+            d = ImageDraw.Draw(img)
+            d.text((20, img.height - 25 + NOTE_LINE // 2), note, font=small, fill=C.BLACK, anchor="lm")
     for pos, syms in stacks.items():
         if pos not in cells:
             continue

@@ -68,3 +68,26 @@ def test_steam_board_and_players_in_russian():
         _compare(f"{name}_ru", png)
     with speaking("en"):  # the language is the caller's: English again outside the block
         assert _img(draw_players(game.summary())).size == _img((GOLDEN / "steam_players_rust_belt_mid.png").read_bytes()).size
+
+
+@pytest.mark.parametrize("title", ["1830", "18MEX"])
+def test_a_cut_grid_market_says_its_prices_go_on_in_russian_on_a_line_of_its_own(late_summary, title):
+    """The note that a cut grid market's prices go on to the right stands beside the legend where there is room
+    (English); the Russian legend's words leave none, so the note has a line of its own under it, whole."""
+    from i18n import _
+    from render import market
+    from render.fonts import font
+
+    summary = late_summary[1] if title == "1830" else {"corporations": {"NdM": {"price": [0, 0, 5]}}}
+    english = _img(render.draw_market(title, summary))
+    with speaking("ru"):
+        got = _img(render.draw_market(title, summary))
+        hidden = market._zones_left_out(title, market.data.load(title)["market"], (got.width - 20) // market.GRID_W)
+        top = max(info["price"] for row in market.data.load(title)["market"]["grid"] for info in row if info)
+        note = _("prices go on to the right, up to {price}, with {zones}", price=top,
+                 zones=", ".join(market._zone_word(z) for z in hidden)) if hidden else \
+            _("prices go on to the right, up to {price}", price=top)
+    assert got.width == english.width and got.height == english.height + market.NOTE_LINE
+    ink = got.crop((0, english.height - 4, got.width, got.height)).convert("L").point(lambda v: 255 if v < 100 else 0)
+    box = ink.getbbox()
+    assert box and abs(box[0] - 20) <= 2 and abs(box[2] - box[0] - font(13).getlength(note)) <= 4, (box, note)
