@@ -290,13 +290,13 @@ def test_three_or_more_markers_on_a_grid_space_are_labels_a_phone_reads(title, s
     _, cells, (cw, _ch), _ = market._background(title, market._grid_depths(len(_market_data(title)["grid"]), stacks))
     (x0, y0, _), (_, below, _) = cells[(1, 3)], cells[(2, 3)]
     spots = market.grid_markers(len(syms), x0, y0)
-    for (x, y, w, h), (_, y_next, _, h_next) in zip(spots, spots[1:], strict=False):
+    for (_x, y, _w, h), (_, y_next, _, h_next) in zip(spots, spots[1:], strict=False):
         assert y + h / 2 < y_next - h_next / 2  # one under another, apart
     assert all(x0 < x - w / 2 and x + w / 2 < x0 + cw and y0 + 20 < y - h / 2 and y + h / 2 < below
                for x, y, w, h in spots)  # under the price, within the space
     scale = 400 / img.width
     tops = []
-    for sym, (x, y, w, h) in zip(syms, spots, strict=True):
+    for sym, (x, y, _w, _h) in zip(syms, spots, strict=True):
         box = _where(img, colors.entity(title, sym)[0])
         assert box and (box[2] - box[0]) * scale >= 30 and (box[3] - box[1]) * scale >= 14, (sym, box)
         assert abs((box[0] + box[2]) / 2 - x) <= 2 and abs((box[1] + box[3]) / 2 - y) <= 2, (sym, box)
