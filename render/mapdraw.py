@@ -27,6 +27,13 @@ SS = 2  # supersampling factor
 LONG_SIDE = 1950  # target long side of the picture, pixels
 MAX_R = 90
 SQ3 = math.sqrt(3)
+# letter sizes: a station's name as a share of its disc's radius (as large as the disc holds), a location's
+# name as shares of the hex's radius, the largest that finds a free place first (a phone shows the map some
+# 1,000 device pixels wide, where 0.15 R read ~7 px high)
+TOKEN_TEXT = 0.85
+NAME_SIZES = (0.22, 0.2, 0.175, 0.15, 0.13, 0.115)
+READABLE = 3  # the first sizes of NAME_SIZES: a name that fits only smaller is abbreviated where that fits
+ABBREVIATED = 4  # ... at one of the first sizes of NAME_SIZES (its letters still larger than the name's would be)
 
 
 def _letters(i: int) -> str:
@@ -167,6 +174,10 @@ class MapPainter:
         self.img = Image.new(mode, size, fill)
         self.draw = ImageDraw.Draw(self.img)
         self.origin = origin
+        self.written = []  # (text, letter size in the picture's pixels) of what is written on the canvas
+        self.covered = 0.0  # how much of the track, stops and revenues what is written on the last hex covers
+        self.name_covers = 0.0  # ... of which its location name covers (where nothing else would do)
+        self.short = None  # the abbreviation the last hex's location name is written as
 
     def centre(self, coord: str) -> tuple[float, float]:
         x, y = self.centres[coord]
@@ -178,10 +189,10 @@ class MapPainter:
         f = font(size, style)
         if max_w:
             while size > 8 and self.draw.textlength(s, font=f) > max_w:
-                size = int(size * 0.9)
+                size -= 1
                 f = font(size, style)
         self.draw.text(xy, s, font=f, fill=fill, anchor="mm", stroke_width=stroke, stroke_fill=stroke_fill)
-        return self.draw.textlength(s, font=f)
+        self.written.append((s, size / SS))
 
     def circle(self, x, y, r, fill, outline=C.BLACK, width=None):
         self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline,
@@ -193,17 +204,20 @@ class MapPainter:
         static = _static(self.map)
         img = static.base.copy()
         start = static.keys
+        shorts = dict(static.shorts)  # the names written abbreviated, by hex
         for coord, hv in self.view["hexes"].items():
             if coord not in self.centres:
                 continue
             key = _hex_key(hv)
             if start.get(coord) == key:
                 continue
-            pos, pic, mask = _hex_picture(self.map, coord, key)
+            pos, pic, mask, shorts[coord] = _hex_picture(self.map, coord, key)
             img.paste(pic, pos, mask)
             box = (pos[0], pos[1], pos[0] + pic.width, pos[1] + pic.height)
             edges = static.edges.crop(box)
             img.paste(edges, box, edges)
+        img = self.name_legend(img, {short: self.hexes[coord]["location_name"] for coord, short in shorts.items()
+                                     if short})
         if routes:
             self.paint_routes(img, routes)
         if routes or caption:
@@ -211,7 +225,8 @@ class MapPainter:
         return img
 
     def hex_picture(self, coord: str, hv: dict):
-        """One hex at the final size: (top-left position on the map, RGB picture, L mask of the hex)."""
+        """One hex at the final size: (top-left position on the map, RGB picture, L mask of the hex, the
+        abbreviation its location name is written as or None)."""
         cx, cy = self.centres[coord]
         R = self.R
         half_w = (SQ3 / 2 * R if self.layout == "pointy" else R) + 2 * SS
@@ -228,7 +243,7 @@ class MapPainter:
         ImageDraw.Draw(mask).polygon(corners, fill=255)
         pic = self.img.reduce(SS) if SS > 1 else self.img
         mask = mask.reduce(SS) if SS > 1 else mask
-        return (x0 // SS, y0 // SS), pic, mask
+        return (x0 // SS, y0 // SS), pic, mask, self.short
 
     def paint_background(self) -> tuple[Image.Image, Image.Image]:
         """(starting map without hexes but with coordinate labels, RGBA outlines/borders layer), final size."""
@@ -438,15 +453,61 @@ class MapPainter:
                   for cost, terrains in tdef.upgrades]
         items += [self.icon_item(h, icon) for icon in tdef.icons]
         name = hdata.get("location_name")
+        chosen, self.covered, _prefs = plan.place_all(items)
         if name:
-            name_item = self.name_item(h, name, fill)
-            options = [plan.place_all(items + [name_item])]
-            options += [plan.place_all([[c]] + items) for c in plan.free_choices(name_item, h)]
-            chosen = min(options, key=lambda p: p[1:])[0]
-        else:
-            chosen = plan.place_all(items)[0]
+            chosen = self.place_name(plan, h, items, name, fill)
         for draw in chosen:
             draw()
+
+    def place_name(self, plan: _Plan, h: _Hex, items: list, name: str, fill) -> list:
+        """The draws of the hex's items and its location name: the name at a readable size where that covers
+        nothing more than the items alone do, else its abbreviation (named under the map), else the name at
+        the size that covers least. The location name needs the most room: it goes last, or first at one of its
+        few best free places, whichever covers less and is preferred."""
+        alone = self.covered
+
+        def best(cands):
+            options = [plan.place_all(items + [cands])]
+            options += [plan.place_all([[c]] + items) for c in plan.free_choices(cands, h)]
+            return min(options, key=lambda p: p[1:])
+
+        for text, sizes in ((name, NAME_SIZES[:READABLE]), (_abbreviations(self.map).get(name), NAME_SIZES[:ABBREVIATED]),
+                            (name, NAME_SIZES)):
+            if not text:
+                continue
+            chosen, covered, _prefs = best(self.name_item(h, text, fill, sizes))
+            if covered <= alone or sizes is NAME_SIZES:
+                self.covered, self.name_covers = covered, covered - alone
+                self.short = text if text != name else None
+                return chosen
+        return []
+
+    def name_legend(self, img: Image.Image, names: dict[str, str]) -> Image.Image:
+        """The picture with a band below it naming each abbreviated location (`Alb. Albany`), in lines as wide
+        as the map."""
+        if not names:
+            return img
+        size = max(14, int(0.2 * self.R / SS))
+        f, fb = font(size), font(size, "bold")
+        gap, line_h = size * 1.5, int(size * 1.5)
+        lines: list[list[tuple[float, str, str]]] = [[]]
+        x = size
+        for short, name in sorted(names.items()):
+            w = fb.getlength(short) + size * 0.4 + f.getlength(name)
+            if lines[-1] and x + w > img.width - size:
+                lines.append([])
+                x = size
+            lines[-1].append((x, short, name))
+            x += w + gap
+        out = Image.new("RGB", (img.width, img.height + len(lines) * line_h + size // 2), C.BACKGROUND)
+        out.paste(img, (0, 0))
+        d = ImageDraw.Draw(out)
+        for k, line in enumerate(lines):
+            y = img.height + size // 2 + k * line_h + line_h / 2
+            for x, short, name in line:
+                d.text((x, y), short, font=fb, fill=C.BLACK, anchor="lm")
+                d.text((x + fb.getlength(short) + size * 0.4, y), name, font=f, fill=C.BLACK, anchor="lm")
+        return out
 
     def hex_reservation_item(self, h: _Hex, sym: str):
         """A home that may go in any city of the hex: a pill in the corporation's colours with "home"."""
@@ -610,8 +671,9 @@ class MapPainter:
         spots = h.ring(0.5) + [(h.cx, h.cy)] + h.ring(0.35, 12)
         return [(0.001 * k, [("circle", x, y, 0.14 * R)], partial(draw, x, y)) for k, (x, y) in enumerate(spots)]
 
-    def name_item(self, h: _Hex, name: str, fill):
-        """Candidates for the location name: one line or wrapped, at three sizes, anywhere in the hex."""
+    def name_item(self, h: _Hex, name: str, fill, sizes: tuple[float, ...] = NAME_SIZES):
+        """Candidates for the location name: one line or wrapped, at the `sizes` (shares of the hex's radius,
+        each a step less liked), anywhere in the hex."""
         R = self.R
         words = name.split(" ")
         wraps = [[name]]
@@ -645,11 +707,12 @@ class MapPainter:
         spots = [(dx, dy) for dy in (-0.6, -0.5, -0.4, -0.3, -0.2, 0.2, 0.3, 0.4, 0.5, 0.6, -0.1, 0, 0.1)
                  for dx in (0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3)]
         cands = []
-        for s_pen, size in ((0, 0.15 * R), (0.03, 0.13 * R), (0.06, 0.115 * R)):
+        for step, share in enumerate(sizes):
+            size = share * R
             f = font(int(size), "bold")
             line_h = size * 1.12
             for lines in wraps:
-                pen = s_pen + (0 if len(lines) == 1 else 0.01 if len(lines) == 2 else 0.04)
+                pen = 0.03 * step + (0 if len(lines) == 1 else 0.01 if len(lines) == 2 else 0.04)
                 halves = [self.draw.textlength(line, font=f) / 2 for line in lines]
                 if max(halves) > 0.9 * R:
                     continue
@@ -834,14 +897,14 @@ class MapPainter:
                     fill, _text = C.entity(self.title, res)
                     ring = fill if sum(fill) < 600 else (120, 120, 120)
                     self.circle(sx, sy, r * 0.86, fill=C.WHITE, outline=ring, width=max(2, int(0.1 * r)))
-                    self.text((sx, sy), res, 0.55 * r, fill=(40, 40, 40), style="condensed", max_w=1.5 * r)
+                    self.text((sx, sy), res, TOKEN_TEXT * r, fill=(40, 40, 40), style="condensed", max_w=1.5 * r)
         return centres, r
 
     def paint_token(self, x, y, r, sym: str, face_down: bool = False):
         """A station; `face_down`: a bankrupt company's (1860), grey: it blocks but can be passed."""
         fill, text = ((190, 190, 190), (90, 90, 90)) if face_down else C.entity(self.title, sym)
         self.circle(x, y, r, fill=fill, outline=C.BLACK)
-        self.text((x, y), sym, 0.62 * r, fill=text, style="condensed", max_w=1.75 * r)
+        self.text((x, y), sym, TOKEN_TEXT * r, fill=text, style="condensed", max_w=1.8 * r)
 
     def paint_town(self, h: _Hex, n: Node, p, index: int) -> list[tuple[float, float]]:
         """Draw a town or halt; returns the outline it covers (with a margin) for the hex's plan."""
@@ -1050,6 +1113,27 @@ def _hex_picture(map_id: str, coord: str, key: tuple):
     return MapPainter({"title": map_id.split("+")[0], "map": map_id, "hexes": {}}).hex_picture(coord, _key_view(key))
 
 
+@cache
+def _abbreviations(map_id: str) -> dict[str, str]:
+    """A short form of each location name of a map, written where the name fits only small (named under the
+    map): a name of several words its initials (`SLP` San Luis Potosí, `NY&N` New York & Newark), one word its
+    first three letters (`Alb.`); longer where that is taken by another name, a corporation or a hex's label
+    (18MEX's Mexico City: `Mex.`, as MC is a corporation and the hex's label)."""
+    d = map_data(map_id)
+    taken = {c["sym"] for c in d["corporations"] + d.get("minors", [])} | \
+        {label for h in d["map"]["hexes"] for label in h.get("labels") or ()}
+    out = {}
+    for name in sorted({h["location_name"] for h in d["map"]["hexes"] if h.get("location_name")}):
+        words = name.split()
+        first = words[0]
+        forms = [first[:k] + "." for k in range(3, len(first))] + [name]
+        if len(words) > 1:
+            forms.insert(0, "".join(w if w in ("&", "/") else w[0] for w in words))
+        out[name] = next(f for f in forms if f not in taken)
+        taken.add(out[name])
+    return out
+
+
 class _Static:
     def __init__(self, title: str):
         from .mapview import starting_view
@@ -1057,11 +1141,12 @@ class _Static:
         painter = MapPainter(view)
         self.base, self.edges = painter.paint_background()
         self.keys = {}
+        self.shorts = {}
         for coord, hv in view["hexes"].items():
             if coord not in painter.centres:
                 continue
             key = _hex_key(hv)
-            pos, pic, mask = _hex_picture(title, coord, key)
+            pos, pic, mask, self.shorts[coord] = _hex_picture(title, coord, key)
             self.base.paste(pic, pos, mask)
             self.keys[coord] = key
         self.base.paste(self.edges, (0, 0), self.edges)

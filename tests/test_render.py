@@ -307,3 +307,60 @@ def test_three_or_more_markers_on_a_grid_space_are_labels_a_phone_reads(title, s
     assert two[0][1] == two[1][1] and two[0][0] + two[0][2] / 2 < two[1][0] - two[1][2] / 2 + 2
     assert market._grid_depths(len(_market_data(title)["grid"]), market._stacks(
         {"corporations": {sym: {"price": [0, 1, 3]} for sym in syms[:2]}}))[1] == 0
+
+
+@pytest.mark.parametrize("title", ["1830", "18MEX"])
+def test_map_names_and_stations_are_written_large_or_abbreviated_with_a_legend(late, title):
+    """A phone shows the map some 1,000 device pixels wide: names written at 0.15 of a hex's radius, as they
+    were, read ~7 px high. Each location's name is written at least 0.175 R where that covers no track, stop or
+    revenue, else its abbreviation at least 0.15 R (named in a band under the map), and a station's name
+    fills its disc."""
+    from render.mapview import tile_def
+
+    view = late[0] if title == "1830" else _late_18mex_view()
+    painter = mapdraw.MapPainter(view)
+    R, r = painter.R / mapdraw.SS, painter.city_r / mapdraw.SS
+    shorts = mapdraw._abbreviations(title)
+    abbreviated, tokens = {}, []
+    for coord, hv in view["hexes"].items():
+        name = painter.hexes.get(coord, {}).get("location_name")
+        if coord not in painter.centres:
+            continue
+        *_, short = painter.hex_picture(coord, hv)
+        written = dict(painter.written)
+        syms = {t for c in hv.get("cities") or [] for t in c.get("tokens") or [] if t}
+        tokens += [(sym, written[sym]) for sym in syms]
+        if not name:
+            continue
+        assert painter.name_covers == 0, coord  # the name written over no track, stop or revenue
+        if short:
+            abbreviated[short] = name
+            assert short == shorts[name] and written[short] >= mapdraw.NAME_SIZES[mapdraw.ABBREVIATED - 1] * R - 1
+        else:
+            labels = set(tile_def(painter.map, coord, hv["tile"])[0].labels)
+            lines = [text for text in written if text in name and text not in syms | labels]
+            assert " ".join(lines) == name and all(written[t] >= 0.175 * R - 1 for t in lines), (coord, written)
+    assert abbreviated and tokens
+    sizes = sorted(size for _, size in tokens)  # they were 0.62 r at most
+    assert sizes[0] >= 0.6 * r and sizes[len(sizes) // 2] >= 0.75 * r, tokens
+    # the band under the map names each abbreviated location
+    img = _img(render.draw_map(view))
+    assert img.height >= painter.height / mapdraw.SS + 14 * 1.5
+    assert painter.name_legend(Image.new("RGB", (img.width, 10)), abbreviated).height == img.height - painter.height // mapdraw.SS + 10
+
+
+def test_abbreviations_are_unique_and_unlike_corporations_and_labels():
+    shorts = mapdraw._abbreviations("18MEX")
+    assert shorts["San Luis Potosí"] == "SLP" and shorts["Querétaro"] == "Que."
+    assert shorts["Mexico City"] == "Mex."  # MC is a corporation and the hex's label
+    assert mapdraw._abbreviations("1830")["New York & Newark"] == "NY&N"
+    for title in TITLES:
+        values = list(mapdraw._abbreviations(title).values())
+        assert len(values) == len(set(values)), title
+
+
+def _late_18mex_view():
+    from engine.titles import load_18xx
+
+    game = load_18xx(json.loads((HERE / "fixtures" / "18MEX" / "13315.json").read_text()))
+    return game.map_view() if hasattr(game, "map_view") else game.hexmap.view()
