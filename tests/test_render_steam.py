@@ -9,6 +9,7 @@ and look at every regenerated picture before committing it.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -135,8 +136,11 @@ def test_new_city_has_its_white_ring(final):
     r = B._layout(view["map"])[1] / B.SS
     for key, city in view["cities"].items():
         x, y = _centre(view, key)
-        white = sum(_near(img.getpixel((int(x + 0.84 * r) - dx, y)), (255, 255, 255), 40) for dx in range(4))
-        assert (white > 0) == city["new_city"], city["name"]
+        # the ring's six corners (a name may be written across one of them)
+        corners = [(math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))) for k in range(6)]
+        white = sum(any(_near(img.getpixel((int(x + (0.84 * r - d) * cx), int(y + (0.84 * r - d) * cy))),
+                              (255, 255, 255), 40) for d in range(4)) for cx, cy in corners)
+        assert (white >= 4) == city["new_city"], (city["name"], white)
 
 
 def test_reserve_hexes_show_their_cubes(mid):
@@ -164,3 +168,29 @@ def test_cli_draws_steam_logs(tmp_path):
         assert main([str(log), "--at", "100", "--what", what, "--out", str(out)]) == 0
         _check_size(out.read_bytes())
     assert main([str(log), "--what", "market", "--out", str(tmp_path / "x.png")]) == 1
+
+
+@pytest.mark.parametrize("name, upto", [("rust_belt_basic_4p", 150), ("rust_belt_basic_4p", None),
+                                        ("eastern_standard_5p", 150), ("eastern_standard_5p", None)])
+def test_names_and_coordinates_are_placed_clear_of_track(name, upto):
+    """A city's or town's name, and the coordinates of a hex with track, go where they cover no track (with
+    its casing), town, cubes or open end: at their usual place where it is clear (a city's name over its hex,
+    smaller if need be), else at another; a name covers track only where every place it may go does."""
+    painter = B.BoardPainter(_game(name, upto).view())
+    painter.paint()
+    drawn = painter.taken(painter.hex_keys())  # the pieces alone, no label yet
+    cities = {c["name"].removesuffix(" (city)"): key for key, c in painter.view["cities"].items()}
+    towns = {n: B._key(h) for h, n in painter.board.towns.items() if B._key(h) not in painter.view["cities"]}
+    coords = set(painter.hex_keys()) - set(painter.view["cities"])
+    placed = dict(painter.labels.placed)
+    assert set(placed) == set(cities) | set(towns) | coords
+    R = painter.R
+    for text, box in placed.items():
+        if not drawn.covered(box):
+            continue
+        assert text not in coords, text
+        spots, key = (B.CITY_SPOTS, cities[text]) if text in cities else (B.TOWN_SPOTS, towns[text])
+        x, y = painter.centre(B._parse(key))
+        w, h = box[2] - box[0], box[3] - box[1]  # at a smaller size the box only shrinks
+        assert all(drawn.covered((x + dx * R - w * s / 2, y + dy * R - h * s / 2, x + dx * R + w * s / 2,
+                                  y + dy * R + h * s / 2)) for (dx, dy), s in spots), text

@@ -29,6 +29,20 @@ MAX_R = 80
 SQ3 = math.sqrt(3)
 
 
+CUBES_Y, CUBE = 0.08, 0.24  # a city's cubes: their centre below the hex's, their size (in hex radii)
+GROWTH = (0.55, 0.5, 0.15)  # a City Growth marker: its centre from the hex's and its radius (in hex radii)
+
+
+def _track_width(R: float) -> int:
+    """A track line's width in a hex of radius R (both at the scale drawn at)."""
+    return max(3, int(0.13 * R))
+
+
+def _cased(w: int) -> int:
+    """The width of a track line's dark casing."""
+    return w + 2 * max(2, w // 4)
+
+
 def _key(h) -> str:
     return f"{h[0]},{h[1]}"
 
@@ -112,7 +126,8 @@ def _terrain(map_id: str) -> Image.Image:
 
 @lru_cache(maxsize=2048)
 def _hex_picture(map_id: str, h, key: tuple):
-    """One hex with its pieces at final size: (top-left, RGB picture, L mask).  `key` is what it shows:
+    """One hex with its pieces at final size, its coordinates left to the board (`Labels`): (top-left, RGB
+    picture, L mask).  `key` is what it shows:
     ("track", paths) with paths ((edges, colour, complete), ...) and a stub flag, or ("city", colour, cubes,
     grown, new city, direct links)."""
     board, R, centres, *_ = _layout(map_id)
@@ -125,7 +140,7 @@ def _hex_picture(map_id: str, h, key: tuple):
     info = board.hexes[h]
     _paint_terrain(d, h, info, lx, ly, R)
     hx = _Hex(lx, ly, R, "flat")
-    track_w = max(3, int(0.13 * R))
+    track_w = _track_width(R)
     if key[0] == "track":
         _paint_paths(d, hx, key[1], track_w, R, stubs=False)
     else:
@@ -138,7 +153,6 @@ def _hex_picture(map_id: str, h, key: tuple):
     mask = Image.new("L", img.size, 0)
     ImageDraw.Draw(mask).polygon(hexgeo.corners(lx, ly, "flat", R), fill=255)
     img, mask = img.reduce(SS), mask.reduce(SS)
-    _paint_coord(ImageDraw.Draw(img), h, info, lx / SS, ly / SS, R / SS)
     return (x0 // SS, y0 // SS), img, mask
 
 
@@ -155,7 +169,7 @@ def _paint_paths(d: ImageDraw.ImageDraw, hx: _Hex, paths, w: int, R: float, stub
     """Track: a dark casing, then each path in its owner's colour; an unfinished link's path dashed."""
     lines = [(_path_points(hx, edges, stubs), colour, complete) for edges, colour, complete in paths]
     for pts, _colour, _complete in lines:
-        d.line(pts, fill=S.CASING, width=w + 2 * max(2, w // 4), joint="curve")
+        d.line(pts, fill=S.CASING, width=_cased(w), joint="curve")
     for pts, colour, complete in lines:
         if complete:
             d.line(pts, fill=colour, width=w, joint="curve")
@@ -193,20 +207,31 @@ def _paint_city(d: ImageDraw.ImageDraw, cx, cy, R, colour: str, cubes, grown: bo
               outline=S.INK, width=max(2, int(0.05 * R)))
     if new_city:
         d.polygon(hexgeo.corners(cx, cy, "flat", R * 0.84), outline=(255, 255, 255), width=max(2, int(0.05 * R)))
-    _paint_cubes(d, cx, cy + 0.08 * R, cubes, 0.24 * R)
+    _paint_cubes(d, cx, cy + CUBES_Y * R, cubes, CUBE * R)
     if grown:  # the City Growth marker (printed on every New City)
-        x, y, rr = cx + 0.55 * R, cy + 0.5 * R, 0.15 * R
+        x, y, rr = cx + GROWTH[0] * R, cy + GROWTH[1] * R, GROWTH[2] * R
         d.ellipse((x - rr, y - rr, x + rr, y + rr), fill=(255, 255, 255), outline=S.INK, width=max(2, int(rr / 4)))
         t = max(2, int(rr / 4))
         d.line([(x - rr * 0.55, y), (x + rr * 0.55, y)], fill=S.INK, width=t)
         d.line([(x, y - rr * 0.55), (x, y + rr * 0.55)], fill=S.INK, width=t)
 
 
+def _cube_rows(cubes: list) -> list[list]:
+    per_row = 4 if len(cubes) > 6 else 3
+    return [cubes[i:i + per_row] for i in range(0, len(cubes), per_row)]
+
+
+def _cubes_extent(cubes: list, size: float) -> tuple[float, float]:
+    """Half the width and half the height of the cubes drawn by _paint_cubes."""
+    rows, gap = _cube_rows(cubes), size * 0.25
+    across = max(len(row) for row in rows)
+    return (across * size + (across - 1) * gap) / 2, (len(rows) * size + (len(rows) - 1) * gap) / 2
+
+
 def _paint_cubes(d: ImageDraw.ImageDraw, cx, cy, cubes, size: float) -> None:
     if not cubes:
         return
-    per_row = 4 if len(cubes) > 6 else 3
-    rows = [cubes[i:i + per_row] for i in range(0, len(cubes), per_row)]
+    rows = _cube_rows(cubes)
     gap = size * 0.25
     top = cy - (len(rows) * size + (len(rows) - 1) * gap) / 2
     for j, row in enumerate(rows):
@@ -216,6 +241,60 @@ def _paint_cubes(d: ImageDraw.ImageDraw, cx, cy, cubes, size: float) -> None:
             x = left + i * (size + gap)
             d.rectangle((x, y, x + size, y + size), fill=S.GOODS.get(c, S.GOODS["gray"]), outline=S.INK,
                         width=max(2, int(size / 8)))
+
+
+# where a label may go: (offset of its centre from its hex's centre in hex radii, share of its letter size),
+# the first preferred; it goes at the first that covers no track, stop, cube or other label, else at the one
+# covering least. A city's name stays in its hex (smaller if need be) unless there is no room there.
+_IN_CITY = [(0, -0.58), (0, -0.5), (-0.15, -0.58), (0.15, -0.58), (0, -0.66), (0, -0.25), (0, 0.62)]
+CITY_SPOTS = [(spot, 1.0) for spot in _IN_CITY] + [(spot, 0.8) for spot in _IN_CITY] + \
+    [((dx, dy), 1.0) for dy in (-0.95, 1.0) for dx in (0, -0.35, 0.35, -0.7, 0.7)]
+TOWN_SPOTS = [((0, 0.5), 1.0), ((0, -0.5), 1.0)] + [((dx, dy), 1.0) for dy in (0.5, -0.5, 0.28, -0.28, 0.75, -0.75)
+                                                    for dx in (-0.4, 0.4, -0.75, 0.75)]
+COORD_SPOTS = [((dx, dy), 1.0) for dx, dy in ((0, -0.66), (0, 0.66), (-0.42, -0.5), (0.42, -0.5), (-0.42, 0.5),
+                                              (0.42, 0.5), (-0.6, 0), (0.6, 0))]
+
+
+class Labels:
+    """The board's names and the coordinates of hexes with pieces, each at its first spot that covers nothing
+    drawn (track with its casing, towns, cubes, open ends, labels placed before), else at the spot covering
+    least: a mask at the picture's size of what they must not cover."""
+
+    def __init__(self, size: tuple[int, int]):
+        self.mask = Image.new("L", size, 0)
+        self.d = ImageDraw.Draw(self.mask)
+        self.placed: list[tuple[str, tuple[float, float, float, float]]] = []  # (text, box)
+
+    def covered(self, box) -> int:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        return self.mask.crop((x0, y0, x1, y1)).histogram()[255]
+
+    def place(self, text: str, size: float, style: str, centre: tuple[float, float], R: float, spots,
+              halo: float) -> tuple[tuple[float, float], int]:
+        """Where `text` goes: its centre and letter size (its box kept clear from then on)."""
+
+        @cache
+        def extent(share):
+            f = font(int(size * share), style)
+            top, bottom = f.getbbox(text, anchor="mm")[1::2]
+            return f.getlength(text) + 2 * halo, bottom - top + 2 * halo
+
+        def box(spot, share):
+            (w, h), x, y = extent(share), centre[0] + spot[0] * R, centre[1] + spot[1] * R
+            return x - w / 2, y - h / 2, x + w / 2, y + h / 2
+
+        best = None
+        for k, (spot, share) in enumerate(spots):
+            b = box(spot, share)
+            cost = (self.covered(b), k)
+            if best is None or cost < best[0]:
+                best = (cost, b, share)
+            if cost[0] == 0:
+                break
+        _, b, share = best
+        self.d.rectangle(b, fill=255)
+        self.placed.append((text, b))
+        return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), int(size * share)
 
 
 class BoardPainter:
@@ -247,7 +326,8 @@ class BoardPainter:
         return tuple(sorted((tuple(p["edges"]), self.color(p["owner"]),
                              bool(self.links.get(p.get("link"), {}).get("complete", True))) for p in hv["paths"]))
 
-    def paint(self) -> Image.Image:
+    def hex_keys(self) -> dict[str, tuple]:
+        """What each hex with pieces shows (`_hex_picture`'s key), by its coordinates."""
         track = self.view.get("track", {})
         cities = self.view.get("cities", {})
         keys = {}
@@ -258,26 +338,79 @@ class BoardPainter:
             stubs = self._paths(track[key]) if key in track else ()
             keys[key] = ("city", c["color"], tuple(c.get("cubes") or ()), bool(c.get("grown")),
                          bool(c.get("new_city")), stubs)
+        return keys
+
+    def paint(self) -> Image.Image:
+        track = self.view.get("track", {})
+        cities = self.view.get("cities", {})
+        keys = self.hex_keys()
         for key, k in keys.items():
             h = _parse(key)
             if h in self.centres:
                 pos, pic, mask = _hex_picture(self.view["map"], h, k)
                 self.img.paste(pic, pos, mask)
-        for h, name in self.board.towns.items():
-            if _key(h) not in cities:
-                if _key(h) not in track:
-                    x, y = self.centre(h)
-                    r = 0.2 * self.R
-                    self.d.ellipse((x - r, y - r, x + r, y + r), fill=S.INK, outline=(255, 255, 255), width=2)
+        for h in self.board.towns:
+            if _key(h) not in cities and _key(h) not in track:
                 x, y = self.centre(h)
-                self.text((x, y + 0.5 * self.R), name, 0.26 * self.R)
-        for key, c in cities.items():
-            x, y = self.centre(_parse(key))
-            self.text((x, y - 0.58 * self.R), c["name"].removesuffix(" " + _("(city)")), 0.27 * self.R)
+                r = 0.2 * self.R
+                self.d.ellipse((x - r, y - r, x + r, y + r), fill=S.INK, outline=(255, 255, 255), width=2)
         self.paint_open_ends()
+        self.labels = self.paint_labels(keys)
         self.paint_header()
         self.paint_goods()
         return self.img
+
+    def taken(self, keys: dict) -> Labels:
+        """What labels must not cover: every hex's track (casing and all), town dots, cities' cubes and
+        City Growth markers, open ends."""
+        labels = Labels(self.img.size)
+        d, R = labels.d, self.R
+        casing = _cased(_track_width(R * SS)) / SS + 2
+        for key, k in keys.items():
+            h = _parse(key)
+            if h not in self.centres:
+                continue
+            x, y = self.centre(h)
+            hx = _Hex(x, y, R, "flat")
+            paths = k[1] if k[0] == "track" else k[5]
+            for edges, _colour, _complete in paths:
+                d.line(_path_points(hx, edges, k[0] != "track"), fill=255, width=round(casing), joint="curve")
+            if k[0] == "city" and k[2]:
+                half_w, half_h = _cubes_extent(list(k[2]), CUBE * R)
+                d.rectangle((x - half_w - 2, y + CUBES_Y * R - half_h - 2, x + half_w + 2, y + CUBES_Y * R + half_h + 2),
+                            fill=255)
+            if k[0] == "city" and k[3]:
+                gx, gy, gr = x + GROWTH[0] * R, y + GROWTH[1] * R, GROWTH[2] * R + 2
+                d.ellipse((gx - gr, gy - gr, gx + gr, gy + gr), fill=255)
+        for h in self.board.towns:
+            if h in self.centres:
+                x, y = self.centre(h)
+                d.ellipse((x - 0.22 * R, y - 0.22 * R, x + 0.22 * R, y + 0.22 * R), fill=255)
+        for lk in self.view.get("links", []):
+            if not lk.get("complete") and lk.get("open_end") and _parse(lk["open_end"][0]) in self.centres:
+                key, e = lk["open_end"]
+                x, y = _Hex(*self.centre(_parse(key)), R, "flat").edge_point(_to_18xx_edge(e))
+                d.ellipse((x - 0.2 * R, y - 0.2 * R, x + 0.2 * R, y + 0.2 * R), fill=255)
+        return labels
+
+    def paint_labels(self, keys: dict) -> Labels:
+        """Cities' and towns' names, then the coordinates of the hexes with pieces (the empty ones have theirs
+        on the terrain), each where it covers no track (`Labels`)."""
+        R, cities = self.R, self.view.get("cities", {})
+        labels = self.taken(keys)
+        names = [(_parse(key), c["name"].removesuffix(" " + _("(city)")), 0.27 * R, CITY_SPOTS)
+                 for key, c in cities.items()]
+        names += [(h, name, 0.26 * R, TOWN_SPOTS) for h, name in self.board.towns.items() if _key(h) not in cities]
+        for h, name, size, spots in names:
+            if h in self.centres:
+                at, size = labels.place(name, size, "bold", self.centre(h), R, spots, max(2, int(size * 0.14)))
+                self.text(at, name, size)
+        for key in keys:
+            h = _parse(key)
+            if h in self.centres and key not in cities:  # a city (a New City too) shows its name instead
+                at, size = labels.place(key, 0.2 * R, "regular", self.centre(h), R, COORD_SPOTS, 1)
+                self.d.text(at, key, font=font(size, "regular"), fill=S.COORD, anchor="mm")
+        return labels
 
     def paint_open_ends(self):
         """A ring where an unfinished link stops, in its owner's colour."""
