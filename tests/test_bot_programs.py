@@ -178,6 +178,27 @@ def test_a_buy_order_acting_at_once_is_shown_before_it_is_sent_with_the_round_it
     assert session.game.round.description == "Stock Round 2"  # as previewed: no corporation operated
 
 
+def test_a_standing_orders_stop_reason_is_told_in_the_tables_language():
+    """The engine logs why an order stops in 18xx.games' English (`end condition met`): a Russian table reads it
+    in Russian, in the preview and in the move's message, and so it does a reason from an imported log."""
+    from bot.families.g18xx.commands import describe_auto
+    from bot.families.g18xx.words import Words
+
+    session, names = session_1830(), {1: "Ann", 2: "Bob", 3: "Cid"}
+    _stock_round_1(session)
+    for pid in (3, 1):
+        session.apply(_act(pid, "program_share_pass", unconditional=True, indefinite=False))
+    order = _buy_order(2, 1, True)
+    with speaking("ru"):
+        text = session.confirmation(order, names)
+        told = session.describe(session.apply(order), names)
+        logged = describe_auto(Words(session.game.facts(), names), _act(1, "program_disable", reason="Shares were sold"))
+    for said in (text, told):
+        assert "постоянный приказ Bob прекращается (куплено акций NYC: 1, условие выполнено)" in said, said
+        assert "end condition" not in said
+    assert logged == "постоянный приказ Ann прекращается (были проданы акции)"
+
+
 def test_a_buy_order_that_floats_its_corporation_at_once_says_so_and_one_not_acting_now_is_sent_at_once():
     session, names = session_1830(), {1: "Ann", 2: "Bob", 3: "Cid"}
     _stock_round_1(session)

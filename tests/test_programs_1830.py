@@ -95,3 +95,35 @@ def test_a_sale_switches_off_a_conditional_pass_but_not_an_unconditional_one():
             assert action["entity"] == 117
             stored = game.apply({k: v for k, v in action.items() if k != "id"})
         assert [(a["type"], a["entity"], a.get("reason")) for a in stored["auto_actions"]] == expected
+
+
+def test_every_stop_reason_reads_back_as_the_phrase_it_was_made_from():
+    """The log keeps a program's stop reason in 18xx.games' English; the bot reads it back as the engine's
+    Phrase with its values, to word it in the table's language: every reason the engine writes, and every one
+    in the recorded games (theirs and ours), "user" (its owner stopped it) excepted."""
+    import re
+
+    import engine.titles as titles
+    from engine.core.errors import Phrase
+    from engine.core.programs import MIXED_SIZES, NO_SHARES, STOP_REASONS, stop_reason
+
+    for reason in STOP_REASONS:
+        values = {name: f"<{name} 1>" for name in re.findall(r"\{(\w+)\}", reason)}
+        read = stop_reason(reason.format(**values))
+        assert isinstance(read, Phrase) and read.msgid == reason and read.params == values, reason
+    for title in titles.TITLES:
+        ipo = titles.rules_class(title).IPO_NAME
+        assert ipo in NO_SHARES and ipo in MIXED_SIZES, title
+    fixtures = Path(__file__).parent / "fixtures"
+    logged = {a["reason"] for path in fixtures.rglob("*.json") if "steam" not in path.parts
+              for a in _actions(json.loads(path.read_text())) if a.get("type") == "program_disable"}
+    assert len(logged) > 20
+    assert all(isinstance(stop_reason(r), Phrase) for r in logged - {"user"}), \
+        [r for r in logged - {"user"} if not isinstance(stop_reason(r), Phrase)]
+    assert stop_reason("user") == "user"
+
+
+def _actions(log) -> list[dict]:
+    """A log's actions and the automatic ones they led to."""
+    actions = log.get("actions", []) if isinstance(log, dict) else []
+    return [x for a in actions if isinstance(a, dict) for x in [a, *(a.get("auto_actions") or [])]]

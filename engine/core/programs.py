@@ -25,11 +25,59 @@ when its owner holds the high bid. It ends with the auction round.
 
 from __future__ import annotations
 
+import re
+
 from engine.core.entities import Corporation, Player
 from engine.core.errors import GameError, Phrase
 
 PROGRAM_TYPES = ("program_buy_shares", "program_share_pass", "program_disable")
 AUCTION_PROGRAM_TYPES = ("program_auction_bid",)  # for a waterfall auction (engine.core.steps.auction)
+
+# Why a program stops (program_disable's `reason`), in 18xx.games' words: the log keeps the English text, and
+# `stop_reason` reads one back as the Phrase it was made from, for a player to read in their language.
+OTHERS_ACTED = Phrase("Other players have acted and requested to stop")
+OWNED = Phrase("{company} is owned by {player}")
+NOT_AVAILABLE = Phrase("{company} is no longer available")
+HIGH_BID = Phrase("{player} is already the high bid on {company}")
+CANNOT_AFFORD = Phrase("{player} cannot afford {money} for {company}")
+BIDS_SUBMITTED = Phrase("Bids submitted for {company}")
+OVER_MAXIMUM = Phrase("Price for {company} exceeded maximum bid")
+ENDLESS_AUCTION = Phrase("All players pass by program, the auction would not end")
+FLOATED = Phrase("{corporation} is floated")
+BOUGHT_ENOUGH = Phrase("{n} share(s) bought in {corporation}, end condition met")
+# by where the shares are bought: the market, or a title's IPO_NAME (a corporation's unsold shares)
+NO_SHARES = {"market": Phrase("Cannot buy {corporation} from market"),
+             "IPO": Phrase("Cannot buy {corporation} from IPO"),
+             "Treasury": Phrase("Cannot buy {corporation} from Treasury")}
+MIXED_SIZES = {"market": Phrase("Shares of different sizes exist, cannot auto buy {corporation} from market"),
+               "IPO": Phrase("Shares of different sizes exist, cannot auto buy {corporation} from IPO"),
+               "Treasury": Phrase("Shares of different sizes exist, cannot auto buy {corporation} from Treasury")}
+MUST_SELL = Phrase("{player} must sell shares")
+UNKNOWN_ACTION = Phrase("Unknown action {action} disabling for safety")
+PARRED = Phrase("Corporation {corporation} parred")
+SOLD = Phrase("Shares were sold")
+SHORTED = Phrase("Short bought")
+LOAN = Phrase("{corporation} took a loan")
+REDEEMED = Phrase("{corporation} redeemed a share.")
+UNSECURE = Phrase("{player} bought on corporation {corporation} and is unsecure")
+PRESIDENCY_AT_RISK = Phrase("{player} has bought, shares exist that could allow them to gain presidency")
+NO_SHARES_BEFORE = Phrase("Cannot buy {corporation}")  # NO_SHARES as games logged before it said where from
+STOP_REASONS = (OTHERS_ACTED, OWNED, NOT_AVAILABLE, HIGH_BID, CANNOT_AFFORD, BIDS_SUBMITTED, OVER_MAXIMUM,
+                ENDLESS_AUCTION, FLOATED, BOUGHT_ENOUGH, *NO_SHARES.values(), *MIXED_SIZES.values(), MUST_SELL,
+                UNKNOWN_ACTION, PARRED, SOLD, SHORTED, LOAN, REDEEMED, UNSECURE, PRESIDENCY_AT_RISK,
+                NO_SHARES_BEFORE)  # read back in this order: a reason of NO_SHARES before the shorter one
+_STOP_PATTERNS = [(reason, re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(reason))))
+                  for reason in STOP_REASONS]
+
+
+def stop_reason(text: str) -> str:
+    """A program's stop reason as logged, read back as the Phrase it was made from (its values filled in) so
+    that it is worded in the reader's language; a reason of another wording as it is ("user": its owner's)."""
+    for reason, pattern in _STOP_PATTERNS:
+        found = pattern.fullmatch(str(text or ""))
+        if found:
+            return Phrase(reason.msgid, **found.groupdict())
+    return text
 
 
 class Programs:
@@ -148,7 +196,7 @@ class Programs:
             return []
         if "disable_others" in (program.get("options") or ()) and program["seq"] != self.main_seq \
                 and step.others_acted():
-            return [self._disable(player, "Other players have acted and requested to stop")]
+            return [self._disable(player, OTHERS_ACTED)]
         corp = step.merger_auto_pass_entity()
         if corp is None or corp.sym not in (program.get("corporations_by_round") or {}).get(round_.short_name, ()):
             return []
@@ -166,11 +214,11 @@ class Programs:
             return []
         target = self.game.company(program["bid_target"])
         if target.player is not None:
-            return [self._disable(player, f"{target.name} is owned by {target.player.name}")]
+            return [self._disable(player, OWNED.format(company=target.name, player=target.player.name))]
         if target not in step.companies:
-            return [self._disable(player, f"{target.name} is no longer available")]
+            return [self._disable(player, NOT_AVAILABLE.format(company=target.name))]
         if step.high_bidder(target) is player:
-            return [self._disable(player, f"{player.name} is already the high bid on {target.name}")]
+            return [self._disable(player, HIGH_BID.format(player=player.name, company=target.name))]
         price = step.min_bid(target)
         buy_price = program["buy_price"] if program.get("enable_buy_price") else None
         maximum = program["maximum_bid"] if program.get("enable_maximum_bid") else None
@@ -179,15 +227,15 @@ class Programs:
         bids = maximum is not None and buy_price is None and price <= maximum
         if buys or bids:
             if price > step.max_bid(player, target):
-                return [self._disable(player, f"{player.name} cannot afford {self.game.fmt(price)} "
-                                              f"for {target.name}")]
+                return [self._disable(player, CANNOT_AFFORD.format(player=player.name, money=self.game.fmt(price),
+                                                                   company=target.name))]
             self.auction_round_passed = False
             return [self._act(player, "bid", company=target.sym, price=price)]
         if not program.get("auto_pass_after"):
             if buy_price is not None and maximum is None and step.bids.get(target.sym):
-                return [self._disable(player, f"Bids submitted for {target.name}")]
+                return [self._disable(player, BIDS_SUBMITTED.format(company=target.name))]
             if maximum is not None and price > maximum:
-                return [self._disable(player, f"Price for {target.name} exceeded maximum bid")]
+                return [self._disable(player, OVER_MAXIMUM.format(company=target.name))]
         if "pass" not in step.actions(player):
             return []
         if not step.auctioning and step.cheapest not in step.companies and \
@@ -195,7 +243,7 @@ class Programs:
             # the last pass of a round of passes, which pays the privates' revenue: a second one by programs
             # alone would be followed by the same round again (18xx.games' programs pass on without end)
             if self.auction_round_passed:
-                return [self._disable(player, "All players pass by program, the auction would not end")]
+                return [self._disable(player, ENDLESS_AUCTION)]
             self.auction_round_passed = True
         return [self._act(player, "pass")]
 
@@ -206,9 +254,9 @@ class Programs:
         reason = None
         if until == "float":
             if corp.floated:
-                reason = f"{corp.sym} is floated"
+                reason = FLOATED.format(corporation=corp.sym)
         elif until is not None and player.percent_of(corp) / corp.share_percent >= int(until):
-            reason = f"{until} share(s) bought in {corp.sym}, end condition met"
+            reason = BOUGHT_ENOUGH.format(n=until, corporation=corp.sym)
         if reason is not None:
             out = [self._disable(player, reason)]
             if program.get("auto_pass_after"):
@@ -220,13 +268,11 @@ class Programs:
             # a president's certificate is on offer only from the market (1860: sold there, bought back)
             shares = [s for s in source.shares_of(corp)
                       if (not s.president or s.owner is game.pool) and step.can_buy_share(player, s)]
+            where = "market" if from_market else game.IPO_NAME
             if not shares:
-                where = "market" if from_market else game.IPO_NAME
-                return [self._disable(player, f"Cannot buy {corp.sym} from {where}")]
+                return [self._disable(player, NO_SHARES[where].format(corporation=corp.sym))]
             if len({s.percent for s in shares}) > 1:
-                where = "market" if from_market else game.IPO_NAME
-                return [self._disable(player, f"Shares of different sizes exist, cannot auto buy {corp.sym} "
-                                              f"from {where}")]
+                return [self._disable(player, MIXED_SIZES[where].format(corporation=corp.sym))]
             share = shares[0]
             reason = self.stop_reason(step, player, program, share)
             if reason:
@@ -240,7 +286,7 @@ class Programs:
         """Why the program should stop before acting: the player must sell, or another player's latest
         turn holds something its owner would want to answer (the first such thing, in turn order)."""
         if step.must_sell(player):
-            return f"{player.name} must sell shares"
+            return MUST_SELL.format(player=player.name)
         game = self.game
         for other_id, corps in self.game.round.players_history.items():
             if other_id == player.id:
@@ -261,37 +307,37 @@ class Programs:
                     share_to_buy) -> str | None:
         buying = share_to_buy.corporation if share_to_buy is not None else None
         if corp is None:
-            return f"Unknown action {kind} disabling for safety"
+            return UNKNOWN_ACTION.format(action=kind)
         if kind == "par":
             if buying is None or step.sale_timing_ok(corp):
-                return f"Corporation {corp.sym} parred"
+                return PARRED.format(corporation=corp.sym)
             return None
         if kind == "sell":
-            return "Shares were sold"
+            return str(SOLD)
         if kind == "short":
-            return "Short bought"
+            return str(SHORTED)
         if kind == "loan":
-            return f"{corp.sym} took a loan"
+            return LOAN.format(corporation=corp.sym)
         if kind == "redeem":
-            return f"{corp.sym} redeemed a share."
+            return REDEEMED.format(corporation=corp.sym)
         if kind != "buy":
-            return f"Unknown action {kind} disabling for safety"
+            return UNKNOWN_ACTION.format(action=kind)
         secure = step.secure_percent
         if corp.owner is not player or player.percent_of(corp) >= secure:
             return None
         if corp is not buying:
-            return f"{other.name} bought on corporation {corp.sym} and is unsecure"
+            return UNSECURE.format(player=other.name, corporation=corp.sym)
         percent = player.percent_of(corp) + share_to_buy.percent
         if percent > secure:
             return None
         bigger = max((s for s in corp.shares if s.percent > share_to_buy.percent and s.owner is not player),
                      key=lambda s: s.percent, default=None)
         if bigger is not None and percent < other.percent_of(corp) + bigger.percent:
-            return f"{other.name} has bought, shares exist that could allow them to gain presidency"
+            return PRESIDENCY_AT_RISK.format(player=other.name)
         return None
 
     def _disable(self, player: Player, reason: str) -> dict:
-        return self._act(player, "program_disable", reason=reason)
+        return self._act(player, "program_disable", reason=str(reason))
 
     @staticmethod
     def _act(entity, kind: str, **fields) -> dict:

@@ -35,6 +35,7 @@ from bot.families.g18xx.words import (
     train_owner,
 )
 from bot.names import CommandName
+from engine.core.programs import stop_reason
 from i18n import N_, _, lazy, ngettext
 from i18n.engine_words import round_text
 
@@ -1562,7 +1563,7 @@ class Auto(G18xxCommand):
                                    "the order ends when the next round begins", round=round_text(s.game.round.description))
         reason = a.get("reason")
         if reason and reason != "user":
-            return _("{name}'s automatic actions stop ({why})", name=who, why=reason)
+            return _("{name}'s automatic actions stop ({why})", name=who, why=stop_reason(reason))
         return _("{name}'s automatic actions stop", name=who)
 
     @staticmethod
@@ -1658,7 +1659,7 @@ def describe_auto(w: Words, action: dict) -> str:
         return _("{name} bids {money} on {company}", name=who, money=w.money(action.get("price")),
                  company=w.company(action.get("company")))
     if t == "program_disable":
-        return _("{name}'s standing order stops ({why})", name=who, why=action.get("reason"))
+        return _("{name}'s standing order stops ({why})", name=who, why=stop_reason(action.get("reason")))
     if t == "program_share_pass":
         return _("{name} will pass automatically", name=who)
     return f"{who}: {t}"
