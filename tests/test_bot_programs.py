@@ -172,6 +172,10 @@ def test_a_buy_order_acting_at_once_is_shown_before_it_is_sent_with_the_round_it
                            "order stops (1 share(s) bought in NYC, end condition met), Bob will pass "
                            "automatically, Bob passes; Stock Round 1 ends; Cid gets the priority deal; "
                            "Operating Round 1.1 (of 1) begins; "), text
+    # Bob's privates' income at the round's end (CS $10, CA $25) is told apart from what he pays for the share
+    assert "CS $10 to Bob" in text and "CA $25 to Bob" in text and text.endswith("; Bob pays $67"), text
+    with speaking("ru"):
+        assert session.confirmation(order, names).endswith("; Bob платит $67")
     told = session.describe(session.apply(order), names)
     assert told.startswith("Bob will buy a NYC share each turn until holding 1 shares, then pass for the rest of "
                            "that stock round; automatically: Bob buys 10% of NYC, "), told

@@ -180,10 +180,13 @@ def consequences(w: Words, said: dict) -> list[str]:
         else:
             lines.append(_("{corporation} price {before} → {after}", **money))
     told = {str(pid) for e in events for pid in (e.get("paid") or {})} | \
-        {str(e.get("president")) for e in events if e.get("president_pays") or e["event"] == "interest_unpaid"} | \
-        {str(e["to"]) for e in events if e["event"] == "income"}
-    paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] for pid, p in (said.get("players") or {}).items()
-                          if str(pid) not in told})
+        {str(e.get("president")) for e in events if e.get("president_pays") or e["event"] == "interest_unpaid"}
+    income: dict[str, int] = {}  # the privates' income a stock round's end pays: the rest of a player's cash moved
+    for e in events:             # is theirs to tell (a buy order's payment for the share it buys first)
+        if e["event"] == "income" and e.get("to_type") == "player":
+            income[str(e["to"])] = income.get(str(e["to"]), 0) + e["amount"]
+    paid = cash_lines(w, {pid: p["cash"][1] - p["cash"][0] - income.get(str(pid), 0)
+                          for pid, p in (said.get("players") or {}).items() if str(pid) not in told})
     if paid:
         lines.append(and_list(paid))
     for pid, p in (said.get("players") or {}).items():
