@@ -262,7 +262,7 @@ class Service:
         self._loading: dict[int, asyncio.Future] = {}  # game id -> its build from the stored log, while it runs
         self._locks: dict[int, asyncio.Lock] = {}
         self.broken: dict[int, str] = {}   # game id -> why its stored log could not be replayed
-        self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time
+        self._importing = asyncio.Semaphore(1)  # imports are the heaviest work: one at a time (`import_game`)
         self._tasks: set[asyncio.Future] = set()
         self._languages: dict[int, str] = {}  # member id -> their language as stored
         self._catch_up_tried: dict[int, tuple[int, float]] = {}  # game id -> (moment, when) of a refused catch-up
@@ -1832,6 +1832,9 @@ class Service:
                 data = json.loads(data)
             except (ValueError, UnicodeDecodeError):
                 raise UserError(lazy("The file is not JSON: attach the game's log as 18xx.games exports it.")) from None
+            except RecursionError:  # lists or objects nested deeper than Python's parser goes: no game log is
+                raise UserError(lazy("The file is not an 18xx.games game log: its lists or objects are nested too "
+                                     "deeply.")) from None
         if not isinstance(data, dict):
             raise UserError(lazy("The file is not an 18xx.games game log: it should be one JSON object with "
                                  "`title`, `players` and `actions`."))
@@ -1868,7 +1871,15 @@ class Service:
                           language: str | None = None) -> tuple[GameRow, Reply]:
         """Create a game from an 18xx.games log in the caller's server. `members[i]`: (member id, name) for
         the log's i-th player, or None for a seat to be claimed later. The caller hosts if seated; otherwise
-        the first seated member does."""
+        the first seated member does. Imports run one at a time, from reading the file to storing the game: 12 MB
+        of JSON may take about 25 times that in memory once read."""
+        async with self._importing:
+            return await self._import(caller, data, members, channel_id=channel_id, thread_id=thread_id,
+                                      language=language)
+
+    async def _import(self, caller: Caller, data: bytes | str | dict, members: list[tuple[int, str] | None],
+                      *, channel_id: int | None, thread_id: int | None, language: str | None
+                      ) -> tuple[GameRow, Reply]:
         parsed, raw = await asyncio.to_thread(self.parse_log, data)  # up to 12 MB of JSON: off the event loop
         taken = [m[0] for m in members if m is not None]
         if len(set(taken)) != len(taken):
@@ -1877,8 +1888,7 @@ class Service:
         players = [{"id": p.id, "name": _short(m[1] if m else p.name or _("Player {n}", n=i + 1))}
                    for i, (p, m) in enumerate(seated)]
         try:
-            async with self._importing:
-                session = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
+            session = await asyncio.to_thread(self.engine.load, {**raw, "players": players})
         except Exception as exc:
             if self.engine.is_game_error(exc):
                 raise UserError(lazy("The log does not replay: {why}", why=Refusal(exc))) from None

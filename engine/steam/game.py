@@ -36,7 +36,7 @@ from engine.steam.actions import (
     from_dict,
     to_dict,
 )
-from engine.steam.board import BAG, CUBE_COLORS, TERRAIN_SURCHARGE, Board, load_board
+from engine.steam.board import BAG, CUBE_COLORS, TERRAIN_SURCHARGE, Board, MapError, load_board, map_names
 from engine.steam.hexes import Hex, hex_key, neighbor
 from engine.steam.track import Link, Network, Seg, Tile
 from i18n import N_, _, ngettext, pgettext
@@ -363,7 +363,7 @@ class Game:
         cfg = dict(log.get("settings") or {})
         try:
             settings = Settings(map=cfg.get("map", "rust_belt"), mode=cfg.get("mode", "basic"),
-                                players=log.get("players") or cfg.get("players"), seed=int(cfg.get("seed", 0)),
+                                players=log.get("players") or cfg.get("players"), seed=cfg.get("seed", 0),
                                 turn_order=cfg.get("turn_order", "auction"))
         except ValidationError as e:
             where, reason, given = first_invalid(e.errors())
@@ -372,6 +372,13 @@ class Game:
                                 reason=reason) from None
             raise GameError("the log's settings are not valid: {field} {reason}, not {value}",
                             field=where or "settings", reason=reason, value=brief(repr(e.errors()[0]["input"]))) from None
+        if board is None:
+            try:
+                board = load_board(settings.map)
+            except MapError:
+                raise GameError("the log's settings are not valid: {field} {reason}, not {value}", field="map",
+                                reason=Phrase("must be {expected}", expected=" or ".join(map(repr, map_names()))),
+                                value=brief(repr(settings.map))) from None
         g = cls(settings, board)
         g.game_id = log.get("id")
         for action in log.get("actions", []):

@@ -1,0 +1,106 @@
+"""What a member sending hostile input can do: nothing but be told what is wrong. Logs made to break the reader
+(nested past what Python parses, a Steam map or seed that is no such thing), many imports at once (each read one
+at a time, so memory stays bounded). Real engine; the fake Discord where the member's answer is what matters."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+
+import pytest
+from fakediscord import AttachmentRef, BotRunner, FakeDiscord
+from fakediscord.play import GUILD, fixture_log, imported_game
+
+from bot.access import Caller
+from bot.db import Database
+from bot.errors import UserError
+from bot.service import Service
+from bot.session import Engine
+
+NESTED = 100_000  # far deeper than json.loads goes (it raises RecursionError, not ValueError)
+
+
+@pytest.fixture
+async def db(tmp_path):
+    async with Database(tmp_path / "rh.db") as database:
+        yield database
+
+
+async def test_a_log_nested_too_deeply_is_refused_with_what_is_wrong(tmp_path):
+    """A file of lists in lists, deeper than the JSON reader goes: the member is told so, no game is made."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        ann = fake.add_user("Ann")
+        nested = '{"title": "1830", "players": [{"id": 1}, {"id": 2}], "actions": ' + "[" * NESTED + "]" * NESTED + "}"
+        rec = await fake.command(ann, fake.channel_id, "game", {"file": AttachmentRef("game.json", nested.encode())},
+                                 sub="import")
+        assert "nested too deeply" in rec.final.content, rec.final.content
+        assert await bot.service.db.list_games(guild_id=fake.guild_id) == []
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+@pytest.mark.parametrize("settings, words", [
+    ({"map": "../../etc/passwd", "seed": 3}, "map must be 'eastern_us_and_canada' or 'rust_belt', not"),
+    ({"map": "rust_belt", "seed": "three"}, "seed must be a whole number"),
+    ({"map": "rust_belt", "seed": float("nan")}, "seed must be"),
+], ids=["map", "seed text", "seed NaN"])
+async def test_a_steam_log_with_settings_that_are_no_such_thing_is_refused(db, caplog, settings, words):
+    """The engine's own refusal, not its failure (which is logged for the developers as a fault of theirs)."""
+    svc = Service(db, Engine(), pictures=False)
+    players = [{"id": i, "name": n} for i, n in enumerate(("Ann", "Bob", "Cid"), 1)]
+    data = json.dumps({"title": "steam", "players": players, "settings": settings, "actions": []})
+    with caplog.at_level(logging.ERROR, logger="bot.service"), pytest.raises(UserError) as refused:
+        await svc.import_game(Caller(11, "Ann", GUILD, 8000), data, [(11, "Ann")])
+    assert "The log does not replay" in str(refused.value) and words in str(refused.value), str(refused.value)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert await db.list_games(guild_id=GUILD) == []
+
+
+async def test_imports_are_read_one_at_a_time(db, monkeypatch):
+    """An import waiting for another is not read meanwhile: 12 MB of JSON takes some 270 MB once read, and many
+    members importing at once must not each hold that."""
+    svc = Service(db, Engine(), pictures=False)
+    loop = asyncio.get_running_loop()
+    replaying, release = asyncio.Event(), threading.Event()
+    real_load = svc.engine.load
+
+    def held_load(log: dict):
+        loop.call_soon_threadsafe(replaying.set)
+        release.wait(30)
+        return real_load(log)
+
+    svc.engine.load = held_load  # type: ignore[method-assign]
+    read = []
+    real_parse = Service.parse_log
+
+    def noted(self, data):
+        read.append(data)
+        return real_parse(self, data)
+
+    monkeypatch.setattr(Service, "parse_log", noted)
+    waiting = asyncio.Event()
+    acquire = svc._importing.acquire
+
+    async def queued() -> bool:
+        if svc._importing.locked():
+            waiting.set()
+        return await acquire()
+
+    svc._importing.acquire = queued  # type: ignore[method-assign]
+    first = asyncio.ensure_future(imported_game(svc, fixture_log(), 20, thread=9101))
+    try:
+        await replaying.wait()
+        second = asyncio.ensure_future(imported_game(svc, fixture_log(), 30, thread=9102))
+        await waiting.wait()
+        assert len(read) == 1  # the second waits for its turn before reading its file
+    finally:
+        release.set()
+    (one, _), (two, _) = await first, await second
+    assert len(read) == 2
+    assert (await db.action_count(one), await db.action_count(two)) == (20, 30)
