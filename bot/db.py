@@ -285,9 +285,22 @@ class Database:
                 await asyncio.shield(self._db.rollback())
                 raise
             else:
-                await self._db.commit()
+                try:
+                    await self._db.commit()
+                except BaseException:
+                    # a COMMIT that fails (disk full, I/O error, busy) may leave the transaction open: the next
+                    # commit, of anything, would then store what the caller was told did not happen
+                    await asyncio.shield(self._rolled_back())
+                    raise
             finally:
                 _TRANSACTION_TASK.reset(token)
+
+    async def _rolled_back(self) -> None:
+        """Roll back after a failed commit (SQLite may have rolled it back already: then there is nothing to do)."""
+        try:
+            await self._db.rollback()
+        except sqlite3.Error:
+            pass
 
     async def __aenter__(self) -> Database:
         return await self.open()

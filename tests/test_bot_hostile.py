@@ -1,17 +1,19 @@
-"""What a member sending hostile input can do: nothing but be told what is wrong. Logs made to break the reader
-(nested past what Python parses, a Steam map or seed that is no such thing), many imports at once (each read one
-at a time, so memory stays bounded). Real engine; the fake Discord where the member's answer is what matters."""
+"""What hostile input or a failing disk can do to the bot: nothing but tell the member what is wrong. Logs made to
+break the reader (nested past what Python parses, a Steam map or seed that is no such thing), many imports at once
+(each read one at a time, so memory stays bounded), a commit the disk refuses (what the member was told did not
+happen never reaches the log later). Real engine; the fake Discord where the member's answer is what matters."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import sqlite3
 import threading
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord
-from fakediscord.play import GUILD, fixture_log, imported_game
+from fakediscord.play import GUILD, fixture_log, imported_game, started_game, state
 
 from bot.access import Caller
 from bot.db import Database
@@ -104,3 +106,25 @@ async def test_imports_are_read_one_at_a_time(db, monkeypatch):
     (one, _), (two, _) = await first, await second
     assert len(read) == 2
     assert (await db.action_count(one), await db.action_count(two)) == (20, 30)
+
+
+async def test_an_action_whose_commit_failed_is_not_stored_by_a_later_write(db):
+    """A COMMIT that fails (the disk full, an I/O error) may leave SQLite's transaction open: the member told that
+    their action did not happen must not find it stored by the next write, of anything, and sends it again once."""
+    svc = Service(db, Engine(), pictures=False)
+    gid, who = await started_game(svc)
+    commit = db.conn.commit
+
+    async def disk_full_once():
+        db.conn.commit = commit
+        raise sqlite3.OperationalError("database or disk is full")
+
+    db.conn.commit = disk_full_once  # type: ignore[method-assign]
+    with pytest.raises(UserError, match="did not happen"):
+        await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20})
+    await svc.set_notify(who["Bob"], True)  # the next write, of anything
+    assert await db.dm_optin(who["Bob"].member_id) and await db.action_count(gid) == 0
+    await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20})
+    assert await db.action_count(gid) == 1
+    assert state((await svc.live(gid)).game) == state((await Service(db, Engine(), pictures=False).live(gid)).game)
+
