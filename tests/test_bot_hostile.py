@@ -1,15 +1,19 @@
 """What hostile input or a failing disk can do to the bot: nothing but tell the member what is wrong. Logs made to
 break the reader (nested past what Python parses, a Steam map or seed that is no such thing), many imports at once
-(each read one at a time, so memory stays bounded), a commit the disk refuses (what the member was told did not
-happen never reaches the log later). Real engine; the fake Discord where the member's answer is what matters."""
+(each read one at a time, so memory stays bounded), logs of every family with junk where their values were (imported
+or refused, never an engine failure), a commit the disk refuses (what the member was told did not happen never
+reaches the log later). Real engine; the fake Discord where the member's answer is what matters."""
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
+import random
 import sqlite3
 import threading
+from pathlib import Path
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord
@@ -20,8 +24,12 @@ from bot.db import Database
 from bot.errors import UserError
 from bot.service import Service
 from bot.session import Engine
+from engine.core.actions import resolve_undo
 
 NESTED = 100_000  # far deeper than json.loads goes (it raises RecursionError, not ValueError)
+FIXTURES = Path(__file__).parent / "fixtures"
+JUNK = [None, True, -1, 0, 10**30, 1.5, 1e300, float("nan"), float("inf"), "", "x" * 200, [], {}, [1], {"a": 1}, "1",
+        "A", "NYC", "pass", "player", "corporation", "company", "E19", [[1]], [None]]
 
 
 @pytest.fixture
@@ -128,3 +136,50 @@ async def test_an_action_whose_commit_failed_is_not_stored_by_a_later_write(db):
     assert await db.action_count(gid) == 1
     assert state((await svc.live(gid)).game) == state((await Service(db, Engine(), pictures=False).live(gid)).game)
 
+
+def mutated(log: dict, rnd: random.Random) -> dict:
+    """The log with one to three of its values (the settings', the players', an action's, the log's own) replaced
+    by junk, or taken out."""
+    log = copy.deepcopy(log)
+    for _ in range(rnd.randint(1, 3)):
+        where: object = log
+        while isinstance(where, (dict, list)) and where and rnd.random() < 0.6:
+            inner = [v for v in (where.values() if isinstance(where, dict) else where) if isinstance(v, (dict, list)) and v]
+            if not inner:
+                break
+            where = rnd.choice(inner)
+        if isinstance(where, dict) and where:
+            key = rnd.choice(sorted(where, key=str))
+            if rnd.random() < 0.2:
+                del where[key]
+            else:
+                where[key] = copy.deepcopy(rnd.choice(JUNK))
+        elif isinstance(where, list) and where:
+            where[rnd.randrange(len(where))] = copy.deepcopy(rnd.choice(JUNK))
+    return log
+
+
+@pytest.mark.parametrize("fixture", ["1830/26855", "1817/15528", "18MEX/13315", "1860/1860_game_end_stock_market",
+                                     "steam/rust_belt_basic_4p"])
+async def test_a_log_with_junk_in_it_is_imported_or_refused_never_failing(db, caplog, fixture):
+    """Logs of every family with junk where their values were: each is imported (and replays as stored) or refused
+    with the engine's or the reader's words; the engine never fails on one (its failure would be logged for the
+    developers as a fault of theirs)."""
+    svc = Service(db, Engine(), pictures=False)
+    log = json.loads((FIXTURES / f"{fixture}.json").read_text())
+    log = dict(log, actions=(resolve_undo(log["actions"]) if log["title"] != "steam" else log["actions"])[:40])
+    rnd = random.Random(fixture)
+    imported = refused = 0
+    with caplog.at_level(logging.ERROR):
+        for _ in range(60):
+            try:
+                row, _ = await svc.import_game(Caller(11, "Ann", GUILD, 8000), json.dumps(mutated(log, rnd)), [])
+            except UserError as e:
+                assert "failed" not in str(e), str(e)
+                refused += 1
+                continue
+            imported += 1
+            assert state((await svc.live(row.id)).game) == \
+                state((await Service(db, Engine(), pictures=False).live(row.id)).game)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert imported and refused
