@@ -809,8 +809,14 @@ class Service:
     async def _moment(self, lv: Live) -> int:
         """Where the game is, as a number that every action and every undo moves forward (an undo of k
         actions: k fewer actions, 2k more undone), so a button posted at one moment acts at no other."""
-        undone = sum(ev.steps for ev in await self.db.undo_events(lv.row.id))
-        return (len(lv.session.actions) if lv.session is not None else 0) + 2 * undone
+        return (len(lv.session.actions) if lv.session is not None else 0) + 2 * await self._undone_steps(lv.row.id)
+
+    async def _stored_moment(self, game_id: int) -> int:
+        """The game's moment (`_moment`) read from the database, without the game in memory."""
+        return await self.db.action_count(game_id) + 2 * await self._undone_steps(game_id)
+
+    async def _undone_steps(self, game_id: int) -> int:
+        return sum(ev.steps for ev in await self.db.undo_events(game_id))
 
     async def moment(self, game_id: int, caller: Caller) -> int:
         """The game's moment now (`_moment`), for a button asked for outside a reply (a confirmation)."""
@@ -1501,6 +1507,9 @@ class Service:
         out = []
         for game_id in await self.db.games_untold():
             tried = self._catch_up_tried.get(game_id)
+            if tried is not None and now - tried[1] < self.CATCH_UP_RETRY and \
+                    tried[0] == await self._stored_moment(game_id):
+                continue  # refused lately and nothing since: not rebuilt from its log (nor kept in memory) for it
             await self._posted(game_id)  # a post still on its way is not lost (nor held for)
             async with self.lock(game_id):
                 if game_id in self._posts:  # another on its way since: it tells the game as it is (the next sweep
@@ -1512,8 +1521,7 @@ class Service:
                 lv = await self._refresh(game_id)
                 moment = await self._moment(lv)
                 row = lv.row
-                if row.told_moment is None or row.told_count is None or row.told_moment >= moment or \
-                        (tried is not None and tried[0] == moment and now - tried[1] < self.CATCH_UP_RETRY):
+                if row.told_moment is None or row.told_count is None or row.told_moment >= moment:
                     continue
                 reply = await self._untold(lv, row.told_moment, row.told_count, moment, publish)
                 posting = reply.drawing

@@ -2,7 +2,7 @@
 break the reader (nested past what Python parses, a Steam map or seed that is no such thing), many imports at once
 (each read one at a time, so memory stays bounded), logs of every family with junk where their values were (imported
 or refused, never an engine failure), a commit the disk refuses (what the member was told did not happen never
-reaches the log later). Real engine; the fake Discord where the member's answer is what matters."""
+reaches the log later), a game whose thread refuses its posts (no work for it between the hourly tries). Real engine; the fake Discord where the member's answer is what matters."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import logging
 import random
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from fakediscord.play import GUILD, fixture_log, imported_game, started_game, st
 from bot.access import Caller
 from bot.db import Database
 from bot.errors import UserError
-from bot.service import Service
+from bot.service import IDLE_GAME_SECONDS, Service
 from bot.session import Engine
 from engine.core.actions import resolve_undo
 
@@ -183,3 +184,29 @@ async def test_a_log_with_junk_in_it_is_imported_or_refused_never_failing(db, ca
                 state((await Service(db, Engine(), pictures=False).live(row.id)).game)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert imported and refused
+
+
+async def test_a_thread_refusing_its_catch_up_costs_nothing_until_it_is_tried_again(db):
+    """A game whose thread is gone (deleted, or closed to the bot) stays untold: until its catch-up is tried again an
+    hour later, the sweeps every minute neither rebuild it from its log nor keep it in memory."""
+    replays = []
+
+    class Counted(Engine):
+        def replay(self, *args, **kwargs):
+            replays.append(args[0])
+            return super().replay(*args, **kwargs)
+
+    async def refuses(reply):
+        return None
+
+    svc = Service(db, Counted(), pictures=False)
+    gid, who = await started_game(svc)
+    await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20}, refuses)
+    assert await svc.catch_up(refuses, now=1000.0) == []
+    assert svc.evict(now=time.monotonic() + IDLE_GAME_SECONDS) == [gid]  # idle: it leaves memory
+    replays.clear()
+    for minute in range(1, 6):
+        assert await svc.catch_up(refuses, now=1000.0 + 60 * minute) == []
+    assert replays == [] and gid not in svc._live
+    assert await svc.catch_up(refuses, now=1000.0 + svc.CATCH_UP_RETRY) == []
+    assert replays and gid in svc._live  # tried again: rebuilt to tell what it missed
