@@ -64,6 +64,7 @@ MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
 POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of turn offered at once
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
+MAX_OPEN_LOBBIES = 10  # lobbies one member may host at once in a server (each is a thread in its channel)
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
 # leaves memory, and its next command rebuilds it from the stored log (defaults of the bot's settings, bot.config)
 MAX_LIVE_GAMES = 32
@@ -459,6 +460,13 @@ class Service:
         the caller's)."""
         t = self.engine.title(title)
         setup = t.family.check_setup(t, settings or {})
+        if caller.guild_id is not None:
+            hosted = await self.db.list_games(guild_id=caller.guild_id, statuses=("lobby",))
+            if sum(r.created_by == caller.member_id for r in hosted) >= MAX_OPEN_LOBBIES:
+                raise UserError(lazy_n("You already host {n} open lobby in this server: start or abort it first "
+                                       "(`/game list` shows it).",
+                                       "You already host {n} open lobbies in this server: start or abort one of them "
+                                       "first (`/game list` shows them).", MAX_OPEN_LOBBIES))
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31 - 1)
         self._check_seed(seed)
         async with self.db.transaction():

@@ -1,4 +1,5 @@
-"""What hostile input or a failing disk can do to the bot: nothing but tell the member what is wrong. Logs made to
+"""What hostile input or a failing disk can do to the bot: nothing but tell the member what is wrong. Lobbies opened
+without end (ten at once per member and server), logs made to
 break the reader (nested past what Python parses, a Steam map or seed that is no such thing), many imports at once
 (each read one at a time, so memory stays bounded), logs of every family with junk where their values were (imported
 or refused, never an engine failure), a commit the disk refuses (what the member was told did not happen never
@@ -23,7 +24,7 @@ from fakediscord.play import GUILD, fixture_log, imported_game, started_game, st
 from bot.access import Caller
 from bot.db import Database
 from bot.errors import UserError
-from bot.service import IDLE_GAME_SECONDS, Service
+from bot.service import IDLE_GAME_SECONDS, MAX_OPEN_LOBBIES, Service
 from bot.session import Engine
 from engine.core.actions import resolve_undo
 
@@ -210,3 +211,33 @@ async def test_a_thread_refusing_its_catch_up_costs_nothing_until_it_is_tried_ag
     assert replays == [] and gid not in svc._live
     assert await svc.catch_up(refuses, now=1000.0 + svc.CATCH_UP_RETRY) == []
     assert replays and gid in svc._live  # tried again: rebuilt to tell what it missed
+
+
+async def test_a_member_hosts_so_many_open_lobbies_at_once(tmp_path):
+    """Each lobby is a thread in the channel: one member may not open them without end. Past the limit the member is
+    told why and no thread is opened; others may still open theirs, and so may they once one of theirs is started
+    or aborted."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+
+        async def opened(uid: int) -> str:
+            rec = await fake.command(uid, fake.channel_id, "game", {"title": "1830"}, sub="new")
+            return rec.final.content
+
+        for _ in range(MAX_OPEN_LOBBIES):
+            assert (await opened(ann)).startswith("Game #")
+        threads = [c for c, ch in fake.channels.items() if ch.get("type") == 11]
+        refusal = await opened(ann)
+        assert refusal.startswith(f"You already host {MAX_OPEN_LOBBIES} open lobbies in this server"), refusal
+        assert [c for c, ch in fake.channels.items() if ch.get("type") == 11] == threads
+        assert (await opened(bob)).startswith("Game #")
+        first = min(r.id for r in await bot.service.db.list_games(guild_id=fake.guild_id))
+        rec = await fake.command(ann, fake.channel_id, "game", {"game": first}, sub="abort")
+        assert rec.final.content == "Done.", rec.final.content
+        assert (await opened(ann)).startswith("Game #")
+    finally:
+        await runner.stop()
+        await fake.stop()
