@@ -682,11 +682,18 @@ class Service:
             if lv.row.status in ("finished", "aborted"):
                 raise UserError(lazy("This game is already over."))
             was_lobby = lv.row.status == "lobby"
+            vote, offer = await self.db.undo_request(game_id), await self.db.trade_offer(game_id)
             async with self.db.transaction():
                 await self.db.update_game(game_id, status="aborted")
                 await self.db.set_reminder(game_id, next_at=None)
+                # closed with the game: an Agree completing the vote would bring it back as running, an Accept
+                # would store a trade in it
+                await self.db.delete_undo_request(game_id)
+                await self.db.delete_trade_offer(game_id)
             await self._refresh(game_id)
             reply = lv.reply(_("Game #{game} was aborted.", game=game_id))
+            reply.also = self._vote_closed(lv, vote, _("the game was aborted")) + \
+                self._offer_closed(lv, offer, _("the game was aborted"))
             if not was_lobby:
                 reply.pinned = _("**{title}** game #{game} — aborted.", title=self._title(lv).display_name, game=game_id)
             if was_lobby:

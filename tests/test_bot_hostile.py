@@ -3,7 +3,8 @@ without end (ten at once per member and server), logs made to
 break the reader (nested past what Python parses, a Steam map or seed that is no such thing), many imports at once
 (each read one at a time, so memory stays bounded), logs of every family with junk where their values were (imported
 or refused, never an engine failure), a commit the disk refuses (what the member was told did not happen never
-reaches the log later), a game whose thread refuses its posts (no work for it between the hourly tries). Real engine; the fake Discord where the member's answer is what matters."""
+reaches the log later), an undo vote or trade offer left open when the game is aborted (closed with it), a game
+whose thread refuses its posts (no work for it between the hourly tries). Real engine; the fake Discord where the member's answer is what matters."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord
 from fakediscord.play import GUILD, fixture_log, imported_game, started_game, state
+from test_bot_stale import _train_from_another_president
 
 from bot.access import Caller
 from bot.db import Database
@@ -241,3 +244,36 @@ async def test_a_member_hosts_so_many_open_lobbies_at_once(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_an_undo_vote_or_trade_offer_left_open_closes_with_the_aborted_game(db):
+    """Completed after the host aborted the game, the vote would have brought it back as running and the offer
+    stored a trade in it: both close with it, their messages saying so."""
+    messages = iter(range(1, 1000))
+    posts: list = []
+
+    async def posted(reply):  # as the bot posts it: the reply, then the edits it carries
+        posts.extend([reply, *reply.also])
+        return SimpleNamespace(id=next(messages))
+
+    svc = Service(db, Engine(), pictures=False)
+    gid, who = await started_game(svc)
+    await svc.act(gid, who["Ann"], "bid", {"company": "SV", "price": 20}, posted)
+    await svc.undo(gid, who["Bob"], 1, posted)  # Ann's action: Ann and Cid must agree
+    vote = await db.undo_request(gid)
+    await svc.abort(gid, who["Ann"], posted)
+    assert any(p.edit == vote.message_id and "closed: the game was aborted" in p.text for p in posts)
+    for member in (who["Ann"], who["Cid"]):
+        with pytest.raises(UserError, match="no longer open"):
+            await svc.vote_undo(gid, member, True, vote.token, posted, message_id=vote.message_id)
+    assert (await db.get_game(gid)).status == "aborted" and await db.action_count(gid) == 1
+
+    trade, buyer, seller, wanted = await _train_from_another_president(svc)
+    await svc.act(trade, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
+    offer = await db.trade_offer(trade)
+    host = Caller((await db.get_game(trade)).created_by, "", GUILD, 9101)
+    await svc.abort(trade, host, posted)
+    assert any(p.edit == offer.message_id and "closed: the game was aborted" in p.text for p in posts)
+    with pytest.raises(UserError, match="no longer open"):
+        await svc.answer_offer(trade, seller, True, offer.token, posted, message_id=offer.message_id)
+    assert (await db.get_game(trade)).status == "aborted" and await db.action_count(trade) == 336
