@@ -664,6 +664,49 @@ def test_search_by_stops_finds_the_best_route_and_every_route_over_a_floor():
     assert checked > 150
 
 
+def test_best_route_bounded_by_walks_beyond_walkable_trains(monkeypatch):
+    """A train that can run (nearly) every stop is not `walkable`, yet its best route alone is bounded by walks
+    too (`_StopSearch.bounds_by_walks`): on 1817's map at 15528 action 1604 (A&S's 8-train, 8 passable stops)
+    and on random maps with bonus hexes, the search finds the best of every route, and the same routes in the
+    same order (each better than the one before) as bounded without the walks."""
+    from engine.titles import load_18xx
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+    game = load_18xx(log, upto=1604)
+    cases = [(game, game.corporation("A&S"), 8)]
+    for game, corp, _ in mine_and_bonus_cases(12, (6,)):  # trains of the passable stops and up to two more
+        if isinstance(game, BonusGame):
+            passable = _search_of(game, corp)[0].net.passable.count(1)
+            cases += [(game, corp, max_cost) for max_cost in range(max(3, passable), passable + 3)]
+    walkable_only = autoroute._StopSearch.bounds_by_walks
+    checked = 0
+    for game, corp, max_cost in cases:
+        search, rules = _search_of(game, corp)
+        if search.walkable(max_cost) or not search.bounds_by_walks(max_cost, False, 0):
+            continue
+        cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
+        if not len(cands):
+            continue
+        found, worth = search.best(max_cost)
+        assert worth == max(_route_worths(search, rules, cands)), (corp.sym, max_cost)
+        with monkeypatch.context() as m:
+            m.setattr(autoroute._StopSearch, "bounds_by_walks",
+                      lambda self, cost, listing, forbid: walkable_only(self, cost, True, forbid))
+            unbounded, unbounded_worth = _search_of(game, corp)[0].best(max_cost)
+        assert unbounded_worth == worth
+        assert (found.values, found.masks, found.stopmasks) == \
+            (unbounded.values, unbounded.masks, unbounded.stopmasks)
+        assert [_route_steps(found, k) for k in range(len(found))] == \
+            [_route_steps(unbounded, k) for k in range(len(found))]
+        checked += 1
+    assert checked > 100
+
+
+def _route_steps(cands, k: int) -> list[tuple]:
+    """Candidate k's steps as (chain id, from stop, to stop)."""
+    return [(chain.id, a, b) for chain, a, b in cands.route(k)[1]]
+
+
 def test_candidates_stop_just_past_their_cap():
     """_Candidates raises _TooMany exactly when a network has more candidate routes than the cap (the search by
     stops takes over then), however the last ones are found."""

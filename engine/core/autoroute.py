@@ -788,6 +788,18 @@ class _StopSearch:
     def walkable(self, max_cost: int) -> bool:
         return _walkable(self.net, max_cost)
 
+    def bounds_by_walks(self, max_cost: int, listing: bool, forbid: int) -> bool:
+        """Whether the search (`lister`) bounds a half-built route by walks from its open ends: for a train that
+        can't run (nearly) every stop (`walkable`); and when only the best route on all the track is wanted, for
+        a train of more than two stops but no more than the passable stops and two ends (a longer one's walks,
+        a diesel's, would be made long for nothing). A search for the best cuts only what can't beat the best
+        found so far, so any bound that holds finds the same routes, and the walks' table is made once per
+        train length (at 15528 action 1604 A&S's 8-train, not `walkable` with 8 passable stops, takes half the
+        time). A search listing routes keeps what it cuts aside with its bound and takes it up in that order
+        later: there the walks stay for `walkable` trains."""
+        return self.walkable(max_cost) or (not listing and not forbid
+                                           and 2 < max_cost <= self.net.passable.count(1) + 2)
+
     def walks(self, max_cost: int, forbid: int = 0) -> list[list[tuple[int, int, int]]]:
         """walks[i][k]: (most, o, most not via o) that k more stop cost may earn on a walk from stop i through
         passable stops, each step earning its stop's value and the most bonus one of its chains clear of
@@ -913,12 +925,11 @@ class _StopSearch:
         inner_vals = [vals[i] for i in inner_order]
         potential = [[0, *accumulate(sorted(inner_vals + [vals[i] for i in end_order[:e]], reverse=True))]
                      for e in range(3)]
-        # walks: for a train longer than two stops that can't run (nearly) every stop
-        walks, step_bonus, near, _moves = self.walks_and_bonuses(max_cost, forbid) if self.walkable(max_cost) \
-            else (None, None, None, None)
-        anchor_rows: dict[int, list] = {}  # an anchor's anchor_walks
         best_only = floor is None
         deferring = not best_only or aside_too
+        walks, step_bonus, near, _moves = self.walks_and_bonuses(max_cost, forbid) \
+            if self.bounds_by_walks(max_cost, deferring, forbid) else (None, None, None, None)
+        anchor_rows: dict[int, list] = {}  # an anchor's anchor_walks
         # the left end's steps from a stop with k stop cost left: (step, what it may add at most: its stop, its
         # best chain's bonus, the walks from there; None: it can't be taken), when listing many routes
         left_gains: dict[tuple[int, int], list] | None = {} if walks is not None and deferring else None
