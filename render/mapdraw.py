@@ -461,9 +461,10 @@ class MapPainter:
 
     def place_name(self, plan: _Plan, h: _Hex, items: list, name: str, fill) -> list:
         """The draws of the hex's items and its location name: the name at a readable size where that covers
-        nothing more than the items alone do, else its abbreviation (named under the map), else the name at
-        the size that covers least. The location name needs the most room: it goes last, or first at one of its
-        few best free places, whichever covers less and is preferred."""
+        nothing more than the items alone do, else its abbreviation (named under the map), else the name or
+        else its abbreviation at any size, where that covers nothing more; failing all, whichever covers least.
+        The location name needs the most room: it goes last, or first at one of its few best free places,
+        whichever covers less and is preferred."""
         alone = self.covered
 
         def best(cands):
@@ -471,16 +472,21 @@ class MapPainter:
             options += [plan.place_all([[c]] + items) for c in plan.free_choices(cands, h)]
             return min(options, key=lambda p: p[1:])
 
-        for text, sizes in ((name, NAME_SIZES[:READABLE]), (_abbreviations(self.map).get(name), NAME_SIZES[:ABBREVIATED]),
-                            (name, NAME_SIZES)):
+        short = _abbreviations(self.map).get(name)
+        tries = [(name, NAME_SIZES[:READABLE]), (short, NAME_SIZES[:ABBREVIATED]), (name, NAME_SIZES),
+                 (short, NAME_SIZES)]  # each where it covers nothing more; else the one covering least
+        options = []
+        for text, sizes in tries:
             if not text:
                 continue
             chosen, covered, _prefs = best(self.name_item(h, text, fill, sizes))
-            if covered <= alone or sizes is NAME_SIZES:
-                self.covered, self.name_covers = covered, covered - alone
-                self.short = text if text != name else None
-                return chosen
-        return []
+            options.append((covered, len(options), chosen, text))
+            if covered <= alone:
+                break
+        covered, _, chosen, text = min(options)
+        self.covered, self.name_covers = covered, covered - alone
+        self.short = text if text != name else None
+        return chosen
 
     def name_legend(self, img: Image.Image, names: dict[str, str]) -> Image.Image:
         """The picture with a band below it naming each abbreviated location (`Alb. Albany`), in lines as wide

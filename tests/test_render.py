@@ -349,6 +349,22 @@ def test_map_names_and_stations_are_written_large_or_abbreviated_with_a_legend(l
     assert painter.name_legend(Image.new("RGB", (img.width, 10)), abbreviated).height == img.height - painter.height // mapdraw.SS + 10
 
 
+def test_a_crowded_hexs_name_is_written_small_or_abbreviated_rather_than_over_track():
+    """1860's Newport (G5) late in a game has room neither for its name at a readable size nor for `New.` at
+    0.15 R: its abbreviation goes smaller where it covers nothing, rather than the name over track."""
+    from engine.titles import load_18xx
+
+    game = load_18xx(json.loads((HERE / "fixtures" / "1860" / "1860_game_end_bank.json").read_text()))
+    view = game.map_view()
+    painter = mapdraw.MapPainter(view)
+    for coord, hv in view["hexes"].items():
+        if coord in painter.centres and painter.hexes[coord].get("location_name"):
+            *_, short = painter.hex_picture(coord, hv)
+            assert painter.name_covers == 0, coord
+    *_, short = painter.hex_picture("G5", view["hexes"]["G5"])
+    assert short == "New." and dict(painter.written)["New."] < 0.15 * painter.R / mapdraw.SS
+
+
 def test_abbreviations_are_unique_and_unlike_corporations_and_labels():
     shorts = mapdraw._abbreviations("18MEX")
     assert shorts["San Luis Potosí"] == "SLP" and shorts["Querétaro"] == "Que."
