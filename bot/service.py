@@ -108,6 +108,7 @@ class Reply:
     private: bool = False                                # for the caller alone (a preview to confirm): never posted
     labels: dict[str, str] = field(default_factory=dict)  # a button's own words, where not its kind's (a move)
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
+    powers: frozenset[int] | None = None                 # seats holding moves out of turn in it (None: not looked)
     # its post on its way once the game is free (its pictures drawn first, for an action: `Service._apply`), in
     # the game's line of posts (`Service._told`); what the command returns waits for it (`_told_in_full`)
     drawing: asyncio.Future | None = field(default=None, repr=False, compare=False)
@@ -269,6 +270,7 @@ class Service:
         self._catch_up_tried: dict[int, tuple[int, float]] = {}  # game id -> (moment, when) of a refused catch-up
         self._posts: dict[int, asyncio.Future] = {}  # game id -> its last post in line (`_queue`), until posted
         self._ballots: dict[int, asyncio.Future] = {}  # game id -> its undo vote or offer being posted (`_ballot`)
+        self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -1041,29 +1043,30 @@ class Service:
 
     # ------------------------------------------------------------------ out of turn
     # A post's buttons are everyone's, so what a seat may do out of its turn (a private's ability: 1830's MH
-    # exchange, 1860's starting privates in a stock round) is one public `powers` button, posted while any
-    # seat not to act has something; its press answers the presser alone with a button for each of theirs
-    # (`power`: the game's moment and the move's place in that list, so it acts at no other moment).
-    # Looked for only in games whose title has such moves at all (`Session.has_out_of_turn`), and for an action
-    # whose pictures are drawn from a copy, on that copy once the game is free (`_apply`): the button then still
-    # carries the moment of the game it was worked out for.
+    # exchange, 1860's starting privates in a stock round) is one public `powers` button; its press answers the
+    # presser alone with a button for each of theirs (`power`: the game's moment and the move's place in that
+    # list, so it acts at no other moment). It is posted when the seats holding such moves (whether or not it is
+    # their turn) change, not under every post while they hold some (`_publish`, in the order of the posts); its
+    # press works out what is the presser's then, so an older post's button still serves.
+    # Looked for only in games whose title has such moves at all (`Session.has_out_of_turn`), and for a post
+    # whose pictures are drawn from a copy, on that copy once the game is free (`_tell`).
     @staticmethod
-    def _powers_held(session: Session, seats: list[Seat], game_id: int) -> bool:
-        """Whether a seat not to act may use something now (slow: called off the event loop)."""
+    def _powers_held(session: Session, seats: list[Seat], game_id: int) -> frozenset[int]:
+        """The seats holding moves they may use out of turn (slow: called off the event loop)."""
         def theirs(player: int) -> list[dict]:
             try:
-                return session.out_of_turn(player)
+                return session.usable_out_of_turn(player)
             except Exception:
                 log.exception("game %s: looking for moves out of turn failed", game_id)
                 return []
 
-        return any(theirs(seat.player_id) for seat in seats)
+        return frozenset(seat.player_id for seat in seats if theirs(seat.player_id))
 
-    @staticmethod
-    def _powers_button(reply: Reply) -> None:
-        """Its press shows the presser alone what is theirs to use (at the moment the reply tells)."""
-        assert reply.told is not None
-        reply.buttons.append(f"powers:{reply.told[0]}")
+    def _powers_button(self, reply: Reply) -> None:
+        """Add the out-of-turn button to a post about to go out (its turn in the game's line come) if the seats
+        holding such moves are not those its game's last post told (at the moment the reply tells)."""
+        if reply.powers and reply.told is not None and reply.powers != self._powers_told.get(reply.game_id):
+            reply.buttons.append(f"powers:{reply.told[0]}")
 
     async def powers(self, game_id: int, caller: Caller) -> Reply:
         """The presser's moves out of turn, each a button for them alone (private); UserError if none."""
@@ -1165,21 +1168,19 @@ class Service:
         copy = await self._copy(lv) if publish is not None and self.pictures and kinds else None
         if copy is None:
             reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
-            if powers and await asyncio.to_thread(self._powers_held, session, lv.seats, lv.row.id):
-                self._powers_button(reply)
+            if powers:
+                reply.powers = await asyncio.to_thread(self._powers_held, session, lv.seats, lv.row.id)
             return self._told(publish, reply)
         row, seats, stem, place = lv.row, list(lv.seats), self._stem(lv), self._queue(lv.row.id)
 
-        def drawn(game: Session) -> tuple[list[Picture], bool]:
+        def drawn(game: Session) -> tuple[list[Picture], frozenset[int] | None]:
             return (self._render(Live(row, seats, game), kinds, change, stem),
-                    powers and self._powers_held(game, seats, row.id))
+                    self._powers_held(game, seats, row.id) if powers else None)
 
         async def tell() -> Any:
             try:
                 try:
-                    reply.pictures, held = await copy.read(drawn)
-                    if held:
-                        self._powers_button(reply)
+                    reply.pictures, reply.powers = await copy.read(drawn)
                 except Exception:
                     log.exception("game %s: drawing the pictures of a post failed", row.id)
                 return await self._publish(publish, reply, place)
@@ -1489,11 +1490,14 @@ class Service:
         try:
             if place is not None and place[0] is not None:
                 await asyncio.shield(place[0])
+            self._powers_button(reply)
             try:
                 msg = await publish(reply)
             except Exception:
                 log.exception("game %s: publishing failed", reply.game_id)
                 return None
+            if msg is not None and reply.powers is not None and reply.game_id is not None:
+                self._powers_told[reply.game_id] = reply.powers
             if msg is not None and reply.told is not None and reply.game_id is not None:
                 try:
                     await self.db.update_game(reply.game_id, told_moment=reply.told[0], told_count=reply.told[1])

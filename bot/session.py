@@ -188,6 +188,11 @@ class Session:
         `may_act_out_of_turn`); nothing while it is its turn (its moves are then the usual ones)."""
         if player in self.active_players():
             return []
+        return self.usable_out_of_turn(player)
+
+    def usable_out_of_turn(self, player: int) -> list[dict]:
+        """The moves of the seat `player` that may be used out of turn, usable now, whether or not it is its turn
+        (the seats holding some are told when they change)."""
         return [a for a in self.legal_for(player) if self.may_act_out_of_turn(player, a)]
 
     def has_out_of_turn(self) -> bool:

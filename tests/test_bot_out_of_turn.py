@@ -50,9 +50,9 @@ async def test_mh_is_offered_to_its_owner_out_of_turn(tmp_path):
 
 
 async def test_the_owner_alone_is_shown_a_button_for_mh_out_of_turn(tmp_path):
-    """A post's buttons are everyone's: while MH may be exchanged out of turn, the post after each move carries
-    one button for what seats may use out of turn; its press shows the presser alone a button for each of
-    theirs (another member hears they have none), and that button sends the move, once."""
+    """A post's buttons are everyone's: once MH may be exchanged out of turn, the next post carries one button for
+    what seats may use out of turn; its press shows the presser alone a button for each of theirs (another member
+    hears they have none), and that button sends the move, once."""
     from fakediscord.play import resolved_actions
 
     from bot.families.g18xx import G18xx
@@ -63,14 +63,19 @@ async def test_the_owner_alone_is_shown_a_button_for_mh_out_of_turn(tmp_path):
         gid, callers = await imported_game(svc, log, UPTO)
         lv = svc._live[gid]
         owner, acting = callers[OWNER], callers[ACTING]
+        posts = []
+
+        async def publish(reply):
+            posts.append(reply)
+            return object()
+
         for action in resolved_actions(log)[UPTO:UPTO + 2]:  # NYC's par by the player to act, then PRR's by MH's
             kind, options = G18xx.command_for(action)
-            posted = await svc.act(gid, callers[action["entity"]], kind, options)
-            # nothing while MH's owner is to act (the exchange is then among their own moves)
-            assert any(b.startswith("powers:") for b in posted.buttons) == (action["entity"] == OWNER), posted.buttons
+            await svc.act(gid, callers[action["entity"]], kind, options, publish)
+        # the first post the bot makes while MH may be exchanged, though MH's owner is to act then; not the next
+        assert [[b for b in p.buttons if b.startswith("powers:")] for p in posts] == [[f"powers:{UPTO + 1}"], []]
         acting = callers[lv.session.active_players()[0]]
-        [button] = [b for b in posted.buttons if b.startswith("powers:")]
-        moment = int(button.split(":")[1])
+        moment = UPTO + 1
         assert lv.session.active_players() != [OWNER]
 
         for caller in [c for c in callers.values() if c is not owner]:
@@ -112,10 +117,10 @@ async def test_the_out_of_turn_button_through_discord(tmp_path):
         assert rec.final.content.startswith("Imported as game #"), rec.final.content
         thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
         gid = int(rec.final.content.split("#")[1].split()[0])
+        post = fake.channel_messages(thread)[-1]  # the import's: MH may be exchanged
         for action in actions[UPTO:UPTO + 2]:
             kind, options = G18xx.command_for(action)
             await fake.command(users[action["entity"]], thread, kind, options)
-        post = fake.channel_messages(thread)[-1]
         [powers] = [c for c in post.custom_ids if c.startswith(f"rh:powers:{gid}:")]
         other = next(u for pid, u in users.items() if pid != OWNER)
         rec = await fake.click(other, post, powers)
@@ -164,9 +169,8 @@ async def test_the_out_of_turn_button_is_worked_out_off_the_lock(tmp_path):
             await svc.act(gid, callers[action["entity"]], kind, options, publish)
         assert looked == [False, False]
         assert all(post.pictures for post in posts)
-        assert not any(b.startswith("powers:") for b in posts[0].buttons), posts[0].buttons  # MH's owner to act
-        moment = posts[1].told[0]
-        assert f"powers:{moment}" in posts[1].buttons and moment == await svc.moment(gid, callers[OWNER])
+        moment = posts[0].told[0]
+        assert f"powers:{moment}" in posts[0].buttons and not any(b.startswith("powers:") for b in posts[1].buttons)
         menu = await svc.press(gid, callers[OWNER], "powers", moment)
         assert "exchange MH for NYC_1 (10%)" in menu.labels.values(), menu.labels
 
@@ -201,3 +205,38 @@ async def test_titles_without_moves_out_of_turn_never_look_for_them(tmp_path):
                 kind, options = G18xx.command_for(action)
                 await svc.act(gid, callers[lv.session.active_players()[0]], kind, options, publish, confirmed=True)
             assert len(posts) == 6 and not any(b.startswith("powers:") for post in posts for b in post.buttons)
+
+
+async def test_the_out_of_turn_button_is_posted_when_the_seats_holding_such_moves_change(tmp_path):
+    """Not under every post while MH may be exchanged (70 actions of 26855, from NYC's par to PRR buying MH): on the
+    first post, and on the first after a restart (what was told is not kept); MH bought by a corporation (nobody
+    holds such a move any more), no button either."""
+    from fakediscord.play import resolved_actions
+    from test_bot_reliability import controller
+
+    from bot.families.g18xx import G18xx
+
+    log = fixture_log()
+    actions = resolved_actions(log)
+    assert actions[96]["type"] == "buy_company" and actions[96]["company"] == "MH"
+    async with Database(str(tmp_path / "rh.db")) as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, log, UPTO)
+        posts = []
+
+        async def publish(reply):
+            posts.append(reply)
+            return object()
+
+        async def send(action):
+            lv = await svc.live(gid)
+            kind, options = G18xx.command_for(action)
+            await svc.act(gid, callers[controller(lv.game, action)], kind, options, publish, confirmed=True)
+
+        for action in actions[UPTO:60]:
+            await send(action)
+        svc, restarted = Service(db, Engine(), pictures=False), len(posts)  # the bot restarted: told again
+        for action in actions[60:97]:
+            await send(action)
+        with_button = [i for i, p in enumerate(posts) if any(b.startswith("powers:") for b in p.buttons)]
+        assert len(posts) > 60 and with_button == [0, restarted], with_button

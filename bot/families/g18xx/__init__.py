@@ -354,11 +354,9 @@ class G18xx(Session):
         """The engine's `privates_act_out_of_turn`: 1830's MH, 1860's privates; never in 1817 nor 18MEX."""
         return bool(self.game.privates_act_out_of_turn())
 
-    def out_of_turn(self, player: int) -> list[dict]:
+    def usable_out_of_turn(self, player: int) -> list[dict]:
         """Only the privates' abilities the engine offers between turns (`company_actions`): the acting entity's
         moves are not looked for (they are the acting seat's, and listing them is the slow part)."""
-        if player in self.active_players():
-            return []
         try:
             found = self.game.company_actions(player)
         except Exception:  # an id that is no player of this game: nothing
