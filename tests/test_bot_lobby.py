@@ -3,7 +3,6 @@ DMs, export/status/history through the fake Discord, with the real engine and th
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -119,11 +118,8 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         rec = await fake.command(p2, thread, "game", {"on": True}, sub="notify")
         assert "DM you" in rec.final.content
         await _act_first_legal(fake, p1, thread)
-        for _ in range(50):
-            dms = [m for m in fake.messages if fake.channels.get(m.channel_id, {}).get("type") == 1]
-            if dms:
-                break
-            await asyncio.sleep(0.05)
+        await fake.wait_for_message(lambda m: fake.channels.get(m.channel_id, {}).get("type") == 1)
+        dms = [m for m in fake.messages if fake.channels.get(m.channel_id, {}).get("type") == 1]
         assert dms and "your turn" in dms[0].content
         assert f"https://discord.com/channels/{fake.guild_id}/{thread}" in dms[0].content
         assert fake.channels[dms[0].channel_id]["recipients"][0]["id"] == str(p2)

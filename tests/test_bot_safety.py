@@ -18,6 +18,7 @@ from fakediscord.play import (
     session_1830,
     started_game,
     state,
+    waiting_on,
 )
 
 from bot.access import Caller
@@ -368,8 +369,9 @@ async def test_reads_wait_for_the_action_in_progress(db):
     gid, who = await started_game(svc)
     reads = [svc.status(gid, who["Ann"]), svc.export(gid, who["Ann"]), svc.history(gid, who["Ann"])]
     async with svc.lock(gid):  # an action is being applied
+        queued = waiting_on(svc.lock(gid), len(reads))
         tasks = [asyncio.create_task(r) for r in reads]
-        await asyncio.sleep(0.1)
+        await asyncio.wait_for(queued.wait(), 10)
         assert not any(t.done() for t in tasks)
     await asyncio.gather(*tasks)
 

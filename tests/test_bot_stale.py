@@ -150,11 +150,10 @@ async def test_a_post_the_thread_refused_is_made_good_when_the_bot_is_back(tmp_p
         await runner.stop()
         fake.closed.discard(thread)
         bot = await runner.start()
-        for _ in range(200):  # the bot's first sweep, once it is ready
-            if len(fake.channel_messages(thread)) > posted:
-                break
-            await asyncio.sleep(0.05)
+        caught_up = await fake.wait_for_message(  # the bot's first sweep, once it is ready
+            lambda m: m.channel_id == thread and m.content.startswith("Catching up"))
         told = fake.channel_messages(thread)[posted:]
+        assert told[-1] is caught_up
         assert len(told) == 1 and told[0].content.startswith("Catching up: this thread was not told of the latest "
                                                              "moves.\n1. "), [m.content for m in told]
         assert f"Next: <@{second}>" in told[0].content, told[0].content

@@ -75,14 +75,18 @@ def stored_events(svc: Service) -> asyncio.Event:
     return stored
 
 
-def waiting_on(lock: asyncio.Lock) -> asyncio.Event:
-    """Set once a command finds `lock` held and waits for it: a test waits for it, not polls."""
+def waiting_on(lock: asyncio.Lock, commands: int = 1) -> asyncio.Event:
+    """Set once `commands` commands have found `lock` held and wait for it: a test waits for it, not polls."""
     queued = asyncio.Event()
     acquire = lock.acquire
+    found = 0
 
     async def noted() -> bool:
+        nonlocal found
         if lock.locked():
-            queued.set()
+            found += 1
+            if found >= commands:
+                queued.set()
         return await acquire()
 
     lock.acquire = noted  # type: ignore[method-assign]
