@@ -472,6 +472,25 @@ async def test_an_undo_request_the_thread_refuses_is_not_kept(tmp_path):
         await fake.stop()
 
 
+async def test_reads_answer_the_member_alone_and_post_nothing_in_the_thread(tmp_path):
+    """Status, history, export and the list are the member's alone: nothing reaches a game's thread but the posts
+    in its line, in the order of the changes they tell (a read posted there could come before the post of an
+    action sent just before it)."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, _second, _third) = await _two_played(fake, bot)
+        posted = len(fake.channel_messages(thread))
+        for sub in ("status", "history", "export", "list"):
+            rec = await fake.command(first, thread, "game", {}, sub=sub)
+            assert rec.final.ephemeral and rec.final.content, (sub, rec.final.content)
+        assert len(fake.channel_messages(thread)) == posted
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 async def test_an_undo_request_and_its_votes_are_posted_with_the_game_free(tmp_path):
     """The vote's message goes out with the game free (the request stored first, not posted yet, then confirmed
     with its message), and its buttons count the votes."""

@@ -120,27 +120,22 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
             return
         await send_private(interaction, _("Game #{game} is open in {thread}.", game=row.id, thread=f"<#{thread_id}>"))
 
-    async def _simple(self, interaction: discord.Interaction, coro_fn, public: bool = True,
-                      published: bool = False) -> None:
-        """`published`: the reply was published by the service (in the game's line of posts)."""
+    async def _simple(self, interaction: discord.Interaction, coro_fn, published: bool = False) -> None:
+        """The reply, to the member alone; `published`: the service published it in the game's thread itself (in
+        the game's line of posts, the only way anything reaches a thread), and the member hears it is done."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             reply = await coro_fn()
         except UserError as e:
             await send_private(interaction, str(e))
             return
-        if published or (public and reply.thread_id):
-            if not published:
-                await self.bot.publish(reply)
-            await send_private(interaction, _("Done."))
-        else:
-            await send_private(interaction, reply)
+        await send_private(interaction, _("Done.") if published else reply)
 
-    async def _on_game(self, interaction: discord.Interaction, game: int | None, fn, public: bool = True) -> None:
-        """`fn(game id, caller)` for the game of this thread (or the given one), answered like `_simple`."""
+    async def _on_game(self, interaction: discord.Interaction, game: int | None, fn) -> None:
+        """`fn(game id, caller)` for the game of this thread (or the given one), answered to the member alone."""
         async def go():
             return await fn(await resolve_game(interaction, game), caller(interaction))
-        await self._simple(interaction, go, public)
+        await self._simple(interaction, go)
 
     async def _held(self, interaction: discord.Interaction, game: int | None, fn) -> None:
         """`fn(game id, caller, publish=...)`, a command that publishes its reply itself, in the game's line of
@@ -189,20 +184,19 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
     # ------------------------------------------------------------------ read-only
     @app_commands.command(name="list", description=N_("Open games in this server"))
     async def list_(self, interaction: discord.Interaction):
-        await self._simple(interaction, lambda: self.svc.list_games(caller(interaction)), public=False)
+        await self._simple(interaction, lambda: self.svc.list_games(caller(interaction)))
 
     @app_commands.command(name="status", description=N_("Where the game stands, with pictures"))
     @app_commands.describe(game=GAME_HELP)
     async def status(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, self.svc.status, public=False)
+        await self._on_game(interaction, game, self.svc.status)
 
     @app_commands.command(name="history", description=N_("The game's actions in sentences, the latest first page"))
     @app_commands.describe(count=N_("how many per page (default 10)"), page=N_("1: the latest, 2: those before…"),
                            game=GAME_HELP)
     async def history(self, interaction: discord.Interaction, count: int = 10, page: int = 1,
                       game: int | None = None):
-        await self._on_game(interaction, game, lambda gid, who: self.svc.history(gid, who, count, page),
-                            public=False)
+        await self._on_game(interaction, game, lambda gid, who: self.svc.history(gid, who, count, page))
 
     # ------------------------------------------------------------------ undo
     @app_commands.command(name="undo", description=N_("Take back your last action (further back: everyone agrees)"))
@@ -226,7 +220,7 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
         async def go(gid, who):
             name, data = await self.svc.export(gid, who)
             return Reply(_("Game #{game}'s log.", game=gid), gid, file=(name, data))
-        await self._on_game(interaction, game, go, public=False)
+        await self._on_game(interaction, game, go)
 
     @app_commands.command(name="import", description=N_("Continue a game here from its log (18xx.games or exported)"))
     @app_commands.describe(file=N_("the game's JSON log"), player1=N_("member for the log's first player"),
@@ -273,7 +267,7 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
     @app_commands.command(name="notify", description=N_("DM me when it becomes my turn"))
     @app_commands.describe(on=N_("on or off"))
     async def notify(self, interaction: discord.Interaction, on: bool = True):
-        await self._simple(interaction, lambda: self.svc.set_notify(caller(interaction), on), public=False)
+        await self._simple(interaction, lambda: self.svc.set_notify(caller(interaction), on))
 
 
 async def setup(bot: commands.Bot) -> None:
