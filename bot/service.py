@@ -26,7 +26,7 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic
@@ -1379,9 +1379,10 @@ class Service:
                 message_id = getattr(msg, "id", None)
                 async with self.lock(made.game_id):
                     if posting is None or msg is not None or reply.thread_id is None:
+                        made.posted, made.message_id = True, message_id
                         if not await self.db.settle_ballot(table, made.game_id, made.token, message_id) and \
                                 message_id is not None:
-                            await self._closed_meanwhile(table, replace(made, message_id=message_id), publish)
+                            await self._closed_meanwhile(table, made, publish)
                         return True
                     if await self.db.withdraw_ballot(table, made.game_id, made.token) and previous is not None and \
                             previous.posted:
