@@ -359,6 +359,7 @@ async def test_a_reminder_is_posted_in_its_games_line_with_the_game_free(tmp_pat
     bot = await runner.start()
     try:
         gid, thread, order = await _started(fake, bot)
+        bot._reminder_task.cancel()  # its own sweep at start-up, late under load, would race this test's with the game
         await fake.command(order[0], thread, "game", {"hours": 6.0}, sub="remind")
         await bot.db.set_reminder(gid, next_at=1.0)
         held, real = [], bot.publish
