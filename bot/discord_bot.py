@@ -79,6 +79,8 @@ class RoundhouseBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.db.conn is None:
             await self.db.open()
+        for channel_id, note in await self.service.close_threadless():  # closed before they would be replayed
+            await self.publish(note, channel_id)
         resumed, broken = await self.service.resume_all()
         log.info("resumed %d active game(s)%s", len(resumed),
                  f"; {len(broken)} could not be loaded: {sorted(broken)}" if broken else "")

@@ -498,6 +498,23 @@ class Service:
                 await self.db.set_reminder(game_id, next_at=None)
             self._forget(game_id)
 
+    async def close_threadless(self) -> list[tuple[int | None, Reply]]:
+        """At start-up, before any command: close each server's game left with no thread (the process stopped
+        between storing a new lobby or an import and opening its thread), as one whose thread Discord refused is
+        closed. Returns what to tell its host, each with the channel where the game was asked for."""
+        notes = []
+        for row in await self.db.list_games(statuses=("lobby", "active"), any_guild=True):
+            if row.guild_id is None or row.thread_id is not None:
+                continue  # a console game has no thread; a server's game gets one before anyone may use it
+            log.warning("game %s was left without a thread: closed", row.id)
+            await self.close_unopened(row.id)
+            with speaking(row.language):
+                text = _("<@{host}> Game #{game} was not opened: the bot stopped before its thread was made. Open "
+                         "it again with `/game new` (or `/game import`).", host=row.created_by, game=row.id)
+            notes.append((row.channel_id, Reply(text, row.id, mention=[row.created_by], guild_id=row.guild_id,
+                                                language=row.language)))
+        return notes
+
     async def set_thread(self, game_id: int, thread_id: int, lobby_message_id: int | None = None) -> None:
         fields: dict[str, Any] = {"thread_id": thread_id}
         if lobby_message_id is not None:

@@ -4,7 +4,9 @@ break the reader (nested past what Python parses, a Steam map or seed that is no
 (each read one at a time, so memory stays bounded), logs of every family with junk where their values were (imported
 or refused, never an engine failure), a commit the disk refuses (what the member was told did not happen never
 reaches the log later), an undo vote or trade offer left open when the game is aborted (closed with it), a game
-whose thread refuses its posts (no work for it between the hourly tries). Real engine; the fake Discord where the member's answer is what matters."""
+whose thread refuses its posts (no work for it between the hourly tries), a game left without its thread by the
+process stopping (closed at the next start). Real engine; the fake Discord where the member's answer is what
+matters."""
 
 from __future__ import annotations
 
@@ -277,3 +279,38 @@ async def test_an_undo_vote_or_trade_offer_left_open_closes_with_the_aborted_gam
     with pytest.raises(UserError, match="no longer open"):
         await svc.answer_offer(trade, seller, True, offer.token, posted, message_id=offer.message_id)
     assert (await db.get_game(trade)).status == "aborted" and await db.action_count(trade) == 336
+
+
+async def test_a_game_left_without_its_thread_is_closed_at_start_up_and_its_host_told(tmp_path):
+    """The process stopped between storing a new lobby (or an import) and opening its thread: the game would stay in
+    `/game list` with no thread for ever. The next start closes it, as when Discord refuses the thread, and tells its
+    host in the channel where they asked for it; games with a thread, and the console's, go on."""
+    fake = await FakeDiscord().start()
+    path = str(tmp_path / "rh.db")
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    async with Database(path) as db:  # as the process left it
+        svc = Service(db, Engine(), pictures=False)
+        here = Caller(ann, "Ann", fake.guild_id, fake.channel_id)
+        lobby = (await svc.new_game(here, title="1830", channel_id=fake.channel_id)).id
+        log = fixture_log()
+        players = [(ann, "Ann"), (bob, "Bob"), *[None] * (len(log["players"]) - 2)]
+        imported = (await svc.import_game(here, dict(log, actions=log["actions"][:20]), players,
+                                          channel_id=fake.channel_id))[0].id
+        running, _ = await started_game(svc, guild=fake.guild_id, thread=9001)
+        console, _ = await started_game(svc, guild=None, thread=None)
+    runner = BotRunner(fake, path, pictures=False)
+    bot = await runner.start()
+    try:
+        statuses = {r.id: r.status for r in await bot.service.db.list_games(statuses=("lobby", "active", "aborted"),
+                                                                             any_guild=True)}
+        assert statuses == {lobby: "aborted", imported: "aborted", running: "active", console: "active"}, statuses
+        notes = [m.content for m in fake.channel_messages(fake.channel_id)]
+        for game in (lobby, imported):
+            assert f"<@{ann}> Game #{game} was not opened: the bot stopped before its thread was made." in \
+                "\n".join(notes), notes
+        rec = await fake.command(ann, fake.channel_id, "game", {}, sub="list")
+        assert f"#{running}" in rec.final.content, rec.final.content
+        assert f"#{lobby}" not in rec.final.content and f"#{imported}" not in rec.final.content, rec.final.content
+    finally:
+        await runner.stop()
+        await fake.stop()
