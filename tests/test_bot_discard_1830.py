@@ -28,6 +28,9 @@ async def test_each_president_discards_without_waiting_for_the_first(tmp_path):
         lv = svc._live[gid]
         assert lv.session.active_players() == [NYC, BO, BM]
         assert lv.session.acting() == {"entity": "NYC", "entity_type": "corporation"}  # the first asked
+        assert svc.turn_text(lv, mention=False) == \
+            "Next: **Player 4**, **Player 6**, **Player 1** for NYC, B&O, B&M — discard a train: NYC, B&O, B&M are " \
+            "over their train limits."
 
         # the second president is offered their own corporation's trains, and discards first
         offered = await svc.autocomplete(gid, callers[BO], "discard", "train", "", {})
@@ -36,6 +39,7 @@ async def test_each_president_discards_without_waiting_for_the_first(tmp_path):
         assert "B&O discards train 3-4" in reply.text, reply.text
         assert "3-4" not in [t.id for t in lv.game.corporation("B&O").trains]
         assert lv.session.active_players() == [NYC, BM]
+        assert "**Player 4**, **Player 1** for NYC, B&M — discard a train: NYC, B&M are" in svc.turn_text(lv, False)
 
         # a member presiding no corporation over the limit: not their turn, and whose it is
         for pid in (2, 3, 5):

@@ -24,17 +24,19 @@ def turn_info(game) -> dict:
     step = rnd.active_step()
     if step is None or not step.active_entities():
         return {}
-    entity = step.active_entities()[0]
+    entities = step.active_entities()
     info: dict = {
         "types": game.action_types(), "step": step.description, "round": rnd.name,
-        "round_desc": rnd.description, "actor": _ref(entity), "players": game.active_players(),
+        "round_desc": rnd.description, "actor": _ref(entities[0]), "players": game.active_players(),
     }
+    if len(entities) > 1:  # several act at once (corporations over their train limit), the actor first of them
+        info["acting"] = [_ref(e) for e in entities]
     # 1817's merger, acquisition and operating rounds; any pass in a stock round, which may end it (prices
     # move, the priority deal goes round, privates pay...) or the auction of a corporation (1817): whether it
     # does, with everyone's standing orders and the players passed over, only trying it tells
     if rnd.passes_set_off or (rnd.stock and "pass" in info["types"]):
         info["pass_sets_off"] = True
-    info.update(step.turn_facts(entity))
+    info.update(step.turn_facts(entities[0]))
     if game.passed_over:
         info["passed_over"] = [dict(p) for p in game.passed_over]
     return info

@@ -635,6 +635,9 @@ def next_hint(info: dict, w: Words, operator: str | None = None) -> str:
                      money=w.money(info["owes"]))
         return _("{money} owed and nothing may be sold: go bankrupt (/bankrupt)", money=w.money(info["owes"]))
     if "discard_train" in types:
+        several = [a["entity"] for a in info.get("acting") or []]
+        if len(several) > 1:
+            return _("discard a train: {operators} are over their train limits", operators=", ".join(several))
         if operator:
             return _("discard a train: {operator} is over its train limit", operator=operator)
         return _("discard a train: the corporation is over its train limit")
