@@ -476,9 +476,9 @@ class G18xx(Session):
         return _("{name} ends their turn", name=who) + "".join(rest)
 
     def acting_for(self) -> str:
-        """` for NYC`; where several act at once (corporations over their train limit), each seat's: ` for NYC, B&O`."""
-        acting = [self.acting(p) for p in self.active_players()] or [self.acting()]
-        operators = list(dict.fromkeys(a["entity"] for a in acting if a.get("entity_type") not in (None, "player")))
+        """` for NYC`; where several act at once (corporations over their train limit): ` for NYC, B&O`."""
+        acting = self.turn_info().get("acting") or [self.acting()]
+        operators = [a["entity"] for a in acting if a.get("entity_type") not in (None, "player")]
         return " " + _("for {operator}", operator=", ".join(operators)) if operators else ""
 
     def hint(self, names: dict[int, str]) -> str:
