@@ -65,6 +65,7 @@ MAX_IMPORT_ACTIONS = 20_000
 POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of turn offered at once
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 MAX_OPEN_LOBBIES = 10  # lobbies one member may host at once in a server (each is a thread in its channel)
+BALLOT_PING_EVERY = 300.0  # seconds: a seat's undo requests (or trade offers) ping the seats asked once in this long
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
 # leaves memory, and its next command rebuilds it from the stored log (defaults of the bot's settings, bot.config)
 MAX_LIVE_GAMES = 32
@@ -271,6 +272,9 @@ class Service:
         self._posts: dict[int, asyncio.Future] = {}  # game id -> its last post in line (`_queue`), until posted
         self._ballots: dict[int, asyncio.Future] = {}  # game id -> its undo vote or offer being posted (`_ballot`)
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
+        # (game id, asking seat, ballot table) -> when its last undo request or offer pinged (`_may_ping`)
+        self._ballot_pinged: dict[tuple[int, int, str], float] = {}
+        self.clock: Callable[[], float] = time.monotonic
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -987,9 +991,12 @@ class Service:
         offer = self._words(lambda: lv.session.offer_text(action, lv.names), "offer", lv)
         pinged = [member] if member is not None and member > 0 else []
         made = TradeOffer(lv.row.id, buyer.player_id, seller, action, count, token=self._ballot_token(), posted=False)
+        quiet = pinged and not self._may_ping(lv.row.id, buyer.player_id, "trade_offers")
         reply = lv.reply(_("{offer}; the price is {name}'s to agree to.", offer=offer, name=name) + "\n" +
-                         _("Next: {whom} — accept or decline the offer.", whom=f"<@{member}>" if pinged else name),
-                         mention=pinged, buttons=[f"offer_yes:{made.token}", f"offer_no:{made.token}"],
+                         _("Next: {whom} — accept or decline the offer.",
+                           whom=f"<@{member}>" if pinged and not quiet else name) +
+                         (self._not_pinged_again(buyer.name) if quiet else ""),
+                         mention=[] if quiet else pinged, buttons=[f"offer_yes:{made.token}", f"offer_no:{made.token}"],
                          also=self._offer_closed(lv, previous, _("replaced by a new offer")))
         return reply, await self._ballot(made, previous, reply, publish)
 
@@ -1353,13 +1360,17 @@ class Service:
                                            closing=self._vote_closed(lv, previous, _("replaced by an undo")))
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id}, token=self._ballot_token(),
                               posted=False)
-            mentions = [self._member(lv, p) for p in sorted(self._voters(lv, req))]
+            voters = sorted(self._voters(lv, req))
+            mentions = [self._member(lv, p) for p in voters]
+            quiet = bool(mentions) and not self._may_ping(game_id, seat.player_id, "undo_votes")
             undone = await self._undone(lv, steps, prepared)
             reply = lv.reply(ngettext("{name} asks to undo the last action: {actions}. Everyone must agree: {whom}",
                                       "{name} asks to undo the last {n} actions: {actions}. Everyone must agree: {whom}",
                                       steps, name=seat.name, actions=undone,
-                                      whom=" ".join(f"<@{m}>" for m in mentions)),
-                             mention=mentions, buttons=[f"undo_yes:{req.token}", f"undo_no:{req.token}"],
+                                      whom=", ".join(lv.names[p] for p in voters) if quiet else
+                                      " ".join(f"<@{m}>" for m in mentions)) +
+                             (self._not_pinged_again(seat.name) if quiet else ""),
+                             mention=[] if quiet else mentions, buttons=[f"undo_yes:{req.token}", f"undo_no:{req.token}"],
                              also=self._vote_closed(lv, previous, _("replaced by a new request")))
             posting = await self._ballot(req, previous, reply, publish)
         if not await asyncio.shield(posting):
@@ -1374,6 +1385,25 @@ class Service:
     # first, as not posted yet, with the game held, its post queued in the game's line; once posted it is confirmed
     # (with its message), or withdrawn if Discord refused it (the one it replaced put back). A press on its buttons
     # waits for that; after a restart in between, a press carrying its number (`token`) is proof it was posted.
+    def _may_ping(self, game_id: int, seat: int, table: str) -> bool:
+        """Whether a seat's new undo request (or trade offer: `table`) may ping the seats it asks: not within
+        `BALLOT_PING_EVERY` of the last one that did (asking again and again must not ping them again and again;
+        the ping before already brought them to the thread, where the newest is). Noted as pinging if so."""
+        now = self.clock()
+        for key, at in list(self._ballot_pinged.items()):
+            if now - at >= BALLOT_PING_EVERY:
+                del self._ballot_pinged[key]
+        if (game_id, seat, table) in self._ballot_pinged:
+            return False
+        self._ballot_pinged[game_id, seat, table] = now
+        return True
+
+    @staticmethod
+    def _not_pinged_again(name: str) -> str:
+        return "\n" + ngettext("(Nobody was pinged: {name} asked them less than {n} minute ago.)",
+                                "(Nobody was pinged: {name} asked them less than {n} minutes ago.)",
+                                int(BALLOT_PING_EVERY // 60), name=name)
+
     @staticmethod
     def _ballot_token() -> int:
         return random.randrange(1 << 20, 2**31)  # above any action count: never a ballot from before it had one
