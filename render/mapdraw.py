@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from functools import cache, lru_cache, partial
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -34,6 +35,19 @@ TOKEN_TEXT = 0.85
 NAME_SIZES = (0.22, 0.2, 0.175, 0.15, 0.13, 0.115)
 READABLE = 3  # the first sizes of NAME_SIZES: a name that fits only smaller is abbreviated where that fits
 ABBREVIATED = 4  # ... at one of the first sizes of NAME_SIZES (its letters still larger than the name's would be)
+# a name written smaller than this (picture pixels; ~7 px on a phone) goes in a callout beside its hex where an
+# empty stretch of a neighbour or of the margin holds one, at CALLOUT_SIZES of the hex's radius
+CALLOUT_BELOW = 14
+CALLOUT_SIZES = (0.22, 0.2)
+CALLOUT_PX = 16  # ... at least
+
+
+class HexPicture(NamedTuple):
+    pos: tuple[int, int]  # top-left position on the map, final size
+    pic: Image.Image  # RGB
+    mask: Image.Image  # L: the hex
+    short: str | None  # the abbreviation the location name is written as
+    name_px: float | None  # the location name's letter size, picture pixels (None: no name written)
 
 
 def _letters(i: int) -> str:
@@ -178,6 +192,7 @@ class MapPainter:
         self.covered = 0.0  # how much of the track, stops and revenues what is written on the last hex covers
         self.name_covers = 0.0  # ... of which its location name covers (where nothing else would do)
         self.short = None  # the abbreviation the last hex's location name is written as
+        self.name_px = None  # ... and its letter size, picture pixels
 
     def centre(self, coord: str) -> tuple[float, float]:
         x, y = self.centres[coord]
@@ -200,33 +215,127 @@ class MapPainter:
 
     # -- whole picture --------------------------------------------------------------------------
     def paint(self, routes=None, caption: str | None = None) -> Image.Image:
-        """The map at its final size: the cached starting map with the changed hexes pasted on it."""
+        """The map at its final size: the cached starting map with the changed hexes pasted on it, the names
+        too small for their hexes in callouts beside them where there is room."""
         static = _static(self.map)
         img = static.base.copy()
         start = static.keys
-        shorts = dict(static.shorts)  # the names written abbreviated, by hex
+        names = dict(static.names)  # (abbreviation or None, letter size) of each hex's written name
+        keys = {}
         for coord, hv in self.view["hexes"].items():
             if coord not in self.centres:
                 continue
-            key = _hex_key(hv)
+            keys[coord] = key = _hex_key(hv)
             if start.get(coord) == key:
                 continue
-            pos, pic, mask, shorts[coord] = _hex_picture(self.map, coord, key)
-            img.paste(pic, pos, mask)
-            box = (pos[0], pos[1], pos[0] + pic.width, pos[1] + pic.height)
-            edges = static.edges.crop(box)
-            img.paste(edges, box, edges)
-        img = self.name_legend(img, {short: self.hexes[coord]["location_name"] for coord, short in shorts.items()
-                                     if short})
+            pic = _hex_picture(self.map, coord, key)
+            self.paste_hex(img, static, pic)
+            names[coord] = (pic.short, pic.name_px)
+        self.callouts = self.place_callouts(img, static, keys, names)
+        self.legend = {short: self.hexes[coord]["location_name"] for coord, (short, _) in names.items() if short}
+        img = self.name_legend(img, self.legend)
         if routes:
             self.paint_routes(img, routes)
         if routes or caption:
             img = self.route_legend(img, routes or [], caption)
         return img
 
-    def hex_picture(self, coord: str, hv: dict):
-        """One hex at the final size: (top-left position on the map, RGB picture, L mask of the hex, the
-        abbreviation its location name is written as or None)."""
+    @staticmethod
+    def paste_hex(img: Image.Image, static: _Static, pic: HexPicture) -> None:
+        img.paste(pic.pic, pic.pos, pic.mask)
+        box = (pic.pos[0], pic.pos[1], pic.pos[0] + pic.pic.width, pic.pos[1] + pic.pic.height)
+        edges = static.edges.crop(box)
+        img.paste(edges, box, edges)
+
+    def place_callouts(self, img: Image.Image, static: _Static, keys: dict, names: dict) -> list[dict]:
+        """Each name written smaller than CALLOUT_BELOW goes, where it finds room, in a callout (a white label
+        pointing at its hex) over an empty stretch of a neighbouring hex or of the margin, and its hex is drawn
+        without it. `names` is updated (a name written in full needs no legend). The callouts, as
+        {coord, lines, px, box}."""
+        out = []
+        for coord in sorted(names, key=lambda c: self.centres[c][::-1]):
+            short, px = names[coord]
+            if px is None or px >= CALLOUT_BELOW:
+                continue
+            name = self.hexes[coord]["location_name"]
+            found = self.callout_place(img, coord, name, short)
+            if not found:
+                continue
+            lines, size, box, pointer = found
+            self.paste_hex(img, static, _hex_picture(self.map, coord, keys[coord], named=False))
+            self.draw_callout(img, lines, size, box, pointer)
+            names[coord] = (None if lines != [short] else short, None)
+            out.append({"coord": coord, "lines": lines, "px": size, "box": box})
+        return out
+
+    def callout_place(self, img: Image.Image, coord: str, name: str, short: str | None):
+        """(lines, letter size, box, pointer) of the first callout for the hex's name that lies wholly on an
+        empty stretch (one colour: nothing drawn there) beyond one of its edges, its pointer meeting the edge
+        where nothing is drawn inside the hex either, else None; one over the margin is taken first. Tried:
+        the name on one line, then on two, then its abbreviation, each at CALLOUT_SIZES."""
+        R = self.R / SS
+        cx, cy = (v / SS for v in self.centres[coord])
+        corners = hexgeo.corners(cx, cy, self.layout, R)
+        edges = []
+        for k in range(6):
+            (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            ux, uy = (mx - cx) / (SQ3 / 2 * R), (my - cy) / (SQ3 / 2 * R)
+            edges.append((mx, my, ux, uy))
+        words = name.split(" ")
+        texts = [[name]] + [[" ".join(words[:k]), " ".join(words[k:])] for k in range(1, len(words))
+                            if words[k - 1] not in ("&", "/")]
+        if short:
+            texts.append([short])
+        pad, tip = 0.3, 0.05 * R
+        background = tuple(C.BACKGROUND)
+        for lines in texts:
+            for share in CALLOUT_SIZES:
+                size = max(CALLOUT_PX, int(share * R))
+                f = font(size, "bold")
+                w = max(f.getlength(line) for line in lines) + 2 * pad * size
+                h = (len(lines) * 1.12 + 2 * pad - 0.12) * size
+                found = []
+                for gap, t in ((0.14, 0), (0.14, -0.22), (0.14, 0.22), (0.4, 0), (0.4, -0.3), (0.4, 0.3)):
+                    for mx, my, ux, uy in edges:
+                        ex, ey = mx - uy * t * R, my + ux * t * R  # a point of the edge (its direction: (-uy, ux))
+                        reach = abs(ux) * w / 2 + abs(uy) * h / 2
+                        px, py = ex + ux * (gap * R + reach), ey + uy * (gap * R + reach)
+                        box = (px - w / 2, py - h / 2, px + w / 2, py + h / 2)
+                        tx, ty = ex + ux * tip, ey + uy * tip
+                        qx = min(max(tx, box[0] + 0.3 * size), box[2] - 0.3 * size)
+                        qy = min(max(ty, box[1] + 0.3 * size), box[3] - 0.3 * size)
+                        colour = _empty(img, _grow(box, 3), _grow((min(tx, qx), min(ty, qy), max(tx, qx), max(ty, qy)), 1))
+                        ix, iy = ex - ux * 0.12 * R, ey - uy * 0.12 * R  # no track meeting the tip inside the hex
+                        if colour and not _empty(img, _grow((ix, iy, ix, iy), 0.06 * R)):
+                            continue
+                        if colour == background:  # the margin: naming no other hex, taken first
+                            return lines, size, box, ((tx, ty), (qx, qy))
+                        if colour:
+                            found.append((lines, size, box, ((tx, ty), (qx, qy))))
+                if found:
+                    return found[0]
+        return None
+
+    def draw_callout(self, img: Image.Image, lines: list[str], size: int, box, pointer) -> None:
+        d = ImageDraw.Draw(img)
+        f = font(size, "bold")
+        (tx, ty), (qx, qy) = pointer
+        dx, dy = qx - tx, qy - ty
+        n = math.hypot(dx, dy) or 1
+        half = 0.28 * size
+        a = (qx - dy / n * half, qy + dx / n * half)
+        b = (qx + dy / n * half, qy - dx / n * half)
+        width = max(1, round(size / 10))
+        d.rounded_rectangle(box, radius=0.35 * size, fill=C.WHITE, outline=C.BLACK, width=width)
+        d.polygon([(tx, ty), a, b], fill=C.WHITE)
+        d.line([a, (tx, ty), b], fill=C.BLACK, width=width)
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for k, line in enumerate(lines):
+            d.text((x, y + (k - (len(lines) - 1) / 2) * 1.12 * size), line, font=f, fill=C.BLACK, anchor="mm")
+
+    def hex_picture(self, coord: str, hv: dict, named: bool = True) -> HexPicture:
+        """One hex at the final size, with its location name unless not `named` (written in a callout)."""
         cx, cy = self.centres[coord]
         R = self.R
         half_w = (SQ3 / 2 * R if self.layout == "pointy" else R) + 2 * SS
@@ -238,12 +347,12 @@ class MapPainter:
         corners = hexgeo.corners(lx, ly, self.layout, R)
         fill = C.rgb(hv.get("color") or self.hexes[coord]["color"], C.TILE["white"])
         self.draw.polygon(corners, fill=fill)
-        self.paint_hex(coord, hv)
+        self.paint_hex(coord, hv, named)
         mask = Image.new("L", self.img.size, 0)
         ImageDraw.Draw(mask).polygon(corners, fill=255)
         pic = self.img.reduce(SS) if SS > 1 else self.img
         mask = mask.reduce(SS) if SS > 1 else mask
-        return (x0 // SS, y0 // SS), pic, mask, self.short
+        return HexPicture((x0 // SS, y0 // SS), pic, mask, self.short, self.name_px)
 
     def paint_background(self) -> tuple[Image.Image, Image.Image]:
         """(starting map without hexes but with coordinate labels, RGBA outlines/borders layer), final size."""
@@ -400,7 +509,7 @@ class MapPainter:
         return out
 
     # -- one hex --------------------------------------------------------------------------------
-    def paint_hex(self, coord: str, hv: dict):
+    def paint_hex(self, coord: str, hv: dict, named: bool = True):
         """Track, stops, then everything written on the hex, placed by a plan of its free regions (_Plan)."""
         R, d = self.R, self.draw
         cx, cy = self.centre(coord)
@@ -452,7 +561,7 @@ class MapPainter:
         items += [self.terrain_item(h, cost, terrains, empty=not tdef.nodes and not tdef.paths)
                   for cost, terrains in tdef.upgrades]
         items += [self.icon_item(h, icon) for icon in tdef.icons]
-        name = hdata.get("location_name")
+        name = hdata.get("location_name") if named else None
         chosen, self.covered, _prefs = plan.place_all(items)
         if name:
             chosen = self.place_name(plan, h, items, name, fill)
@@ -695,6 +804,7 @@ class MapPainter:
         text_colour = C.text_on(fill)
 
         def draw(x, y, lines, size, line_h):
+            self.name_px = int(size) / SS
             for k, line in enumerate(lines):
                 self.text((x, y + (k - (len(lines) - 1) / 2) * line_h), line, size, fill=text_colour, style="bold",
                           stroke=stroke, stroke_fill=fill)
@@ -1115,8 +1225,27 @@ def _key_view(key: tuple) -> dict:
 
 
 @lru_cache(maxsize=512)  # ~140 KB each (RGB stored as 4 bytes a pixel + mask)
-def _hex_picture(map_id: str, coord: str, key: tuple):
-    return MapPainter({"title": map_id.split("+")[0], "map": map_id, "hexes": {}}).hex_picture(coord, _key_view(key))
+def _hex_picture(map_id: str, coord: str, key: tuple, named: bool = True) -> HexPicture:
+    return MapPainter({"title": map_id.split("+")[0], "map": map_id, "hexes": {}}).hex_picture(
+        coord, _key_view(key), named)
+
+
+def _grow(box, by: float):
+    return box[0] - by, box[1] - by, box[2] + by, box[3] + by
+
+
+def _empty(img: Image.Image, *boxes) -> tuple[int, ...] | None:
+    """The one colour the boxes lie on inside the picture (nothing drawn there), else None."""
+    colours = set()
+    for box in boxes:
+        x0, y0, x1, y1 = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
+        if x0 < 0 or y0 < 0 or x1 > img.width or y1 > img.height:
+            return None
+        lo_hi = img.crop((x0, y0, max(x1, x0 + 1), max(y1, y0 + 1))).getextrema()
+        if any(hi - lo > 6 for lo, hi in lo_hi):
+            return None
+        colours.add(tuple(lo for lo, _ in lo_hi))
+    return colours.pop() if len(colours) == 1 else None
 
 
 @cache
@@ -1147,14 +1276,15 @@ class _Static:
         painter = MapPainter(view)
         self.base, self.edges = painter.paint_background()
         self.keys = {}
-        self.shorts = {}
+        self.names = {}  # (abbreviation or None, letter size) of each hex's written name
         for coord, hv in view["hexes"].items():
             if coord not in painter.centres:
                 continue
             key = _hex_key(hv)
-            pos, pic, mask, self.shorts[coord] = _hex_picture(title, coord, key)
-            self.base.paste(pic, pos, mask)
+            pic = _hex_picture(title, coord, key)
+            self.base.paste(pic.pic, pic.pos, pic.mask)
             self.keys[coord] = key
+            self.names[coord] = (pic.short, pic.name_px)
         self.base.paste(self.edges, (0, 0), self.edges)
 
 

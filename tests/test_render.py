@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 from pathlib import Path
 
@@ -326,7 +327,7 @@ def test_map_names_and_stations_are_written_large_or_abbreviated_with_a_legend(l
         name = painter.hexes.get(coord, {}).get("location_name")
         if coord not in painter.centres:
             continue
-        *_, short = painter.hex_picture(coord, hv)
+        short = painter.hex_picture(coord, hv).short
         written = dict(painter.written)
         syms = {t for c in hv.get("cities") or [] for t in c.get("tokens") or [] if t}
         tokens += [(sym, written[sym]) for sym in syms]
@@ -343,8 +344,13 @@ def test_map_names_and_stations_are_written_large_or_abbreviated_with_a_legend(l
     assert abbreviated and tokens
     sizes = sorted(size for _, size in tokens)  # they were 0.62 r at most
     assert sizes[0] >= 0.6 * r and sizes[len(sizes) // 2] >= 0.75 * r, tokens
-    # the band under the map names each abbreviated location
-    img = _img(render.draw_map(view))
+    # the band under the map names each abbreviated location but those written in full in a callout
+    img = painter.paint()
+    for callout in painter.callouts:
+        name = painter.hexes[callout["coord"]]["location_name"]
+        if callout["lines"] != [shorts[name]]:
+            del abbreviated[shorts[name]]
+    assert painter.legend == abbreviated
     assert img.height >= painter.height / mapdraw.SS + 14 * 1.5
     assert painter.name_legend(Image.new("RGB", (img.width, 10)), abbreviated).height == img.height - painter.height // mapdraw.SS + 10
 
@@ -359,10 +365,39 @@ def test_a_crowded_hexs_name_is_written_small_or_abbreviated_rather_than_over_tr
     painter = mapdraw.MapPainter(view)
     for coord, hv in view["hexes"].items():
         if coord in painter.centres and painter.hexes[coord].get("location_name"):
-            *_, short = painter.hex_picture(coord, hv)
+            painter.hex_picture(coord, hv)
             assert painter.name_covers == 0, coord
-    *_, short = painter.hex_picture("G5", view["hexes"]["G5"])
-    assert short == "New." and dict(painter.written)["New."] < 0.15 * painter.R / mapdraw.SS
+    assert painter.hex_picture("G5", view["hexes"]["G5"]).short == "New."
+    assert dict(painter.written)["New."] < 0.15 * painter.R / mapdraw.SS
+
+
+def test_a_name_too_small_for_its_hex_goes_in_a_callout_over_an_empty_stretch(monkeypatch):
+    """Late in 18MEX 13315, Mazatlán (K6) fits its hex only as `Maz.` at 0.15 R (13 px, ~7 px on a phone) and
+    Mexico City (O10) likewise: each is written in a callout beside its hex instead, at 16 px or more, over
+    a stretch where nothing was drawn, and its hex is drawn without it; Mazatlán is written in full, in the
+    margin (naming no other hex), and leaves the legend under the map."""
+    view = _late_18mex_view()
+    painter = mapdraw.MapPainter(view)
+    img = painter.paint()
+    callouts = {c["coord"]: c for c in painter.callouts}
+    assert set(callouts) >= {"K6", "O10"}
+    assert callouts["K6"]["lines"] == ["Mazatlán"]
+    monkeypatch.setattr(mapdraw.MapPainter, "place_callouts", lambda *args: [])
+    plain = mapdraw.MapPainter(view).paint()  # the same map without callouts
+    R = painter.R / mapdraw.SS
+    for coord, callout in callouts.items():
+        assert callout["px"] >= max(16, int(0.2 * R)), callout
+        x0, y0, x1, y1 = (round(v) for v in callout["box"])
+        under = plain.crop((x0, y0, x1, y1)).getextrema()
+        assert all(hi - lo <= 6 for lo, hi in under), callout  # nothing drawn there: no track, stop, revenue
+        cx, cy = (v / mapdraw.SS for v in painter.centres[coord])
+        assert min(math.hypot(x - cx, y - cy) for x in (x0, x1) for y in (y0, y1)) > 0.5 * R  # beside the hex
+        assert img.crop((x0, y0, x1, y1)).getextrema() != under  # and written there
+        hv = view["hexes"][coord]
+        assert mapdraw._hex_picture(painter.map, coord, mapdraw._hex_key(hv), named=False).name_px is None
+    x0, y0, x1, y1 = (round(v) for v in callouts["K6"]["box"])
+    assert plain.getpixel((x0, y0)) == plain.getpixel((x1, y1)) == (255, 255, 255)  # the margin
+    assert "Maz." not in painter.legend and painter.legend["Mex."] == "Mexico City"
 
 
 def test_abbreviations_are_unique_and_unlike_corporations_and_labels():
