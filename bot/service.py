@@ -274,6 +274,7 @@ class Service:
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
         # (game id, asking seat, ballot table) -> when its last undo request or offer pinged (`_may_ping`)
         self._ballot_pinged: dict[tuple[int, int, str], float] = {}
+        self._closed_unposted: dict[int, str] = {}  # token -> why a ballot on its way was closed (`_closed_meanwhile`)
         self.clock: Callable[[], float] = time.monotonic
 
     # ------------------------------------------------------------------ games in memory
@@ -1001,8 +1002,8 @@ class Service:
         return reply, await self._ballot(made, previous, reply, publish)
 
     def _offer_closed(self, lv: Live, offer: TradeOffer | None, why: str) -> list[Reply]:
-        """Edit an offer message that is no longer open: its buttons go."""
-        if offer is None or offer.message_id is None:
+        """Edit an offer message that is no longer open: its buttons go (one on its way: once posted)."""
+        if offer is None or self._on_its_way(offer, why):
             return []
         text = self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv) if lv.session else ""
         return [lv.reply(_("{offer} — closed: {why}.", offer=text or _("The offer"), why=why), edit=offer.message_id)]
@@ -1437,24 +1438,34 @@ class Service:
                                else self.db.save_trade_offer(previous))
                     return False
             finally:
+                self._closed_unposted.pop(made.token, None)
                 if self._ballots.get(made.game_id) is settling:
                     del self._ballots[made.game_id]
 
         settling = self._ballots[made.game_id] = in_background(self._tasks, settle())
         return settling
 
+    def _on_its_way(self, ballot: UndoRequest | TradeOffer, why: str) -> bool:
+        """Whether a ballot being closed has no message to edit yet; if its post is on its way, why it was
+        closed is kept for its edit once posted (`_closed_meanwhile`)."""
+        if ballot.message_id is not None:
+            return False
+        if not ballot.posted and ballot.game_id in self._ballots:
+            self._closed_unposted[ballot.token] = why
+        return True
+
     async def _closed_meanwhile(self, table: str, made: UndoRequest | TradeOffer, publish: Publish | None) -> None:
-        """A ballot closed (an action, an undo, another one replacing it) while its post was on its way, so its
-        message was not known to be edited: its buttons go now."""
+        """A ballot closed (an action, an undo, another one replacing it, the abort) while its post was on its
+        way, so its message was not known to be edited: its buttons go now, saying why it was closed."""
         try:
             lv = await self.live(made.game_id)
         except UserError:  # a broken game: reported at start-up
             return
-        now = await (self.db.undo_request if table == "undo_votes" else self.db.trade_offer)(made.game_id)
+        why = self._closed_unposted.pop(made.token, None) or _("the game went on")
         if isinstance(made, UndoRequest):
-            edits = self._vote_closed(lv, made, _("replaced by a new request") if now else _("the game went on"))
+            edits = self._vote_closed(lv, made, why)
         else:
-            edits = self._offer_closed(lv, made, _("replaced by a new offer") if now else _("withdrawn"))
+            edits = self._offer_closed(lv, made, why)
         for edit in edits:
             self._in_line(publish, edit)
 
@@ -1626,10 +1637,9 @@ class Service:
         await self._finish_reply(lv, reply, None, set(), self._turn_members(lv))
         return await self._tell(lv, reply, kinds, None, publish)
 
-    @staticmethod
-    def _vote_closed(lv: Live, req: UndoRequest | None, why: str) -> list[Reply]:
-        """Edit a vote message that is no longer open: its buttons go."""
-        if req is None or req.message_id is None:
+    def _vote_closed(self, lv: Live, req: UndoRequest | None, why: str) -> list[Reply]:
+        """Edit a vote message that is no longer open: its buttons go (one on its way: once posted)."""
+        if req is None or self._on_its_way(req, why):
             return []
         return [lv.reply(ngettext("Undo vote on {n} action closed: {why}.", "Undo vote on {n} actions closed: {why}.",
                                   req.steps, why=why), edit=req.message_id)]

@@ -3,6 +3,7 @@ the service: asking again and again pings the seats asked once in a while, not e
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
 import pytest
@@ -87,3 +88,50 @@ async def test_offering_a_trade_again_and_again_pings_the_seller_once_in_a_while
         made = await db.trade_offer(gid)
         await svc.answer_offer(gid, seller, True, made.token, posted, message_id=made.message_id)
         assert (await db.actions(gid))[-1]["price"] == 280
+
+
+async def _held_requests(bot):
+    """Hold up the posts of undo requests (the bot's `publish`): (entered, release)."""
+    entered, release, real = asyncio.Event(), asyncio.Event(), bot.publish
+
+    async def held(reply, channel_id=None):
+        if any(b.startswith("undo_yes:") for b in reply.buttons):
+            entered.set()
+            await release.wait()
+        return await real(reply, channel_id)
+
+    bot.publish = held
+    return entered, release
+
+
+async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path):
+    """The host aborts the game while an undo request's post is on its way: once posted, its message loses its
+    buttons saying the game was aborted (not guessing that the game went on)."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, members = await _two_played(fake, bot)
+        host = (await bot.db.get_game(gid)).created_by
+        asker = next(m for m in members if m != host)
+        entered, release = await _held_requests(bot)
+        asking = asyncio.ensure_future(fake.command(asker, thread, "game", {"steps": 2}, sub="undo"))
+        await asyncio.wait_for(entered.wait(), 10)
+        assert not (await bot.db.undo_request(gid)).posted
+        aborting = asyncio.ensure_future(fake.command(host, thread, "game", {}, sub="abort"))
+        for _ in range(1000):  # closed with the game, its post still held up
+            if await bot.db.undo_request(gid) is None:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            pytest.fail("the abort did not close the request")
+        assert not aborting.done()  # its post waits for the request's
+        release.set()
+        assert (await asking).final.content == "Undo requested; the others must agree."
+        assert (await aborting).final.content == "Done."
+        vote = await fake.wait_for_message(lambda m: m.channel_id == thread and m.content.startswith("Undo vote"))
+        assert vote.content == "Undo vote on 2 actions closed: the game was aborted." and not vote.custom_ids, \
+            vote.content
+    finally:
+        await runner.stop()
+        await fake.stop()
