@@ -585,6 +585,14 @@ class Database:
                                          (message_id, game_id, token))
             return cur.rowcount > 0
 
+    async def unposted_ballots(self) -> list[tuple[str, int]]:
+        """(table, game id) of each undo vote and trade offer stored but not known to be posted."""
+        out = []
+        for table in self.BALLOTS:
+            async with self._db.execute(f"SELECT game_id FROM {table} WHERE posted = 0 ORDER BY game_id") as cur:
+                out += [(table, r["game_id"]) for r in await cur.fetchall()]
+        return out
+
     async def withdraw_ballot(self, table: str, game_id: int, token: int) -> bool:
         """The undo vote or trade offer `token`, not posted, is dropped (its post was refused): False if it is no
         longer there."""

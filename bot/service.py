@@ -65,6 +65,7 @@ MAX_IMPORT_ACTIONS = 20_000
 POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of turn offered at once
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 MAX_OPEN_LOBBIES = 10  # lobbies one member may host at once in a server (each is a thread in its channel)
+BALLOT_TOKENS = 1 << 20  # the least number an undo request's or trade offer's own buttons carry (above any count)
 BALLOT_PING_EVERY = 300.0  # seconds: a seat's undo requests (or trade offers) ping the seats asked once in this long
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
 # leaves memory, and its next command rebuilds it from the stored log (defaults of the bot's settings, bot.config)
@@ -987,19 +988,23 @@ class Service:
         buyer = lv.seat_of_member(caller.member_id)
         assert buyer is not None
         previous = await self.db.trade_offer(lv.row.id)
-        member = lv.member_of_player(seller)
-        name = lv.names.get(seller, str(seller))
-        offer = self._words(lambda: lv.session.offer_text(action, lv.names), "offer", lv)
-        pinged = [member] if member is not None and member > 0 else []
         made = TradeOffer(lv.row.id, buyer.player_id, seller, action, count, token=self._ballot_token(), posted=False)
-        quiet = pinged and not self._may_ping(lv.row.id, buyer.player_id, "trade_offers")
-        reply = lv.reply(_("{offer}; the price is {name}'s to agree to.", offer=offer, name=name) + "\n" +
-                         _("Next: {whom} — accept or decline the offer.",
-                           whom=f"<@{member}>" if pinged and not quiet else name) +
-                         (self._not_pinged_again(buyer.name) if quiet else ""),
-                         mention=[] if quiet else pinged, buttons=[f"offer_yes:{made.token}", f"offer_no:{made.token}"],
-                         also=self._offer_closed(lv, previous, _("replaced by a new offer")))
+        reply = self._offer_reply(lv, made)
+        reply.also = self._offer_closed(lv, previous, _("replaced by a new offer"))
         return reply, await self._ballot(made, previous, reply, publish)
+
+    def _offer_reply(self, lv: Live, made: TradeOffer) -> Reply:
+        """An offer's post, with its buttons, pinging the seller (`_may_ping`)."""
+        member = lv.member_of_player(made.seller)
+        name = lv.names.get(made.seller, str(made.seller))
+        offer = self._words(lambda: lv.session.offer_text(made.action, lv.names), "offer", lv)
+        pinged = [member] if member is not None and member > 0 else []
+        quiet = pinged and not self._may_ping(lv.row.id, made.buyer, "trade_offers")
+        return lv.reply(_("{offer}; the price is {name}'s to agree to.", offer=offer, name=name) + "\n" +
+                        _("Next: {whom} — accept or decline the offer.",
+                          whom=f"<@{member}>" if pinged and not quiet else name) +
+                        (self._not_pinged_again(lv.names[made.buyer]) if quiet else ""),
+                        mention=[] if quiet else pinged, buttons=[f"offer_yes:{made.token}", f"offer_no:{made.token}"])
 
     def _offer_closed(self, lv: Live, offer: TradeOffer | None, why: str) -> list[Reply]:
         """Edit an offer message that is no longer open: its buttons go (one on its way: once posted)."""
@@ -1361,18 +1366,8 @@ class Service:
                                            closing=self._vote_closed(lv, previous, _("replaced by an undo")))
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id}, token=self._ballot_token(),
                               posted=False)
-            voters = sorted(self._voters(lv, req))
-            mentions = [self._member(lv, p) for p in voters]
-            quiet = bool(mentions) and not self._may_ping(game_id, seat.player_id, "undo_votes")
-            undone = await self._undone(lv, steps, prepared)
-            reply = lv.reply(ngettext("{name} asks to undo the last action: {actions}. Everyone must agree: {whom}",
-                                      "{name} asks to undo the last {n} actions: {actions}. Everyone must agree: {whom}",
-                                      steps, name=seat.name, actions=undone,
-                                      whom=", ".join(lv.names[p] for p in voters) if quiet else
-                                      " ".join(f"<@{m}>" for m in mentions)) +
-                             (self._not_pinged_again(seat.name) if quiet else ""),
-                             mention=[] if quiet else mentions, buttons=[f"undo_yes:{req.token}", f"undo_no:{req.token}"],
-                             also=self._vote_closed(lv, previous, _("replaced by a new request")))
+            reply = self._request_reply(lv, req, await self._undone(lv, steps, prepared))
+            reply.also = self._vote_closed(lv, previous, _("replaced by a new request"))
             posting = await self._ballot(req, previous, reply, publish)
         if not await asyncio.shield(posting):
             # no message, no buttons to vote with: a request nobody could answer is not kept (the one it would
@@ -1380,6 +1375,21 @@ class Service:
             raise UserError(lazy("The undo request could not be posted in the game's thread (is it locked, or "
                                  "may the bot no longer post there?), so nothing was asked. Try again once it can."))
         return req
+
+    def _request_reply(self, lv: Live, req: UndoRequest, undone: str) -> Reply:
+        """An undo request's post (`undone`: the actions it would take back), with its buttons, pinging the seats
+        that must agree (`_may_ping`)."""
+        voters = sorted(self._voters(lv, req))
+        mentions = [self._member(lv, p) for p in voters]
+        quiet = bool(mentions) and not self._may_ping(lv.row.id, req.requester, "undo_votes")
+        name = lv.names[req.requester]
+        return lv.reply(ngettext("{name} asks to undo the last action: {actions}. Everyone must agree: {whom}",
+                                 "{name} asks to undo the last {n} actions: {actions}. Everyone must agree: {whom}",
+                                 req.steps, name=name, actions=undone,
+                                 whom=", ".join(lv.names[p] for p in voters) if quiet else
+                                 " ".join(f"<@{m}>" for m in mentions)) +
+                        (self._not_pinged_again(name) if quiet else ""),
+                        mention=[] if quiet else mentions, buttons=[f"undo_yes:{req.token}", f"undo_no:{req.token}"])
 
     # An undo request's or a trade offer's message is its only ballot (the others answer with its buttons), and one
     # that could not be posted must not be kept; yet the game is not held while Discord answers. So it is stored
@@ -1407,7 +1417,7 @@ class Service:
 
     @staticmethod
     def _ballot_token() -> int:
-        return random.randrange(1 << 20, 2**31)  # above any action count: never a ballot from before it had one
+        return random.randrange(BALLOT_TOKENS, 2**31)  # above any action count: never a ballot from before
 
     async def _ballot(self, made: UndoRequest | TradeOffer, previous: UndoRequest | TradeOffer | None, reply: Reply,
                       publish: Publish | None) -> asyncio.Future:
@@ -1490,8 +1500,9 @@ class Service:
             open_now.posted, open_now.message_id = True, message_id
             return True
         # (a ballot open from before they had numbers of their own carries its action count: another one, replaced
-        # by it at the same count, must not pass its answer on)
-        return message_id is None or message_id == open_now.message_id
+        # by it at the same count, must not pass its answer on; one with its own number may be on two messages,
+        # posted again after a restart: `_post_unposted`)
+        return message_id is None or message_id == open_now.message_id or token >= BALLOT_TOKENS
 
     @staticmethod
     def _member(lv: Live, player_id: int) -> int:
@@ -1608,6 +1619,34 @@ class Service:
                 continue
             self._catch_up_tried.pop(game_id, None)
             out.append(reply)
+        return out + await self._post_unposted(publish)
+
+    async def _post_unposted(self, publish: Publish) -> list[Reply]:
+        """Post the undo requests and trade offers stored but never known to be posted (the process stopped
+        between storing one and confirming its post): their message is their only ballot, and nobody saw one never
+        posted. One posted before the stop is posted again; a press on either message answers it (`_answered`)."""
+        out = []
+        for table, game_id in await self.db.unposted_ballots():
+            if game_id in self._ballots:  # on its way now
+                continue
+            await self._posted(game_id)
+            async with self.lock(game_id):
+                made = await (self.db.undo_request if table == "undo_votes" else self.db.trade_offer)(game_id)
+                if made is None or made.posted or game_id in self._ballots:
+                    continue
+                try:
+                    lv = await self.live(game_id)
+                except UserError:  # a broken game: reported at start-up
+                    continue
+                use(lv.row.language)
+                if isinstance(made, UndoRequest):
+                    reply = self._request_reply(lv, made, await self._undone(lv, made.steps))
+                else:
+                    reply = self._offer_reply(lv, made)
+                reply.text += "\n" + _("(Posted after a restart of the bot.)")
+                posting = await self._ballot(made, None, reply, publish)
+            if await asyncio.shield(posting):
+                out.append(reply)
         return out
 
     async def _untold(self, lv: Live, told_moment: int, told_count: int, moment: int, publish: Publish) -> Reply:

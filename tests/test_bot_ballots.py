@@ -8,9 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 from fakediscord import BotRunner, FakeDiscord
+from fakediscord.play import Killed
 from test_bot_stale import _train_from_another_president, _two_played
 
 from bot.db import Database
+from bot.errors import UserError
 from bot.service import BALLOT_PING_EVERY, Service
 from bot.session import Engine, engine_available
 
@@ -135,3 +137,78 @@ async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_a_request_stored_but_never_posted_is_posted_when_the_bot_is_back(tmp_path):
+    """The bot stops between storing an undo request and posting it (nobody saw it): back, it posts it, pinging
+    the others, and its buttons undo."""
+    fake = await FakeDiscord().start()
+    path = str(tmp_path / "rh.db")
+    runner = BotRunner(fake, path, pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, third) = await _two_played(fake, bot)
+        entered, _release = await _held_requests(bot)
+        asking = asyncio.ensure_future(fake.command(first, thread, "game", {"steps": 2}, sub="undo"))
+        await asyncio.wait_for(entered.wait(), 10)
+        asked = await bot.db.undo_request(gid)
+        assert asked is not None and not asked.posted
+        await runner.stop()  # the process stops, the request's post never out
+        asking.cancel()
+        assert not any("asks to undo" in m.content for m in fake.channel_messages(thread))
+
+        runner = BotRunner(fake, path, pictures=False)
+        bot = await runner.start()
+        vote = await fake.wait_for_message(lambda m: m.channel_id == thread and "asks to undo" in m.content)
+        assert vote.content.endswith("\n(Posted after a restart of the bot.)") and \
+            _pinged(vote) == sorted((second, third)), vote.content
+        assert f"rh:undo_yes:{gid}:{asked.token}" in vote.custom_ids
+        for member in (second, third):
+            rec = await fake.click(member, vote, f"rh:undo_yes:{gid}:{asked.token}")
+            assert rec.final.content == "Vote counted.", rec.final.content
+            if member == second:
+                req = await bot.db.undo_request(gid)
+                assert req.posted and req.message_id == vote.id and len(req.agreed) == 2, req
+        assert await bot.db.action_count(gid) == 0
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_an_offer_posted_just_before_the_bot_stopped_is_posted_again_and_either_message_answers(tmp_path):
+    """Killed once the offer's message is out but before it was known to be posted: once back, the catch-up posts
+    it again (nobody could tell it was out); an Accept on the first message trades, once."""
+    posts: list = []
+
+    async def posted(reply):
+        posts.append(reply)
+        return SimpleNamespace(id=len(posts))
+
+    async def posted_then_killed(reply):
+        await posted(reply)
+        raise Killed
+
+    path = tmp_path / "rh.db"
+    db = await Database(path).open()
+    try:
+        svc = Service(db, Engine(), pictures=False)
+        gid, buyer, seller, wanted = await _train_from_another_president(svc)
+        with pytest.raises(Killed):
+            await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted_then_killed)
+        first = len(posts)
+        await db.close()  # the process is gone; it starts again on the same database
+        db = await Database(path).open()
+        svc = Service(db, Engine(), pictures=False)
+        await svc.resume_all()
+        [again] = await svc.catch_up(posted)
+        assert again is posts[-1] and again.text.startswith(posts[first - 1].text), again.text
+        assert again.mention == [seller.member_id]
+        offer = await db.trade_offer(gid)
+        assert offer.posted and offer.message_id == len(posts) != first
+        assert await svc.catch_up(posted) == []
+        await svc.answer_offer(gid, seller, True, offer.token, posted, message_id=first)
+        assert await db.action_count(gid) == 337 and (await db.actions(gid))[-1]["price"] == 300
+        with pytest.raises(UserError, match="no longer open"):
+            await svc.answer_offer(gid, seller, True, offer.token, posted, message_id=len(posts))
+    finally:
+        await db.close()
