@@ -47,7 +47,7 @@ from bot.db import (
 )
 from bot.errors import PreviewClosed, Refusal, UserError, clip, quote
 from bot.names import CommandName
-from bot.session import Change, Engine, Session, Title
+from bot.session import Change, Engine, Session, Title, written_name
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, speaking, use
 
 log = logging.getLogger(__name__)
@@ -156,6 +156,12 @@ class Live:
 
     @property
     def names(self) -> dict[int, str]:
+        """The players' names as messages write them (`written_name`)."""
+        return {s.player_id: written_name(s.name) for s in self.seats}
+
+    @property
+    def drawn_names(self) -> dict[int, str]:
+        """The players' names as the pictures draw them: as given."""
         return {s.player_id: s.name for s in self.seats}
 
     def seat_of_member(self, member_id: int) -> Seat | None:
@@ -531,7 +537,7 @@ class Service:
 
     async def lobby_text(self, game_id: int) -> str:
         lv = await self._refresh(game_id)
-        names = ", ".join(s.name for s in lv.seats) or _("nobody yet")
+        names = ", ".join(written_name(s.name) for s in lv.seats) or _("nobody yet")
         t = self._title(lv)
         setup = ", ".join(f"{k} {', '.join(v) if isinstance(v, list) else v}" for k, v in lv.row.setup.items() if v)
         return (_("**{title}** game #{game}{setup} — lobby ({seated}/{most}): {names}.", title=t.display_name,
@@ -566,7 +572,7 @@ class Service:
                 heir = access.next_host(lv.seats, member_id)
                 if heir is not None:
                     await self.db.update_game(lv.row.id, created_by=heir.member_id)
-                    note = " " + _("{name} is now the host.", name=heir.name)
+                    note = " " + _("{name} is now the host.", name=written_name(heir.name))
                 else:
                     await self.db.update_game(lv.row.id, status="aborted")
                     note = " " + _("The lobby is empty and closed.")
@@ -588,7 +594,7 @@ class Service:
                 raise UserError(lazy("This game is full."))
             pid = max((s.player_id for s in lv.seats), default=0) + 1
             await self.db.add_seat(game_id, pid, caller.member_id, _short(caller.name))
-            return self._told(publish, await self.lobby_reply(game_id, _("{name} joins.", name=_short(caller.name))))
+            return self._told(publish, await self.lobby_reply(game_id, _("{name} joins.", name=written_name(_short(caller.name)))))
 
     @_told_in_full
     async def leave(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
@@ -597,7 +603,7 @@ class Service:
             if lv.seat_of_member(caller.member_id) is None:
                 raise UserError(lazy("You are not in this game."))
             seat, note = await self._leave_lobby(lv, caller.member_id)
-            return self._told(publish, await self._lobby_changed(game_id, _("{name} leaves.", name=seat.name) + note))
+            return self._told(publish, await self._lobby_changed(game_id, _("{name} leaves.", name=written_name(seat.name)) + note))
 
     @_told_in_full
     async def kick(self, game_id: int, caller: Caller, member_id: int, publish: Publish | None = None) -> Reply:
@@ -605,7 +611,7 @@ class Service:
             lv = await self._scoped(caller, game_id, fresh=True)
             access.require_host(caller, lv.row, lv.seats, lazy("kick players"))
             seat, note = await self._leave_lobby(lv, member_id)
-            return self._told(publish, await self._lobby_changed(game_id, _("{name} was removed.", name=seat.name)
+            return self._told(publish, await self._lobby_changed(game_id, _("{name} was removed.", name=written_name(seat.name))
                                                                        + note))
 
     async def _lobby_changed(self, game_id: int, note: str) -> Reply:
@@ -654,7 +660,7 @@ class Service:
                 await self.db.update_game(lv.row.id, turn_members=[new_member if m == seat.member_id else m
                                                                    for m in lv.row.turn_members])
         lv = await self._refresh(lv.row.id)
-        return lv.reply(_("{new} takes over {old}'s seat.", new=new_name, old=seat.name))
+        return lv.reply(_("{new} takes over {old}'s seat.", new=written_name(new_name), old=written_name(seat.name)))
 
     @_told_in_full
     async def start(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
@@ -691,7 +697,7 @@ class Service:
                                           told_moment=-1, told_count=0)
                 await self._schedule_reminder(game_id)
             lv = await self._refresh(game_id)
-            seating = ", ".join(f"{i + 1}. {p['name']}" for i, p in enumerate(players))
+            seating = ", ".join(f"{i + 1}. {written_name(p['name'])}" for i, p in enumerate(players))
             reply = lv.reply(_("**{title}** game #{game} starts. Seats: {seats}.", title=t.display_name, game=game_id,
                                seats=seating))
             await self._finish_reply(lv, reply, None, set(), turn)
@@ -735,7 +741,7 @@ class Service:
             seats = await self.db.seats(r.id)
             status = {"lobby": _("lobby"), "active": _("running"), "finished": _("finished")}.get(r.status, r.status)
             where = " " + _("in {thread}", thread=f"<#{r.thread_id}>") if r.thread_id else ""
-            lines.append(f"#{r.id} {r.title} — {status}{where}: {', '.join(s.name for s in seats)}")
+            lines.append(f"#{r.id} {r.title} — {status}{where}: {', '.join(written_name(s.name) for s in seats)}")
         return Reply("\n".join(lines))
 
     # ------------------------------------------------------------------ turn
@@ -811,7 +817,7 @@ class Service:
         """The pictures of these kinds, best effort: a picture that fails to draw is left out (and logged),
         never reported as the command's failure (the action it shows is stored already). `copy`: a copy of the
         game and its players' names to draw instead of the game in memory (which may have moved on)."""
-        session, names = copy if copy is not None else (lv.session, lv.names)
+        session, names = copy if copy is not None else (lv.session, lv.drawn_names)
         if not self.pictures or session is None:
             return []
         out = []
@@ -1035,14 +1041,14 @@ class Service:
             buyer = lv.member_of_player(offer.buyer)
             if not accept or buyer is None:
                 await self.db.delete_trade_offer(game_id)
-                reply = lv.reply(_("{name} declines: {offer}.", name=seat.name,
+                reply = lv.reply(_("{name} declines: {offer}.", name=lv.names[seat.player_id],
                                    offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv)),
-                                 also=self._offer_closed(lv, offer, _("{name} declined", name=seat.name)))
+                                 also=self._offer_closed(lv, offer, _("{name} declined", name=lv.names[seat.player_id])))
                 await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members)
                 return await self._tell(lv, reply, set(), None, publish)
             try:  # the offer goes in the transaction that stores the trade (a crash before it leaves it open)
                 return await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), publish,
-                                         agreed_by=seat.name)
+                                         agreed_by=lv.names[seat.player_id])
             except UserError:  # refused after all: the offer is closed
                 await self.db.delete_trade_offer(game_id)
                 raise
@@ -1750,8 +1756,8 @@ class Service:
                 raise UserError(lazy("Only the players of this game vote on undo."))
             if not agree:
                 await self.db.delete_undo_request(game_id)
-                reply = lv.reply(_("{name} refused to undo. The game goes on.", name=seat.name),
-                                 also=self._vote_closed(lv, req, _("{name} refused", name=seat.name)))
+                reply = lv.reply(_("{name} refused to undo. The game goes on.", name=lv.names[seat.player_id]),
+                                 also=self._vote_closed(lv, req, _("{name} refused", name=lv.names[seat.player_id])))
             else:
                 req.agreed.add(seat.player_id)
                 missing = voters - req.agreed
@@ -1760,7 +1766,7 @@ class Service:
                     waiting = ", ".join(lv.names[p] for p in sorted(missing))
                     reply = lv.reply(ngettext("{name} agrees to undo {n} action; waiting for {names}.",
                                               "{name} agrees to undo {n} actions; waiting for {names}.", req.steps,
-                                              name=seat.name, names=waiting))
+                                              name=lv.names[seat.player_id], names=waiting))
                 else:
                     return await self._do_undo(lv, req.steps, req.requester, publish, req.agreed, prepared=prepared,
                                                closing=self._vote_closed(lv, req, _("everyone agreed")))

@@ -19,6 +19,8 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from discord.utils import escape_markdown, escape_mentions
+
 from bot.commands import Button, Command
 from bot.errors import UserError, quote
 from i18n import lazy
@@ -55,6 +57,12 @@ class Change:
     before: dict
     after: dict
     notes: dict = field(default_factory=dict)
+
+
+def written_name(name: str) -> str:
+    """A member's name as the bot writes it in a message: Discord shows the Markdown in it as typed (`**x**`,
+    `__x__`, backticks, a masked link), and a mention in it (`@everyone`, `<@id>`) is no mention."""
+    return escape_markdown(escape_mentions(name), ignore_links=False)
 
 
 def player_name(entity: Any, names: dict[int, str]) -> str:

@@ -31,7 +31,7 @@ from bot.families.g18xx.words import (
     train_owner,
     won_privates,
 )
-from bot.session import Change, Session, Setting, Title
+from bot.session import Change, Session, Setting, Title, written_name
 from i18n import N_, _
 from i18n.engine_words import end_reason_text, round_text
 from render.chart import ValueHistory
@@ -153,10 +153,15 @@ class G18xx(Session):
         return self._turn[1]
 
     def words(self, names: dict[int, str] | None = None) -> Words:
-        return Words(self.facts(), names if names is not None else self.player_names())
+        return Words(self.facts(), names if names is not None else self.written_names())
 
     def player_names(self) -> dict[int, str]:
+        """The players' names as given (the pictures draw them so)."""
         return {p.id: p.name for p in self.game.players}
+
+    def written_names(self) -> dict[int, str]:
+        """The players' names as messages write them (`written_name`)."""
+        return {p.id: written_name(p.name) for p in self.game.players}
 
     def corporations(self) -> set[str]:
         return set(self.summary().get("corporations") or {})

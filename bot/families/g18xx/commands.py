@@ -273,7 +273,7 @@ class Par(G18xxCommand):
                 if allowed:
                     raise UserError(lazy("{corporation} cannot be parred at {price}: its par price is one of {prices}.",
                                          corporation=name, price=asked, prices=", ".join(w.money(p) for p in allowed)))
-                hint = s.hint(s.player_names())
+                hint = s.hint(s.written_names())
                 if hint:
                     raise UserError(lazy("{corporation} cannot be parred at {price} now; you may {hint}.",
                                          corporation=name, price=asked, hint=hint))
@@ -697,7 +697,7 @@ class Run(G18xxCommand):
         if text.lower() == "best":
             acts = of_type(legal or [], "run_routes")
             if not acts:
-                hint = s.hint(s.player_names())
+                hint = s.hint(s.written_names())
                 if hint:
                     raise UserError(lazy("{operator} can't run trains now; it may {hint}.",
                                          operator=s.acting().get("entity"), hint=hint))
