@@ -65,6 +65,7 @@ MAX_IMPORT_ACTIONS = 20_000
 POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of turn offered at once
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 MAX_OPEN_LOBBIES = 10  # lobbies one member may host at once in a server (each is a thread in its channel)
+MAX_READS_AT_ONCE = 2  # heavy reads (status, history, export) one member may have on their way at once
 BALLOT_TOKENS = 1 << 20  # the least number an undo request's or trade offer's own buttons carry (above any count)
 BALLOT_PING_EVERY = 300.0  # seconds: a seat's undo requests (or trade offers) ping the seats asked once in this long
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
@@ -258,6 +259,29 @@ def _short(name: str) -> str:
     return name[:NAME_LIMIT] or "?"
 
 
+def _heavy_read(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """A read that replays or draws in a worker thread (`status`, `history`, `export`): one member has at most
+    `MAX_READS_AT_ONCE` on their way, so a member sending many at once cannot fill the worker threads every
+    server's actions use."""
+
+    @functools.wraps(method)
+    async def run(self: Service, game_id: int, caller: Caller, *args: Any, **kwargs: Any) -> Any:
+        going = self._reading.get(caller.member_id, 0)
+        if going >= MAX_READS_AT_ONCE:
+            raise UserError(lazy_n("You have {n} read on its way (status, history, export): ask again once it is "
+                                   "answered.", "You have {n} reads on their way (status, history, export): ask "
+                                   "again once they are answered.", going))
+        self._reading[caller.member_id] = going + 1
+        try:
+            return await method(self, game_id, caller, *args, **kwargs)
+        finally:
+            self._reading[caller.member_id] -= 1
+            if not self._reading[caller.member_id]:
+                del self._reading[caller.member_id]
+
+    return run
+
+
 class Service:
     def __init__(self, db: Database, engine: Engine | Any | None = None, *, pictures: bool = True,
                  max_live: int = MAX_LIVE_GAMES, idle_after: float = IDLE_GAME_SECONDS,
@@ -281,6 +305,7 @@ class Service:
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
         # (game id, asking seat, ballot table) -> when its last undo request or offer pinged (`_may_ping`)
         self._ballot_pinged: dict[tuple[int, int, str], float] = {}
+        self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
         self._closed_unposted: dict[int, str] = {}  # token -> why a ballot on its way was closed (`_closed_meanwhile`)
         self.clock: Callable[[], float] = time.monotonic
 
@@ -1856,6 +1881,7 @@ class Service:
         return ngettext("{name} undid {n} action: {actions}.", "{name} undid {n} actions: {actions}.", n, **facts)
 
     # ------------------------------------------------------------------ read-only
+    @_heavy_read
     async def status(self, game_id: int, caller: Caller, pictures: tuple[str, ...] | None = None) -> Reply:
         """Where the game stands, with its pictures (all of them, or the kinds named): told and drawn from a copy
         of the game as it is now, once the next command may have the game (~0.4 s for a long 1817 game's four
@@ -1882,6 +1908,7 @@ class Service:
         reply.pictures = self._render(lv, kinds, None, f"game{lv.row.id}-status")
         return reply
 
+    @_heavy_read
     async def history(self, game_id: int, caller: Caller, n: Any = 10, page: Any = 1) -> Reply:
         """The game's log in sentences, `n` actions a page: page 1 the latest, 2 the ones before… Undos are
         told where they happened, after the last action they kept."""
@@ -1935,6 +1962,7 @@ class Service:
             log.exception("game %s: telling the last %d actions failed", lv.row.id, n)
             return [self._line(lv, a) for a in stored[len(stored) - n:]]
 
+    @_heavy_read
     async def export(self, game_id: int, caller: Caller) -> tuple[str, bytes]:
         """The game's log (18xx.games' format for 18xx titles) whose `id` is this game's number."""
         async with self.lock(game_id):

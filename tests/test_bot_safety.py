@@ -367,7 +367,8 @@ async def test_reads_wait_for_the_action_in_progress(db):
     last stored: tests/test_bot_reliability.py)."""
     svc = service(db)
     gid, who = await started_game(svc)
-    reads = [svc.status(gid, who["Ann"]), svc.export(gid, who["Ann"]), svc.history(gid, who["Ann"])]
+    # (three members: one member has at most MAX_READS_AT_ONCE on their way)
+    reads = [svc.status(gid, who["Ann"]), svc.export(gid, who["Bob"]), svc.history(gid, who["Cid"])]
     async with svc.lock(gid):  # an action is being applied
         queued = waiting_on(svc.lock(gid), len(reads))
         tasks = [asyncio.create_task(r) for r in reads]
