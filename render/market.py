@@ -26,7 +26,9 @@ GRID_W, GRID_H = 86, 84  # a grid market's space
 # three abreast were ~13 px across on a phone); its row grows to hold them
 GRID_TAG, GRID_TAG_GAP, GRID_TAG_TOP = 36, 4, 28
 COLUMNS_BEYOND = 2  # a grid market shows this many columns past its rightmost marker or par space
-NOTE_LINE = 24  # the line added under a cut grid market's legend for its note where it has no room beside it
+# the legend (zone colours, par) and a cut grid market's note: lines as wide as the picture, letters LEGEND_PX
+# (they were 13 px: ~5 px on a phone showing the market 400 px wide)
+LEGEND_PX, LEGEND_LINE, LEGEND_SWATCH = 18, 34, 24
 # the zig-zag (1860) wraps into bands of ZZ_BAND spaces, so that a phone shows it some 400 px wide with the
 # prices legible; its markers are labels as wide as a space, stacked above the upper spaces and below the
 # lower ones
@@ -218,8 +220,8 @@ def _background(title: str, deepest: int | tuple):
 
 @cache
 def _background_in(title: str, deepest: int | tuple, lang: str):
-    """The market without tokens (cells, zones, legend) with its words in `lang`, cropped, where each cell's
-    tokens go, and the least width that keeps its title and legend. `deepest`: per row of a grid the labels
+    """The market without tokens and legend (cells, zones) with its words in `lang`, where each cell's tokens
+    go, and the least width that keeps its title. `deepest`: per row of a grid the labels
     on its fullest space (`_grid_depths`), per band of a zig-zag the most markers above and below it, or per
     line of a wrapped row the rows of markers under it."""
     market = data.load(title)["market"]
@@ -247,7 +249,7 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
     top = 52
     wrapped = one_d and not zigzag
     price_font = font(24 if zigzag else 26 if wrapped else 18, "bold")
-    small = font(18 if zigzag else 15 if wrapped else 13)
+    zone_font = font(15)  # a wrapped row's zone said on its space
     cells: dict[tuple[int, int], tuple[float, float, bool]] = {}  # (row, col) -> (x0, y0, up)
 
     def cell(x0, y0, w, h, cellinfo):
@@ -261,9 +263,9 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
         zone = next((t for t in types if t in ZONE_WORDS), None)
         if zone and wrapped:  # the zone said on the space itself
             word = pgettext("market", ZONE_WORDS[zone])
-            if small.getlength(word) > w - 6:
+            if zone_font.getlength(word) > w - 6:
                 word = pgettext("zone", ZONE_ABBREVIATIONS[zone])
-            d.text((x0 + w / 2, y0 + h - 16), word, font=small, fill=C.BLACK, anchor="mm")
+            d.text((x0 + w / 2, y0 + h - 16), word, font=zone_font, fill=C.BLACK, anchor="mm")
 
     if not one_d:
         for r, row in enumerate(grid):
@@ -278,24 +280,59 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
         legend_y = _wrapped(grid[0], deepest, top, cell, cells)
     else:
         legend_y = _zigzag(grid[0], deepest, top, cell, cells)
-    # legend: zone colours and the par marker
+    img = img.crop((0, 0, width, min(height, int(legend_y))))
+    return img, cells, (cw, ch), int(d.textlength(_("{title} stock market", title=title), font=font(24, "bold")) + 40)
+
+
+def _legend_entries(title: str) -> list[tuple[tuple[int, int, int], tuple[int, int, int], int, str]]:
+    """The legend's swatches: (fill, outline, outline width, word), the par marker first."""
+    market = data.load(title)["market"]
     colours = data.load(title)["constants"].get("STOCKMARKET_COLORS", {})
-    used = {t for row in grid for info in row if info for t in info.get("types", [])}
-    x = 20
-    d.rectangle((x, legend_y, x + 22, legend_y + 22), fill=PLAIN, outline=PAR_RING, width=3)
-    par = pgettext("market", "par")
-    d.text((x + 28, legend_y + 11), par, font=small, fill=C.BLACK, anchor="lm")
-    x += 28 + d.textlength(par, font=small) + 18
-    for t in sorted(used - {"par"}):
-        if t not in colours:
-            continue
-        d.rectangle((x, legend_y, x + 22, legend_y + 22), fill=_cell_fill(title, [t]), outline=(80, 80, 80))
-        label = _zone_word(t)
-        d.text((x + 28, legend_y + 11), label, font=small, fill=C.BLACK, anchor="lm")
-        x += 28 + d.textlength(label, font=small) + 18
-    img = img.crop((0, 0, width, min(height, int(legend_y + 36))))
-    return img, cells, (cw, ch), int(max(x, d.textlength(_("{title} stock market", title=title),
-                                                          font=font(24, "bold")) + 20))
+    used = {t for row in market["grid"] for info in row if info for t in info.get("types", [])}
+    return [(PLAIN, PAR_RING, 3, pgettext("market", "par"))] + [
+        (_cell_fill(title, [t]), (80, 80, 80), 1, _zone_word(t)) for t in sorted(used - {"par"}) if t in colours]
+
+
+def legend_lines(title: str, width: int, note: str | None = None) -> list[list[tuple[float, int | str]]]:
+    """The legend laid out in lines as wide as the picture: each line's items as (x, index of the swatch in
+    `_legend_entries`, or the note), the note at the right end of the last line where it has room, else on a
+    line of its own, from the left."""
+    f = font(LEGEND_PX)
+    lines: list[list[tuple[float, int | str]]] = [[]]
+    x = 20.0
+    for k, (*_swatch, word) in enumerate(_legend_entries(title)):
+        w = LEGEND_SWATCH + 6 + f.getlength(word)
+        if lines[-1] and x + w > width - 12:
+            lines.append([])
+            x = 20.0
+        lines[-1].append((x, k))
+        x += w + 18
+    if note:
+        w = f.getlength(note)
+        if x + w > width - 12:
+            lines.append([(20.0, note)])
+        else:
+            lines[-1].append((width - 12 - w, note))
+    return lines
+
+
+def _with_legend(img: Image.Image, title: str, note: str | None = None) -> Image.Image:
+    """The picture with its legend (and note) under it."""
+    lines = legend_lines(title, img.width, note)
+    out = _taller(img, len(lines) * LEGEND_LINE + 6)
+    d = ImageDraw.Draw(out)
+    f = font(LEGEND_PX)
+    entries = _legend_entries(title)
+    for k, line in enumerate(lines):
+        y = img.height + k * LEGEND_LINE
+        for x, item in line:
+            if isinstance(item, str):
+                d.text((x, y + LEGEND_SWATCH / 2), item, font=f, fill=C.BLACK, anchor="lm")
+                continue
+            fill, outline, outline_w, word = entries[item]
+            d.rectangle((x, y, x + LEGEND_SWATCH, y + LEGEND_SWATCH), fill=fill, outline=outline, width=outline_w)
+            d.text((x + LEGEND_SWATCH + 6, y + LEGEND_SWATCH / 2), word, font=f, fill=C.BLACK, anchor="lm")
+    return out
 
 
 def _taller(img: Image.Image, extra: int) -> Image.Image:
@@ -318,24 +355,19 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
         deepest = _band_depths(len(market["grid"][0]), stacks)
     else:
         deepest = _line_rows(len(market["grid"][0]), stacks)
-    background, cells, (cw, ch), least_width = _background(title, deepest)
+    background, cells, (cw, ch), title_width = _background(title, deepest)
     img = background.copy()
     if not one_d:  # a grid drawn only up to the spaces in play: on a phone the rest makes everything small
-        img = img.crop((0, 0, min(img.width, max(least_width, _columns_in_play(market, stacks) * cw + 21)),
+        img = img.crop((0, 0, min(img.width, max(title_width, _columns_in_play(market, stacks) * cw + 21)),
                         img.height))
-    d = ImageDraw.Draw(img)
+    note = None
     if img.width < background.width:  # said where the legend ends, with the highest price left out
         top = max(info["price"] for row in market["grid"] for info in row if info)
         hidden = [_zone_word(t) for t in _zones_left_out(title, market, (img.width - 20) // cw)]
         note = _("prices go on to the right, up to {price}, with {zones}", price=top, zones=", ".join(hidden)) \
             if hidden else _("prices go on to the right, up to {price}", price=top)
-        small = font(13)
-        if d.textlength(note, font=small) <= img.width - least_width - 20:
-            d.text((img.width - 12, img.height - 25), note, font=small, fill=C.BLACK, anchor="rm")
-        else:  # no room beside the legend (Russian's words are longer): a line of its own under it
-            img = _taller(img, NOTE_LINE)
-            d = ImageDraw.Draw(img)
-            d.text((20, img.height - 25 + NOTE_LINE // 2), note, font=small, fill=C.BLACK, anchor="lm")
+    img = _with_legend(img, title, note)
+    d = ImageDraw.Draw(img)
     for pos, syms in stacks.items():
         if pos not in cells:
             continue

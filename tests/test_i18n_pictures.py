@@ -71,23 +71,42 @@ def test_steam_board_and_players_in_russian():
 
 
 @pytest.mark.parametrize("title", ["1830", "18MEX"])
-def test_a_cut_grid_market_says_its_prices_go_on_in_russian_on_a_line_of_its_own(late_summary, title):
-    """The note that a cut grid market's prices go on to the right stands beside the legend where there is room
-    (English); the Russian legend's words leave none, so the note has a line of its own under it, whole."""
+def test_a_cut_grid_markets_legend_and_note_are_written_large_in_lines_as_wide_as_the_picture(late_summary, title):
+    """The legend and the note that a cut grid market's prices go on to the right are written at LEGEND_PX (16 px
+    or more; they were 13 px, ~5 px on a phone) in lines as wide as the picture: the longer Russian words take
+    more lines, not a wider picture; the note stands at the end of the legend's last line where there is room,
+    else on a line of its own, whole."""
     from i18n import _
     from render import market
     from render.fonts import font
 
     summary = late_summary[1] if title == "1830" else {"corporations": {"NdM": {"price": [0, 0, 5]}}}
+    assert market.LEGEND_PX >= 16
     english = _img(render.draw_market(title, summary))
-    with speaking("ru"):
-        got = _img(render.draw_market(title, summary))
-        hidden = market._zones_left_out(title, market.data.load(title)["market"], (got.width - 20) // market.GRID_W)
-        top = max(info["price"] for row in market.data.load(title)["market"]["grid"] for info in row if info)
-        note = _("prices go on to the right, up to {price}, with {zones}", price=top,
-                 zones=", ".join(market._zone_word(z) for z in hidden)) if hidden else \
-            _("prices go on to the right, up to {price}", price=top)
-    assert got.width == english.width and got.height == english.height + market.NOTE_LINE
-    ink = got.crop((0, english.height - 4, got.width, got.height)).convert("L").point(lambda v: 255 if v < 100 else 0)
-    box = ink.getbbox()
-    assert box and abs(box[0] - 20) <= 2 and abs(box[2] - box[0] - font(13).getlength(note)) <= 4, (box, note)
+    count = {}
+    for lang in ("en", "ru"):
+        with speaking(lang):
+            got = _img(render.draw_market(title, summary))
+            grid = market.data.load(title)["market"]["grid"]
+            hidden = market._zones_left_out(title, market.data.load(title)["market"], (got.width - 20) // market.GRID_W)
+            top = max(info["price"] for row in grid for info in row if info)
+            note = _("prices go on to the right, up to {price}, with {zones}", price=top,
+                     zones=", ".join(market._zone_word(z) for z in hidden)) if hidden else \
+                _("prices go on to the right, up to {price}", price=top)
+            lines = market.legend_lines(title, got.width, note)
+            words = [w for *_, w in market._legend_entries(title)]
+        assert got.width == english.width
+        f = font(market.LEGEND_PX)
+        for line in lines:  # every word within the picture
+            for x, item in line:
+                w = f.getlength(item) if isinstance(item, str) else market.LEGEND_SWATCH + 6 + f.getlength(words[item])
+                assert 20 <= x and x + w <= got.width - 12, (lang, item)
+        k, x = next((k, x) for k, line in enumerate(lines) for x, item in line if item == note)
+        assert sum(isinstance(item, int) for line in lines for _x, item in line) == len(words)
+        count[lang] = len(lines)
+        y = got.height - 6 - (len(lines) - k) * market.LEGEND_LINE
+        ink = got.crop((0, y, got.width, y + market.LEGEND_LINE)).convert("L").point(lambda v: 255 if v < 100 else 0)
+        ink = ink.crop((int(x) - 2, 0, got.width, ink.height)).getbbox()
+        assert ink and abs(ink[2] - ink[0] - f.getlength(note)) <= 4 and ink[3] - ink[1] >= 0.7 * market.LEGEND_PX, \
+            (lang, ink, note)
+    assert count["ru"] > count["en"] if title == "1830" else count["ru"] >= count["en"]  # the longer words wrap
