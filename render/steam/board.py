@@ -247,12 +247,35 @@ def _paint_cubes(d: ImageDraw.ImageDraw, cx, cy, cubes, size: float) -> None:
 # the first preferred; it goes at the first that covers no track, stop, cube or other label, else at the one
 # covering least. A city's name stays in its hex (smaller if need be) unless there is no room there.
 _IN_CITY = [(0, -0.58), (0, -0.5), (-0.15, -0.58), (0.15, -0.58), (0, -0.66), (0, -0.25), (0, 0.62)]
-CITY_SPOTS = [(spot, 1.0) for spot in _IN_CITY] + [(spot, 0.8) for spot in _IN_CITY] + \
-    [((dx, dy), 1.0) for dy in (-0.95, 1.0) for dx in (0, -0.35, 0.35, -0.7, 0.7)]
-TOWN_SPOTS = [((0, 0.5), 1.0), ((0, -0.5), 1.0)] + [((dx, dy), 1.0) for dy in (0.5, -0.5, 0.28, -0.28, 0.75, -0.75)
-                                                    for dx in (-0.4, 0.4, -0.75, 0.75)]
-COORD_SPOTS = [((dx, dy), 1.0) for dx, dy in ((0, -0.66), (0, 0.66), (-0.42, -0.5), (0.42, -0.5), (-0.42, 0.5),
-                                              (0.42, 0.5), (-0.6, 0), (0.6, 0))]
+_OUT_CITY = [(dx, dy) for dy in (-0.95, 1.0) for dx in (0, -0.35, 0.35, -0.7, 0.7)]
+# beside: (gap between the hex's centre and the text's near end, dy), the text on the left or the right
+_BESIDE_CITY = [(0.95, dy) for dy in (0, -0.3, 0.3)]
+_BESIDE_TOWN = [(0.3, dy) for dy in (0, -0.12, 0.12)]
+# (offset, share of the letter size, on two lines, beside: 0, or -1/+1 for the left/right of an offset of
+# _BESIDE_*): a name of several words also tries two lines, in its hex and then out of it, and smaller out of it,
+# before covering anything
+CITY_SPOTS = [(spot, 1.0, False, 0) for spot in _IN_CITY] + [(spot, 0.8, False, 0) for spot in _IN_CITY] + \
+    [(spot, 1.0, False, 0) for spot in _OUT_CITY] + \
+    [(spot, 1.0, wrapped, side) for wrapped in (False, True) for spot in _BESIDE_CITY for side in (-1, 1)] + \
+    [(spot, share, True, 0) for share in (1.0, 0.8) for spot in _IN_CITY] + \
+    [(spot, 0.8, False, 0) for spot in _OUT_CITY] + [(spot, 1.0, True, 0) for spot in _OUT_CITY]
+_AROUND_TOWN = [(0, 0.5), (0, -0.5)] + [(dx, dy) for dy in (0.5, -0.5, 0.28, -0.28, 0.75, -0.75)
+                                        for dx in (-0.4, 0.4, -0.75, 0.75)]
+# ... a town's also beside its dot, then smaller
+TOWN_SPOTS = [(spot, 1.0, False, 0) for spot in _AROUND_TOWN] + \
+    [(spot, 1.0, False, side) for spot in _BESIDE_TOWN for side in (-1, 1)] + \
+    [(spot, 0.8, False, 0) for spot in _AROUND_TOWN] + [(spot, 1.0, True, 0) for spot in _AROUND_TOWN]
+COORD_SPOTS = [((dx, dy), 1.0, False, 0) for dx, dy in ((0, -0.66), (0, 0.66), (-0.42, -0.5), (0.42, -0.5),
+                                                        (-0.42, 0.5), (0.42, 0.5), (-0.6, 0), (0.6, 0))]
+
+
+def _two_lines(text: str) -> str:
+    """The text broken at the space nearest its middle (unchanged without a space)."""
+    spaces = [k for k, c in enumerate(text) if c == " "]
+    if not spaces:
+        return text
+    k = min(spaces, key=lambda k: abs(2 * k - len(text)))
+    return text[:k] + "\n" + text[k + 1:]
 
 
 class Labels:
@@ -270,31 +293,38 @@ class Labels:
         return self.mask.crop((x0, y0, x1, y1)).histogram()[255]
 
     def place(self, text: str, size: float, style: str, centre: tuple[float, float], R: float, spots,
-              halo: float) -> tuple[tuple[float, float], int]:
-        """Where `text` goes: its centre and letter size (its box kept clear from then on)."""
+              halo: float) -> tuple[tuple[float, float], int, str]:
+        """Where `text` goes: its centre, letter size and text (on two lines or one; its box kept clear from
+        then on)."""
 
         @cache
-        def extent(share):
+        def extent(share, wrapped):
             f = font(int(size * share), style)
-            top, bottom = f.getbbox(text, anchor="mm")[1::2]
-            return f.getlength(text) + 2 * halo, bottom - top + 2 * halo
+            if not wrapped:
+                top, bottom = f.getbbox(text, anchor="mm")[1::2]
+                return f.getlength(text) + 2 * halo, bottom - top + 2 * halo
+            x0, y0, x1, y1 = self.d.multiline_textbbox((0, 0), _two_lines(text), font=f, anchor="mm", align="center")
+            return x1 - x0 + 2 * halo, y1 - y0 + 2 * halo
 
-        def box(spot, share):
-            (w, h), x, y = extent(share), centre[0] + spot[0] * R, centre[1] + spot[1] * R
+        def box(spot, share, wrapped, side):
+            (w, h), y = extent(share, wrapped), centre[1] + spot[1] * R
+            x = centre[0] + (side * (spot[0] * R + w / 2) if side else spot[0] * R)
             return x - w / 2, y - h / 2, x + w / 2, y + h / 2
 
         best = None
-        for k, (spot, share) in enumerate(spots):
-            b = box(spot, share)
+        for k, (spot, share, wrapped, side) in enumerate(spots):
+            if wrapped and " " not in text:
+                continue
+            b = box(spot, share, wrapped, side)
             cost = (self.covered(b), k)
             if best is None or cost < best[0]:
-                best = (cost, b, share)
+                best = (cost, b, share, wrapped)
             if cost[0] == 0:
                 break
-        _, b, share = best
+        _, b, share, wrapped = best
         self.d.rectangle(b, fill=255)
         self.placed.append((text, b))
-        return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), int(size * share)
+        return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), int(size * share), _two_lines(text) if wrapped else text
 
 
 class BoardPainter:
@@ -319,7 +349,7 @@ class BoardPainter:
         return S.player_color(self.seat_of.get(owner))
 
     def text(self, xy, s: str, size: float, fill=S.INK, style="bold", anchor="mm", halo=True):
-        self.d.text(xy, s, font=font(int(size), style), fill=fill, anchor=anchor,
+        self.d.text(xy, s, font=font(int(size), style), fill=fill, anchor=anchor, align="center",
                     stroke_width=max(2, int(size * 0.14)) if halo else 0, stroke_fill=S.BACKGROUND)
 
     def _paths(self, hv: dict) -> tuple:
@@ -403,12 +433,12 @@ class BoardPainter:
         names += [(h, name, 0.26 * R, TOWN_SPOTS) for h, name in self.board.towns.items() if _key(h) not in cities]
         for h, name, size, spots in names:
             if h in self.centres:
-                at, size = labels.place(name, size, "bold", self.centre(h), R, spots, max(2, int(size * 0.14)))
-                self.text(at, name, size)
+                at, size, lines = labels.place(name, size, "bold", self.centre(h), R, spots, max(2, int(size * 0.14)))
+                self.text(at, lines, size)
         for key in keys:
             h = _parse(key)
             if h in self.centres and key not in cities:  # a city (a New City too) shows its name instead
-                at, size = labels.place(key, 0.2 * R, "regular", self.centre(h), R, COORD_SPOTS, 1)
+                at, size, _lines = labels.place(key, 0.2 * R, "regular", self.centre(h), R, COORD_SPOTS, 1)
                 self.d.text(at, key, font=font(size, "regular"), fill=S.COORD, anchor="mm")
         return labels
 
