@@ -177,7 +177,19 @@ class _Table:
         self.title, self.rows = title, []
 
     def add(self, cells: list, style: dict | None = None):
-        self.rows.append((cells, style or {}))
+        """A row; each column grows to hold its cells whole (Russian words are longer: `приоритет, ходит`,
+        `100% (10 резерв)`), a phone-wide table being split or wrapped afterwards."""
+        style = style or {}
+        self.rows.append((cells, style))
+        body = font(17, "bold" if style.get("bold") else "regular")
+        for k, ((name, w, align), value) in enumerate(zip(self.columns, cells, strict=False)):
+            bold = isinstance(value, Emphasis) or (k == 0 and style.get("entity"))
+            text = value.text if isinstance(value, Emphasis) else str(value)
+            f = font(17, "bold") if bold else body
+            if len(text) * 0.9 * f.size > w - 2 * PAD + 4:  # no glyph is wider than 0.9 em: short texts fit
+                need = int(f.getlength(text)) + 2 * PAD
+                if need > w:
+                    self.columns[k] = (name, need, align)
 
     @property
     def width(self) -> int:

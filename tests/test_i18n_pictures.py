@@ -110,3 +110,28 @@ def test_a_cut_grid_markets_legend_and_note_are_written_large_in_lines_as_wide_a
         assert ink and abs(ink[2] - ink[0] - f.getlength(note)) <= 4 and ink[3] - ink[1] >= 0.7 * market.LEGEND_PX, \
             (lang, ink, note)
     assert count["ru"] > count["en"] if title == "1830" else count["ru"] >= count["en"]  # the longer words wrap
+
+
+@pytest.mark.parametrize("fixture", ["18MEX/13315.json", "1830/1830_game_end_bank.json", "1817/16281.json"])
+def test_companies_picture_writes_every_cell_whole_in_both_languages(monkeypatch, fixture):
+    """A column grows to hold its longest cell, so nothing is cut short with `…`: Russian's `приоритет, ходит`
+    (turn), `100% (10 резерв)` (IPO), `6' (устаревает)` (rusts on), `закрыта → 10% UdY` (a closed minor) were, and
+    English's `priority, to act` and `4 (obsolete)`; the picture stays a phone's width."""
+    from engine.titles import load_18xx
+    from render import companies
+
+    log = json.loads((HERE / "fixtures" / fixture).read_text())
+    game = load_18xx(log)
+    written = []
+    draw_cell = companies._Table._cell
+
+    def spy(d, x, y, w, text, f, fill, align):
+        written.append((text, f.getlength(text) <= w - 2 * companies.PAD + 4))
+        return draw_cell(d, x, y, w, text, f, fill, align)
+
+    monkeypatch.setattr(companies._Table, "_cell", staticmethod(spy))
+    for lang in ("en", "ru"):
+        with speaking(lang):
+            img = _img(render.draw_companies(log["title"], game.summary(), game.facts()))
+        assert img.width <= 1000
+    assert len(written) > 100 and [text for text, whole in written if not whole] == []
