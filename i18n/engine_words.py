@@ -9,7 +9,11 @@ from i18n import N_, NP_, _
 
 ROUNDS = {"Stock Round": N_("Stock Round {turn}"), "Auction Round": N_("Auction Round {turn}"),
           "Merger and Conversion Round": N_("Merger and Conversion Round {turn}")}
-OPERATING = re.compile(r"^Operating Round (?P<turn>\d+)\.(?P<num>\d+) \(of (?P<of>\d+)\)$")
+# rounds numbered within a set of operating rounds (1817 has a merger or acquisition round after each)
+NUMBERED = {"Operating Round": N_("Operating Round {turn}.{num} (of {of})"),
+            "Merger Round": N_("Merger Round {turn}.{num} (of {of})"),
+            "Acquisition Round": N_("Acquisition Round {turn}.{num} (of {of})")}
+OPERATING = re.compile(r"^(?P<name>[A-Za-z ]+?) (?P<turn>\d+)\.(?P<num>\d+) \(of (?P<of>\d+)\)$")
 ROUND = re.compile(r"^(?P<name>[A-Za-z ]+?) (?P<turn>\d+)$")
 
 STATES = {"receivership": N_("receivership"), "insolvent": N_("insolvent"), "relaunched": N_("relaunched"),
@@ -23,11 +27,12 @@ END_REASONS = {"bank": N_("the bank broke"), "bankrupt": N_("a player went bankr
 
 
 def round_text(description: str) -> str:
-    """`Stock Round 3`, `Operating Round 3.1 (of 2)` (the engine's `Round.description`)."""
+    """`Stock Round 3`, `Operating Round 3.1 (of 2)`, 1817's `Merger Round 3.1 (of 2)` (the engine's
+    `Round.description`)."""
     text = str(description or "")
     m = OPERATING.match(text)
-    if m:
-        return _("Operating Round {turn}.{num} (of {of})", **m.groupdict())
+    if m and m["name"] in NUMBERED:
+        return _(NUMBERED[m["name"]], turn=m["turn"], num=m["num"], of=m["of"])
     m = ROUND.match(text)
     if m and m["name"] in ROUNDS:
         msgid = ROUNDS[m["name"]]

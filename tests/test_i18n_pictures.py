@@ -135,3 +135,23 @@ def test_companies_picture_writes_every_cell_whole_in_both_languages(monkeypatch
             img = _img(render.draw_companies(log["title"], game.summary(), game.facts()))
         assert img.width <= 1000
     assert len(written) > 100 and [text for text, whole in written if not whole] == []
+
+
+def test_1817s_merger_and_acquisition_rounds_are_named_in_russian():
+    """The companies picture's header names the round: 1817's rounds after an operating round (the engine's
+    `Merger Round 2.1 (of 2)`, `Acquisition Round 2.2 (of 2)`) were left in English in a Russian game."""
+    from types import SimpleNamespace
+
+    from engine.titles.g1817.mergers import AcquisitionRound1817, MergerRound1817
+    from i18n.engine_words import round_text
+
+    game = SimpleNamespace(turn=2, operating_rounds=2)
+    said = []
+    for cls, num in ((MergerRound1817, 1), (AcquisitionRound1817, 2)):
+        described = SimpleNamespace(label=cls.label, game=game, round_num=num)
+        text = cls.description.fget(described)
+        with speaking("ru"):
+            said.append(round_text(text))
+        with speaking("en"):
+            assert round_text(text) == text
+    assert said == ["Раунд слияний 2.1 (из 2)", "Раунд поглощений 2.2 (из 2)"]
