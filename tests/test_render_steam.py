@@ -191,3 +191,22 @@ def test_names_and_coordinates_are_placed_clear_of_track(name, upto):
         assert drawn.covered(box) == 0, text
         for other, b in boxes[:k]:
             assert box[2] <= b[0] or b[2] <= box[0] or box[3] <= b[1] or b[3] <= box[1], (text, other)
+
+
+def test_a_tiles_name_in_russian_stays_within_its_column():
+    """The players' action tiles in Russian (`2 Первое перемещение`, `4 Первый строитель`) ran past the picture's
+    right edge at 22 px: each is written within its column, a little smaller or on two lines."""
+    from i18n import speaking
+    from render.steam import players as P
+
+    summary = _game("eastern_standard_5p", None).summary()
+    with speaking("ru"):
+        img = _img(draw_players(summary))
+    x0 = P.PAD + sum(w for _, w in P.COLUMNS[:-1])
+    top = P.PAD + 60 + P.ROW
+    tiles = [p.get("tile") for p in P.PlayersPainter(summary).order()]
+    assert 2 in tiles  # its Russian name is the longest
+    for k in range(len(tiles)):
+        row = img.crop((x0, top + k * P.ROW, img.width, top + (k + 1) * P.ROW)).convert("L")
+        ink = row.point(lambda v: 255 if v < 100 else 0).getbbox()
+        assert ink and x0 + ink[2] <= img.width - P.PAD, (tiles[k], ink)

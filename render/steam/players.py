@@ -23,9 +23,9 @@ ZEBRA = ((255, 255, 255), (243, 241, 234))
 ACTING = (255, 240, 190)
 
 # the columns' headings are shown with pgettext("column", name)
-COLUMNS = [("", 50), (NP_("column", "Player"), 260), (NP_("column", "Cash"), 100), (NP_("column", "Income"), 110),
+COLUMNS = [("", 50), (NP_("column", "Player"), 250), (NP_("column", "Cash"), 100), (NP_("column", "Income"), 110),
            (NP_("column", "VP"), 120), (NP_("column", "Loco"), 110), (NP_("column", "Shares"), 100),
-           (NP_("column", "Links"), 90), (NP_("column", "Tile"), 244)]
+           (NP_("column", "Links"), 90), (NP_("column", "Tile"), 254)]
 
 
 def status_line(state: dict) -> str:
@@ -78,6 +78,18 @@ class PlayersPainter:
             self.paint_scoring(y + PAD, scoring)
         return img
 
+    def paint_fitted(self, at: tuple[float, float], text: str, room: float) -> None:
+        """`text` from `at` (left, middle) within `room`: at SMALL, else a little smaller (down to 19 px), else
+        on two lines (a Russian tile's name, `2 Первое перемещение`, ran past the picture's edge)."""
+        size = SMALL
+        while size > 19 and self.d.textlength(text, font=font(size, "regular")) > room:
+            size -= 1
+        f = font(size, "regular")
+        if self.d.textlength(text, font=f) > room and " " in text:
+            self.d.multiline_text(at, "\n".join(text.rsplit(" ", 1)), font=f, fill=S.INK, anchor="lm", spacing=2)
+        else:
+            self.d.text(at, text, font=f, fill=S.INK, anchor="lm")
+
     def paint_title(self, y: int) -> int:
         self.d.text((PAD, y + 24), status_line(self.s), font=font(30, "bold"), fill=S.INK, anchor="lm")
         return y + 60
@@ -115,7 +127,7 @@ class PlayersPainter:
                 elif name == "Loco":
                     self.paint_loco(x + 10, cy, p.get("loco", 1))
                 elif name == "Tile":
-                    self.d.text((x + 6, cy), text, font=font(SMALL, "regular"), fill=S.INK, anchor="lm")
+                    self.paint_fitted((x + 6, cy), text, width - 12)
                 else:
                     colour = (170, 30, 30) if name == "Income" and p["income"] < 0 else S.INK
                     self.d.text((cx, cy), text, font=f, fill=colour, anchor="mm")
