@@ -249,7 +249,7 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
     top = 52
     wrapped = one_d and not zigzag
     price_font = font(24 if zigzag else 26 if wrapped else 18, "bold")
-    zone_font = font(15)  # a wrapped row's zone said on its space
+    zone_font = font(LEGEND_PX)  # a wrapped row's zone said on its space, as large as the legend
     cells: dict[tuple[int, int], tuple[float, float, bool]] = {}  # (row, col) -> (x0, y0, up)
 
     def cell(x0, y0, w, h, cellinfo):
