@@ -317,7 +317,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         limit = (ops.get(sym) or {}).get("train_limit")
         own_limit = started and limit is not None and limit != phase_limit  # its own, not the phase's
         row += [money.credits(c.get("cash")),
-                _trains_text(c.get("trains", []), obsolete) + (" " + _("(max {n})", n=limit) if own_limit else ""),
+                " ".join(filter(None, [_trains_text(c.get("trains", []), obsolete),
+                                       _("(max {n})", n=limit) if own_limit else ""])),
                 c.get("tokens_left", 0),
                 f"{c.get('ipo', 0)}%" + (" " + _("({n} res.)", n=reserved[sym]) if reserved.get(sym) else ""),
                 f"{c.get('pool', 0)}%", " ".join(c.get("companies", []))]
