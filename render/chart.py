@@ -23,6 +23,7 @@ from .png import to_png
 PLAYER_COLOURS = ["#e6194b", "#0082c8", "#3cb44b", "#911eb4", "#f58230", "#008080", "#800000", "#464646"]
 # about 1000 x 1300 pixels: a phone shows the whole picture with legible text
 FIGSIZE, DPI = (10.0, 13.0), 100
+TITLE_X = 0.03  # where the headings start, a share of the width
 SPREAD_POINTS = 4.0  # how far apart coinciding lines are drawn
 STYLE = {
     "font.family": "DejaVu Sans",  # the copy in render/fonts (registered in _matplotlib), never a system font
@@ -184,12 +185,14 @@ def _panel(ax, heading: str, labels: list[str], series: list[tuple[str, list[int
         if last is not None:
             ends.append((-last, name, line, f"{_short(name)} {money(last)}"))
     ends.sort(key=lambda e: e[:2])
-    ax.set_title(heading, pad=12)
+    box = ax.get_position()  # the heading starts at the figure's margin, as the ranking above does: in
+    ax.set_title(heading, pad=12, x=(TITLE_X - box.x0) / box.width)  # Russian it ran past the right edge
     ax.set_xlim(-0.3, max(len(labels) - 1, 1) + 0.3)
     ax.yaxis.set_major_locator(max_locator(nbins=5, steps=[1, 2, 2.5, 5, 10], integer=True))
     ax.yaxis.set_major_formatter(func_formatter(lambda v, _pos: money(int(v))))
     every = max(1, -(-len(labels) // 8))  # at most 8 labels across a phone's width
-    shown = [i for i in xs if i % every == 0 or i == xs[-1]] if xs else []
+    # ... and none crowding the last (`SR 9` against `end`)
+    shown = [i for i in xs if i % every == 0 and xs[-1] - i >= every] + xs[-1:]
     ax.set_xticks(shown, [labels[i] for i in shown])
     ax.grid(axis="x", visible=False)
     if ends:
@@ -231,7 +234,7 @@ def chart_figure(title: str, history: dict[str, Any]):
     fig = figure(figsize=FIGSIZE, dpi=DPI, facecolor="white")
     canvas(fig)
     lines = [heading, *_lines(ranking, 72)]
-    fig.suptitle("\n".join(lines), x=0.03, y=0.99, ha="left", va="top",
+    fig.suptitle("\n".join(lines), x=TITLE_X, y=0.99, ha="left", va="top",
                  fontsize=19, fontweight="bold", linespacing=1.4)
     top, bottom = fig.subplots(2, 1, gridspec_kw={"hspace": 0.32})
     fig.subplots_adjust(left=0.13, right=0.72, top=0.92 - 0.03 * len(lines), bottom=0.04)

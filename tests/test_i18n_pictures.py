@@ -157,3 +157,33 @@ def test_1817s_merger_and_acquisition_rounds_are_named_in_russian():
         with speaking("en"):
             assert round_text(text) == text
     assert said == ["Раунд слияний 2.1 (из 2)", "Раунд поглощений 2.2 (из 2)"]
+
+
+def test_the_charts_headings_and_labels_stay_clear_in_russian():
+    """The chart's panel headings start at the picture's margin, as its ranking does: the Russian players'
+    heading (`Игроки: деньги, акции по цене рынка, частные комп.`), begun over the plot, ran past the right edge.
+    Of every other point's label, the one just before the last is left out where they would touch."""
+    import matplotlib
+    import matplotlib.text
+
+    from render import chart
+
+    history = chart.value_history(json.loads((HERE / "fixtures" / "1817" / "15528.json").read_text()), None)
+    with speaking("ru"), matplotlib.rc_context(chart.STYLE):
+        fig = chart.chart_figure("1817", history)
+        fig.canvas.draw()
+        width = fig.bbox.width
+        for ax in fig.axes[:2]:
+            heading = ax.get_title(loc="left")
+            title = next(t for t in ax.get_children() if isinstance(t, matplotlib.text.Text) and t.get_text() == heading)
+            box = title.get_window_extent()
+            assert heading and 0.02 * width <= box.x0 and box.x1 <= 0.98 * width, (heading, box)
+    # the points' labels along the bottom stand apart: `АР 9` ran into `итог` (1830, ten points)
+    history = chart.value_history(json.loads((HERE / "fixtures" / "1830" / "1830_game_end_bank.json").read_text()))
+    with speaking("ru"), matplotlib.rc_context(chart.STYLE):
+        fig = chart.chart_figure("1830", history)
+        fig.canvas.draw()
+        for ax in fig.axes[:2]:
+            boxes = [t.get_window_extent() for t in ax.get_xticklabels() if t.get_text()]
+            assert len(boxes) >= 4 and boxes[-1].x1 > boxes[-2].x1
+            assert all(b.x0 - a.x1 >= 10 for a, b in zip(boxes, boxes[1:], strict=False)), boxes
