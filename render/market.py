@@ -34,7 +34,7 @@ LEGEND_PX, LEGEND_LINE, LEGEND_SWATCH = 18, 34, 24
 # lower ones
 ZZ_W, ZZ_H, ZZ_BAND, ZZ_TAG = 106, 50, 14, 38
 # a long one-row market (1817's 32 spaces) wraps into lines of WRAP spaces, markers two abreast under a space
-WRAP, WRAP_W, WRAP_H, WRAP_TOK_R = 11, 100, 66, 24
+WRAP, WRAP_W, WRAP_H, WRAP_TOK_R = 8, 100, 66, 24
 # zones named on their spaces
 ZONE_WORDS = {"liquidation": NP_("market", "liquidation"), "acquisition": NP_("market", "acquisition")}
 # ... shortened where the word is wider than a space, and after a price in the companies' table

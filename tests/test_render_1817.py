@@ -46,10 +46,14 @@ def test_map_shows_mines_and_bridges():
 
 
 def test_market_wraps_its_row_and_names_the_zones():
+    from render import market
+
     _, summary, facts = _late()
     png = render.draw_market("1817", summary, facts)
     img = Image.open(io.BytesIO(png))
-    assert img.width <= 1200 and img.height < 2 * img.width  # three lines a phone shows whole
+    # four lines of eight spaces, 840 px wide: a phone showing it 400 px wide reads its prices ~12 px high (three
+    # lines of eleven, 1,140 px, read ~9 px)
+    assert img.width == market.WRAP * market.WRAP_W + 40 <= 900 and img.height < 1.5 * img.width
     _compare("market_1817_zones", png)
 
 
