@@ -213,3 +213,51 @@ def test_every_corporation_over_the_train_limit_is_to_act_and_any_may_discard_fi
         game.apply(act("C&O", "discard_train", "corporation", train="2-0"))
     game.apply(act("B&M", "discard_train", "corporation", train="4-2"))
     assert [c.sym for c in game.acting_entities()] == ["NYC", "B&O"] and game.active_players() == [4, 6]
+
+
+def _erie_lays_dhs_tile():
+    """1830_game_end_bank after action 226: ERIE (at its track step, two stations left) buys DH and lays DH's
+    tile on F16; DH's station is then to be placed or declined before anything else (18xx.games agrees on
+    every verdict below)."""
+    game = _fixture_position("1830_game_end_bank", 226)
+    game.apply(act("ERIE", "buy_company", "corporation", company="DH", price=140))
+    game.apply(act("DH", "lay_tile", "company", hex="F16", tile="57-1", rotation=1))
+    return game
+
+
+def test_dhs_station_is_settled_right_after_its_tile():
+    game = _erie_lays_dhs_tile()
+    president = game.player_of(game.corporation("ERIE")).id
+    assert game.acting_entity() == {"entity": "DH", "entity_type": "company"}
+    assert sorted((a["type"], a.get("city")) for a in game.legal_actions(president)) == \
+        [("pass", None), ("place_token", "57-1-0")]
+    for refused, reason in [
+        (act("ERIE", "pass", "corporation"), "not ERIE's turn: DH must place the teleport station"),
+        (act("ERIE", "lay_tile", "corporation", hex="E11", tile="59-1", rotation=2), "already laid its track"),
+        (act("DH", "lay_tile", "company", hex="F16", tile="57-1", rotation=2), "first place the teleport station"),
+        (act("DH", "place_token", "company", city="E11-0-0", slot=0), "free station goes on F16"),
+    ]:
+        with pytest.raises(GameError, match=reason):
+            game.apply(refused)
+    erie = game.corporation("ERIE")  # a refused move puts the state back: look the corporation up again
+    cash, left = erie.cash, erie.tokens_left
+    game.apply(act("DH", "place_token", "company", city="57-1-0", slot=0))
+    # free, from the charter, and the turn's station
+    assert (erie.cash, erie.tokens_left) == (cash, left - 1)
+    assert game.hexmap.city("57-1-0").tokened_by("ERIE")
+    assert game.acting_entity() == {"entity": "ERIE", "entity_type": "corporation"}
+    with pytest.raises(GameError, match="DH has no station to place"):
+        game.apply(act("DH", "place_token", "company", city="57-1-0", slot=0))
+
+
+def test_dhs_station_may_be_declined_once():
+    game = _erie_lays_dhs_tile()
+    erie = game.corporation("ERIE")
+    left = erie.tokens_left
+    game.apply(act("DH", "pass", "company"))
+    assert erie.tokens_left == left and not game.hexmap.city("57-1-0").tokened_by("ERIE")
+    assert game.acting_entity() == {"entity": "ERIE", "entity_type": "corporation"}
+    with pytest.raises(GameError, match="DH has no station to place"):
+        game.apply(act("DH", "place_token", "company", city="57-1-0", slot=0))
+    with pytest.raises(GameError, match="DH can't pass now"):
+        game.apply(act("DH", "pass", "company"))
