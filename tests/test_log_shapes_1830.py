@@ -9,6 +9,7 @@ import pytest
 
 from engine.core.actions import resolve_undo
 from engine.core.errors import GameError
+from engine.core.game import with_numbered_players
 from engine.replay import replay
 from engine.titles import load_18xx
 
@@ -90,3 +91,60 @@ def test_a_buy_must_name_the_certificate_s_own_percent():
         game.apply({**buy, "percent": 20})  # 18xx.games refuses such a bundle
     assert game.summary() == before
     game.apply(buy)
+
+
+def named_only(log: dict) -> dict:
+    """The log as early 18xx.games hotseat games wrote it: players with a name and no id, actions naming them."""
+    names = {p["id"]: p["name"] for p in log["players"]}
+
+    def renamed(a: dict) -> dict:
+        out = {**a, **({"entity": names[a["entity"]]} if a["entity_type"] == "player" else {}),
+               **({"user": names.get(a["user"], a["user"])} if "user" in a else {})}
+        if a.get("auto_actions"):
+            out["auto_actions"] = [renamed(x) for x in a["auto_actions"]]
+        return out
+
+    return {**log, "players": [{"name": p["name"]} for p in log["players"]],
+            "actions": [renamed(a) for a in log["actions"]],
+            "result": {names[int(k)]: v for k, v in log["result"].items()}}
+
+
+def test_players_named_only_are_their_names():
+    """18xx.games takes a player without an id by its name; so does the engine, and a store that numbers its
+    players gets them numbered by seat, every action naming them renamed (auto actions and results too)."""
+    log = json.loads(FINISHED.read_text())
+    named = named_only(log)
+    game = loads_both_ways(named)
+    assert game.result() == named["result"] and game.end_reason == log["game_end_reason"]
+    numbered = with_numbered_players(named)
+    assert [p["id"] for p in numbered["players"]] == [1, 2, 3, 4]
+    seat = {p["id"]: n for n, p in enumerate(log["players"], 1)}
+    assert numbered["result"] == {str(seat[int(k)]): v for k, v in log["result"].items()}
+    assert all(a["entity"] in (1, 2, 3, 4) for a in numbered["actions"] if a["entity_type"] == "player")
+    assert loads_both_ways(numbered).result() == numbered["result"]
+    # ids left as the log has them; a player with neither id nor name is not made up
+    assert with_numbered_players(log) is log
+    assert with_numbered_players({**log, "players": [{}]})["players"] == [{}]
+    with pytest.raises(GameError, match="has no id"):
+        load_18xx({**log, "players": [{}, *log["players"][1:]]})
+
+
+def test_a_player_named_only_takes_a_number_no_other_player_has():
+    log = finished_log()
+    mixed = {**log, "players": [{"id": 2, "name": "A"}, {"name": "B"}, {"id": 1, "name": "C"}, {"name": "D"}],
+             "actions": [{"type": "message", "entity": "B", "entity_type": "player", "message": "hi",
+                          "auto_actions": [{"type": "pass", "entity": "D", "entity_type": "player"}]},
+                         {"type": "pass", "entity": "D", "user": "B", "entity_type": "corporation"}]}
+    numbered = with_numbered_players(mixed)
+    assert [p["id"] for p in numbered["players"]] == [2, 3, 1, 4]
+    assert numbered["actions"][0]["entity"] == 3 and numbered["actions"][0]["auto_actions"][0]["entity"] == 4
+    assert numbered["actions"][1] == {"type": "pass", "entity": "D", "user": 3, "entity_type": "corporation"}
+
+
+def test_an_optional_rule_the_title_has_not_is_played_as_if_unset():
+    """18xx.games keeps a rule name its title does not know and plays without it (a rule since dropped); so does
+    a replay. A rule of the title is still played."""
+    log = finished_log()
+    game = loads_both_ways({**log, "settings": {**log["settings"],
+                                                 "optional_rules": ["no_such_rule", *log["settings"]["optional_rules"]]}})
+    assert game.optional_rules == ("multiple_brown_from_ipo",) and game.result() == log["result"]

@@ -8,6 +8,7 @@ BaseGame and override the hooks (round step lists, private abilities, scoring).
 from __future__ import annotations
 
 import gc
+import itertools
 from collections.abc import Iterable
 from contextlib import contextmanager
 
@@ -145,8 +146,12 @@ class BaseGame(OperatingMixin):
         self.round.start()
         self._advance_rounds()
 
+    @classmethod
+    def optional_rule_names(cls) -> list[str]:
+        return [r["sym"] for r in title_data.load(cls.TITLE)["meta"].get("optional_rules", ())]
+
     def check_optional_rules(self) -> None:
-        known = [r["sym"] for r in title_data.load(self.TITLE)["meta"].get("optional_rules", ())]
+        known = self.optional_rule_names()
         for rule in self.optional_rules:
             if rule not in known:
                 raise GameError("{title} has no optional rule {rule}; its optional rules: {known}",
@@ -1191,7 +1196,9 @@ class BaseGame(OperatingMixin):
         """A game from an 18xx.games log (undo and redo resolved), ready for live play. GameError if the log
         is malformed or one of its actions is refused. `before_each(game)` is called before each action is
         applied (to sample the game as it goes)."""
-        game = cls(players_of(log), seed_of(log), optional_rules_of(log), log.get("id"))
+        known = cls.optional_rule_names()  # 18xx.games plays a log as if the rules its title has not were not set
+        rules = tuple(rule for rule in optional_rules_of(log) if rule in known)
+        game = cls(players_of(log), seed_of(log), rules, log.get("id"))
         actions = resolve_undo(actions_of(log))
         with game.loading():
             for action in actions:
@@ -1315,6 +1322,17 @@ def optional_rules_of(log: dict) -> tuple[str, ...]:
     return tuple(rules)
 
 
+def player_id_of(player) -> int | str:
+    """A log player's id: its `id`, or where it has none its name, as 18xx.games takes it (early hotseat logs
+    name their players only, and their actions name them too)."""
+    given = player.get("id") if isinstance(player, dict) else None
+    if given is None and isinstance(player, dict):
+        given = player.get("name")
+    if isinstance(given, bool) or not isinstance(given, int | str):
+        raise GameError("the log's player {player} has no id", player=quoted(player))
+    return given
+
+
 def players_of(log: dict) -> list[dict]:
     """The log's players as {id, name}; ids are numbers or strings, as the log has them."""
     players = log.get("players") if isinstance(log, dict) else None
@@ -1322,11 +1340,49 @@ def players_of(log: dict) -> list[dict]:
         raise GameError("the log has no list of players")
     out = []
     for p in players:
-        if not isinstance(p, dict) or isinstance(p.get("id"), bool) or not isinstance(p.get("id"), int | str):
-            raise GameError("the log's player {player} has no id", player=quoted(p))
-        out.append({"id": p["id"], "name": str(p.get("name", p["id"]))})
+        pid = player_id_of(p)
+        out.append({"id": pid, "name": str(p.get("name", pid))})
     if len({str(p["id"]) for p in out}) != len(out):
         raise GameError("two of the log's players have the same id")
+    return out
+
+
+def with_numbered_players(log: dict) -> dict:
+    """The log with its players that have no id (named only: see player_id_of) numbered by seat, 1, 2, ... (a
+    number no other player has), and every action naming them renamed: for a store that numbers players."""
+    players = log.get("players") if isinstance(log, dict) else None
+    unnumbered = [i for i, p in enumerate(players) if isinstance(p, dict) and p.get("id") is None
+                  and isinstance(p.get("name"), str)] if isinstance(players, list) else []
+    if not unnumbered:
+        return log  # nothing to number (a malformed log is left for whoever reads it to refuse)
+    taken = {p.get("id") for p in players if isinstance(p, dict)}
+    renamed: dict[str, int] = {}
+    number = 0
+    for i in unnumbered:
+        number = next(n for n in itertools.count(number + 1) if n not in taken)
+        renamed[players[i]["name"]] = number
+
+    def player(value):
+        return renamed.get(value, value) if isinstance(value, str) else value
+
+    def action(a):
+        if not isinstance(a, dict):
+            return a
+        out = dict(a)
+        for key, value in a.items():
+            if key == "entity" and a.get("entity_type", "player") == "player" or key == "user" or \
+                    a.get(f"{key}_type") == "player":  # 18xx.games names an entity's kind in `<field>_type`
+                out[key] = player(value)
+        if isinstance(a.get("auto_actions"), list):
+            out["auto_actions"] = [action(x) for x in a["auto_actions"]]
+        return out
+
+    out = {**log, "players": [{**p, "id": renamed[p["name"]]} if i in unnumbered else p
+                              for i, p in enumerate(players)]}
+    if isinstance(log.get("actions"), list):
+        out["actions"] = [action(a) for a in log["actions"]]
+    if isinstance(log.get("result"), dict):
+        out["result"] = {str(player(k)): v for k, v in log["result"].items()}
     return out
 
 
