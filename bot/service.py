@@ -1996,6 +1996,11 @@ class Service:
         if not isinstance(data, dict):
             raise UserError(lazy("The file is not an 18xx.games game log: it should be one JSON object with "
                                  "`title`, `players` and `actions`."))
+        named = data.get("title")
+        title = next((t for t in self.engine.titles.values()
+                      if isinstance(named, str) and t.name.lower() == named.lower()), None)
+        if title is not None:
+            data = title.family.numbered(data)
         try:
             parsed = ImportedLog.model_validate(data)
         except pydantic.ValidationError as exc:
@@ -2008,7 +2013,12 @@ class Service:
             raise UserError(lazy("The file is not an 18xx.games game log: {field} {reason}, not {value}.",
                                  field=quote(where or "log"), reason=reason, value=quote(exc.errors()[0]["input"]))) \
                 from None
-        title = next((t for t in self.engine.titles.values() if t.name.lower() == parsed.title.lower()), None)
+        if data.get("status") == "new":  # 18xx.games' game not started: players may still join or leave it
+            raise UserError(lazy("The game has not started on 18xx.games yet: its players may still change. "
+                                 "Import it once it has started."))
+        if "actions" not in data or data.get("loaded") is False:  # a game as 18xx.games lists it, its moves left out
+            raise UserError(lazy("The file holds the game without its actions: export the game itself, with "
+                                 "its actions."))
         if title is None:
             raise UserError(lazy("Cannot import a {title} game; playable: {titles}.", title=quote(parsed.title),
                                  titles=", ".join(self.engine.titles)))
@@ -2022,6 +2032,10 @@ class Service:
             raise UserError(lazy_n("The log has {players} players; {title} is for at most {n}.",
                                    "The log has {players} players; {title} is for at most {n}.", title.player_range[1],
                                    players=len(ids), title=title.display_name))
+        if len(ids) < title.player_range[0]:
+            raise UserError(lazy_n("The log has {n} player; {title} is for at least {least}.",
+                                   "The log has {n} players; {title} is for at least {least}.", len(ids),
+                                   title=title.display_name, least=title.player_range[0]))
         return parsed, data
 
     async def import_game(self, caller: Caller, data: bytes | str | dict, members: list[tuple[int, str] | None],

@@ -109,6 +109,12 @@ class Session:
         return cls(title, cls.load_game(log_dict))
 
     @classmethod
+    def numbered(cls, log_dict: dict) -> dict:
+        """An exported log with its players numbered, as seats are (a format whose players may go unnumbered
+        renumbers them here, and the actions naming them)."""
+        return log_dict
+
+    @classmethod
     def log(cls, title: str, players: list[dict], seed: int, setup: dict, actions: list[dict],
             game_id: Any = None) -> dict:
         """A log of this family's format with these players, settings and actions."""

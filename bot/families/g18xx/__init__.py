@@ -115,6 +115,12 @@ class G18xx(Session):
         return cls(title, load_18xx(log_dict, before_each=values.seen), values)
 
     @classmethod
+    def numbered(cls, log_dict):
+        from engine.core.game import with_numbered_players
+
+        return with_numbered_players(log_dict)
+
+    @classmethod
     def log(cls, title, players, seed, setup, actions, game_id=None):
         return {"id": game_id if game_id is not None else seed, "title": title, "players": players,
                 "settings": {"seed": seed, "optional_rules": list(setup.get("optional_rules") or ())},
