@@ -148,3 +148,15 @@ def test_an_optional_rule_the_title_has_not_is_played_as_if_unset():
     game = loads_both_ways({**log, "settings": {**log["settings"],
                                                  "optional_rules": ["no_such_rule", *log["settings"]["optional_rules"]]}})
     assert game.optional_rules == ("multiple_brown_from_ipo",) and game.result() == log["result"]
+
+
+def test_a_message_or_standing_order_without_its_required_field_is_refused():
+    """18xx.games refuses chat without its text, an order to buy without its end, and an order stopped without a
+    reason (its engine requires these fields)."""
+    log = finished_log()
+    player = log["players"][0]["id"]
+    for action, field in (({"type": "message"}, "message"),
+                          ({"type": "program_buy_shares", "corporation": "PRR"}, "until_condition"),
+                          ({"type": "program_disable"}, "reason")):
+        refused_both_ways(with_actions(log, {**action, "entity": player, "entity_type": "player"}, at=40),
+                          f"{field} is missing")

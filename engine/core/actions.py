@@ -204,7 +204,7 @@ class Convert(Action):
 
 class Message(Action):
     type: str = "message"
-    message: str = ""
+    message: str  # 18xx.games refuses a message without its text
 
 
 class ProgramBuyShares(Action):
@@ -212,7 +212,7 @@ class ProgramBuyShares(Action):
 
     type: str = "program_buy_shares"
     corporation: str
-    until_condition: Literal["float"] | int | None = None
+    until_condition: Literal["float"] | int  # 18xx.games refuses an order without its end
     from_market: bool = False
     auto_pass_after: bool = False
 
@@ -225,7 +225,7 @@ class ProgramSharePass(Action):
 
 class ProgramDisable(Action):
     type: str = "program_disable"
-    reason: str | None = None
+    reason: str  # 18xx.games refuses it without a reason
     original_type: str | None = None
 
 
