@@ -664,6 +664,63 @@ def test_search_by_stops_finds_the_best_route_and_every_route_over_a_floor():
     assert checked > 150
 
 
+def test_search_by_stops_from_stations_in_any_order(monkeypatch):
+    """A route is grown only from the first of its stations in the search's order (`_StopSearch.anchors`: the
+    best stop first, or as the stations come), and a half-built one is bounded by the stops it may still visit
+    (none ranked before its anchor): in any order of the stations (either of those, reversed, shuffled), bounded
+    by walks or not, the search finds the best route and every route worth at least a floor, and the pair search
+    the best route beside a partner clear of its track, as trying every route finds them: on 1817's map (WT's
+    eight stations at 15528 action 1620) and on random maps with bonus hexes where a corporation has several
+    stations."""
+    from engine.titles import load_18xx
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+    game = load_18xx(log, upto=1620)
+    cases = [(game, game.corporation("WT"), cost) for cost in (4, 5)]
+    cases += [case for case in mine_and_bonus_cases(12, (4, 6)) if isinstance(case[0], BonusGame)]
+    rng = random.Random(1620)
+    walks_as_made = autoroute._StopSearch.bounds_by_walks
+    checked = 0
+    for game, corp, max_cost in cases:
+        search, rules = _search_of(game, corp)
+        tokens, by_value = (order for order, _rank in search.orders)
+        if len(tokens) < 2:
+            continue
+        cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
+        if not len(cands):
+            continue
+        worths = _route_worths(search, rules, cands)
+        best = max(worths)
+        floor = best - 20
+        want = {(cands.stopmasks[k], cands.masks[k]) for k in range(len(cands)) if worths[k] >= floor}
+        partners = rng.sample(range(len(cands)), min(len(cands), 6))
+        pvals = sorted((worths[k] for k in partners), reverse=True)
+        pmasks = [cands.masks[k] for k in sorted(partners, key=lambda k: -worths[k])]
+        pair = max((w + pv for k, w in enumerate(worths) for pv, pm in zip(pvals, pmasks, strict=True)
+                    if not cands.masks[k] & pm), default=None)
+        shuffled = list(tokens)
+        rng.shuffle(shuffled)
+        for order in (tokens, by_value, by_value[::-1], shuffled):
+            for walks in (True, False):
+                with monkeypatch.context() as m:
+                    if not walks:
+                        m.setattr(autoroute._StopSearch, "bounds_by_walks", lambda self, cost, listing, forbid: False)
+                    search, _ = _search_of(game, corp)
+                    ranked = autoroute._ranked(order, len(search.vals))
+                    search.anchors = lambda max_cost, ranked=ranked: ranked
+                    assert search.best(max_cost)[1] == best, (corp.sym, max_cost, order, walks)
+                    listed, _ = search.search(max_cost, floor)
+                    got = {(sm, mk) for sm, mk, w in zip(listed.stopmasks, listed.masks,
+                                                         _route_worths(search, rules, listed), strict=True)
+                           if w >= floor}
+                    assert got == want, (corp.sym, max_cost, order, walks)
+                    if pair is not None and walks_as_made(search, max_cost, True, 0):
+                        found = search.best_with_partner(max_cost, (pvals, pmasks), 1)
+                        assert found is not None and found[0] == pair, (corp.sym, max_cost, order)
+                checked += 1
+    assert checked > 100
+
+
 def test_best_route_bounded_by_walks_beyond_walkable_trains(monkeypatch):
     """A train that can run (nearly) every stop is not `walkable`, yet its best route alone is bounded by walks
     too (`_StopSearch.bounds_by_walks`): on 1817's map at 15528 action 1604 (A&S's 8-train, 8 passable stops)
