@@ -18,6 +18,7 @@ the game in memory is dropped and rebuilt from the log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import json
@@ -25,7 +26,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +82,8 @@ ANY_MOMENT = object()  # a command typed, not sent by a button: no moment of the
 # a game button pressed under a message older than the game's moment (`Service._moment`)
 BUTTON_OUTDATED = N_("This button was posted before the game moved on, so nothing was done: use the buttons of the "
                      "latest message, or the command.")
+STORED_UNTOLD = N_("Done and stored, but telling the game's thread of it failed: the thread is told within a few "
+                   "minutes, so do not send it again.")
 ENGINE_FAILED = N_("The rules engine failed on this action, so nothing was stored: the game is as it was "
                    "before your command. The error was logged for the developers.")
 
@@ -1198,24 +1201,37 @@ class Service:
             vote = vote or vote_now
             changes.append(change)
             action = cmd.follow_up(session, changes[0], change) if cmd is not None else None
-        change = changes[-1]
-        if self._live.get(lv.row.id) is not lv:  # a follow-up applied but not stored: the game is rebuilt, and
-            lv = await self.live(lv.row.id)       # the reply tells it as stored (its turn, pictures, buttons)
-            session = lv.session
-            assert session is not None
-        lv.row.turn_members = turn
-        if session.finished:
-            lv.row.status = "finished"
-        text = self._words(lambda: session.describe_all(changes, lv.names), "description", lv) or \
-            "; ".join(self._line(lv, c.action) for c in changes)
-        if agreed_by is not None:
-            text = _("{name} agrees.", name=agreed_by) + " " + text
-        reply = lv.reply(text + ".")
-        kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
-        await self._finish_reply(lv, reply, change, previous, turn)
-        closed = _("{name} agreed", name=agreed_by) if agreed_by is not None else _("withdrawn")
-        reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, closed)
-        return await self._tell(lv, reply, kinds, change, publish)
+        async with self._stored(lv.row.id):  # the actions are stored: what follows never says otherwise
+            change = changes[-1]
+            if self._live.get(lv.row.id) is not lv:  # a follow-up applied but not stored: the game is rebuilt, and
+                lv = await self.live(lv.row.id)       # the reply tells it as stored (its turn, pictures, buttons)
+                session = lv.session
+                assert session is not None
+            lv.row.turn_members = turn
+            if session.finished:
+                lv.row.status = "finished"
+            text = self._words(lambda: session.describe_all(changes, lv.names), "description", lv) or \
+                "; ".join(self._line(lv, c.action) for c in changes)
+            if agreed_by is not None:
+                text = _("{name} agrees.", name=agreed_by) + " " + text
+            reply = lv.reply(text + ".")
+            kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
+            await self._finish_reply(lv, reply, change, previous, turn)
+            closed = _("{name} agreed", name=agreed_by) if agreed_by is not None else _("withdrawn")
+            reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, closed)
+            return await self._tell(lv, reply, kinds, change, publish)
+
+    @contextlib.asynccontextmanager
+    async def _stored(self, game_id: int) -> AsyncIterator[None]:
+        """Around what follows a change once it is committed: a failure there (a read of the database, the words)
+        must not tell the member that nothing changed, who would send it again. The game is rebuilt from its
+        stored log at its next command, and the catch-up tells its thread."""
+        try:
+            yield
+        except Exception:
+            self._forget(game_id)
+            log.exception("game %s: telling a stored change failed", game_id)
+            raise UserError(lazy(STORED_UNTOLD)) from None
 
     async def _tell(self, lv: Live, reply: Reply, kinds: set[str], change: Change | None,
                     publish: Publish | None) -> Reply:
@@ -1840,18 +1856,19 @@ class Service:
         except BaseException:
             self._forget(game_id)
             raise
-        previous = set(lv.row.turn_members)
-        lv.session = session
-        self._changed(lv)
-        self._install(game_id, lv)
-        lv2 = await self._refresh(game_id)
-        log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-        reply = lv2.reply(self.undo_sentence(event, lv2.names),
-                          also=[*self._offer_closed(lv2, offer, _("undone")), *(closing or [])])
-        change = Change({}, before, session.summary())
-        kinds = self._words_set(lambda: session.pictures_for(change), lv2) | {session.picture_kinds[0]}
-        await self._finish_reply(lv2, reply, None, previous, turn)
-        return await self._tell(lv2, reply, kinds, None, publish)
+        async with self._stored(game_id):  # the undo is stored: what follows never says otherwise
+            previous = set(lv.row.turn_members)
+            lv.session = session
+            self._changed(lv)
+            self._install(game_id, lv)
+            lv2 = await self._refresh(game_id)
+            log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
+            reply = lv2.reply(self.undo_sentence(event, lv2.names),
+                              also=[*self._offer_closed(lv2, offer, _("undone")), *(closing or [])])
+            change = Change({}, before, session.summary())
+            kinds = self._words_set(lambda: session.pictures_for(change), lv2) | {session.picture_kinds[0]}
+            await self._finish_reply(lv2, reply, None, previous, turn)
+            return await self._tell(lv2, reply, kinds, None, publish)
 
     @staticmethod
     def undo_sentence(event: UndoEvent, names: dict[int, str]) -> str:

@@ -135,6 +135,49 @@ async def test_an_action_stored_but_not_posted_is_told_done_and_never_sent_twice
         await fake.stop()
 
 
+async def test_a_failure_right_after_a_change_was_stored_says_it_was_stored(tmp_path):
+    """The database fails a read just after an action's (then an undo's) commit: the member hears it was stored and
+    must not send it again (not "nothing was changed"); the game is as stored, and the catch-up tells the thread."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, _third) = await _started(fake, bot)
+        db, failing = bot.db, []
+        append, truncate, undo_events = db.append_action, db.truncate_actions, db.undo_events
+
+        async def armed(stored, *args, **kwargs):  # the commit goes through; the next read fails
+            done = await stored(*args, **kwargs)
+            failing.append(True)
+            return done
+
+        async def read(*args, **kwargs):
+            if failing:
+                failing.clear()
+                raise OSError("disk I/O error")
+            return await undo_events(*args, **kwargs)
+
+        db.append_action = lambda *a, **k: armed(append, *a, **k)
+        db.truncate_actions = lambda *a, **k: armed(truncate, *a, **k)
+        db.undo_events = read
+        for command in (lambda: _act_first_legal(fake, first, thread),
+                        lambda: fake.command(first, thread, "game", {}, sub="undo")):
+            posted = len(fake.channel_messages(thread))
+            rec = await command()
+            assert rec.final.ephemeral and rec.final.content == (
+                "Done and stored, but telling the game's thread of it failed: the thread is told within a few "
+                "minutes, so do not send it again."), rec.final.content
+            assert len(fake.channel_messages(thread)) == posted
+            told = await bot.service.catch_up(bot.publish)
+            assert len(told) == 1 and told[0].text.startswith("Catching up"), told
+        assert await bot.db.action_count(gid) == 0 and len(bot.service._live[gid].session.actions) == 0
+        rec = await _act_first_legal(fake, first, thread)  # the game goes on
+        assert rec.final.content.startswith("Done") and await bot.db.action_count(gid) == 1
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 async def test_a_post_the_thread_refused_is_made_good_when_the_bot_is_back(tmp_path):
     """The thread refuses the post of a stored action; once the bot has started again (the thread open by then),
     it tells the thread what it missed and pings whoever must act."""
