@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import sys
 import threading
 from types import SimpleNamespace
 
@@ -366,6 +367,29 @@ async def test_a_game_whose_thread_cannot_be_opened_is_not_left_behind(tmp_path)
         rec = await fake.command(ann, fake.channel_id, "game", opts, sub="import")
         assert rec.final.content.startswith("Imported"), rec.final.content
         assert len(await bot.db.list_games(guild_id=fake.guild_id)) == 1
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_a_game_whose_thread_discord_does_not_open_in_time_is_not_left_behind(tmp_path, monkeypatch):
+    """Discord takes the new game's thread and never answers: once the bot stops waiting, the member hears so and
+    that no game was opened; the game is closed then (not only at the next start-up), its reminders none."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        monkeypatch.setattr(sys.modules["bot.cogs.games"], "THREAD_WAIT", 0.2)  # the module as the bot loaded it
+        ann = fake.add_user("Ann")
+        fake.hung.add(fake.channel_id)
+        rec = await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        assert rec.final.content == "Discord did not open the game's thread in time, so no game was opened: try " \
+            "again.", rec.final.content
+        assert await bot.db.list_games(guild_id=fake.guild_id) == [] and await bot.db.due_reminders(float("inf")) == []
+        fake.hung.discard(fake.channel_id)
+        fake.unhung.set()
+        rec = await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        assert "is open in" in rec.final.content and len(await bot.db.list_games(guild_id=fake.guild_id)) == 1
     finally:
         await runner.stop()
         await fake.stop()

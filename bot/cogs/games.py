@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -21,6 +22,7 @@ from i18n import NAMES as LANGUAGE_NAMES
 log = logging.getLogger(__name__)
 
 GAME_HELP = N_("game number (default: this thread's game)")
+THREAD_WAIT = 60.0  # seconds Discord has to open a new game's thread (else the game is closed, the member told)
 TITLES: list[Title] = [t for fam in FAMILIES for t in fam.titles()]
 TITLE_CHOICES = [app_commands.Choice(name=t.display_name, value=t.name) for t in TITLES]
 SETTINGS = {s.name: s.help for t in TITLES for s in t.settings}  # every title's settings, as options of /game new
@@ -83,10 +85,15 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
         return int(data["id"])
 
     async def _thread_for(self, interaction: discord.Interaction, game_id: int, name: str) -> int:
-        """The new game's thread; if Discord refuses it, the game just stored is closed again (it would run
-        with no thread, and the member, told so, tries again)."""
+        """The new game's thread; if Discord refuses it, or does not answer within `THREAD_WAIT` seconds, the game
+        just stored is closed again (it would run with no thread, and the member, told so, tries again)."""
         try:
-            return await self._new_thread(interaction, name)
+            return await asyncio.wait_for(self._new_thread(interaction, name), THREAD_WAIT)
+        except TimeoutError:
+            log.warning("game %s: Discord did not open its thread within %s s", game_id, THREAD_WAIT)
+            await self.svc.close_unopened(game_id)
+            raise UserError(_("Discord did not open the game's thread in time, so no game was opened: try again."
+                              )) from None
         except discord.HTTPException as exc:
             log.warning("game %s: no thread could be opened: %s", game_id, exc)
             await self.svc.close_unopened(game_id)

@@ -113,6 +113,8 @@ class FakeDiscord:
         self.attachments: dict[str, bytes] = {}
         self.archived: set[int] = set()
         self.closed: set[int] = set()             # channels where the bot may not post or open threads
+        self.hung: set[int] = set()               # channels where opening a thread gets no answer until `unhang`
+        self.unhung = asyncio.Event()
         self.unarchived: list[int] = []
         self.edits: list[tuple[int, str]] = []    # (message id, new content) of every message edit
         self.admin_of: dict[int, bool | int] = {}
@@ -450,6 +452,8 @@ class FakeDiscord:
             if method == "POST" and parts[-1] == "threads":
                 if cid in self.closed:
                     return self._json({"message": "Missing Permissions", "code": 50013}, 403)
+                if cid in self.hung:
+                    await self.unhung.wait()
                 tid = self.new_id()
                 parent = cid
                 thread = {"id": str(tid), "type": payload.get("type", 11), "name": payload.get("name", "thread"),
