@@ -1438,11 +1438,6 @@ class Service:
                         (self._not_pinged_again(name) if quiet else ""),
                         mention=[] if quiet else mentions, buttons=[f"undo_yes:{req.token}", f"undo_no:{req.token}"])
 
-    # An undo request's or a trade offer's message is its only ballot (the others answer with its buttons), and one
-    # that could not be posted must not be kept; yet the game is not held while Discord answers. So it is stored
-    # first, as not posted yet, with the game held, its post queued in the game's line; once posted it is confirmed
-    # (with its message), or withdrawn if Discord refused it (the one it replaced put back). A press on its buttons
-    # waits for that; after a restart in between, a press carrying its number (`token`) is proof it was posted.
     def _may_ping(self, game_id: int, seat: int, table: str) -> bool:
         """Whether a seat's new undo request (or trade offer: `table`) may ping the seats it asks: not within
         `BALLOT_PING_EVERY` of the last one that did (asking again and again must not ping them again and again;
@@ -1462,6 +1457,11 @@ class Service:
                                 "(Nobody was pinged: {name} asked them less than {n} minutes ago.)",
                                 int(BALLOT_PING_EVERY // 60), name=name)
 
+    # An undo request's or a trade offer's message is its only ballot (the others answer with its buttons), and one
+    # that could not be posted must not be kept; yet the game is not held while Discord answers. So it is stored
+    # first, as not posted yet, with the game held, its post queued in the game's line; once posted it is confirmed
+    # (with its message), or withdrawn if Discord refused it (the one it replaced put back). A press on its buttons
+    # waits for that; after a restart in between, a press carrying its number (`token`) is proof it was posted.
     @staticmethod
     def _ballot_token() -> int:
         return random.randrange(BALLOT_TOKENS, 2**31)  # above any action count: never a ballot from before
