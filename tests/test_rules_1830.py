@@ -1,5 +1,7 @@
 """1830 rules the fixture games don't exercise, played out on fresh games."""
 
+import re
+
 import pytest
 
 from engine import GameError
@@ -261,3 +263,19 @@ def test_dhs_station_may_be_declined_once():
         game.apply(act("DH", "place_token", "company", city="57-1-0", slot=0))
     with pytest.raises(GameError, match="DH can't pass now"):
         game.apply(act("DH", "pass", "company"))
+
+
+@pytest.mark.parametrize("upto, corp, city, reason", [
+    # at its track step, with a free slot it reaches: the track comes first
+    (100, "PRR", "57-2-0", "PRR can't place token now: first lay or upgrade a tile, or pass"),
+    (118, "PRR", "57-2-0", "PRR has already placed a station token this turn"),
+    (145, "B&O", "59-0-0", "B&O has passed on placing a station token this turn"),
+    # PRR had 95 for a station of 100 at its station step, so the step went by; its dividend since left it 145
+    (220, "PRR", "57-3-0", "PRR had no station token it could place when its station step came, so that step is over"),
+])
+def test_a_refused_station_says_what_became_of_the_turns_station_step(upto, corp, city, reason):
+    game = _fixture_position("1830_game_end_bank", upto)
+    assert game.round.current_operator().sym == corp
+    assert (city, 0) in game.hexmap.legal_tokens(corp)
+    with pytest.raises(GameError, match=f"^{re.escape(reason)}$"):
+        game.apply(act(corp, "place_token", "corporation", city=city, slot=0))

@@ -443,6 +443,7 @@ class Token(Step):
 
     def setup(self) -> None:
         self.round.tokened = False
+        self.declined = False
 
     def station_ability(self, corp: Corporation, coord: str) -> tuple[Company, dict] | None:
         """The corporation's private (and its ability) that grants a station on this hex now, if one does."""
@@ -515,25 +516,29 @@ class Token(Step):
 
     def process_pass(self, action, corp) -> None:
         self.passed = True
+        self.declined = True
 
     def why_not(self, entity, action) -> GameError | None:
         if action.type != "place_token" or not corp_turn(self, entity):
             return None
-        game = self.game
         try:
             refusal = self.refusal_at(entity, action.city)
         except GameError as e:
             return e
         if refusal:
             return refusal
-        if self.passed or self.round.tokened:
-            return GameError("{entity} has already placed or passed on a station token this turn",
-                             entity=entity.sym)
+        if self.round.tokened:
+            return GameError("{entity} has already placed a station token this turn", entity=entity.sym)
+        if self.declined:
+            return GameError("{entity} has passed on placing a station token this turn", entity=entity.sym)
         try:
-            game.hexmap.check_token(entity.sym, action.city, action.slot)
+            self.game.hexmap.check_token(entity.sym, action.city, action.slot)
         except GameError as e:
             return e
-        return GameError("{entity} can't reach a free station slot", entity=entity.sym)
+        if self.passed:  # skipped: when the step came the corporation could place no station
+            return GameError("{entity} had no station token it could place when its station step came, so that "
+                             "step is over", entity=entity.sym)
+        return None  # an earlier step of the turn comes first: its refusal says which
 
     def legal(self, corp) -> list[dict]:
         out = [self.action(corp, "place_token", city=city_id, slot=slot)
