@@ -32,9 +32,17 @@ NOTE_PX, NOTE_LINE, NOTE_INK = 18, 28, (70, 70, 70)
 TROUBLE = (178, 0, 0)  # a corporation's state that changes how it plays (receivership, insolvent, bankrupt)
 CALM_STATES = {"relaunched", "nationalised"}
 UNLIMITED_CERTS = 999  # a certificate limit this high stands for none
-PHONE_TABLE = 960  # widest table a phone shows readably (the picture is then ~1000 px): wider ones are split
-# the corporations' columns that go to the second table when one is too wide: how the company is held
-HOLDING_COLUMNS = ("Par", "IPO", "Pool", "Tokens left", "Privates", "Interest", "Shorts")
+# widest table: the picture is then ~640 px wide, so a phone showing it 400 px wide writes its 17 px letters
+# ~10.5 px high (at ~1000 px they were ~7 px, unreadable until opened); a wider table is split or wrapped
+PHONE_TABLE = 600
+# a corporations' table too wide for a phone goes in parts, each row led by the company: how it runs, how it
+# is held, and (1817) how it is financed
+CORPORATION_PARTS = ((N_("Corporations"), ("President", "State", "Price", "Cash", "Trains", "Last run")),
+                     (N_("Corporations: shares, stations, privates"), ("Par", "IPO", "Pool", "Tokens left", "Privates")),
+                     (N_("Corporations: size, loans, shorts"), ("Size", "Loans", "Interest", "Shorts")))
+# and the players' table: their money and turn, then what they hold, each row led by the player
+PLAYER_PARTS = ((N_("Players"), ("Turn", "Cash", "Value", "Certs")),
+                (N_("Players: certificates, privates"), ("Certificates (P: president)", "Privates")))
 MANY_CORPORATIONS = 12  # more than this: those never started are named in a line, not given rows
 TILE_COLOURS = (NP_("tiles", "yellow"), NP_("tiles", "green"), NP_("tiles", "brown"), NP_("tiles", "gray"))
 
@@ -260,14 +268,13 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     corps = summary.get("corporations", {})
     obsolete = _obsolete(facts)
     reserved = {sym: _reserved(facts, sym) for sym in corps}
-    ipo_w = 150 if any(reserved.values()) else 70
     show_rev = any("revenue" in c or "last_revenue" in c for c in corps.values())
 
     # a title whose corporations can be insolvent, in receivership... (1860) says which each is in
     states = {sym: (op.get("states") or []) for sym, op in (facts.get("operators") or {}).items()}
     show_states = bool(facts.get("operator_states")) or any(states.values())
     # headings shown with pgettext("column", ...), titles with _()
-    cols = [(NP_("column", "Corp"), 90, "c"), (NP_("column", "President"), 180 if summary.get("minors") else 150, "l")]
+    cols = [(NP_("column", "Corp"), 90, "c"), (NP_("column", "President"), 110, "l")]
     if show_states:
         # wide enough for the longest state shown (receivership and insolvent at once), never cut short
         bold = font(17, "bold")
@@ -281,15 +288,16 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     loans = facts.get("loans") or {}
     if loans:
         notes_zone = _("Price: liq. / acq. in the liquidation or acquisition zone")
-    cols += [(NP_("column", "Price"), 110 if loans else 80, "r"), (NP_("column", "Par"), 70, "r")]
+    # each column as wide as its header at least and grown to its longest cell
+    cols += [(NP_("column", "Price"), 70, "r"), (NP_("column", "Par"), 60, "r")]
     if loans:
-        cols += [(NP_("column", "Size"), 60, "r"), (NP_("column", "Loans"), 80, "r"),
-                 (NP_("column", "Interest"), 90, "r"), (NP_("column", "Shorts"), 80, "r")]
-    cols += [(NP_("column", "Cash"), 90, "r"), (NP_("column", "Trains"), 150, "l"),
-             (NP_("column", "Tokens left"), 120, "r"), (NP_("column", "IPO"), ipo_w, "r"),
-             (NP_("column", "Pool"), 70, "r"), (NP_("column", "Privates"), 130, "l")]
+        cols += [(NP_("column", "Size"), 60, "r"), (NP_("column", "Loans"), 60, "r"),
+                 (NP_("column", "Interest"), 70, "r"), (NP_("column", "Shorts"), 60, "r")]
+    cols += [(NP_("column", "Cash"), 70, "r"), (NP_("column", "Trains"), 90, "l"),
+             (NP_("column", "Tokens left"), 60, "r"), (NP_("column", "IPO"), 60, "r"),
+             (NP_("column", "Pool"), 60, "r"), (NP_("column", "Privates"), 90, "l")]
     if show_rev:
-        cols.append((NP_("column", "Last run"), 100, "r"))
+        cols.append((NP_("column", "Last run"), 80, "r"))
     corp_t = _Table(N_("Corporations"), cols)
     # many corporations (1817's twenty): those never started are listed by name under the table
     hidden = [sym for sym, c in corps.items() if not (c.get("ipoed") or c.get("floated") or c.get("price"))
@@ -342,15 +350,12 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
         corp_t.add(row + ([""] if show_rev else []), {"entity": sym, "dim": m.get("closed")})
 
     certs = {int(k): v for k, v in (facts.get("players") or {}).items()}
-    turn_w = 150 if any(p["id"] == summary.get("priority") == summary.get("next") for p in summary.get("players", [])) \
-        else 110
-    cols = [(NP_("column", "Player"), 150, "l"), (NP_("column", "Turn"), turn_w, "l"), (NP_("column", "Cash"), 90, "r"),
-            (NP_("column", "Value"), 90, "r"), (NP_("column", "Certificates (P: president)"), 620, "l"),
-            (NP_("column", "Privates"), 150, "l")]
+    cols = [(NP_("column", "Player"), 110, "l"), (NP_("column", "Turn"), 90, "l"), (NP_("column", "Cash"), 70, "r"),
+            (NP_("column", "Value"), 70, "r"), (NP_("column", "Certificates (P: president)"), 0, "l"),
+            (NP_("column", "Privates"), 90, "l")]
     if certs:
-        cols.insert(4, (NP_("column", "Certs"), 80, "r"))
+        cols.insert(4, (NP_("column", "Certs"), 60, "r"))
     player_t = _Table(N_("Players"), cols)
-    cert_col = next(k for k, c in enumerate(cols) if c[0] == "Certificates (P: president)")
     for p in summary.get("players", []):
         shares = "  ".join(_holdings(facts, sym, p["id"], pct) + ("P" if (corps.get(sym) or {}).get("pres") == p["id"] else "")
                            for sym, pct in p.get("shares", {}).items())
@@ -370,16 +375,16 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
             row.insert(4, f"{c.get('certificates', '')}/{limit}" if c else "")
         player_t.add(row, {"bold": p["id"] == summary.get("next")})
 
-    corp_tables = _split_corporations(corp_t)
-    player_tables = [_fit_players(player_t, cert_col)]
+    corp_tables = [_wrap_column(t, "State", PHONE_TABLE) for t in _split(corp_t, CORPORATION_PARTS)]
+    player_tables = _fit_players(player_t)
 
     companies = {c["sym"]: c for c in d_.get("companies", [])}
     # 1817's Volatility auction: the pyramid's row of each private for sale, 1 the bottom one (on sale now)
     rows = facts.get("auction_rows") or []
     row_of = {sym: len(rows) - i for i, row in enumerate(rows) for sym in row if sym}
-    private_cols = [(NP_("column", "Sym"), 80, "l"), (NP_("column", "Name"), 380, "l"),
-                    (NP_("column", "Owner"), 160, "l"), (NP_("column", "Value"), 80, "r"),
-                    (NP_("column", "Income"), 80, "r")]
+    private_cols = [(NP_("column", "Sym"), 60, "l"), (NP_("column", "Name"), 150, "l"),
+                    (NP_("column", "Owner"), 100, "l"), (NP_("column", "Value"), 60, "r"),
+                    (NP_("column", "Income"), 60, "r")]
     if row_of:
         private_cols.append((NP_("column", "Row"), 70, "r"))
     private_t = _Table(N_("Private companies"), private_cols)
@@ -398,13 +403,8 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     depot = summary.get("depot", {})
     upcoming = depot.get("upcoming", {})
     prices = {name: _train_price(trains.get(name, {}), money) for name in upcoming}
-    price_w = max([90] + [int(font(17, "bold").getlength(p)) + 2 * PAD + 8 for p in prices.values()])
-    obsolescence = any(t.get("obsolete_on") for t in trains.values())
-    unlimited = any(trains.get(name, {}).get("num") == "unlimited" for name in upcoming)
-    train_t = _Table(N_("Train depot"), [(NP_("column", "Train"), 130, "l"),
-                                         (NP_("column", "Left"), 100 if unlimited else 60, "r"),
-                                         (NP_("column", "Price"), price_w, "r"),
-                                         (NP_("column", "Rusts on"), 130 if obsolescence else 90, "l")])
+    train_t = _Table(N_("Train depot"), [(NP_("column", "Train"), 80, "l"), (NP_("column", "Left"), 60, "r"),
+                                         (NP_("column", "Price"), 90, "r"), (NP_("column", "Rusts on"), 90, "l")])
 
     def ends(t: dict) -> str:
         return t.get("rusts_on") or (_("{train} (obsolete)", train=t["obsolete_on"]) if t.get("obsolete_on") else "")
@@ -453,6 +453,9 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     if hidden:
         notes.append(_("Not started: {corporations}", corporations=", ".join(hidden)))
 
+    # a long private's name, a price with trade-ins, go on over another row rather than widen the picture
+    private_t = _wrap_column(private_t, "Name", PHONE_TABLE)
+    train_t = _wrap_column(train_t, "Price", PHONE_TABLE)
     # privates and the depot side by side where they fit, else one under the other
     bottom = [private_t] if private_t.rows else []
     side_by_side = not bottom or private_t.width + 40 + train_t.width <= PHONE_TABLE
@@ -460,7 +463,11 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     bottom_h = max(t.height for t in bottom + [train_t]) if side_by_side else sum(t.height for t in bottom + [train_t])
     width = max([t.width for t in corp_tables + player_tables] + [bottom_w]) + 2 * 20
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    head_lines = _wrap(measure, [h for h in head[1:] if h], "  ·  ", font(18), width - 40) + \
+    # the header's parts joined by dots, a part wider than the picture (Russian's phase, alone on its line)
+    # over lines of its own
+    head_lines = [piece for line in _wrap(measure, [h for h in head[1:] if h], "  ·  ", font(18), width - 40)
+                  for piece in (_wrap(measure, line.split(" "), " ", font(18), width - 40)
+                                if measure.textlength(line, font=font(18)) > width - 40 else [line])] + \
         [line for sentence in next_to_go for line in _wrap(measure, sentence.split(" "), " ", font(18), width - 40)]
     note_lines = [line for note in notes for line in _wrap(measure, note.split(" "), " ", font(NOTE_PX), width - 40)]
     height = (20 + 40 + 32 * len(head_lines) + sum(t.height for t in corp_tables + player_tables) + bottom_h + 10
@@ -504,57 +511,49 @@ def _wrap(d: ImageDraw.ImageDraw, words: list[str], sep: str, f, width: int) -> 
     return lines
 
 
-def _split_corporations(table: _Table) -> list[_Table]:
-    """The corporations' table, or where it is too wide for a phone two: how each company runs (president,
-    state, price, cash, trains, revenue) and how it is held (par, IPO, pool, stations, privates, 1817's
-    interest and shorts), each row led by the company."""
+def _split(table: _Table, parts) -> list[_Table]:
+    """The table, or where it is too wide for a phone its `parts` (title, column names) that have a column,
+    each led by the table's first column (the company, the player)."""
     if table.width <= PHONE_TABLE:
         return [table]
-    held = [k for k, c in enumerate(table.columns) if c[0] in HOLDING_COLUMNS]
-    runs = table.part(table.title, [k for k in range(len(table.columns)) if k not in held])
-    return [_wrap_states(runs), table.part(N_("Corporations: shares, stations, privates"), [0, *held])]
-
-
-def _wrap_states(table: _Table) -> _Table:
-    """Where the states make the table too wide for a phone (several at once, long words in Russian), each
-    company's states go on over rows of their own, every word whole."""
-    state = next((k for k, c in enumerate(table.columns) if c[0] == "State"), None)
-    if state is None or table.width <= PHONE_TABLE:
-        return table
-    name, width, align = table.columns[state]
-    room = max(PHONE_TABLE - (table.width - width), 130)
-    d, bold = ImageDraw.Draw(Image.new("RGB", (1, 1))), font(17, "bold")
-    out = _Table(table.title, [*table.columns[:state], (name, room, align), *table.columns[state + 1:]])
-    for cells, style in table.rows:
-        value = cells[state]
-        text = value.text if isinstance(value, Emphasis) else str(value)
-        lines = _wrap(d, [w + "," for w in text.split(", ")], " ", bold, room - 2 * PAD - 6)
-        lines = [line.removesuffix(",") if i == len(lines) - 1 else line for i, line in enumerate(lines)] or [""]
-        again = [Emphasis(line, value.colour) if isinstance(value, Emphasis) else line for line in lines]
-        out.add([*cells[:state], again[0], *cells[state + 1:]], style)
-        for line in again[1:]:
-            out.add([""] * state + [line], {"more": True, "dim": style.get("dim")})
+    out = []
+    for title, names in parts:
+        keep = [k for k, c in enumerate(table.columns) if c[0] in names]
+        if keep:
+            out.append(table.part(title, [0, *keep]))
     return out
 
 
-def _fit_players(table: _Table, cert_col: int) -> _Table:
-    """The players' table with its certificates as wide as they are written, or where that is too wide for a
-    phone as wide as the other columns leave, a long list wrapped over rows of its own (a column no one has
-    anything in, such as privates late in the game, is left out)."""
-    d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    bold, head = font(17, "bold"), font(15, "bold")  # bold as the row of the player to act
-    name, _width, align = table.columns[cert_col]
-    keep = [k for k, c in enumerate(table.columns)
-            if k <= cert_col or c[0] != "Privates" or any(cells[k] for cells, _s in table.rows)]
-    table = table.part(table.title, keep)
-    need = max([d.textlength(str(cells[cert_col]), font=bold) for cells, _s in table.rows]
-               + [d.textlength(pgettext("column", name), font=head)]) + 2 * PAD + 9
-    others = table.width - table.columns[cert_col][1]
-    room = int(need) if others + need <= PHONE_TABLE else max(PHONE_TABLE - others, 250)
-    fitted = _Table(table.title, [*table.columns[:cert_col], (name, room, align), *table.columns[cert_col + 1:]])
+def _wrap_column(table: _Table, name: str, width: int, sep: str = " ") -> _Table:
+    """The table no wider than `width` (or its column `name` no narrower than its header), the column's longer
+    cells going on over rows of their own, every word (`sep`-separated) whole: a company's states (Russian's
+    `под управлением банка` too), a player's certificates, a private's name, a train's price with its trade-ins."""
+    k = next((k for k, c in enumerate(table.columns) if c[0] == name), None)
+    if k is None or table.width <= width:
+        return table
+    head = font(15, "bold")
+    col, w, align = table.columns[k]
+    room = max(width - (table.width - w), int(head.getlength(pgettext("column", col))) + 2 * PAD)
+    d, bold = ImageDraw.Draw(Image.new("RGB", (1, 1))), font(17, "bold")  # bold: the widest a cell is written
+    out = _Table(table.title, [*table.columns[:k], (col, room, align), *table.columns[k + 1:]])
     for cells, style in table.rows:
-        lines = _wrap(d, str(cells[cert_col]).split("  "), "  ", bold, room - 2 * PAD - 8) or [""]
-        fitted.add([*cells[:cert_col], lines[0], *cells[cert_col + 1:]], style)
-        for line in lines[1:]:
-            fitted.add([""] * cert_col + [line], {**style, "more": True})
-    return fitted
+        value = cells[k] if k < len(cells) else ""
+        text = value.text if isinstance(value, Emphasis) else str(value)
+        lines = _wrap(d, text.split(sep), sep, bold, room - 2 * PAD - 6) or [""]
+        again = [Emphasis(line, value.colour) if isinstance(value, Emphasis) else line for line in lines]
+        out.add([*cells[:k], again[0], *cells[k + 1:]], style)
+        for line in again[1:]:
+            out.add([""] * k + [line], {"more": True, **{s: style[s] for s in ("dim", "bold") if s in style}})
+    return out
+
+
+def _fit_players(table: _Table) -> list[_Table]:
+    """The players' table (a column no one has anything in, such as privates late in the game, left out) with
+    its certificates wrapped to a phone's width, or where that leaves them too little room, in two parts."""
+    keep = [k for k, c in enumerate(table.columns)
+            if c[0] != "Privates" or any(k < len(cells) and cells[k] for cells, _s in table.rows)]
+    table = table.part(table.title, keep)
+    certificates = next(w for name, w, _a in table.columns if name == "Certificates (P: president)")
+    if table.width - certificates + 250 <= PHONE_TABLE:
+        return [_wrap_column(table, "Certificates (P: president)", PHONE_TABLE, "  ")]
+    return [_wrap_column(t, "Certificates (P: president)", PHONE_TABLE, "  ") for t in _split(table, PLAYER_PARTS)]
