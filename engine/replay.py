@@ -33,8 +33,6 @@ def replay(log: dict, trace: list | None = None):
     applied = 0
     with game.loading():
         for index, action in enumerate(resolve_undo(actions_of(log))):
-            if game.finished and action.get("type") == "message":
-                continue  # chat after the end; any other action is refused, as 18xx.games does
             try:
                 if trace is None:
                     game.apply(action)

@@ -22,14 +22,19 @@ def test_undo_to_an_action_and_to_the_start():
     log = [{"id": 1, "type": "bid"}, {"id": 2, "type": "bid"}, {"id": 3, "type": "pass"}]
     assert ids(log + [{"id": 4, "type": "undo", "action_id": 1}]) == [1]
     assert ids(log + [{"id": 4, "type": "undo", "action_id": 0}]) == []
-    # an id that isn't in the log: back to the last action before it
-    assert ids([{"id": 1, "type": "bid"}, {"id": 3, "type": "bid"}, {"id": 4, "type": "undo", "action_id": 2}]) == [1]
+    # an id no action has: refused, as 18xx.games refuses it ("Could not find target action_id")
+    with pytest.raises(GameError, match="undo 4: no action of the log has the id 2"):
+        resolve_undo([{"id": 1, "type": "bid"}, {"id": 3, "type": "bid"}, {"id": 4, "type": "undo", "action_id": 2}])
+    # an id after the undo: nothing is undone (the redo then puts back nothing)
+    assert ids(log + [{"id": 4, "type": "undo", "action_id": 9}, {"id": 9, "type": "redo"}]) == [1, 2, 3]
 
 
 def test_chat_is_never_undone_and_a_new_action_ends_redo():
     log = [{"id": 1, "type": "bid"}, {"id": 2, "type": "message"}, {"id": 3, "type": "undo"},
-           {"id": 4, "type": "pass"}, {"id": 5, "type": "redo"}]
+           {"id": 4, "type": "pass"}]
     assert ids(log) == [2, 4]
+    with pytest.raises(GameError, match="redo 5: there is no undo to redo"):  # the pass closed the undo
+        resolve_undo(log + [{"id": 5, "type": "redo"}])
 
 
 def test_parsing_keeps_unknown_fields_and_refuses_bad_ones():
@@ -46,7 +51,13 @@ def test_undo_of_undo_redo_twice_and_redo_without_undo():
     log = [{"id": 1, "type": "bid"}, {"id": 2, "type": "bid"}, {"id": 3, "type": "bid"},
            {"id": 4, "type": "undo"}, {"id": 5, "type": "undo"}, {"id": 6, "type": "redo"}, {"id": 7, "type": "redo"}]
     assert ids(log) == [1, 2, 3]
-    assert ids(log + [{"id": 8, "type": "redo"}]) == [1, 2, 3]  # nothing left to redo: no change
+    with pytest.raises(GameError, match="redo 8: there is no undo to redo"):  # as 18xx.games: nothing to redo
+        resolve_undo(log + [{"id": 8, "type": "redo"}])
+    with pytest.raises(GameError, match="redo 2: there is no undo to redo"):
+        resolve_undo([{"id": 1, "type": "bid"}, {"id": 2, "type": "redo"}])
+    with pytest.raises(GameError, match="redo 4"):  # a new move closed the undo
+        resolve_undo([{"id": 1, "type": "bid"}, {"id": 2, "type": "undo"}, {"id": 3, "type": "bid"},
+                      {"id": 4, "type": "redo"}])
     # an undo back to an id, then an undo of one more, then both redone
     log = [{"id": 1, "type": "bid"}, {"id": 2, "type": "bid"}, {"id": 3, "type": "bid"},
            {"id": 4, "type": "undo", "action_id": 2}, {"id": 5, "type": "undo"}, {"id": 6, "type": "redo"}]
@@ -86,14 +97,18 @@ def resolve_by_the_rule(actions: list[dict]) -> list[dict]:
                 last = [j for j in range(i) if kept[j] and kept[j]["type"] != "message"][-1:]
                 removed = last
             else:
-                where = [j for j in range(i) if actions[j]["id"] == target]
-                after = where[0] if where else max([j for j in range(i) if actions[j]["id"] <= target], default=-1)
+                where = [j for j, a in enumerate(actions) if a["id"] == target]
+                if target != 0 and not where:
+                    raise GameError("no action of the log has the id")
+                after = where[0] if where else -1
                 removed = [j for j in range(after + 1, i) if kept[j] and kept[j]["type"] != "message"]
             for j in removed:
                 kept[j] = None
             groups.append(removed)
         elif action["type"] == "redo":
-            for j in groups.pop() if groups else []:
+            if not groups:
+                raise GameError("there is no undo to redo")
+            for j in groups.pop():
                 kept[j] = actions[j]
         else:
             kept[i] = action
@@ -111,7 +126,23 @@ def test_resolution_follows_the_rule(shapes, missing):
     log = []
     for (kind, target), action_id in zip(shapes, ids_in_log, strict=False):
         log.append({"id": action_id, "type": kind} | ({"action_id": target} if target is not None else {}))
-    assert resolve_undo(log) == resolve_by_the_rule(log)
+    try:
+        expected = resolve_by_the_rule(log)
+    except GameError as refusal:
+        with pytest.raises(GameError, match=str(refusal)):
+            resolve_undo(log)
+    else:
+        assert resolve_undo(log) == expected
+    # the same log with each entry the rule refuses made chat: most random logs hold one, and what follows it
+    # is then compared too
+    playable: list[dict] = []
+    for action in log:
+        try:
+            resolve_by_the_rule([*playable, action])
+            playable.append(action)
+        except GameError:
+            playable.append({"id": action["id"], "type": "message"})
+    assert resolve_undo(playable) == resolve_by_the_rule(playable)
 
 
 def test_a_long_log_of_undos_and_redos_resolves_in_one_pass():

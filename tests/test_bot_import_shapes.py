@@ -146,13 +146,39 @@ async def test_chat_undo_and_redo_at_the_cut_of_other_titles(tmp_path, title, na
     assert " lays tile " in post, post
 
 
+def gapped(log: dict) -> dict:
+    """The log with its ids from 51 on moved up by 5: ids 51 to 55 are no action's."""
+    return {**log, "actions": [{**a, "id": a["id"] + 5} if a["id"] > 50 else a for a in log["actions"]]}
+
+
+def undone_to(log: dict, action_id) -> dict:
+    player = log["players"][0]["id"]
+    return {**log, "actions": [*log["actions"], {"type": "undo", "entity": player, "entity_type": "player",
+                                                 "id": 101, "action_id": action_id}]}
+
+
+def redo(log: dict, action_id: int) -> dict:
+    return {"type": "redo", "entity": log["players"][0]["id"], "entity_type": "player", "id": action_id}
+
+
+def without(log: dict, at: int, field: str) -> dict:
+    return {**log, "actions": [{k: v for k, v in a.items() if i != at or k != field}
+                               for i, a in enumerate(log["actions"])]}
+
+
 async def test_exports_that_cannot_be_continued_are_refused_with_the_reason(tmp_path):
     log = fixture("1830", "26855")
     listed = {k: v for k, v in in_play(log, 100).items() if k != "actions"}
     cases = [({**log, "actions": [], "status": "new"}, "has not started on 18xx.games yet"),
              ({**listed, "loaded": False}, "without its actions"),
              ({**in_play(log, 0), "players": log["players"][:1]}, "The log has 1 player; 1830 is for at least 2."),
-             ({**in_play(log, 100), "title": "1889"}, "Cannot import a `1889` game")]
+             ({**in_play(log, 100), "title": "1889"}, "Cannot import a `1889` game"),
+             (undone_to(gapped(in_play(log, 100)), 53), "The log does not replay: undo 101: no action of the log "
+                                                        "has the id 53"),
+             ({**in_play(log, 100), "actions": [*log["actions"][:100], redo(log, 101)]},
+              "The log does not replay: redo 101: there is no undo to redo"),
+             (without(in_play(fixture("1817", "16281"), 119), 118, "loan"),
+              "The log does not replay: action 119 ('take_loan'): malformed take_loan action: loan is missing")]
     fake = await FakeDiscord().start()
     runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
     await runner.start()
@@ -162,6 +188,31 @@ async def test_exports_that_cannot_be_continued_are_refused_with_the_reason(tmp_
             rec = await imported(fake, users[0], shaped, users[:len(shaped["players"])])
             assert rec.final.ephemeral and words in rec.final.content, (words, rec.final.content)
         assert not any(ch.get("type") == 11 for ch in fake.channels.values())  # no game's thread opened
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_chat_after_the_end_stays_in_the_imported_game(tmp_path):
+    """A finished game with its players' chat after the end, as 18xx.games keeps it: imported as finished, the
+    chat in its export."""
+    log = fixture("1830", "26855")
+    last = log["actions"][-1]["id"]
+    ended = {**log, "actions": [*log["actions"], chat(log["players"][0]["id"], last + 1),
+                                chat(log["players"][1]["id"], last + 2)]}
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    await runner.start()
+    try:
+        users = [fake.add_user(f"Member{i}") for i in range(4)]
+        rec = await imported(fake, users[0], ended, users)
+        assert rec.final.content.startswith("Imported"), rec.final.content
+        game_id = int(rec.final.content.split("#")[1].split()[0])
+        rec = await fake.command(users[0], fake.channel_id, "game", {"game": game_id}, sub="export")
+        (_, data), = rec.final.attachments
+        exported = json.loads(data)
+        assert [a["type"] for a in exported["actions"][-3:]] == ["bankrupt", "message", "message"]
+        assert exported["actions"][-1]["message"] == "gg" and exported["result"] == log["result"]
     finally:
         await runner.stop()
         await fake.stop()

@@ -1,6 +1,7 @@
 """What an 18xx.games log may hold besides the game's moves, and where 18xx.games refuses it: chat only from
-the players (also after the end), `end_game` from anyone but a private company, and no other move once the
-game is over. The import (load_18xx) and engine.replay accept and refuse the same logs."""
+the players (kept after the end too), `end_game` from anyone but a private company, no other move once the
+game is over, no undo to an id no action has and no redo without an undo open, no loan or station removed
+without naming it (1817). The import (load_18xx) and engine.replay accept and refuse the same logs."""
 
 import json
 from pathlib import Path
@@ -48,10 +49,23 @@ def chat(entity, entity_type="player"):
     return {"type": "message", "entity": entity, "entity_type": entity_type, "message": "gg"}
 
 
-def test_chat_after_the_end_is_kept_out_of_the_game():
+def test_chat_after_the_end_is_kept():
+    """18xx.games keeps the players' chat after the end of the game in its log; so does the engine, loaded or
+    live, and the export has it."""
     log = finished_log()
-    game = loads_both_ways(with_actions(log, chat(log["players"][0]["id"])))
+    first, second = log["players"][0]["id"], log["players"][1]["id"]
+    game = loads_both_ways(with_actions(log, chat(first)))
     assert game.finished and game.result() == log["result"]
+    assert game.actions[-1] == {**chat(first), "id": len(log["actions"]) + 1}
+    game.apply(chat(second))
+    assert game.to_18xx()["actions"][-2:] == [{**chat(first), "id": len(log["actions"]) + 1},
+                                              {**chat(second), "id": len(log["actions"]) + 2}]
+    assert game.result() == log["result"]
+    for refused, reason in ((chat("PRR", "corporation"), "only players write"),
+                            ({"type": "pass", "entity": first, "entity_type": "player"}, "the game is over")):
+        with pytest.raises(GameError, match=reason):
+            game.apply(refused)
+    assert len(game.actions) == len(log["actions"]) + 2
 
 
 def test_no_move_after_the_end():
@@ -160,3 +174,41 @@ def test_a_message_or_standing_order_without_its_required_field_is_refused():
                           ({"type": "program_disable"}, "reason")):
         refused_both_ways(with_actions(log, {**action, "entity": player, "entity_type": "player"}, at=40),
                           f"{field} is missing")
+
+
+def test_an_undo_to_an_id_no_action_has_and_a_redo_with_nothing_to_redo_are_refused():
+    """18xx.games refuses both when it loads the log ("Could not find target action_id"; a redo with no undo open
+    fails); so does the engine, where it had undone to the next lower id and ignored the redo."""
+    log = finished_log()
+    player = log["players"][0]["id"]
+    cut = {**log, "actions": log["actions"][:60], "result": None, "game_end_reason": None}
+    gapped = {**cut, "actions": [*cut["actions"][:30], *({**a, "id": a["id"] + 5} for a in cut["actions"][30:])]}
+    undo = {"type": "undo", "entity": player, "entity_type": "player", "id": 100}
+    refused_both_ways({**gapped, "actions": [*gapped["actions"], {**undo, "action_id": 33}]},
+                      "undo 100: no action of the log has the id 33")
+    assert len(loads_both_ways({**gapped, "actions": [*gapped["actions"], {**undo, "action_id": 36}]}).actions) == 31
+    redo = {"type": "redo", "entity": player, "entity_type": "player", "id": 101}
+    refused_both_ways({**cut, "actions": [*cut["actions"], redo]}, "redo 101: there is no undo to redo")
+    refused_both_ways({**cut, "actions": [*cut["actions"], undo, {**cut["actions"][-1], "id": 101},
+                                          {**redo, "id": 102}]}, "redo 102")  # a move closed the undo
+    assert len(loads_both_ways({**cut, "actions": [*cut["actions"], undo, redo]}).actions) == 60
+
+
+@pytest.mark.parametrize("name, at, field", [("16281", 118, "loan"), ("16281", 290, "loan"),
+                                             ("random/stations_over_limit", 412, "slot")])
+def test_a_loan_or_a_station_removed_must_be_named(name, at, field):
+    """1817: 18xx.games refuses take_loan and payoff_loan without their `loan`, remove_token without its `slot`
+    (its engine requires them), and a loan the game does not have; the engine took the next loan or slot 0."""
+    log = json.loads((FINISHED.parent.parent / "1817" / f"{name}.json").read_text())
+    cut = {**log, "actions": log["actions"][:at + 1], "result": None, "game_end_reason": None}
+    action = cut["actions"][at]
+    assert field in action
+    loads_both_ways(cut)
+    without = {k: v for k, v in action.items() if k != field}
+    refused_both_ways({**cut, "actions": [*cut["actions"][:at], without]}, f"{field} is missing")
+    if field == "loan":
+        refused_both_ways({**cut, "actions": [*cut["actions"][:at], {**action, "loan": 70}]},
+                          "there is no loan 70: the game's loans are numbered 0 to 69")
+        # any loan of the game names the next one lent, as on 18xx.games
+        assert load_18xx({**cut, "actions": [*cut["actions"][:at], {**action, "loan": 69}]}).summary() == \
+            load_18xx(cut).summary()

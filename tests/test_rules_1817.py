@@ -132,7 +132,7 @@ def test_after_its_trains_a_corporation_pays_interest_then_may_repay_or_take_loa
     assert belt.cash == 45  # $5 interest on its loan, the rate fixed for the round
     # $45 can't repay a loan; it may still take one, or pass
     assert {a["type"] for a in game.legal_actions()} == {"take_loan", "pass"}
-    game.apply({"type": "take_loan", "entity": "Belt", "entity_type": "corporation"})
+    game.apply({"type": "take_loan", "entity": "Belt", "entity_type": "corporation", "loan": game.loan_bank.taken})
     assert belt.loans == 2 and belt.cash == 145
     # a loan taken after the interest can't be repaid in the same turn; Belt owes all it may, so its turn ends
     assert game.round.current_entity is game.corporation("H")
@@ -141,7 +141,7 @@ def test_after_its_trains_a_corporation_pays_interest_then_may_repay_or_take_loa
 def test_a_corporation_may_not_owe_more_loans_than_it_has_shares():
     game = fixture_upto(150)  # Bess owes two loans, the most a 2-share corporation may owe
     with pytest.raises(GameError, match="owes 2 loans"):
-        game.apply({"type": "take_loan", "entity": "Bess", "entity_type": "corporation"})
+        game.apply({"type": "take_loan", "entity": "Bess", "entity_type": "corporation", "loan": game.loan_bank.taken})
 
 
 def test_a_mine_adds_ten_dollars_to_routes_through_it():

@@ -167,7 +167,7 @@ class RemoveToken(Action):
 
     type: str = "remove_token"
     city: str
-    slot: int = 0
+    slot: int
 
 
 class Choose(Action):
@@ -178,15 +178,16 @@ class Choose(Action):
 
 
 class TakeLoan(Action):
-    """A corporation borrows from the bank; `loan` names the loan, as 18xx.games numbers them."""
+    """A corporation borrows from the bank; `loan` names one of the game's loans, as 18xx.games numbers them
+    (it lends the next one whichever is named, and refuses an action without one)."""
 
     type: str = "take_loan"
-    loan: int | None = None
+    loan: int
 
 
 class PayoffLoan(Action):
     type: str = "payoff_loan"
-    loan: int | None = None
+    loan: int
 
 
 class Short(Action):
@@ -363,10 +364,11 @@ def resolve_undo(actions: list[dict]) -> list[dict]:
     """The actions an 18xx.games log applies once its undo and redo markers are resolved (FORMAT.md s.3).
 
     Chat is never undone. The kept game actions form a stack: `undo` takes its top action, `undo` with
-    `action_id: N` every kept action after the one with id N (the first such action in the log; if no action
-    has that id, every kept action with a higher id: ids rise through a log), and each undo is remembered so
-    that `redo` can put it back, until the next game action. Linear in the log: the stack is an array whose
-    tail past `top` still holds what the open undos took, so an undo or a redo only moves `top`.
+    `action_id: N` every kept action after the one with id N (the first such action in the log), and each undo
+    is remembered so that `redo` can put it back, until the next game action. As on 18xx.games, an undo to an id
+    no action has and a redo with no undo open are refused (its pages never send them). Linear in the log: the
+    stack is an array whose tail past `top` still holds what the open undos took, so an undo or a redo only
+    moves `top`.
     """
     for i, action in enumerate(actions):
         if not isinstance(action, dict):
@@ -377,7 +379,6 @@ def resolve_undo(actions: list[dict]) -> list[dict]:
         if action_id is not None:
             first_position.setdefault(action_id, i)
     stack: list[int] = []  # log positions of kept game actions, in order; only stack[:top] are kept
-    stack_ids: list[int] = []  # their ids, for undo to an id that is not in the log
     top = 0
     undone: list[tuple[int, int]] = []  # (top before, top after) of each open undo
     for i, action in enumerate(actions):
@@ -396,16 +397,17 @@ def resolve_undo(actions: list[dict]) -> list[dict]:
             elif as_action_id(target) in first_position:
                 new_top = bisect.bisect_right(stack, first_position[as_action_id(target)], 0, top)
             else:
-                new_top = bisect.bisect_right(stack_ids, as_action_id(target), 0, top)
+                raise GameError("undo {id}: no action of the log has the id {target}", id=quoted(action.get('id')),
+                                target=quoted(target))
             undone.append((top, new_top))
             top = new_top
         elif kind == "redo":
-            if undone:
-                top = undone.pop()[0]
+            if not undone:
+                raise GameError("redo {id}: there is no undo to redo", id=quoted(action.get('id')))
+            top = undone.pop()[0]
         else:
-            del stack[top:], stack_ids[top:]
+            del stack[top:]
             stack.append(i)
-            stack_ids.append(as_action_id(action.get("id")) or 0)
             top += 1
             undone.clear()
     kept = [False] * len(actions)

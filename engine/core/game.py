@@ -826,9 +826,9 @@ class BaseGame(OperatingMixin):
         why (an error in the rules themselves included). Only KeyboardInterrupt and the like pass through
         as they are, after the state is put back.
         """
-        if self.finished:
-            raise GameError("the game is over")
         parsed = parse_action(action)
+        if self.finished and parsed.type != "message":  # as on 18xx.games, the players may still chat
+            raise GameError("the game is over")
         raw = dict(action) if isinstance(action, dict) else parsed.to_dict()
         if self.checkpoints.enabled:  # played now, not read from a log: it must be storable as one
             require_json(raw)
@@ -894,6 +894,7 @@ class BaseGame(OperatingMixin):
             self.changing = True
             self.end_game("manually_ended")
             return
+        self.check_named(action)
         entity = self.entity(action)
         step = self.round.step_for(action, entity)
         self.changing = True
@@ -902,6 +903,10 @@ class BaseGame(OperatingMixin):
         self.action_processed(action, entity)
         self.round.blocking_cache.clear()  # the title's follow-up may have changed what steps can do
         self._advance_rounds()
+
+    def check_named(self, action: Action) -> None:
+        """A title's refusal of a move naming something its game does not have (1817: a loan), before any
+        step looks at the move."""
 
     def action_processed(self, action: Action, entity) -> None:
         """A title's follow-up to an action, after the round has moved on past steps with nothing to do
@@ -1204,8 +1209,6 @@ class BaseGame(OperatingMixin):
             for action in actions:
                 if upto is not None and (as_action_id(action.get("id")) or 0) > upto:
                     break
-                if game.finished and action.get("type") == "message":
-                    continue  # chat after the end; any other action is refused, as 18xx.games does
                 if before_each is not None:
                     before_each(game)
                 try:

@@ -700,6 +700,11 @@ class Game1817(BaseGame):
         corp.add_tokens([0] * count)
 
     # --- loans --------------------------------------------------------------------------------------
+    def check_named(self, action) -> None:
+        if action.type in ("take_loan", "payoff_loan") and not 0 <= action.loan < self.loan_bank.total:
+            raise GameError("there is no loan {loan}: the game's loans are numbered 0 to {last}", loan=action.loan,
+                            last=self.loan_bank.total - 1)
+
     def max_loans(self, corp: Corporation) -> int:
         """A corporation may owe as many loans as it has shares."""
         return corp.total_shares
