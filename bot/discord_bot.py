@@ -73,20 +73,18 @@ class RoundhouseBot(commands.Bot):
         self._own_db = db is None
         self.service = Service(self.db, engine or Engine(), pictures=config.pictures, **config.memory())
         self._reminder_task: asyncio.Task | None = None
+        self.resumed: asyncio.Task | None = None  # the running games built once connected (`_resume`)
         self._bg: set[asyncio.Task] = set()
         self.synced: list[Any] = []
 
     async def setup_hook(self) -> None:
         if self.db.conn is None:
             await self.db.open()
-        for channel_id, note in await self.service.close_threadless():  # closed before they would be replayed
+        for channel_id, note in await self.service.close_threadless():  # closed before any command
             await self.publish(note, channel_id)
-        resumed, broken = await self.service.resume_all()
-        log.info("resumed %d active game(s)%s", len(resumed),
-                 f"; {len(broken)} could not be loaded: {sorted(broken)}" if broken else "")
-        if self.config.pictures:  # the running games' first pictures (a new lobby warms its own)
-            titles = {lv.row.title for lv in self.service._live.values() if lv.session is not None}
-            self._spawn(asyncio.to_thread(lambda: [self.service.engine.warm_pictures(t) for t in sorted(titles)]))
+        # the running games are replayed once connected, not before: with many games the bot would be deaf
+        # for as long (a command on a game not built yet builds it, `Service.live`)
+        self.resumed = asyncio.create_task(self._resume())
         from bot.ui import GameButton
         self.add_dynamic_items(GameButton)
         for ext in EXTENSIONS:
@@ -95,6 +93,21 @@ class RoundhouseBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
         self._reminder_task = asyncio.create_task(self._reminder_loop())
+
+    async def _resume(self) -> None:
+        """Once connected: the running games most recently played, as many as memory keeps, built from their
+        logs (those failing to replay reported), and their titles' first pictures drawn."""
+        await self.wait_until_ready()
+        try:
+            resumed, broken = await self.service.resume_all(limit=self.service.max_live)
+        except Exception:
+            log.exception("resuming the running games failed (each is built at its first command)")
+            return
+        log.info("resumed %d active game(s)%s", len(resumed),
+                 f"; {len(broken)} could not be loaded: {sorted(broken)}" if broken else "")
+        if self.config.pictures:  # the running games' first pictures (a new lobby warms its own)
+            titles = {self.service._live[g].row.title for g in resumed if g in self.service._live}
+            await asyncio.to_thread(lambda: [self.service.engine.warm_pictures(t) for t in sorted(titles)])
 
     async def sync_commands(self) -> None:
         mode = self.config.sync
@@ -109,8 +122,9 @@ class RoundhouseBot(commands.Bot):
             self.synced = await self.tree.sync()
 
     async def close(self) -> None:
-        if self._reminder_task:
-            self._reminder_task.cancel()
+        for task in (self._reminder_task, self.resumed):
+            if task:
+                task.cancel()
         for t in list(self._bg):
             t.cancel()
         await super().close()

@@ -457,13 +457,19 @@ class Service:
         use(lv.row.language)  # the rest of the command speaks the game's language (see `_own_language`)
         return lv
 
-    async def resume_all(self) -> tuple[list[int], dict[int, str]]:
-        """Replay every active game (at start-up). A game whose log does not replay is reported (logged,
-        and its commands say so) while the others resume. Returns (resumed ids, {broken id: why})."""
+    async def resume_all(self, limit: int | None = None) -> tuple[list[int], dict[int, str]]:
+        """Replay the active games, the most recently played first (at most `limit`: those beyond would leave
+        memory at once, and are built at their first command as a game that left memory is). A game whose log
+        does not replay is reported (logged, and its commands say so) while the others resume. The bot runs it
+        once connected, while commands are answered: a game a command built meanwhile is left as it is, and a
+        command on one not built yet builds it (or waits for the build on its way). Returns (resumed ids,
+        {broken id: why})."""
         resumed, broken = [], {}
-        for row in await self.db.list_games(statuses=("active",), any_guild=True):
+        rows = await self.db.list_games(statuses=("active",), any_guild=True)
+        rows.sort(key=lambda r: -(r.last_action_at or r.updated_at))
+        for row in rows[:limit]:
             try:
-                await self.live(row.id, reload=True)
+                await self.live(row.id)
                 resumed.append(row.id)
             except UserError:
                 broken[row.id] = self.broken.get(row.id, "?")

@@ -4,6 +4,7 @@ broken game among healthy ones."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -116,6 +117,7 @@ async def test_the_bot_starts_with_a_broken_game_and_serves_the_others(tmp_path)
         raw.commit()
         raw.close()
         bot = await runner.start()
+        await asyncio.wait_for(bot.resumed, 20)  # the running games are replayed once connected
         assert list(bot.service.broken) == [bad]
         rec = await fake.command(ann, bad_thread, "game", {}, sub="status")
         assert f"Game #{bad} cannot be loaded" in rec.final.content
