@@ -84,6 +84,7 @@ BUTTON_OUTDATED = N_("This button was posted before the game moved on, so nothin
                      "latest message, or the command.")
 STORED_UNTOLD = N_("Done and stored, but telling the game's thread of it failed: the thread is told within a few "
                    "minutes, so do not send it again.")
+STORED_NOT_TOLD = N_("Done and stored, but telling the game's thread of it failed, so do not send it again.")
 ENGINE_FAILED = N_("The rules engine failed on this action, so nothing was stored: the game is as it was "
                    "before your command. The error was logged for the developers.")
 
@@ -628,7 +629,9 @@ class Service:
                 raise UserError(lazy("This game is full."))
             pid = max((s.player_id for s in lv.seats), default=0) + 1
             await self.db.add_seat(game_id, pid, caller.member_id, _short(caller.name))
-            return self._told(publish, await self.lobby_reply(game_id, _("{name} joins.", name=written_name(_short(caller.name)))))
+            async with self._stored(game_id):
+                return self._told(publish, await self.lobby_reply(game_id, _("{name} joins.",
+                                                                             name=written_name(_short(caller.name)))))
 
     @_told_in_full
     async def leave(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
@@ -637,7 +640,9 @@ class Service:
             if lv.seat_of_member(caller.member_id) is None:
                 raise UserError(lazy("You are not in this game."))
             seat, note = await self._leave_lobby(lv, caller.member_id)
-            return self._told(publish, await self._lobby_changed(game_id, _("{name} leaves.", name=written_name(seat.name)) + note))
+            async with self._stored(game_id):
+                return self._told(publish, await self._lobby_changed(game_id, _("{name} leaves.",
+                                                                                name=written_name(seat.name)) + note))
 
     @_told_in_full
     async def kick(self, game_id: int, caller: Caller, member_id: int, publish: Publish | None = None) -> Reply:
@@ -645,8 +650,9 @@ class Service:
             lv = await self._scoped(caller, game_id, fresh=True)
             access.require_host(caller, lv.row, lv.seats, lazy("kick players"))
             seat, note = await self._leave_lobby(lv, member_id)
-            return self._told(publish, await self._lobby_changed(game_id, _("{name} was removed.", name=written_name(seat.name))
-                                                                       + note))
+            async with self._stored(game_id):
+                return self._told(publish, await self._lobby_changed(game_id, _("{name} was removed.",
+                                                                                name=written_name(seat.name)) + note))
 
     async def _lobby_changed(self, game_id: int, note: str) -> Reply:
         lv = await self._refresh(game_id)
@@ -668,7 +674,7 @@ class Service:
             seat = lv.seat_of_member(old_member)
             if seat is None:
                 raise UserError(lazy("That member has no seat in this game."))
-            return self._told(publish, await self._hand_over(lv, seat, new_member, new_name))
+            return await self._hand_over(lv, seat, new_member, new_name, publish)
 
     @_told_in_full
     async def claim(self, game_id: int, caller: Caller, seat_number: int, publish: Publish | None = None) -> Reply:
@@ -679,10 +685,9 @@ class Service:
                                                       s.player_id))
             if not 1 <= seat_number <= len(ordered) or ordered[seat_number - 1].member_id > 0:
                 raise UserError(lazy("That seat is not free."))
-            return self._told(publish, await self._hand_over(lv, ordered[seat_number - 1], caller.member_id,
-                                                                   caller.name))
+            return await self._hand_over(lv, ordered[seat_number - 1], caller.member_id, caller.name, publish)
 
-    async def _hand_over(self, lv: Live, seat: Seat, new_member: int, new_name: str) -> Reply:
+    async def _hand_over(self, lv: Live, seat: Seat, new_member: int, new_name: str, publish: Publish | None) -> Reply:
         if lv.seat_of_member(new_member):
             raise UserError(lazy("The new member already has a seat in this game."))
         new_name = _short(new_name)
@@ -693,8 +698,10 @@ class Service:
             if seat.member_id in lv.row.turn_members:  # the new holder is the one told it is their turn
                 await self.db.update_game(lv.row.id, turn_members=[new_member if m == seat.member_id else m
                                                                    for m in lv.row.turn_members])
-        lv = await self._refresh(lv.row.id)
-        return lv.reply(_("{new} takes over {old}'s seat.", new=written_name(new_name), old=written_name(seat.name)))
+        async with self._stored(lv.row.id):
+            lv = await self._refresh(lv.row.id)
+            return self._told(publish, lv.reply(_("{new} takes over {old}'s seat.", new=written_name(new_name),
+                                                  old=written_name(seat.name))))
 
     @_told_in_full
     async def start(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
@@ -723,21 +730,26 @@ class Service:
             self._changed(lv)
             lv.seats = [Seat(s.game_id, s.player_id, s.member_id, s.name, position[s.player_id], s.joined_at)
                         for s in seats]
-            turn = self._turn_members(lv)
-            async with self.db.transaction():
-                await self.db.set_positions(game_id, order)
-                # told_moment -1: the start itself is told once its post is out (a lost one is made good)
-                await self.db.update_game(game_id, status="active", turn_members=turn, last_action_at=time.time(),
-                                          told_moment=-1, told_count=0)
-                await self._schedule_reminder(game_id)
-            lv = await self._refresh(game_id)
-            seating = ", ".join(f"{i + 1}. {written_name(p['name'])}" for i, p in enumerate(players))
-            reply = lv.reply(_("**{title}** game #{game} starts. Seats: {seats}.", title=t.display_name, game=game_id,
-                               seats=seating))
-            await self._finish_reply(lv, reply, None, set(), turn)
-            reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — started. Seats: {seats}.",
-                                                  title=t.display_name, game=game_id, seats=seating))
-            return await self._tell(lv, reply, set(session.start_pictures), None, publish)
+            try:
+                turn = self._turn_members(lv)
+                async with self.db.transaction():
+                    await self.db.set_positions(game_id, order)
+                    # told_moment -1: the start itself is told once its post is out (a lost one is made good)
+                    await self.db.update_game(game_id, status="active", turn_members=turn, last_action_at=time.time(),
+                                              told_moment=-1, told_count=0)
+                    await self._schedule_reminder(game_id)
+            except BaseException:  # not started: the game in memory (started above) is no longer the stored one
+                self._forget(game_id)
+                raise
+            async with self._stored(game_id, caught_up=True):
+                lv = await self._refresh(game_id)
+                seating = ", ".join(f"{i + 1}. {written_name(p['name'])}" for i, p in enumerate(players))
+                reply = lv.reply(_("**{title}** game #{game} starts. Seats: {seats}.", title=t.display_name,
+                                   game=game_id, seats=seating))
+                await self._finish_reply(lv, reply, None, set(), turn)
+                reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — started. Seats: {seats}.",
+                                                      title=t.display_name, game=game_id, seats=seating))
+                return await self._tell(lv, reply, set(session.start_pictures), None, publish)
 
     @_told_in_full
     async def abort(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
@@ -755,16 +767,18 @@ class Service:
                 # would store a trade in it
                 await self.db.delete_undo_request(game_id)
                 await self.db.delete_trade_offer(game_id)
-            await self._refresh(game_id)
-            reply = lv.reply(_("Game #{game} was aborted.", game=game_id))
-            reply.also = self._vote_closed(lv, vote, _("the game was aborted")) + \
-                self._offer_closed(lv, offer, _("the game was aborted"))
-            if not was_lobby:
-                reply.pinned = _("**{title}** game #{game} — aborted.", title=self._title(lv).display_name, game=game_id)
-            if was_lobby:
-                reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — aborted in the lobby.",
-                                                      title=self._title(lv).display_name, game=game_id))
-            return self._told(publish, reply)
+            async with self._stored(game_id):
+                await self._refresh(game_id)
+                reply = lv.reply(_("Game #{game} was aborted.", game=game_id))
+                reply.also = self._vote_closed(lv, vote, _("the game was aborted")) + \
+                    self._offer_closed(lv, offer, _("the game was aborted"))
+                if not was_lobby:
+                    reply.pinned = _("**{title}** game #{game} — aborted.", title=self._title(lv).display_name,
+                                     game=game_id)
+                if was_lobby:
+                    reply.also = self._lobby_closed(lv, _("**{title}** game #{game} — aborted in the lobby.",
+                                                          title=self._title(lv).display_name, game=game_id))
+                return self._told(publish, reply)
 
     async def list_games(self, caller: Caller, mine: bool = False) -> Reply:
         rows = await self.db.list_games(guild_id=caller.guild_id, member_id=caller.member_id if mine else None)
@@ -1075,11 +1089,14 @@ class Service:
             buyer = lv.member_of_player(offer.buyer)
             if not accept or buyer is None:
                 await self.db.delete_trade_offer(game_id)
-                reply = lv.reply(_("{name} declines: {offer}.", name=lv.names[seat.player_id],
-                                   offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv)),
-                                 also=self._offer_closed(lv, offer, _("{name} declined", name=lv.names[seat.player_id])))
-                await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members)
-                return await self._tell(lv, reply, set(), None, publish)
+                async with self._stored(game_id):
+                    reply = lv.reply(_("{name} declines: {offer}.", name=lv.names[seat.player_id],
+                                       offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer",
+                                                         lv)),
+                                     also=self._offer_closed(lv, offer, _("{name} declined",
+                                                                          name=lv.names[seat.player_id])))
+                    await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members)
+                    return await self._tell(lv, reply, set(), None, publish)
             try:  # the offer goes in the transaction that stores the trade (a crash before it leaves it open)
                 return await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), publish,
                                          agreed_by=lv.names[seat.player_id])
@@ -1207,7 +1224,7 @@ class Service:
             vote = vote or vote_now
             changes.append(change)
             action = cmd.follow_up(session, changes[0], change) if cmd is not None else None
-        async with self._stored(lv.row.id):  # the actions are stored: what follows never says otherwise
+        async with self._stored(lv.row.id, caught_up=True):  # the actions are stored: what follows never says otherwise
             change = changes[-1]
             if self._live.get(lv.row.id) is not lv:  # a follow-up applied but not stored: the game is rebuilt, and
                 lv = await self.live(lv.row.id)       # the reply tells it as stored (its turn, pictures, buttons)
@@ -1228,16 +1245,17 @@ class Service:
             return await self._tell(lv, reply, kinds, change, publish)
 
     @contextlib.asynccontextmanager
-    async def _stored(self, game_id: int) -> AsyncIterator[None]:
-        """Around what follows a change once it is committed: a failure there (a read of the database, the words)
-        must not tell the member that nothing changed, who would send it again. The game is rebuilt from its
-        stored log at its next command, and the catch-up tells its thread."""
+    async def _stored(self, game_id: int, *, caught_up: bool = False) -> AsyncIterator[None]:
+        """Around what follows a change once it is committed (an action, an undo, the start, a lobby or seat change,
+        a vote, a declined offer, reminder settings, an abort): a failure there (a read of the database, the words)
+        must not tell the member that nothing changed, who would send it again. The game is rebuilt from the
+        database at its next command; `caught_up`: the catch-up tells its thread (an action, an undo, the start)."""
         try:
             yield
         except Exception:
             self._forget(game_id)
             log.exception("game %s: telling a stored change failed", game_id)
-            raise UserError(lazy(STORED_UNTOLD)) from None
+            raise UserError(lazy(STORED_UNTOLD if caught_up else STORED_NOT_TOLD)) from None
 
     async def _tell(self, lv: Live, reply: Reply, kinds: set[str], change: Change | None,
                     publish: Publish | None) -> Reply:
@@ -1801,23 +1819,23 @@ class Service:
             voters = self._voters(lv, req)
             if seat is None or (seat.player_id not in voters and seat.player_id != req.requester):
                 raise UserError(lazy("Only the players of this game vote on undo."))
+            name = lv.names[seat.player_id]
             if not agree:
                 await self.db.delete_undo_request(game_id)
-                reply = lv.reply(_("{name} refused to undo. The game goes on.", name=lv.names[seat.player_id]),
-                                 also=self._vote_closed(lv, req, _("{name} refused", name=lv.names[seat.player_id])))
-            else:
-                req.agreed.add(seat.player_id)
-                missing = voters - req.agreed
-                if missing:
-                    await self.db.save_undo_request(req)
-                    waiting = ", ".join(lv.names[p] for p in sorted(missing))
-                    reply = lv.reply(ngettext("{name} agrees to undo {n} action; waiting for {names}.",
-                                              "{name} agrees to undo {n} actions; waiting for {names}.", req.steps,
-                                              name=lv.names[seat.player_id], names=waiting))
-                else:
-                    return await self._do_undo(lv, req.steps, req.requester, publish, req.agreed, prepared=prepared,
-                                               closing=self._vote_closed(lv, req, _("everyone agreed")))
-            return self._told(publish, reply)
+                async with self._stored(game_id):
+                    return self._told(publish, lv.reply(_("{name} refused to undo. The game goes on.", name=name),
+                                                        also=self._vote_closed(lv, req, _("{name} refused", name=name))))
+            req.agreed.add(seat.player_id)
+            missing = voters - req.agreed
+            if not missing:
+                return await self._do_undo(lv, req.steps, req.requester, publish, req.agreed, prepared=prepared,
+                                           closing=self._vote_closed(lv, req, _("everyone agreed")))
+            await self.db.save_undo_request(req)
+            async with self._stored(game_id):
+                waiting = ", ".join(lv.names[p] for p in sorted(missing))
+                return self._told(publish, lv.reply(ngettext("{name} agrees to undo {n} action; waiting for {names}.",
+                                                             "{name} agrees to undo {n} actions; waiting for {names}.",
+                                                             req.steps, name=name, names=waiting)))
 
     async def _prepare_vote(self, game_id: int, caller: Caller, token: int) -> Undoing | None:
         """The undo the caller's vote would complete (the last one missing), worked out before the game is held."""
@@ -1862,7 +1880,7 @@ class Service:
         except BaseException:
             self._forget(game_id)
             raise
-        async with self._stored(game_id):  # the undo is stored: what follows never says otherwise
+        async with self._stored(game_id, caught_up=True):  # the undo is stored: what follows never says otherwise
             previous = set(lv.row.turn_members)
             lv.session = session
             self._changed(lv)
@@ -2145,7 +2163,8 @@ class Service:
             access.require_player_or_host(caller, lv.row, lv.seats, lazy("set its reminders"))
             if not hours > 0:  # 0, negative or NaN: off
                 await self.db.set_reminder(game_id, enabled=0, next_at=None)
-                return self._told(publish, lv.reply(_("Reminders are off for this game.")))
+                async with self._stored(game_id):
+                    return self._told(publish, lv.reply(_("Reminders are off for this game.")))
             for value in (hours, every):
                 if value is not None and not MIN_REMINDER_HOURS <= value <= MAX_REMINDER_HOURS:
                     raise UserError(lazy("Reminders: from {least} to {most} hours.", least=f"{MIN_REMINDER_HOURS:g}",
@@ -2154,8 +2173,9 @@ class Service:
             async with self.db.transaction():
                 await self.db.set_reminder(game_id, enabled=1, first_after=hours * 3600, every=every_s)
                 await self._schedule_reminder(game_id)
-            return self._told(publish, lv.reply(_("Reminders after {hours} h of idle time, then every {every} h.",
-                                                        hours=f"{hours:g}", every=f"{every_s / 3600:g}")))
+            async with self._stored(game_id):
+                return self._told(publish, lv.reply(_("Reminders after {hours} h of idle time, then every {every} h.",
+                                                      hours=f"{hours:g}", every=f"{every_s / 3600:g}")))
 
     async def note_language(self, member_id: int, language: str) -> None:
         """The member's Discord language, kept for their DMs (stored when it changes)."""

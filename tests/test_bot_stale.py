@@ -179,6 +179,105 @@ async def test_a_failure_right_after_a_change_was_stored_says_it_was_stored(tmp_
         await fake.stop()
 
 
+STORED_NOT_TOLD = "Done and stored, but telling the game's thread of it failed, so do not send it again."
+
+
+def _telling_fails(svc: Service) -> list[bool]:
+    """Arm it (append True): the service's next reply to tell (`_told`, `_tell`: always after the command's commit)
+    fails once, as a read of the database or the words might."""
+    armed: list[bool] = []
+    for name in ("_told", "_tell"):
+        real = getattr(svc, name)
+
+        def failing(*args, real=real, **kwargs):
+            if armed:
+                armed.clear()
+                raise OSError("disk I/O error")
+            return real(*args, **kwargs)
+
+        setattr(svc, name, failing)
+    return armed
+
+
+async def test_a_failure_right_after_a_lobby_seat_vote_or_reminder_change_says_it_was_stored(tmp_path):
+    """Each change committed, then telling it fails: a join, a kick, a leave, reminder settings, the start, a seat
+    handed over, votes for and against an undo, the abort. The member hears it was stored (the start: and that the
+    thread is told), never that nothing changed; the database has it, and the game goes on from it."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        ann, bob, cid, dan, eve = (fake.add_user(n) for n in ("Ann", "Bob", "Cid", "Dan", "Eve"))
+        await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        thread = max(c for c, ch in fake.channels.items() if ch.get("type") == 11)
+        gid = (await bot.db.game_by_thread(thread)).id
+        armed = _telling_fails(bot.service)
+
+        async def stored(member, options, sub, said=STORED_NOT_TOLD):
+            armed.append(True)
+            rec = await fake.command(member, thread, "game", options, sub=sub)
+            assert not armed and rec.final.ephemeral and rec.final.content == said, (sub, rec.final.content)
+
+        async def seated():
+            return {s.member_id for s in await bot.db.seats(gid)}
+
+        for member in (bob, dan, eve):
+            await stored(member, {}, "join")
+        assert await seated() == {ann, bob, dan, eve}
+        await stored(ann, {"member": UserRef(dan)}, "kick")
+        await stored(eve, {}, "leave")
+        await fake.command(cid, thread, "game", {}, sub="join")
+        assert await seated() == {ann, bob, cid}
+        await stored(ann, {"hours": 6.0, "every": 12.0}, "remind")
+        reminder = await bot.db.reminder(gid)
+        assert reminder.first_after == 6 * 3600 and reminder.every == 12 * 3600
+        await stored(ann, {}, "start", "Done and stored, but telling the game's thread of it failed: the thread is "
+                                       "told within a few minutes, so do not send it again.")
+        assert (await bot.db.get_game(gid)).status == "active"
+        [told] = await bot.service.catch_up(bot.publish)
+        assert told.text.startswith("Catching up") and "Next:" in told.text, told.text
+        await stored(ann, {"old": UserRef(cid), "new": UserRef(dan)}, "replace")
+        assert await seated() == {ann, bob, dan}
+
+        lv = await bot.service.live(gid)
+        members = [s.member_id for s in sorted(lv.seats, key=lambda s: s.position)]
+        for member in members[:2]:
+            assert (await _act_first_legal(fake, member, thread)).final.content.startswith("Done")
+        rec = await fake.command(members[1], thread, "game", {"steps": 2}, sub="undo")
+        assert rec.final.content == "Undo requested; the others must agree.", rec.final.content
+        vote = fake.channel_messages(thread)[-1]
+        req = await bot.db.undo_request(gid)
+        for member, yes in ((members[2], True), (members[0], False)):
+            armed.append(True)
+            rec = await fake.click(member, vote, f"rh:undo_{'yes' if yes else 'no'}:{gid}:{req.token}")
+            assert not armed and rec.final.content == STORED_NOT_TOLD, rec.final.content
+            if yes:  # counted: the requester's and this one
+                assert len((await bot.db.undo_request(gid)).agreed) == 2
+        assert await bot.db.undo_request(gid) is None and await bot.db.action_count(gid) == 2
+        assert (await _act_first_legal(fake, members[2], thread)).final.content.startswith("Done")
+        await stored(ann, {}, "abort")
+        assert (await bot.db.get_game(gid)).status == "aborted"
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_a_failure_right_after_a_declined_offer_was_stored_says_so(tmp_path):
+    async def posted(reply):
+        return SimpleNamespace(id=1)
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, buyer, seller, wanted = await _train_from_another_president(svc)
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
+        offer = await db.trade_offer(gid)
+        _telling_fails(svc).append(True)
+        await refused(svc.answer_offer(gid, seller, False, offer.token, posted), STORED_NOT_TOLD)
+        assert await db.trade_offer(gid) is None and await db.action_count(gid) == 336
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, posted)  # the game goes on
+        assert await db.trade_offer(gid) is not None
+
+
 async def test_a_post_the_thread_refused_is_made_good_when_the_bot_is_back(tmp_path):
     """The thread refuses the post of a stored action; once the bot has started again (the thread open by then),
     it tells the thread what it missed and pings whoever must act."""
