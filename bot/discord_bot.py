@@ -21,6 +21,7 @@ from i18n import _, speaking
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.play")
+REUSE_LOOKBACK = 50  # a thread's latest messages looked through for one posted just before a restart
 
 
 def allowed_mentions_for(members: list[int]) -> discord.AllowedMentions:
@@ -153,6 +154,9 @@ class RoundhouseBot(commands.Bot):
         if reply.pinned is not None and reply.game_id is not None and reply.thread_id:
             # first: a summary posted anew stays above the news, which remains the thread's last message
             await self.keep_pinned(reply.game_id, reply.thread_id, reply.pinned)
+        if reply.reuse is not None and reply.edit is None and reply.game_id is not None and \
+                (posted := await self._posted_already(channel, reply.game_id, reply.reuse)) is not None:
+            return posted
         kwargs: dict[str, Any] = {
             "content": reply.text[:2000],
             "allowed_mentions": allowed_mentions_for(reply.mention),
@@ -174,6 +178,21 @@ class RoundhouseBot(commands.Bot):
         for more in reply.also:
             await self.publish(more, target)
         return msg
+
+    async def _posted_already(self, channel: discord.PartialMessageable, game_id: int,
+                              button: str) -> discord.Message | None:
+        """The message among the thread's latest `REUSE_LOOKBACK` with the button `button` (`what:arg`): one
+        posted just before a restart, not known to be. None if there is none, or the history cannot be read."""
+        from bot.ui import carries, custom_id
+        what, _sep, arg = button.partition(":")
+        cid = custom_id(what, game_id, int(arg) if arg else None)
+        try:
+            async for message in channel.history(limit=REUSE_LOOKBACK):
+                if self.user is not None and message.author.id == self.user.id and carries(message, cid):
+                    return message
+        except discord.HTTPException as exc:
+            log.info("game %s: could not read the thread's latest messages: %s", game_id, exc)
+        return None
 
     async def keep_pinned(self, game_id: int, thread_id: int, text: str) -> None:
         """Edit the thread's pinned summary to `text`: pinned again if someone unpinned it, posted and pinned

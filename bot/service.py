@@ -116,6 +116,7 @@ class Reply:
     labels: dict[str, str] = field(default_factory=dict)  # a button's own words, where not its kind's (a move)
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
     powers: frozenset[int] | None = None                 # seats holding moves out of turn in it (None: not looked)
+    reuse: str | None = None  # a button (`what:arg`) of its own: a message in the thread with it is its post already
     # its post on its way once the game is free (its pictures drawn first, for an action: `Service._apply`), in
     # the game's line of posts (`Service._told`); what the command returns waits for it (`_told_in_full`)
     drawing: asyncio.Future | None = field(default=None, repr=False, compare=False)
@@ -1695,7 +1696,9 @@ class Service:
     async def _post_unposted(self, publish: Publish) -> list[Reply]:
         """Post the undo requests and trade offers stored but never known to be posted (the process stopped
         between storing one and confirming its post): their message is their only ballot, and nobody saw one never
-        posted. One posted before the stop is posted again; a press on either message answers it (`_answered`)."""
+        posted. One posted before the stop is found among the thread's latest messages by its button and confirmed
+        as that message (`Reply.reuse`); if it is not found there, it is posted again, and a press on either
+        message answers it (`_answered`)."""
         out = []
         for table, game_id in await self.db.unposted_ballots():
             if game_id in self._ballots:  # on its way now
@@ -1715,6 +1718,7 @@ class Service:
                 else:
                     reply = self._offer_reply(lv, made)
                 reply.text += "\n" + _("(Posted after a restart of the bot.)")
+                reply.reuse = reply.buttons[0]  # its post may be out (the stop came before it was confirmed)
                 posting = await self._ballot(made, None, reply, publish)
             if await asyncio.shield(posting):
                 out.append(reply)

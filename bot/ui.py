@@ -42,11 +42,22 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     key: (label, STYLES[style]) for key, (label, style) in {**GAME, **LOBBY, **VOTES, **OFFERS, **PREVIEWS, **POWERS}.items()}
 
 
+def custom_id(what: str, game_id: int, arg: int | None = None) -> str:
+    """A button's id on Discord: `rh:<what>:<game>[:arg]` (the template of `GameButton`)."""
+    return f"rh:{what}:{game_id}" + (f":{arg}" if arg is not None else "")
+
+
+def carries(message: discord.Message, cid: str) -> bool:
+    """Whether a message has the button `cid`."""
+    return any(getattr(item, "custom_id", None) == cid for row in message.components
+               for item in getattr(row, "children", ()))
+
+
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<what>[a-z_]+):(?P<game>\d+)(?::(?P<arg>\d+))?"):
     def __init__(self, what: str, game_id: int, arg: int | None = None, label: str | None = None) -> None:
         kind_label, style = BUTTONS[what]
-        cid = f"rh:{what}:{game_id}" + (f":{arg}" if arg is not None else "")
-        super().__init__(discord.ui.Button(label=(label or _(kind_label))[:80], style=style, custom_id=cid))
+        super().__init__(discord.ui.Button(label=(label or _(kind_label))[:80], style=style,
+                                           custom_id=custom_id(what, game_id, arg)))
         self.what, self.game_id, self.arg = what, game_id, arg
 
     @classmethod

@@ -139,22 +139,49 @@ async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path):
         await fake.stop()
 
 
+async def _stopped_while_asking(fake: FakeDiscord, path: str, hold) -> tuple[int, int, list[int], object]:
+    """An 1830 game of three, two moves played, in which the first member asks to undo both; `hold(bot)` holds the
+    request on its way (returning an event set once it is held), and the bot stops there: (game, thread, members,
+    the request as stored then)."""
+    runner = BotRunner(fake, path, pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, members = await _two_played(fake, bot)
+        entered = await hold(bot)
+        asking = asyncio.ensure_future(fake.command(members[0], thread, "game", {"steps": 2}, sub="undo"))
+        await asyncio.wait_for(entered.wait(), 10)
+        asked = await bot.db.undo_request(gid)
+    finally:
+        await runner.stop()
+    asking.cancel()
+    return gid, thread, members, asked
+
+
+async def _post_held(bot) -> asyncio.Event:
+    return (await _held_requests(bot))[0]
+
+
+async def _confirmation_held(bot) -> asyncio.Event:
+    """The request's post goes out; its confirmation (`settle_ballot`) never comes."""
+    entered, never = asyncio.Event(), asyncio.Event()
+
+    async def held(*args, **kwargs):
+        entered.set()
+        await never.wait()
+
+    bot.db.settle_ballot = held
+    return entered
+
+
 async def test_a_request_stored_but_never_posted_is_posted_when_the_bot_is_back(tmp_path):
     """The bot stops between storing an undo request and posting it (nobody saw it): back, it posts it, pinging
     the others, and its buttons undo."""
     fake = await FakeDiscord().start()
     path = str(tmp_path / "rh.db")
-    runner = BotRunner(fake, path, pictures=False)
-    bot = await runner.start()
+    runner = None
     try:
-        gid, thread, (first, second, third) = await _two_played(fake, bot)
-        entered, _release = await _held_requests(bot)
-        asking = asyncio.ensure_future(fake.command(first, thread, "game", {"steps": 2}, sub="undo"))
-        await asyncio.wait_for(entered.wait(), 10)
-        asked = await bot.db.undo_request(gid)
+        gid, thread, (first, second, third), asked = await _stopped_while_asking(fake, path, _post_held)
         assert asked is not None and not asked.posted
-        await runner.stop()  # the process stops, the request's post never out
-        asking.cancel()
         assert not any("asks to undo" in m.content for m in fake.channel_messages(thread))
 
         runner = BotRunner(fake, path, pictures=False)
@@ -171,7 +198,39 @@ async def test_a_request_stored_but_never_posted_is_posted_when_the_bot_is_back(
                 assert req.posted and req.message_id == vote.id and len(req.agreed) == 2, req
         assert await bot.db.action_count(gid) == 0
     finally:
-        await runner.stop()
+        if runner is not None:
+            await runner.stop()
+        await fake.stop()
+
+
+async def test_a_request_posted_just_before_the_bot_stopped_is_not_posted_twice(tmp_path):
+    """The bot stops once the request's message is out but before it was known to be posted: back, it finds that
+    message among the thread's latest and takes it as the request's (no second message, nobody pinged again); its
+    buttons undo, and it loses them once the vote is over."""
+    fake = await FakeDiscord().start()
+    path = str(tmp_path / "rh.db")
+    runner = None
+    try:
+        gid, thread, (first, second, third), _asked = await _stopped_while_asking(fake, path, _confirmation_held)
+        [vote] = [m for m in fake.channel_messages(thread) if "asks to undo" in m.content]
+
+        runner = BotRunner(fake, path, pictures=False)
+        bot = await runner.start()
+        await bot.service.catch_up(bot.publish)
+        await bot.service._ballot_settled(gid)  # (the start-up's own catch-up may be the one confirming it)
+        req = await bot.db.undo_request(gid)
+        assert req.posted and req.message_id == vote.id, req
+        assert [m.id for m in fake.channel_messages(thread) if "asks to undo" in m.content] == [vote.id]
+        for member in (second, third):
+            rec = await fake.click(member, vote, f"rh:undo_yes:{gid}:{req.token}")
+            assert rec.final.content == "Vote counted.", rec.final.content
+        assert await bot.db.action_count(gid) == 0
+        await bot.service._posted(gid)
+        closed = next(m for m in fake.channel_messages(thread) if m.id == vote.id)
+        assert not closed.custom_ids and "closed: everyone agreed" in closed.content, closed.content
+    finally:
+        if runner is not None:
+            await runner.stop()
         await fake.stop()
 
 

@@ -432,6 +432,12 @@ class FakeDiscord:
                     return self._json({"message": "Unknown Message", "code": 10008}, 404)
                 m.pinned = method == "PUT"
                 return web.Response(status=204)
+            if method == "GET" and len(parts) == 3 and parts[2] == "messages":  # history: the latest first
+                if cid in self.closed:
+                    return self._json({"message": "Missing Access", "code": 50001}, 403)
+                before = int(request.query.get("before", 1 << 62))
+                latest = [m for m in reversed(self.channel_messages(cid)) if m.id < before]
+                return self._json([self._message_json(m) for m in latest[:int(request.query.get("limit", 50))]])
             if method == "GET" and len(parts) == 4 and parts[2:4] == ["messages", "pins"]:
                 return self._json({"items": [{"pinned_at": TS, "message": self._message_json(m)}
                                              for m in self.pinned_messages(cid)], "has_more": False})
