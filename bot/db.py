@@ -547,6 +547,18 @@ class Database:
                  req.message_id, req.token, int(req.posted), time.time()),
             )
 
+    async def last_ping(self, game_id: int, player_id: int, ballot: str) -> float | None:
+        """When the seat's last undo request or trade offer (`ballot`: its table) that pinged was stored."""
+        async with self._db.execute("SELECT pinged_at FROM ballot_pings WHERE game_id = ? AND player_id = ? AND "
+                                    "ballot = ?", (game_id, player_id, ballot)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def note_ping(self, game_id: int, player_id: int, ballot: str, at: float) -> None:
+        async with self.transaction():
+            await self._db.execute("INSERT OR REPLACE INTO ballot_pings(game_id, player_id, ballot, pinged_at) "
+                                   "VALUES (?,?,?,?)", (game_id, player_id, ballot, at))
+
     async def delete_undo_request(self, game_id: int) -> None:
         async with self.transaction():
             await self._db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))

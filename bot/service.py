@@ -308,11 +308,9 @@ class Service:
         self._posts: dict[int, asyncio.Future] = {}  # game id -> its last post in line (`_queue`), until posted
         self._ballots: dict[int, asyncio.Future] = {}  # game id -> its undo vote or offer being posted (`_ballot`)
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
-        # (game id, asking seat, ballot table) -> when its last undo request or offer pinged (`_may_ping`)
-        self._ballot_pinged: dict[tuple[int, int, str], float] = {}
         self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
         self._closed_unposted: dict[int, str] = {}  # token -> why a ballot on its way was closed (`_closed_meanwhile`)
-        self.clock: Callable[[], float] = time.monotonic
+        self.clock: Callable[[], float] = time.time  # when a ballot pinged (`_may_ping`: stored, so wall time)
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -1044,17 +1042,17 @@ class Service:
         assert buyer is not None
         previous = await self.db.trade_offer(lv.row.id)
         made = TradeOffer(lv.row.id, buyer.player_id, seller, action, count, token=self._ballot_token(), posted=False)
-        reply = self._offer_reply(lv, made)
+        reply = await self._offer_reply(lv, made)
         reply.also = self._offer_closed(lv, previous, _("replaced by a new offer"))
         return reply, await self._ballot(made, previous, reply, publish)
 
-    def _offer_reply(self, lv: Live, made: TradeOffer) -> Reply:
+    async def _offer_reply(self, lv: Live, made: TradeOffer) -> Reply:
         """An offer's post, with its buttons, pinging the seller (`_may_ping`)."""
         member = lv.member_of_player(made.seller)
         name = lv.names.get(made.seller, str(made.seller))
         offer = self._words(lambda: lv.session.offer_text(made.action, lv.names), "offer", lv)
         pinged = [member] if member is not None and member > 0 else []
-        quiet = pinged and not self._may_ping(lv.row.id, made.buyer, "trade_offers")
+        quiet = pinged and not await self._may_ping(lv.row.id, made.buyer, "trade_offers")
         return lv.reply(_("{offer}; the price is {name}'s to agree to.", offer=offer, name=name) + "\n" +
                         _("Next: {whom} — accept or decline the offer.",
                           whom=f"<@{member}>" if pinged and not quiet else name) +
@@ -1438,7 +1436,7 @@ class Service:
                                            closing=self._vote_closed(lv, previous, _("replaced by an undo")))
             req = UndoRequest(game_id, seat.player_id, steps, count, {seat.player_id}, token=self._ballot_token(),
                               posted=False)
-            reply = self._request_reply(lv, req, await self._undone(lv, steps, prepared))
+            reply = await self._request_reply(lv, req, await self._undone(lv, steps, prepared))
             reply.also = self._vote_closed(lv, previous, _("replaced by a new request"))
             posting = await self._ballot(req, previous, reply, publish)
         if not await asyncio.shield(posting):
@@ -1448,12 +1446,12 @@ class Service:
                                  "may the bot no longer post there?), so nothing was asked. Try again once it can."))
         return req
 
-    def _request_reply(self, lv: Live, req: UndoRequest, undone: str) -> Reply:
+    async def _request_reply(self, lv: Live, req: UndoRequest, undone: str) -> Reply:
         """An undo request's post (`undone`: the actions it would take back), with its buttons, pinging the seats
         that must agree (`_may_ping`)."""
         voters = sorted(self._voters(lv, req))
         mentions = [self._member(lv, p) for p in voters]
-        quiet = bool(mentions) and not self._may_ping(lv.row.id, req.requester, "undo_votes")
+        quiet = bool(mentions) and not await self._may_ping(lv.row.id, req.requester, "undo_votes")
         name = lv.names[req.requester]
         return lv.reply(ngettext("{name} asks to undo the last action: {actions}. Everyone must agree: {whom}",
                                  "{name} asks to undo the last {n} actions: {actions}. Everyone must agree: {whom}",
@@ -1463,18 +1461,13 @@ class Service:
                         (self._not_pinged_again(name) if quiet else ""),
                         mention=[] if quiet else mentions, buttons=[f"undo_yes:{req.token}", f"undo_no:{req.token}"])
 
-    def _may_ping(self, game_id: int, seat: int, table: str) -> bool:
+    async def _may_ping(self, game_id: int, seat: int, table: str) -> bool:
         """Whether a seat's new undo request (or trade offer: `table`) may ping the seats it asks: not within
         `BALLOT_PING_EVERY` of the last one that did (asking again and again must not ping them again and again;
-        the ping before already brought them to the thread, where the newest is). Noted as pinging if so."""
-        now = self.clock()
-        for key, at in list(self._ballot_pinged.items()):
-            if now - at >= BALLOT_PING_EVERY:
-                del self._ballot_pinged[key]
-        if (game_id, seat, table) in self._ballot_pinged:
-            return False
-        self._ballot_pinged[game_id, seat, table] = now
-        return True
+        the ping before already brought them to the thread, where the newest is). When one pinged is stored once it
+        is posted (`_ballot`), so a restart does not let the next ping at once."""
+        last = await self.db.last_ping(game_id, seat, table)
+        return last is None or not 0 <= self.clock() - last < BALLOT_PING_EVERY
 
     @staticmethod
     def _not_pinged_again(name: str) -> str:
@@ -1510,6 +1503,9 @@ class Service:
                 async with self.lock(made.game_id):
                     if posting is None or msg is not None or reply.thread_id is None:
                         made.posted, made.message_id = True, message_id
+                        if msg is not None and reply.mention:  # it pinged (`_may_ping`)
+                            await self.db.note_ping(made.game_id, made.requester if isinstance(made, UndoRequest)
+                                                    else made.buyer, table, self.clock())
                         if not await self.db.settle_ballot(table, made.game_id, made.token, message_id) and \
                                 message_id is not None:
                             await self._closed_meanwhile(table, made, publish)
@@ -1714,9 +1710,9 @@ class Service:
                     continue
                 use(lv.row.language)
                 if isinstance(made, UndoRequest):
-                    reply = self._request_reply(lv, made, await self._undone(lv, made.steps))
+                    reply = await self._request_reply(lv, made, await self._undone(lv, made.steps))
                 else:
-                    reply = self._offer_reply(lv, made)
+                    reply = await self._offer_reply(lv, made)
                 reply.text += "\n" + _("(Posted after a restart of the bot.)")
                 reply.reuse = reply.buttons[0]  # its post may be out (the stop came before it was confirmed)
                 posting = await self._ballot(made, None, reply, publish)

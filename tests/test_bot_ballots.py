@@ -65,6 +65,31 @@ async def test_asking_to_undo_again_and_again_pings_the_others_once_in_a_while(t
         await fake.stop()
 
 
+async def test_asking_again_after_a_restart_does_not_ping_again(tmp_path):
+    """When a seat's request last pinged is stored: the bot restarted, the same seat asking again at once is posted
+    without pinging, while another seat's request pings."""
+    fake = await FakeDiscord().start()
+    path = str(tmp_path / "rh.db")
+    runner = BotRunner(fake, path, pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, (first, second, third) = await _two_played(fake, bot)
+        rec = await fake.command(first, thread, "game", {"steps": 2}, sub="undo")
+        assert rec.final.content == "Undo requested; the others must agree.", rec.final.content
+        assert _pinged(fake.channel_messages(thread)[-1]) == sorted((second, third))
+        await runner.stop()
+        bot = await runner.start()
+        for member, pinged in ((first, []), (third, sorted((first, second)))):
+            rec = await fake.command(member, thread, "game", {"steps": 1}, sub="undo")
+            assert rec.final.content == "Undo requested; the others must agree.", rec.final.content
+            again = fake.channel_messages(thread)[-1]
+            assert _pinged(again) == pinged, again.content
+            assert ("Nobody was pinged" in again.content) == (not pinged), again.content
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 async def test_offering_a_trade_again_and_again_pings_the_seller_once_in_a_while(tmp_path):
     posts = []
 
