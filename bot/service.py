@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import inspect
 import json
@@ -308,6 +309,7 @@ class Service:
         self._posts: dict[int, asyncio.Future] = {}  # game id -> its last post in line (`_queue`), until posted
         self._ballots: dict[int, asyncio.Future] = {}  # game id -> its undo vote or offer being posted (`_ballot`)
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
+        self._powers_post: dict[int, tuple[int, Reply]] = {}  # game id -> its last post with the out-of-turn button
         self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
         self._closed_unposted: dict[int, str] = {}  # token -> why a ballot on its way was closed (`_closed_meanwhile`)
         self.clock: Callable[[], float] = time.time  # when a ballot pinged (`_may_ping`: stored, so wall time)
@@ -1154,6 +1156,24 @@ class Service:
         if reply.powers and reply.told is not None and reply.powers != self._powers_told.get(reply.game_id):
             reply.buttons.append(f"powers:{reply.told[0]}")
 
+    async def _powers_posted(self, publish: Publish, reply: Reply, msg: Any) -> None:
+        """A post telling who holds moves out of turn is out: if they changed, the last post with the out-of-turn
+        button loses it (edited: its text and other buttons as posted), so only the latest shows it, and none once
+        nobody holds such a move (kept in memory: a restart forgets the last one)."""
+        game_id = reply.game_id
+        assert game_id is not None and reply.powers is not None
+        if reply.powers != self._powers_told.get(game_id) and (last := self._powers_post.pop(game_id, None)):
+            message_id, old = last
+            kept = [b for b in old.buttons if not b.startswith("powers:")]
+            try:
+                await publish(dataclasses.replace(old, buttons=kept, edit=message_id, pictures=[], mention=[], dm=[],
+                                                  also=[], pinned=None, drawing=None))
+            except Exception:
+                log.exception("game %s: taking the out-of-turn button off an older post failed", game_id)
+        self._powers_told[game_id] = reply.powers
+        if any(b.startswith("powers:") for b in reply.buttons) and getattr(msg, "id", None) is not None:
+            self._powers_post[game_id] = (msg.id, reply)
+
     async def powers(self, game_id: int, caller: Caller) -> Reply:
         """The presser's moves out of turn, each a button for them alone (private); UserError if none."""
         async with self.lock(game_id):
@@ -1265,17 +1285,18 @@ class Service:
         family cannot copy it."""
         session = lv.session
         powers = session is not None and session.has_out_of_turn()
+        held_by_none = frozenset() if session is not None else None  # no such moves now: none looked for
         copy = await self._copy(lv) if publish is not None and self.pictures and kinds else None
         if copy is None:
             reply.pictures = await asyncio.to_thread(self._render, lv, kinds, change, self._stem(lv))
-            if powers:
-                reply.powers = await asyncio.to_thread(self._powers_held, session, lv.seats, lv.row.id)
+            reply.powers = await asyncio.to_thread(self._powers_held, session, lv.seats, lv.row.id) if powers \
+                else held_by_none
             return self._told(publish, reply)
         row, seats, stem, place = lv.row, list(lv.seats), self._stem(lv), self._queue(lv.row.id)
 
         def drawn(game: Session) -> tuple[list[Picture], frozenset[int] | None]:
             return (self._render(Live(row, seats, game), kinds, change, stem),
-                    self._powers_held(game, seats, row.id) if powers else None)
+                    self._powers_held(game, seats, row.id) if powers else held_by_none)
 
         async def tell() -> Any:
             try:
@@ -1635,7 +1656,7 @@ class Service:
                 log.exception("game %s: publishing failed", reply.game_id)
                 return None
             if msg is not None and reply.powers is not None and reply.game_id is not None:
-                self._powers_told[reply.game_id] = reply.powers
+                await self._powers_posted(publish, reply, msg)
             if msg is not None and reply.told is not None and reply.game_id is not None:
                 try:
                     await self.db.update_game(reply.game_id, told_moment=reply.told[0], told_count=reply.told[1])

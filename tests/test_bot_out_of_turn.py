@@ -98,7 +98,7 @@ async def test_the_owner_alone_is_shown_a_button_for_mh_out_of_turn(tmp_path):
 
 async def test_the_out_of_turn_button_through_discord(tmp_path):
     """Through Discord: the post's button answers each presser privately; the owner's answer carries a button
-    named after the move, which sends it."""
+    named after the move, which sends it; once nobody holds such a move, the post loses that button."""
     from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
     from fakediscord.play import resolved_actions
 
@@ -122,6 +122,7 @@ async def test_the_out_of_turn_button_through_discord(tmp_path):
             kind, options = G18xx.command_for(action)
             await fake.command(users[action["entity"]], thread, kind, options)
         [powers] = [c for c in post.custom_ids if c.startswith(f"rh:powers:{gid}:")]
+        text, ids = post.content, list(post.custom_ids)
         other = next(u for pid, u in users.items() if pid != OWNER)
         rec = await fake.click(other, post, powers)
         assert rec.final.ephemeral and rec.final.content == "Nothing of yours may be used out of turn now."
@@ -137,6 +138,9 @@ async def test_the_out_of_turn_button_through_discord(tmp_path):
             rec.final.content
         [news] = fake.channel_messages(thread)[before:]
         assert news.content.startswith("Player4 exchanges MH for 10% of NYC") and powers not in news.custom_ids
+        # nobody holds such a move now: the older post loses its button, keeping its words and its other buttons
+        assert not [c for c in post.custom_ids if c.startswith("rh:powers:")] and post.edits == 1, post.custom_ids
+        assert post.content == text and post.custom_ids == [c for c in ids if c != powers]
         assert not fake.unknown
     finally:
         await runner.stop()
