@@ -86,12 +86,15 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
 
     async def _thread_for(self, interaction: discord.Interaction, game_id: int, name: str) -> int:
         """The new game's thread; if Discord refuses it, or does not answer within `THREAD_WAIT` seconds, the game
-        just stored is closed again (it would run with no thread, and the member, told so, tries again)."""
+        just stored is closed again (it would run with no thread, and the member, told so, tries again). A thread
+        Discord opens after that wait is deleted (`_opened_late`)."""
+        opening = asyncio.ensure_future(self._new_thread(interaction, name))
         try:
-            return await asyncio.wait_for(self._new_thread(interaction, name), THREAD_WAIT)
+            return await asyncio.wait_for(asyncio.shield(opening), THREAD_WAIT)
         except TimeoutError:
             log.warning("game %s: Discord did not open its thread within %s s", game_id, THREAD_WAIT)
             await self.svc.close_unopened(game_id)
+            self.bot._spawn(self._opened_late(opening, game_id))  # type: ignore[attr-defined]
             raise UserError(_("Discord did not open the game's thread in time, so no game was opened: try again."
                               )) from None
         except discord.HTTPException as exc:
@@ -100,6 +103,24 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
             raise UserError(_("The game's thread could not be opened in this channel ({why}), so no game was "
                               "opened: try again, or in a channel where the bot may create threads.",
                               why=exc.text or exc.status)) from None
+
+    async def _opened_late(self, opening: asyncio.Future, game_id: int) -> None:
+        """A new game's thread Discord opens after the member was told no game was opened: deleted, as nothing
+        will ever be posted in it; where the bot may not delete it, it says so in it."""
+        try:
+            thread_id = await opening
+        except Exception:  # not opened after all
+            return
+        log.info("game %s: its thread %s was opened too late: deleting it", game_id, thread_id)
+        try:
+            await self.bot.http.delete_channel(thread_id, reason=f"Roundhouse game #{game_id} was not opened")
+        except discord.HTTPException:
+            try:
+                await self.bot.get_partial_messageable(thread_id).send(
+                    _("Discord opened this thread too late: game #{game} was not opened, so nothing will be "
+                      "posted here.", game=game_id), allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                log.info("game %s: could not say so in the thread opened too late: %s", game_id, exc)
 
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name="new", description=N_("Open a new game in a new thread"))

@@ -115,6 +115,7 @@ class FakeDiscord:
         self.closed: set[int] = set()             # channels where the bot may not post or open threads
         self.hung: set[int] = set()               # channels where opening a thread gets no answer until `unhang`
         self.unhung = asyncio.Event()
+        self.deleted_channels: list[int] = []     # channels (threads) the bot deleted
         self.unarchived: list[int] = []
         self.edits: list[tuple[int, str]] = []    # (message id, new content) of every message edit
         self.admin_of: dict[int, bool | int] = {}
@@ -480,6 +481,14 @@ class FakeDiscord:
                         self.unarchived.append(cid)
                         self.archived.discard(cid)
                 return self._json(ch)
+            if method == "DELETE" and len(parts) == 2:
+                ch = self.channels.pop(cid, None)
+                if ch is None:
+                    return self._json({"message": "Unknown Channel", "code": 10003}, 404)
+                self.deleted_channels.append(cid)
+                async with self.changed:
+                    self.changed.notify_all()
+                return self._json(ch)
             if method == "GET" and len(parts) == 2:
                 ch = self.channels.get(cid)
                 return self._json(ch) if ch else self._json({"message": "Unknown Channel", "code": 10003}, 404)
@@ -622,6 +631,14 @@ class FakeDiscord:
     def unpin(self, message: Message) -> None:
         """A member unpins a message."""
         message.pinned = False
+
+    async def wait_for_change(self, done, timeout: float = 10) -> None:
+        """Until `done()` holds, checked at each change the fake notes (a message posted or edited, a channel
+        deleted)."""
+        async def _wait():
+            async with self.changed:
+                await self.changed.wait_for(done)
+        await asyncio.wait_for(_wait(), timeout)
 
     async def wait_for_message(self, pred, timeout: float = 10) -> Message:
         async def _wait():
