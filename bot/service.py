@@ -2152,21 +2152,22 @@ class Service:
                 fields.update(status="finished", result=session.result(), end_reason=session.end_reason)
             await self.db.update_game(row.id, **fields)
             await self._schedule_reminder(row.id)
-        self._install(row.id, lv)
-        lv = await self._refresh(row.id)
         log.info("game %s: imported %d actions", row.id, len(session.actions))
-        name = self._title(lv).display_name
-        if name[:1].lower() in "aeiou8" or name.startswith(("11", "18")):  # English: "an 1830 game"
-            text = ngettext("Imported an {title} game with {n} action as game #{game}.",
-                            "Imported an {title} game with {n} actions as game #{game}.", len(session.actions),
-                            title=name, game=row.id)
-        else:
-            text = ngettext("Imported a {title} game with {n} action as game #{game}.",
-                            "Imported a {title} game with {n} actions as game #{game}.", len(session.actions),
-                            title=name, game=row.id)
-        reply = lv.reply(text)
-        await self._finish_reply(lv, reply, None, set(), turn)
-        return lv.row, await self._tell(lv, reply, set(session.picture_kinds), None, None)  # posted by the caller
+        async with self.lock(row.id):  # in memory from here: its first pictures are drawn with it held, as any are
+            self._install(row.id, lv)
+            lv = await self._refresh(row.id)
+            name = self._title(lv).display_name
+            if name[:1].lower() in "aeiou8" or name.startswith(("11", "18")):  # English: "an 1830 game"
+                text = ngettext("Imported an {title} game with {n} action as game #{game}.",
+                                "Imported an {title} game with {n} actions as game #{game}.", len(session.actions),
+                                title=name, game=row.id)
+            else:
+                text = ngettext("Imported a {title} game with {n} action as game #{game}.",
+                                "Imported a {title} game with {n} actions as game #{game}.", len(session.actions),
+                                title=name, game=row.id)
+            reply = lv.reply(text)
+            await self._finish_reply(lv, reply, None, set(), turn)
+            return lv.row, await self._tell(lv, reply, set(session.picture_kinds), None, None)  # posted by the caller
 
     # ------------------------------------------------------------------ reminders & DMs
     @_told_in_full

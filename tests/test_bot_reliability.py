@@ -585,3 +585,22 @@ def test_a_failure_keeping_the_charts_points_never_stops_a_move():
     session.apply(legal)
     assert len(session.actions) == 1 and session.values is None
     assert session.value_history() == value_history(session.export())
+
+
+async def test_an_imports_first_pictures_are_drawn_with_the_new_game_held(tmp_path):
+    """The import's first post draws the game's pictures from the game in memory, which any command may have from
+    then on: they are drawn with its lock held, as every picture of a game in memory is."""
+    from fakediscord.play import fixture_log, imported_game
+    from fakediscord.recorded import QuickPictures
+
+    held: list[list[int]] = []
+
+    class Watched(QuickPictures):
+        def picture(self, session, kind, change=None, names=None):
+            held.append([gid for gid, lock in list(svc._locks.items()) if lock.locked()])
+            return super().picture(session, kind, change, names)
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Watched())
+        gid, _callers = await imported_game(svc, fixture_log(), 40)
+        assert held and all(locked == [gid] for locked in held), held
