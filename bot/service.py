@@ -27,7 +27,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +68,10 @@ POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of 
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 MAX_OPEN_LOBBIES = 10  # lobbies one member may host at once in a server (each is a thread in its channel)
 MAX_READS_AT_ONCE = 2  # heavy reads (status, history, export) one member may have on their way at once
+# heavy reads running at once, all members' together (others wait): fewer than the worker threads asyncio has
+# (min(32, cores + 4): 6 on two cores), which every server's actions, undos and pictures use too
+MAX_READS_RUNNING = 3
+MAX_COMPLETIONS_AT_ONCE = 2  # autocompletes one member may have on their way (more: no choices, no work)
 BALLOT_TOKENS = 1 << 20  # the least number an undo request's or trade offer's own buttons carry (above any count)
 BALLOT_PING_EVERY = 300.0  # seconds: a seat's undo requests (or trade offers) ping the seats asked once in this long
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
@@ -265,25 +269,45 @@ def _short(name: str) -> str:
     return name[:NAME_LIMIT] or "?"
 
 
+@contextlib.contextmanager
+def _one_more(going: dict[int, int], member: int, most: int) -> Iterator[int | None]:
+    """One more of a member's requests of a kind (`going`: member -> how many on their way) while the block runs;
+    it gets None if they had `most` on their way already (not counted), else how many they had."""
+    had = going.get(member, 0)
+    if had >= most:
+        yield None
+        return
+    going[member] = had + 1
+    try:
+        yield had
+    finally:
+        going[member] -= 1
+        if not going[member]:
+            del going[member]
+
+
 def _heavy_read(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """A read that replays or draws in a worker thread (`status`, `history`, `export`): one member has at most
-    `MAX_READS_AT_ONCE` on their way, so a member sending many at once cannot fill the worker threads every
+    `MAX_READS_AT_ONCE` on their way (a further one is refused), and all members' together run at most
+    `MAX_READS_RUNNING` at once (a further one waits its turn), so reads cannot fill the worker threads every
     server's actions use."""
 
     @functools.wraps(method)
     async def run(self: Service, game_id: int, caller: Caller, *args: Any, **kwargs: Any) -> Any:
-        going = self._reading.get(caller.member_id, 0)
-        if going >= MAX_READS_AT_ONCE:
-            raise UserError(lazy_n("You have {n} read on its way (status, history, export): ask again once it is "
-                                   "answered.", "You have {n} reads on their way (status, history, export): ask "
-                                   "again once they are answered.", going))
-        self._reading[caller.member_id] = going + 1
-        try:
-            return await method(self, game_id, caller, *args, **kwargs)
-        finally:
-            self._reading[caller.member_id] -= 1
-            if not self._reading[caller.member_id]:
-                del self._reading[caller.member_id]
+        with _one_more(self._reading, caller.member_id, MAX_READS_AT_ONCE) as had:
+            if had is None:
+                raise UserError(lazy_n("You have {n} read on its way (status, history, export): ask again once it "
+                                       "is answered.", "You have {n} reads on their way (status, history, export): "
+                                       "ask again once they are answered.", MAX_READS_AT_ONCE))
+            self.reads_waiting += 1
+            try:
+                await self._reads_running.acquire()
+            finally:
+                self.reads_waiting -= 1
+            try:
+                return await method(self, game_id, caller, *args, **kwargs)
+            finally:
+                self._reads_running.release()
 
     return run
 
@@ -311,6 +335,9 @@ class Service:
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
         self._powers_post: dict[int, tuple[int, Reply]] = {}  # game id -> its last post with the out-of-turn button
         self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
+        self._reads_running = asyncio.Semaphore(MAX_READS_RUNNING)  # all members' heavy reads (`_heavy_read`)
+        self.reads_waiting = 0  # heavy reads waiting for their turn to run
+        self._completing: dict[int, int] = {}  # member id -> their autocompletes on their way (`autocomplete`)
         self._closed_unposted: dict[int, str] = {}  # token -> why a ballot on its way was closed (`_closed_meanwhile`)
         self.clock: Callable[[], float] = time.time  # when a ballot pinged (`_may_ping`: stored, so wall time)
 
@@ -1389,7 +1416,15 @@ class Service:
         (`Copy`) once the game is free, so they hold up no action. An action in flight is waited for (up to
         `read_wait`): its member, typing their next command, is offered the moves after it, not the ones it
         took away. Should it take longer, the copy is read if the action has changed nothing yet, else no
-        choices (never moves the engine will refuse)."""
+        choices (never moves the engine will refuse). A member with `MAX_COMPLETIONS_AT_ONCE` on their way (each
+        keystroke asks anew) gets none for a further one, and no work is done for it."""
+        with _one_more(self._completing, caller.member_id, MAX_COMPLETIONS_AT_ONCE) as had:
+            if had is None:
+                return []
+            return await self._autocomplete(game_id, caller, kind, option, current, filled, group=group)
+
+    async def _autocomplete(self, game_id: int, caller: Caller, kind: str, option: str, current: str,
+                            filled: dict[str, Any], *, group: str | None | object) -> list[tuple[str, Any]]:
         game_id = access.game_number(game_id)
         access.check_scope(caller, await self.db.get_game(game_id), game_id)
         use(caller.language)  # the choices are the member's own
