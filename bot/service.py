@@ -1525,6 +1525,14 @@ class Service:
         last = await self.db.last_ping(game_id, seat, table)
         return last is None or not 0 <= self.clock() - last < BALLOT_PING_EVERY
 
+    async def _pinged(self, made: UndoRequest | TradeOffer, table: str) -> None:
+        """Note when the asking seat's ballot pinged (best effort: a failure only lets its next one ping)."""
+        seat = made.requester if isinstance(made, UndoRequest) else made.buyer
+        try:
+            await self.db.note_ping(made.game_id, seat, table, self.clock())
+        except Exception:
+            log.exception("game %s: noting when seat %s pinged failed", made.game_id, seat)
+
     @staticmethod
     def _not_pinged_again(name: str) -> str:
         return "\n" + ngettext("(Nobody was pinged: {name} asked them less than {n} minute ago.)",
@@ -1559,12 +1567,11 @@ class Service:
                 async with self.lock(made.game_id):
                     if posting is None or msg is not None or reply.thread_id is None:
                         made.posted, made.message_id = True, message_id
-                        if msg is not None and reply.mention:  # it pinged (`_may_ping`)
-                            await self.db.note_ping(made.game_id, made.requester if isinstance(made, UndoRequest)
-                                                    else made.buyer, table, self.clock())
                         if not await self.db.settle_ballot(table, made.game_id, made.token, message_id) and \
                                 message_id is not None:
                             await self._closed_meanwhile(table, made, publish)
+                        if msg is not None and reply.mention:  # it pinged (`_may_ping`)
+                            await self._pinged(made, table)
                         return True
                     if await self.db.withdraw_ballot(table, made.game_id, made.token) and previous is not None and \
                             previous.posted:
