@@ -38,8 +38,13 @@ ABBREVIATED = 4  # ... at one of the first sizes of NAME_SIZES (its letters stil
 # a name written smaller than this (picture pixels; ~7 px on a phone) goes in a callout beside its hex where an
 # empty stretch of a neighbour or of the margin holds one, at CALLOUT_SIZES of the hex's radius
 CALLOUT_BELOW = 14
+SHORT_CALLOUT_BELOW = 16  # ... and an abbreviation smaller than this, the callout writing the name in full or
+SHORT_CALLOUT_GAIN = 1.15  # ... its abbreviation at least this much larger than in the hex
 CALLOUT_SIZES = (0.22, 0.2)
 CALLOUT_PX = 16  # ... at least
+# where a callout may go beyond an edge of its hex: (gap from the edge, offset along it), in hex radii
+CALLOUT_SPOTS = ((0.14, 0), (0.14, -0.22), (0.14, 0.22), (0.4, 0), (0.4, -0.3), (0.4, 0.3), (0.06, -0.4),
+                 (0.06, 0.4), (0.25, -0.45), (0.25, 0.45))
 
 
 class HexPicture(NamedTuple):
@@ -255,10 +260,10 @@ class MapPainter:
         out = []
         for coord in sorted(names, key=lambda c: self.centres[c][::-1]):
             short, px = names[coord]
-            if px is None or px >= CALLOUT_BELOW:
+            if px is None or px >= (SHORT_CALLOUT_BELOW if short else CALLOUT_BELOW):
                 continue
             name = self.hexes[coord]["location_name"]
-            found = self.callout_place(img, coord, name, short)
+            found = self.callout_place(img, coord, name, short, px)
             if not found:
                 continue
             lines, size, box, pointer = found
@@ -268,11 +273,12 @@ class MapPainter:
             out.append({"coord": coord, "lines": lines, "px": size, "box": box})
         return out
 
-    def callout_place(self, img: Image.Image, coord: str, name: str, short: str | None):
+    def callout_place(self, img: Image.Image, coord: str, name: str, short: str | None, written: float = 0):
         """(lines, letter size, box, pointer) of the first callout for the hex's name that lies wholly on an
         empty stretch (one colour: nothing drawn there) beyond one of its edges, its pointer meeting the edge
         where nothing is drawn inside the hex either, else None; one over the margin is taken first. Tried:
-        the name on one line, then on two, then its abbreviation, each at CALLOUT_SIZES."""
+        the name on one line, then on two, then its abbreviation, each at CALLOUT_SIZES and at CALLOUT_PX (the
+        abbreviation only where that is SHORT_CALLOUT_GAIN times its size `written` in the hex at least)."""
         R = self.R / SS
         cx, cy = (v / SS for v in self.centres[coord])
         corners = hexgeo.corners(cx, cy, self.layout, R)
@@ -283,20 +289,22 @@ class MapPainter:
             ux, uy = (mx - cx) / (SQ3 / 2 * R), (my - cy) / (SQ3 / 2 * R)
             edges.append((mx, my, ux, uy))
         words = name.split(" ")
-        texts = [[name]] + [[" ".join(words[:k]), " ".join(words[k:])] for k in range(1, len(words))
-                            if words[k - 1] not in ("&", "/")]
+        two = [[" ".join(words[:k]), " ".join(words[k:])] for k in range(1, len(words)) if words[k - 1] not in ("&", "/")]
+        texts = [[name]] + sorted(two, key=lambda lines: max(map(len, lines)))  # the evenest two lines first
         if short:
             texts.append([short])
         pad, tip = 0.3, 0.05 * R
         background = tuple(C.BACKGROUND)
+        sizes = sorted({max(CALLOUT_PX, int(share * R)) for share in CALLOUT_SIZES} | {CALLOUT_PX}, reverse=True)
         for lines in texts:
-            for share in CALLOUT_SIZES:
-                size = max(CALLOUT_PX, int(share * R))
+            for size in sizes:
+                if lines == [short] and size < SHORT_CALLOUT_GAIN * written:
+                    continue
                 f = font(size, "bold")
                 w = max(f.getlength(line) for line in lines) + 2 * pad * size
                 h = (len(lines) * 1.12 + 2 * pad - 0.12) * size
                 found = []
-                for gap, t in ((0.14, 0), (0.14, -0.22), (0.14, 0.22), (0.4, 0), (0.4, -0.3), (0.4, 0.3)):
+                for gap, t in CALLOUT_SPOTS:
                     for mx, my, ux, uy in edges:
                         ex, ey = mx - uy * t * R, my + ux * t * R  # a point of the edge (its direction: (-uy, ux))
                         reach = abs(ux) * w / 2 + abs(uy) * h / 2

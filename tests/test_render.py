@@ -378,29 +378,54 @@ def test_a_name_too_small_for_its_hex_goes_in_a_callout_over_an_empty_stretch(mo
     """Late in 18MEX 13315, Mazatlán (K6) fits its hex only as `Maz.` at 0.15 R (13 px, ~7 px on a phone) and
     Mexico City (O10) likewise: each is written in a callout beside its hex instead, at 16 px or more, over
     a stretch where nothing was drawn, and its hex is drawn without it; Mazatlán is written in full, in the
-    margin (naming no other hex), and leaves the legend under the map."""
+    margin (naming no other hex), and leaves the legend under the map. Querétaro (M10) and Guadalajara (O8),
+    abbreviated at 15 px in their hexes, are written larger in callouts too."""
     view = _late_18mex_view()
+    painter, plain, callouts = _callouts_checked(view, monkeypatch)
+    assert set(callouts) >= {"K6", "O10", "M10", "O8"}
+    assert callouts["K6"]["lines"] == ["Mazatlán"]
+    x0, y0, x1, y1 = (round(v) for v in callouts["K6"]["box"])
+    assert plain.getpixel((x0, y0)) == plain.getpixel((x1, y1)) == (255, 255, 255)  # the margin
+    assert "Maz." not in painter.legend and painter.legend["Mex."] == "Mexico City"
+
+
+def test_1860s_newport_and_merstone_late_in_a_game_are_named_in_callouts(monkeypatch):
+    """Late in 1860 (1860_game_end_bank) Newport (G5) and Merstone (G7), in the crowded middle of the island,
+    fit their hexes only as `New.` at 11.5 px and `Mer.` at 13.5 px: each goes in a callout at 16 px or more
+    over an empty stretch of a neighbour."""
+    from engine.titles import load_18xx
+
+    view = load_18xx(json.loads((HERE / "fixtures" / "1860" / "1860_game_end_bank.json").read_text())).map_view()
+    _painter, _plain, callouts = _callouts_checked(view, monkeypatch)
+    assert {"G5", "G7"} <= set(callouts)
+
+
+def _callouts_checked(view: dict, monkeypatch):
+    """The map's painter, its picture without callouts and the callouts (by hex), each callout checked: at 16 px or more, an
+    abbreviation at 1.15 times its size in the hex at least; over a stretch where nothing is drawn without
+    it, beside its hex and written there; its hex drawn without the name."""
     painter = mapdraw.MapPainter(view)
     img = painter.paint()
     callouts = {c["coord"]: c for c in painter.callouts}
-    assert set(callouts) >= {"K6", "O10"}
-    assert callouts["K6"]["lines"] == ["Mazatlán"]
     monkeypatch.setattr(mapdraw.MapPainter, "place_callouts", lambda *args: [])
     plain = mapdraw.MapPainter(view).paint()  # the same map without callouts
+    monkeypatch.undo()
     R = painter.R / mapdraw.SS
+    shorts = mapdraw._abbreviations(painter.map)
     for coord, callout in callouts.items():
-        assert callout["px"] >= max(16, int(0.2 * R)), callout
+        hv = view["hexes"][coord]
+        assert callout["px"] >= mapdraw.CALLOUT_PX, callout
+        if callout["lines"] == [shorts.get(painter.hexes[coord]["location_name"])]:
+            in_hex = mapdraw._hex_picture(painter.map, coord, mapdraw._hex_key(hv)).name_px
+            assert callout["px"] >= mapdraw.SHORT_CALLOUT_GAIN * in_hex, callout
         x0, y0, x1, y1 = (round(v) for v in callout["box"])
         under = plain.crop((x0, y0, x1, y1)).getextrema()
         assert all(hi - lo <= 6 for lo, hi in under), callout  # nothing drawn there: no track, stop, revenue
         cx, cy = (v / mapdraw.SS for v in painter.centres[coord])
         assert min(math.hypot(x - cx, y - cy) for x in (x0, x1) for y in (y0, y1)) > 0.5 * R  # beside the hex
         assert img.crop((x0, y0, x1, y1)).getextrema() != under  # and written there
-        hv = view["hexes"][coord]
         assert mapdraw._hex_picture(painter.map, coord, mapdraw._hex_key(hv), named=False).name_px is None
-    x0, y0, x1, y1 = (round(v) for v in callouts["K6"]["box"])
-    assert plain.getpixel((x0, y0)) == plain.getpixel((x1, y1)) == (255, 255, 255)  # the margin
-    assert "Maz." not in painter.legend and painter.legend["Mex."] == "Mexico City"
+    return painter, plain, callouts
 
 
 def test_abbreviations_are_unique_and_unlike_corporations_and_labels():
