@@ -443,3 +443,31 @@ def _late_18mex_view():
 
     game = load_18xx(json.loads((HERE / "fixtures" / "18MEX" / "13315.json").read_text()))
     return game.map_view() if hasattr(game, "map_view") else game.hexmap.view()
+
+
+def test_a_font_keeps_what_it_renders_and_draws_the_same():
+    """The fonts keep the glyph bitmaps and lengths they rendered: the same text drawn again (at the same
+    sub-pixel start, with or without a halo) is taken from what was kept, and is the same, bit for bit, as
+    a fresh font of the same file draws it."""
+    from PIL import ImageDraw, ImageFont
+
+    from render import fonts
+
+    kept = fonts.font(17, "bold")
+    fresh = ImageFont.truetype(str(fonts.FONT_DIR / fonts._FILES["bold"]), 17)
+    texts = [((10.5, 12.25), "Player 3 $1,100 Ёж", {}), ((40.75, 40.5), "NYNH", {"stroke_width": 2, "stroke_fill": "white"}),
+             ((60.0, 80.0), "закрыта → 10% UdY", {"anchor": "mm"})]
+    def hits():
+        return fonts._rendered.cache_info().hits, fonts._measured.cache_info().hits
+
+    pictures = []
+    for f in (fresh, kept, kept):
+        before = hits()
+        img = Image.new("RGB", (320, 120), (240, 240, 230))
+        d = ImageDraw.Draw(img)
+        for xy, text, kw in texts:
+            d.text(xy, text, font=f, fill=(20, 20, 20), **kw)
+        pictures.append((img.tobytes(), [d.textlength(text, font=f) for _xy, text, _kw in texts]))
+    assert pictures[0] == pictures[1] == pictures[2]
+    # the last drawing's texts came from what was kept (the halo's text twice: its outline, then its letters)
+    assert [after - was for after, was in zip(hits(), before, strict=True)] == [len(texts) + 1, len(texts)]
