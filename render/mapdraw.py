@@ -1245,12 +1245,13 @@ def _grow(box, by: float):
 def _empty(img: Image.Image, *boxes) -> tuple[int, ...] | None:
     """The one colour the boxes lie on inside the picture (nothing drawn there), else None."""
     colours = set()
+    pixel = img.load()  # read directly: getpixel loads the picture again at every call
     for box in boxes:
         x0, y0, x1, y1 = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
         if x0 < 0 or y0 < 0 or x1 > img.width or y1 > img.height:
             return None
         x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
-        samples = {img.getpixel((x, y)) for x in (x0, (x0 + x1) // 2, x1 - 1) for y in (y0, (y0 + y1) // 2, y1 - 1)}
+        samples = {pixel[x, y] for x in (x0, (x0 + x1) // 2, x1 - 1) for y in (y0, (y0 + y1) // 2, y1 - 1)}
         if len(samples) > 1 and max(max(c) - min(c) for c in zip(*samples, strict=True)) > 6:
             return None  # a quick look at nine points first: most places fail there
         lo_hi = img.crop((x0, y0, x1, y1)).getextrema()
