@@ -838,6 +838,52 @@ def test_best_with_partner_is_the_best_pair_of_every_route():
     assert checked > 150
 
 
+def test_tables_made_for_a_longer_train_serve_a_shorter_one():
+    """A search keeps its walks, anchor walks and pair tables for the next search, and a table made for a longer
+    train serves a shorter one (_longest_kept): asked for a train, then for one of two stops more, then for the
+    first again, with track to keep clear or not, the walks and anchor walks given are row by row those made for
+    that train alone, and the shorter train's best route and best route with partners (its tables made for the
+    longer train) are what trying every route finds; on random maps with bonus hexes and on 1817's map with its
+    mines."""
+    rng = random.Random(11)
+    checked = 0
+    for game, corp, max_cost in mine_and_bonus_cases(8, (3, 4)):
+        search, rules = _search_of(game, corp)
+        cands = autoroute._Candidates(search.net, rules, max_cost, search.vals)
+        if not len(cands):
+            continue
+        alone, _ = _search_of(game, corp)  # its tables made afresh
+        by_step = [[id(st) for st in steps] for steps in search.steps]
+        own_step = [[id(st) for st in steps] for steps in alone.steps]
+        worths = _route_worths(search, rules, cands)
+        anchors = sorted(set(search.net.stations))
+        for forbid in (0, cands.masks[rng.randrange(len(cands))]):
+            for cost in (max_cost, max_cost + 2, max_cost):
+                walks, step_bonus, near, moves = search.walks_and_bonuses(cost, forbid)
+                own = alone._walks_and_bonuses(cost, forbid)
+                assert [row[:cost + 1] for row in walks] == own[0] and moves == own[3]
+                assert [row[:cost + 1] for row in near] == own[2]
+                assert [[step_bonus.get(k) for k in ks] for ks in by_step] == \
+                    [[own[1].get(k) for k in ks] for ks in own_step]
+                for a in anchors:
+                    rows, own_rows = search.anchor_walks(cost, forbid, a), alone._anchor_walks(cost, forbid, a)
+                    assert {f: row[:cost + 1] for f, row in rows.items()} == own_rows
+            clear = [w for w, m in zip(worths, cands.masks, strict=True) if not m & forbid]
+            assert search.best(max_cost, forbid)[1] == max(clear, default=0)
+            checked += 1
+        if not search.walkable(max_cost):
+            continue
+        picked = rng.sample(range(len(cands)), min(len(cands), 20))
+        partners = sorted(((worths[k], cands.masks[k]) for k in picked), key=lambda p: -p[0])
+        pvals, pmasks = [p[0] for p in partners], [p[1] for p in partners]
+        top = max(w + pv for k, w in enumerate(worths) for pv, pm in partners if not cands.masks[k] & pm)
+        search.best_with_partner(max_cost + 2, (pvals, pmasks), 1)
+        got = search.best_with_partner(max_cost, (pvals, pmasks), 1, max_cost + 2)
+        assert got is not None and got[0] == top, (max_cost, top, got)
+        checked += 1
+    assert checked > 60
+
+
 @pytest.mark.parametrize("alike", [False, True])
 def test_pair_run_finds_the_best_of_every_pair(alike):
     """_pair_run (two trains: lists going down from each train's best, and the other train's best partner of

@@ -667,6 +667,16 @@ def _unlinked(linked) -> list:
     return out
 
 
+def _longest_kept(tables: dict, key, max_cost: int, make):
+    """tables[key]'s table if it was made for a train of at least max_cost stops, else one made now (`make()`) and
+    kept in its place. A table's row k (what k more stop cost may earn, reach, ...) is the same for any longer
+    train, so a longer train's table serves a shorter one."""
+    got = tables.get(key)
+    if got is None or got[0] < max_cost:
+        got = tables[key] = (max_cost, make())
+    return got[1]
+
+
 def _walkable(net: _Net, max_cost: int) -> bool:
     """Whether walks (_StopSearch.walks) bound a train of max_cost stops: one longer than two stops that can't run
     (nearly) every stop."""
@@ -776,9 +786,10 @@ class _StopSearch:
         # the most k steps' chains may earn: chain_bonus[k] (each chain is run once)
         self.chain_bonus = [0, *accumulate(sorted((b for b in map(self.bonus_of, chain_bits) if b), reverse=True))]
         self.clear_pairs: dict[tuple[int, int], bool] = {}  # (id of a step, id of another) -> chains clear
-        self.pair_tables: dict[int, tuple] = {}  # best_with_partner's tables for each train length
-        self.walk_tables: dict[int, tuple] = {}  # walks_and_bonuses of each train length, nothing forbidden
-        self.anchor_tables: dict[tuple, list] = {}  # anchor_walks by (train length, forbid, anchor)
+        # tables kept for the next search (`_longest_kept`): a table made for a train serves a shorter one too
+        self.pair_tables: dict[int, tuple] = {}  # best_with_partner's (one)
+        self.walk_tables: dict[int, tuple] = {}  # walks_and_bonuses by forbid
+        self.anchor_tables: dict[tuple, tuple] = {}  # anchor_walks by (forbid, anchor)
         self.inner_order = sorted((i for i in range(n) if net.passable[i] == 1), key=lambda i: -vals[i])
         self.end_order = sorted((i for i in range(n) if net.passable[i] != 1), key=lambda i: -vals[i])
 
@@ -833,12 +844,7 @@ class _StopSearch:
         of `forbid` that such a walk from stop i with k more stop cost may take; moves[i]: the first steps of
         such walks from stop i, as (stop reached, its value and best bonus, its stop cost, whether the walk may
         go on from there, its chains' bonus bits)."""
-        if forbid:
-            return self._walks_and_bonuses(max_cost, forbid)
-        got = self.walk_tables.get(max_cost)
-        if got is None:
-            got = self.walk_tables[max_cost] = self._walks_and_bonuses(max_cost, 0)
-        return got
+        return _longest_kept(self.walk_tables, forbid, max_cost, lambda: self._walks_and_bonuses(max_cost, forbid))
 
     def _walks_and_bonuses(self, max_cost: int, forbid: int) -> tuple[list, dict[int, int], list[list[int]], list]:
         n = len(self.net.nodes)
@@ -890,28 +896,28 @@ class _StopSearch:
         the walks from stop a whose first step is to a stop numbered above f. A route grown from its anchor a
         whose right end's first stop is f grows its left end to such a stop first (the search's rule against
         mirror images)."""
-        key = (max_cost, forbid, a)
-        rows = self.anchor_tables.get(key)
-        if rows is None:
-            walks, _, _, moves = self.walks_and_bonuses(max_cost, forbid)
-            firsts = sorted(moves[a], key=lambda move: -move[0])
-            reached = sorted({st[0] for st in self.steps[a]}, reverse=True)
-            rows = self.anchor_tables[key] = {f: [(0, -1, 0)] for f in reached}
-            for k in range(1, max_cost + 1):
-                b1 = b2 = 0
-                o1 = -1
-                j = 0
-                for f in reached:  # the moves to stops above f taken, f going down
-                    while j < len(firsts) and firsts[j][0] > f:
-                        o, earn, c, on, _bits = firsts[j]
-                        j += 1
-                        if c > k:
-                            continue
-                        if on:
-                            b, via, b_other = walks[o][k - c]
-                            earn += b if via != a else b_other
-                        b1, o1, b2 = _kept(b1, o1, b2, earn, o)
-                    rows[f].append((b1, o1, b2))
+        return _longest_kept(self.anchor_tables, (forbid, a), max_cost, lambda: self._anchor_walks(max_cost, forbid, a))
+
+    def _anchor_walks(self, max_cost: int, forbid: int, a: int) -> dict[int, list[tuple[int, int, int]]]:
+        walks, _, _, moves = self.walks_and_bonuses(max_cost, forbid)
+        firsts = sorted(moves[a], key=lambda move: -move[0])
+        reached = sorted({st[0] for st in self.steps[a]}, reverse=True)
+        rows = {f: [(0, -1, 0)] for f in reached}
+        for k in range(1, max_cost + 1):
+            b1 = b2 = 0
+            o1 = -1
+            j = 0
+            for f in reached:  # the moves to stops above f taken, f going down
+                while j < len(firsts) and firsts[j][0] > f:
+                    o, earn, c, on, _bits = firsts[j]
+                    j += 1
+                    if c > k:
+                        continue
+                    if on:
+                        b, via, b_other = walks[o][k - c]
+                        earn += b if via != a else b_other
+                    b1, o1, b2 = _kept(b1, o1, b2, earn, o)
+                rows[f].append((b1, o1, b2))
         return rows
 
     def best(self, max_cost: int, forbid: int = 0) -> tuple[_Candidates, int]:
@@ -1298,7 +1304,8 @@ class _StopSearch:
             grow(a, 1 << a, cost[a], vals[a], grp[a], r, a, (), (), forbid, 0, None, a, -1, False, -1)
         return out, best, lower
 
-    def best_with_partner(self, max_cost: int, partner: tuple[list[int], list[int]], threshold: int):
+    def best_with_partner(self, max_cost: int, partner: tuple[list[int], list[int]], threshold: int,
+                          tables_for: int = 0):
         """The best route of a train of `max_cost` stops together with one of the partner routes (their values,
         best first, and track masks) clear of its track, if the two earn at least `threshold`: (the pair's
         worth, the route's worth, its track mask, the partner's position, its steps grown from the anchor to
@@ -1312,11 +1319,11 @@ class _StopSearch:
         passable = self.net.passable
         all_steps = self.steps
         bonus_of = self.bonus_sums.__getitem__ if len(self.bonus_sums) == 1 << len(self.bonus) else self.bonus_of
-        # what doesn't depend on the partners is kept for the next search of the same train length
-        tables = self.pair_tables.get(max_cost)
-        if tables is None:
-            tables = self.pair_tables[max_cost] = (*self.walks_and_bonuses(max_cost)[:2], {}, {}, {})
-        walks, step_bonus, ahead, gains, backs = tables
+        # what doesn't depend on the partners is kept for the next search (made for a train of tables_for stops,
+        # if longer: the other train of a pair)
+        tables_cost = max(max_cost, tables_for)
+        walks, step_bonus, ahead, gains, backs = _longest_kept(
+            self.pair_tables, 0, tables_cost, lambda: (*self.walks_and_bonuses(tables_cost)[:2], {}, {}, {}))
         least = min(cost)
         pvals, pmasks = partner
         full = (1 << len(pvals)) - 1
@@ -1382,7 +1389,7 @@ class _StopSearch:
             left end's first step; no mirror images) with 0, 1, ... more stop cost."""
             got = backs.get((anchor, first))
             if got is None:
-                got = backs[anchor, first] = [b1 for b1, _, _ in self.anchor_walks(max_cost, 0, anchor)[first]]
+                got = backs[anchor, first] = [b1 for b1, _, _ in self.anchor_walks(tables_cost, 0, anchor)[first]]
             return got
 
         def left_steps(node, k):
@@ -2065,7 +2072,7 @@ def _best_pair(search: _StopSearch, rules: RouteRules, trains: list, keys: list,
         return vals, masks, [(cands, k) for k in order]
 
     def best_with(i: int, vals: list[int], masks: list[int], threshold: int):
-        got = search.best_with_partner(limits[i], (vals, masks), threshold)
+        got = search.best_with_partner(limits[i], (vals, masks), threshold, max(limits))
         if got is None:
             return None
         total, worth, mask, j, rs, ls = got
