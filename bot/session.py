@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import logging
 import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -63,6 +66,32 @@ def written_name(name: str) -> str:
     """A member's name as the bot writes it in a message: Discord shows the Markdown in it as typed (`**x**`,
     `__x__`, backticks, a masked link), and a mention in it (`@everyone`, `<@id>`) is no mention."""
     return escape_markdown(escape_mentions(name), ignore_links=False)
+
+
+def written_text(stored: str) -> str:
+    """Stored sentences naming members (an undo's `told`) as a message writes them. Those stored before names
+    were written escaped hold them as typed: they hold no escape (no backslash, no broken mention) and are
+    escaped whole here (the sentences have no Markdown of their own, and Discord shows an escaped character as
+    is); later ones hold the names written already."""
+    return stored if "\\" in stored or "\u200b" in stored else written_name(stored)
+
+
+# autocomplete's choices are plain text (Discord shows no Markdown there: an escape would show as a backslash)
+_choosing: ContextVar[bool] = ContextVar("choosing", default=False)
+
+
+@contextmanager
+def choosing() -> Iterator[None]:
+    """While choices are made (in their worker thread), the words name members as given."""
+    token = _choosing.set(True)
+    try:
+        yield
+    finally:
+        _choosing.reset(token)
+
+
+def names_as_given() -> bool:
+    return _choosing.get()
 
 
 def player_name(entity: Any, names: dict[int, str]) -> str:

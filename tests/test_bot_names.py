@@ -65,3 +65,65 @@ async def test_names_are_written_as_typed_and_drawn_as_given(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_an_undo_stored_before_names_were_escaped_is_written_escaped(tmp_path):
+    """An undo's sentences are stored as told; one stored before names were written escaped holds them as typed,
+    and the history writes it as it writes a later one: escaped, and a later one not escaped twice."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot = await runner.start()
+    try:
+        ann, bob, cid = (fake.add_user(n) for n in NAMES)
+        await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        thread = max(c for c, ch in fake.channels.items() if ch.get("type") == 11)
+        for uid in (bob, cid):
+            await fake.command(uid, thread, "game", {}, sub="join")
+        await fake.command(ann, thread, "game", {}, sub="start")
+        gid = next(iter(bot.service._live))
+        lv = await bot.service.live(gid)
+        members = [s.member_id for s in sorted(lv.seats, key=lambda s: s.position)]
+        for member in members:
+            await _act_first_legal(fake, member, thread)
+        await fake.command(members[-1], thread, "game", {}, sub="undo")  # their own action: undone at once
+        last = lv.names[lv.seat_of_member(members[-1]).player_id]
+
+        def undo_line(rec) -> str:
+            return next(line for line in rec.final.content.splitlines() if line.startswith("↩"))
+
+        written = undo_line(await fake.command(ann, thread, "game", {}, sub="history"))
+        assert written.count(last) == 2 and "\\\\" not in written, written  # who undid, and who had bid
+        db = bot.service.db.conn
+        (told,) = await (await db.execute("SELECT told FROM undo_events WHERE game_id = ?", (gid,))).fetchone()
+        for raw, escaped in zip(NAMES, WRITTEN, strict=True):
+            told = told.replace(escaped, raw)
+        assert told != written and any(raw in told for raw in NAMES)
+        await db.execute("UPDATE undo_events SET told = ? WHERE game_id = ?", (told, gid))  # as stored before
+        await db.commit()
+        assert undo_line(await fake.command(ann, thread, "game", {}, sub="history")) == written
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_autocomplete_names_members_as_typed(tmp_path):
+    """Autocomplete's choices are plain text (Discord shows no Markdown in them): a choice naming a member names
+    them as typed, with no escape, while the thread's words escape the same name."""
+    from fakediscord.play import fixture_log, imported_game
+
+    from bot.db import Database
+    from bot.service import Service
+    from bot.session import Engine
+
+    log = fixture_log()
+    log = dict(log, players=[dict(p, name=n) for p, n in zip(log["players"], ("**Ann**", "__Bob__", "~~Cid~~",
+                                                                               "`Dan`"), strict=True)])
+    async with Database(str(tmp_path / "rh.db")) as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, callers = await imported_game(svc, log, 100)  # a player may buy SV from its owner
+        lv = svc._live[gid]
+        buyer = callers[lv.session.active_players()[0]]
+        owner = lv.game.company("SV").owner
+        choices = await svc.autocomplete(gid, buyer, "private", "company", "", {})
+        assert choices and all(f"from {owner.name} for" in label for label, _value in choices), choices
+        assert not any("\\" in label for label, _value in choices), choices

@@ -31,7 +31,7 @@ from bot.families.g18xx.words import (
     train_owner,
     won_privates,
 )
-from bot.session import Change, Session, Setting, Title, written_name
+from bot.session import Change, Session, Setting, Title, names_as_given, written_name
 from i18n import N_, _
 from i18n.engine_words import end_reason_text, round_text
 from render.chart import ValueHistory
@@ -159,7 +159,9 @@ class G18xx(Session):
         return self._turn[1]
 
     def words(self, names: dict[int, str] | None = None) -> Words:
-        return Words(self.facts(), names if names is not None else self.written_names())
+        if names is None:
+            names = self.player_names() if names_as_given() else self.written_names()
+        return Words(self.facts(), names)
 
     def player_names(self) -> dict[int, str]:
         """The players' names as given (the pictures draw them so)."""
