@@ -614,6 +614,25 @@ class Database:
                                          (game_id, token))
             return cur.rowcount > 0
 
+    async def close_ballot(self, table: str, game_id: int, closing: list[tuple[int, str]]) -> None:
+        """The game's undo vote or trade offer (`table`) answered and closed; its message's edit to its closed form
+        (message id, text) is owed until `ballots_closed`."""
+        assert table in self.BALLOTS
+        async with self.transaction():
+            await self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            await self._db.executemany("INSERT OR REPLACE INTO ballots_closing(message_id, game_id, text) VALUES (?, ?, ?)",
+                                       [(message_id, game_id, text) for message_id, text in closing])
+
+    async def ballots_closing(self) -> list[tuple[int, int, str]]:
+        """(game id, message id, text) of each answered ballot whose message is not known to be closed."""
+        async with self._db.execute("SELECT game_id, message_id, text FROM ballots_closing ORDER BY message_id") as cur:
+            return [(r["game_id"], r["message_id"], r["text"]) for r in await cur.fetchall()]
+
+    async def ballots_closed(self, message_ids: list[int]) -> None:
+        """These messages are closed: no edit is owed for them."""
+        async with self.transaction():
+            await self._db.executemany("DELETE FROM ballots_closing WHERE message_id = ?", [(m,) for m in message_ids])
+
     # ---------------------------------------------------------------- previews waiting for a Confirm
     async def save_preview(self, shown: PendingPreview, keep: int) -> None:
         """Keep a preview, replacing the member's other one in that game; beyond `keep` previews over all

@@ -1116,13 +1116,13 @@ class Service:
                 raise UserError(lazy("Only {name} answers this offer.", name=lv.names.get(offer.seller, offer.seller)))
             buyer = lv.member_of_player(offer.buyer)
             if not accept or buyer is None:
-                await self.db.delete_trade_offer(game_id)
+                closing = self._offer_closed(lv, offer, _("{name} declined", name=lv.names[seat.player_id]))
+                await self.db.close_ballot("trade_offers", game_id, [(r.edit, r.text) for r in closing if r.edit])
                 async with self._stored(game_id):
                     reply = lv.reply(_("{name} declines: {offer}.", name=lv.names[seat.player_id],
                                        offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer",
                                                          lv)),
-                                     also=self._offer_closed(lv, offer, _("{name} declined",
-                                                                          name=lv.names[seat.player_id])))
+                                     also=closing)
                     await self._finish_reply(lv, reply, None, set(lv.row.turn_members), lv.row.turn_members)
                     return await self._tell(lv, reply, set(), None, publish)
             try:  # the offer goes in the transaction that stores the trade (a crash before it leaves it open)
@@ -1700,6 +1700,11 @@ class Service:
                 return None
             if msg is not None and reply.powers is not None and reply.game_id is not None:
                 await self._powers_posted(publish, reply, msg)
+            if msg is not None and (closed := [r.edit for r in reply.also if r.edit is not None]):
+                try:  # an answered ballot's message closed with it: no longer owed (`_close_answered`)
+                    await self.db.ballots_closed(closed)
+                except Exception:
+                    log.exception("game %s: noting a ballot's message closed failed", reply.game_id)
             if msg is not None and reply.told is not None and reply.game_id is not None:
                 try:
                     await self.db.update_game(reply.game_id, told_moment=reply.told[0], told_count=reply.told[1])
@@ -1751,7 +1756,22 @@ class Service:
                 continue
             self._catch_up_tried.pop(game_id, None)
             out.append(reply)
-        return out + await self._post_unposted(publish)
+        return out + await self._post_unposted(publish) + await self._close_answered(publish)
+
+    async def _close_answered(self, publish: Publish) -> list[Reply]:
+        """Edit to its closed form each message of an undo vote refused or a trade offer declined whose answer was
+        stored but not told (`ballots_closing`), so its buttons go."""
+        out = []
+        for game_id, message_id, text in await self.db.ballots_closing():
+            row = await self.db.get_game(game_id)
+            if row is None or row.thread_id is None:
+                continue
+            reply = Reply(text, game_id, row.thread_id, guild_id=row.guild_id, language=row.language,
+                          edit=message_id)
+            if await self._publish(publish, reply) is not None:
+                await self.db.ballots_closed([message_id])
+                out.append(reply)
+        return out
 
     async def _post_unposted(self, publish: Publish) -> list[Reply]:
         """Post the undo requests and trade offers stored but never known to be posted (the process stopped
@@ -1885,10 +1905,11 @@ class Service:
                 raise UserError(lazy("Only the players of this game vote on undo."))
             name = lv.names[seat.player_id]
             if not agree:
-                await self.db.delete_undo_request(game_id)
+                closing = self._vote_closed(lv, req, _("{name} refused", name=name))
+                await self.db.close_ballot("undo_votes", game_id, [(r.edit, r.text) for r in closing if r.edit])
                 async with self._stored(game_id):
                     return self._told(publish, lv.reply(_("{name} refused to undo. The game goes on.", name=name),
-                                                        also=self._vote_closed(lv, req, _("{name} refused", name=name))))
+                                                        also=closing))
             req.agreed.add(seat.player_id)
             missing = voters - req.agreed
             if not missing:

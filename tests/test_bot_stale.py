@@ -263,7 +263,13 @@ async def test_a_failure_right_after_a_lobby_seat_vote_or_reminder_change_says_i
 
 
 async def test_a_failure_right_after_a_declined_offer_was_stored_says_so(tmp_path):
+    """Declined, and telling it fails: stored, the game goes on, and the offer's message is edited to its closed
+    form by the catch-up, once; one declined and told owes no such edit."""
+    edits = []
+
     async def posted(reply):
+        if reply.edit is not None:
+            edits.append((reply.edit, reply.text))
         return SimpleNamespace(id=1)
 
     async with Database(tmp_path / "rh.db") as db:
@@ -273,8 +279,15 @@ async def test_a_failure_right_after_a_declined_offer_was_stored_says_so(tmp_pat
         offer = await db.trade_offer(gid)
         _telling_fails(svc).append(True)
         await refused(svc.answer_offer(gid, seller, False, offer.token, posted), STORED_NOT_TOLD)
-        assert await db.trade_offer(gid) is None and await db.action_count(gid) == 336
-        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, posted)  # the game goes on
+        assert await db.trade_offer(gid) is None and await db.action_count(gid) == 336 and edits == []
+        [closed] = await svc.catch_up(posted)
+        assert edits == [(1, closed.text)] and closed.text.endswith(f"— closed: {seller.name} declined."), edits
+        assert await svc.catch_up(posted) == [] and len(edits) == 1
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)  # the game goes on
+        offer = await db.trade_offer(gid)
+        await svc.answer_offer(gid, seller, False, offer.token, posted)  # told (its edit with it): none owed
+        assert await db.ballots_closing() == [] and await svc.catch_up(posted) == [] and len(edits) == 1
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, posted)
         assert await db.trade_offer(gid) is not None
 
 
@@ -882,3 +895,31 @@ async def test_a_trade_offer_the_thread_refuses_is_not_kept(tmp_path):
         await refused(svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, refuses),
                       "could not be posted")
         assert await db.trade_offer(gid) == offer and await db.action_count(gid) == 336
+
+
+async def test_a_refused_vote_whose_telling_failed_loses_its_buttons_at_the_catch_up(tmp_path):
+    """A Refuse is stored (the request closed) and telling it fails: the vote message keeps its buttons until the
+    catch-up edits it to its closed form, once."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, members = await _two_played(fake, bot)
+        await fake.command(members[1], thread, "game", {"steps": 2}, sub="undo")
+        vote = fake.channel_messages(thread)[-1]
+        req = await bot.db.undo_request(gid)
+        armed = _telling_fails(bot.service)
+        armed.append(True)
+        rec = await fake.click(members[0], vote, f"rh:undo_no:{gid}:{req.token}")
+        assert not armed and rec.final.content == STORED_NOT_TOLD, rec.final.content
+        assert await bot.db.undo_request(gid) is None and vote.custom_ids  # closed, its buttons still there
+        [closed] = await bot.service.catch_up(bot.publish)
+        assert closed.edit == vote.id and not vote.custom_ids, vote.custom_ids
+        name = next(s.name for s in await bot.db.seats(gid) if s.member_id == members[0])
+        assert vote.content == f"Undo vote on 2 actions closed: {name} refused.", vote.content
+        edits = len(fake.edits)
+        assert await bot.service.catch_up(bot.publish) == [] and len(fake.edits) == edits  # once
+    finally:
+        await runner.stop()
+        await fake.stop()
+
