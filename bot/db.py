@@ -633,6 +633,21 @@ class Database:
         async with self.transaction():
             await self._db.executemany("DELETE FROM ballots_closing WHERE message_id = ?", [(m,) for m in message_ids])
 
+    async def powers_post(self, game_id: int) -> tuple[int, dict] | None:
+        """The game's latest post with the out-of-turn button: (message id, its words and buttons as posted)."""
+        async with self._db.execute("SELECT message_id, post FROM powers_posts WHERE game_id = ?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        return (r["message_id"], json.loads(r["post"])) if r else None
+
+    async def set_powers_post(self, game_id: int, message_id: int | None, post: dict | None = None) -> None:
+        """Keep the game's latest post with the out-of-turn button (None: it has none now)."""
+        async with self.transaction():
+            if message_id is None:
+                await self._db.execute("DELETE FROM powers_posts WHERE game_id = ?", (game_id,))
+            else:
+                await self._db.execute("INSERT OR REPLACE INTO powers_posts(game_id, message_id, post) VALUES (?, ?, ?)",
+                                       (game_id, message_id, json.dumps(post)))
+
     # ---------------------------------------------------------------- previews waiting for a Confirm
     async def save_preview(self, shown: PendingPreview, keep: int) -> None:
         """Keep a preview, replacing the member's other one in that game; beyond `keep` previews over all

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import inspect
 import json
@@ -333,7 +332,6 @@ class Service:
         self._posts: dict[int, asyncio.Future] = {}  # game id -> its last post in line (`_queue`), until posted
         self._ballots: dict[int, asyncio.Future] = {}  # game id -> its undo vote or offer being posted (`_ballot`)
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
-        self._powers_post: dict[int, tuple[int, Reply]] = {}  # game id -> its last post with the out-of-turn button
         self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
         self._reads_running = asyncio.Semaphore(MAX_READS_RUNNING)  # all members' heavy reads (`_heavy_read`)
         self.reads_waiting = 0  # heavy reads waiting for their turn to run
@@ -1184,22 +1182,27 @@ class Service:
             reply.buttons.append(f"powers:{reply.told[0]}")
 
     async def _powers_posted(self, publish: Publish, reply: Reply, msg: Any) -> None:
-        """A post telling who holds moves out of turn is out: if they changed, the last post with the out-of-turn
-        button loses it (edited: its text and other buttons as posted), so only the latest shows it, and none once
-        nobody holds such a move (kept in memory: a restart forgets the last one)."""
+        """A post telling who holds moves out of turn is out: if they changed (or are not known: after a restart),
+        the last post with the out-of-turn button loses it (edited: its text and other buttons as posted), so only
+        the latest shows it, and none once nobody holds such a move. That post is stored (`powers_posts`)."""
         game_id = reply.game_id
         assert game_id is not None and reply.powers is not None
-        if reply.powers != self._powers_told.get(game_id) and (last := self._powers_post.pop(game_id, None)):
-            message_id, old = last
-            kept = [b for b in old.buttons if not b.startswith("powers:")]
-            try:
-                await publish(dataclasses.replace(old, buttons=kept, edit=message_id, pictures=[], mention=[], dm=[],
-                                                  also=[], pinned=None, drawing=None))
-            except Exception:
-                log.exception("game %s: taking the out-of-turn button off an older post failed", game_id)
+        try:
+            if reply.powers != self._powers_told.get(game_id) and (last := await self.db.powers_post(game_id)):
+                message_id, old = last
+                await self.db.set_powers_post(game_id, None)
+                kept = [b for b in old["buttons"] if not b.startswith("powers:")]
+                await publish(Reply(old["text"], game_id, reply.thread_id, buttons=kept, labels=old["labels"],
+                                    guild_id=reply.guild_id, language=old["language"], edit=message_id))
+        except Exception:
+            log.exception("game %s: taking the out-of-turn button off an older post failed", game_id)
         self._powers_told[game_id] = reply.powers
         if any(b.startswith("powers:") for b in reply.buttons) and getattr(msg, "id", None) is not None:
-            self._powers_post[game_id] = (msg.id, reply)
+            try:
+                await self.db.set_powers_post(game_id, msg.id, {"text": reply.text, "buttons": reply.buttons,
+                                                                "labels": reply.labels, "language": reply.language})
+            except Exception:
+                log.exception("game %s: keeping its post with the out-of-turn button failed", game_id)
 
     async def powers(self, game_id: int, caller: Caller) -> Reply:
         """The presser's moves out of turn, each a button for them alone (private); UserError if none."""

@@ -4,6 +4,7 @@ nobody else does, and the owner may send it there and then; another member sendi
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -96,13 +97,13 @@ async def test_the_owner_alone_is_shown_a_button_for_mh_out_of_turn(tmp_path):
             await svc.press(gid, owner, "power", arg)
 
 
-async def test_the_out_of_turn_button_through_discord(tmp_path):
-    """Through Discord: the post's button answers each presser privately; the owner's answer carries a button
-    named after the move, which sends it; once nobody holds such a move, the post loses that button."""
+
+@contextlib.asynccontextmanager
+async def _imported_through_discord(tmp_path):
+    """The fake Discord and a bot on it, 26855 up to `UPTO` imported through `/game import` by MH's owner: yields
+    (fake, its runner, Discord users by player id, the thread, the game, the log's actions)."""
     from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
     from fakediscord.play import resolved_actions
-
-    from bot.families.g18xx import G18xx
 
     log = fixture_log()
     actions = resolved_actions(log)
@@ -116,7 +117,18 @@ async def test_the_out_of_turn_button_through_discord(tmp_path):
         rec = await fake.command(users[OWNER], fake.channel_id, "game", opts, sub="import")
         assert rec.final.content.startswith("Imported as game #"), rec.final.content
         thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
-        gid = int(rec.final.content.split("#")[1].split()[0])
+        yield fake, runner, users, thread, int(rec.final.content.split("#")[1].split()[0]), actions
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_the_out_of_turn_button_through_discord(tmp_path):
+    """Through Discord: the post's button answers each presser privately; the owner's answer carries a button
+    named after the move, which sends it; once nobody holds such a move, the post loses that button."""
+    from bot.families.g18xx import G18xx
+
+    async with _imported_through_discord(tmp_path) as (fake, runner, users, thread, gid, actions):
         post = fake.channel_messages(thread)[-1]  # the import's: MH may be exchanged
         for action in actions[UPTO:UPTO + 2]:
             kind, options = G18xx.command_for(action)
@@ -142,9 +154,6 @@ async def test_the_out_of_turn_button_through_discord(tmp_path):
         assert not [c for c in post.custom_ids if c.startswith("rh:powers:")] and post.edits == 1, post.custom_ids
         assert post.content == text and post.custom_ids == [c for c in ids if c != powers]
         assert not fake.unknown
-    finally:
-        await runner.stop()
-        await fake.stop()
 
 
 async def test_the_out_of_turn_button_is_worked_out_off_the_lock(tmp_path):
@@ -244,3 +253,24 @@ async def test_the_out_of_turn_button_is_posted_when_the_seats_holding_such_move
             await send(action)
         with_button = [i for i, p in enumerate(posts) if any(b.startswith("powers:") for b in p.buttons)]
         assert len(posts) > 60 and with_button == [0, restarted], with_button
+
+
+async def test_a_post_from_before_a_restart_loses_the_out_of_turn_button(tmp_path):
+    """The import's post carries the out-of-turn button; the bot restarts; the next post carries it (what was told
+    is not kept) and the import's post loses it, its words and other buttons kept: one message shows it."""
+    from bot.families.g18xx import G18xx
+
+    async with _imported_through_discord(tmp_path) as (fake, runner, users, thread, gid, actions):
+        post = fake.channel_messages(thread)[-1]
+        [powers] = [c for c in post.custom_ids if c.startswith(f"rh:powers:{gid}:")]
+        text, ids = post.content, list(post.custom_ids)
+        await runner.stop()
+        await runner.start()
+        kind, options = G18xx.command_for(actions[UPTO])
+        await fake.command(users[actions[UPTO]["entity"]], thread, kind, options)
+        latest = fake.channel_messages(thread)[-1]
+        assert any(c.startswith(f"rh:powers:{gid}:") for c in latest.custom_ids), latest.custom_ids
+        assert powers not in post.custom_ids and post.edits == 1, post.custom_ids
+        assert post.content == text and post.custom_ids == [c for c in ids if c != powers]
+        showing = [m for m in fake.channel_messages(thread) if any(c.startswith("rh:powers:") for c in m.custom_ids)]
+        assert showing == [latest]
