@@ -258,7 +258,16 @@ class Session:
 
     def thawed(self, frozen: bytes) -> Session:
         """A session of this family over the game `frozen` gave."""
-        return type(self)(self.title, pickle.loads(frozen))
+        return type(self)(self.title, self.unpickled(frozen))
+
+    @staticmethod
+    def unpickled(frozen: bytes) -> Any:
+        """`pickle.loads(frozen)` with the cyclic collector paused: a game is tens of thousands of new objects,
+        which would otherwise set off a full collection of everything the process holds about once per copy."""
+        from engine.core.game import paused_gc
+
+        with paused_gc():
+            return pickle.loads(frozen)
 
     def apply(self, action: dict) -> Change:
         """Apply an action (all or nothing: the engine's GameError leaves the game as it was)."""

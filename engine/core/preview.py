@@ -17,14 +17,18 @@ import pickle
 from typing import Any
 
 from engine.core.entities import Corporation
+from engine.core.game import paused_gc
 
 # what the confirmation of each kind of action is about (a UI asks before sending these)
 PREVIEWED = ("take_loan", "payoff_loan", "convert", "merge")
 
 
 def copy_of(game):
-    """A game that can be played on without touching `game` (nothing shared between them)."""
-    return pickle.loads(pickle.dumps(game))
+    """A game that can be played on without touching `game` (nothing shared between them). The cyclic collector
+    is paused while the copy is made: its tens of thousands of new objects would otherwise set off a full
+    collection of everything the process holds about once per copy."""
+    with paused_gc():
+        return pickle.loads(pickle.dumps(game))
 
 
 def preview(game, action: dict) -> dict:

@@ -104,7 +104,7 @@ class G18xx(Session):
         return pickle.dumps((self.game, self.values), protocol=pickle.HIGHEST_PROTOCOL)  # the chart's points too
 
     def thawed(self, frozen: bytes) -> G18xx:
-        game, values = pickle.loads(frozen)
+        game, values = self.unpickled(frozen)
         return type(self)(self.title, game, values)
 
     @classmethod
