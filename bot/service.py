@@ -48,7 +48,7 @@ from bot.db import (
 )
 from bot.errors import PreviewClosed, Refusal, UserError, clip, quote
 from bot.names import CommandName
-from bot.session import Change, Engine, Session, Title, choosing, written_name, written_text
+from bot.session import Change, Engine, Session, Title, choosing, player_name, written_name, written_text
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, speaking, use
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,7 @@ NAME_LIMIT = 40
 # an imported log: a long real 1830 game is ~2,000 actions and well under 2 MB
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
+MAX_IMPORT_DEPTH = 20  # lists and objects inside each other: 18xx.games' exports reach 7 (tests/fixtures)
 POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of turn offered at once
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 MAX_OPEN_LOBBIES = 10  # lobbies one member may host at once in a server (each is a thread in its channel)
@@ -225,6 +226,24 @@ class ImportedLog(pydantic.BaseModel):
 
 
 Publish = Callable[[Reply], Awaitable[Any]]
+
+
+def nested_deeper_than(data: Any, most: int) -> bool:
+    """Whether lists or objects in `data` lie more than `most` deep (`data` itself is 1 deep): one level at a
+    time, stopping past `most`."""
+    level, layer = 1, [data] if isinstance(data, dict | list) else []
+    while layer:
+        if level > most:
+            return True
+        layer = [child for value in layer for child in (value.values() if isinstance(value, dict) else value)
+                 if isinstance(child, dict | list)]
+        level += 1
+    return False
+
+
+def too_deep() -> UserError:
+    return UserError(lazy("The file is not an 18xx.games game log: its lists or objects lie more than {most} deep.",
+                          most=MAX_IMPORT_DEPTH))
 
 
 def in_background(tasks: set[asyncio.Future], coro: Awaitable[Any]) -> asyncio.Future:
@@ -2119,9 +2138,10 @@ class Service:
                 data = json.loads(data)
             except (ValueError, UnicodeDecodeError):
                 raise UserError(lazy("The file is not JSON: attach the game's log as 18xx.games exports it.")) from None
-            except RecursionError:  # lists or objects nested deeper than Python's parser goes: no game log is
-                raise UserError(lazy("The file is not an 18xx.games game log: its lists or objects are nested too "
-                                     "deeply.")) from None
+            except RecursionError:  # nested deeper than Python's parser goes
+                raise too_deep() from None
+        if nested_deeper_than(data, MAX_IMPORT_DEPTH):  # before any work on it: no game log is
+            raise too_deep()
         if not isinstance(data, dict):
             raise UserError(lazy("The file is not an 18xx.games game log: it should be one JSON object with "
                                  "`title`, `players` and `actions`."))
@@ -2145,7 +2165,8 @@ class Service:
         if data.get("status") == "new":  # 18xx.games' game not started: players may still join or leave it
             raise UserError(lazy("The game has not started on 18xx.games yet: its players may still change. "
                                  "Import it once it has started."))
-        if "actions" not in data or data.get("loaded") is False:  # a game as 18xx.games lists it, its moves left out
+        if "actions" not in data or data.get("loaded") is False or \
+                data.get("status") == "archived" and not data["actions"]:  # as 18xx.games lists it (or archives it)
             raise UserError(lazy("The file holds the game without its actions: export the game itself, with "
                                  "its actions."))
         if title is None:
@@ -2232,6 +2253,15 @@ class Service:
                 text = ngettext("Imported a {title} game with {n} action as game #{game}.",
                                 "Imported a {title} game with {n} actions as game #{game}.", len(session.actions),
                                 title=name, game=row.id)
+            told = raw.get("result")
+            if isinstance(told, dict) and told and (not session.finished or
+                                                    {str(k): v for k, v in told.items()} != session.result()):
+                # the site's result is stored as the game ended there; the game is what its actions make it
+                said = ", ".join(f"{player_name(k, turn_names)} {v}" for k, v in told.items())
+                text += "\n" + (_("The log's result ({told}) is not what the game replays to here: the replayed "
+                                  "result stands.", told=said) if session.finished else
+                                _("The log gives a result ({told}), but replayed here the game is not over: it goes "
+                                  "on from where the replay stands.", told=said))
             reply = lv.reply(text)
             await self._finish_reply(lv, reply, None, set(), turn)
             return lv.row, await self._tell(lv, reply, set(session.picture_kinds), None, None)  # posted by the caller

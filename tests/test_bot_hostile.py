@@ -55,7 +55,7 @@ async def test_a_log_nested_too_deeply_is_refused_with_what_is_wrong(tmp_path):
         nested = '{"title": "1830", "players": [{"id": 1}, {"id": 2}], "actions": ' + "[" * NESTED + "]" * NESTED + "}"
         rec = await fake.command(ann, fake.channel_id, "game", {"file": AttachmentRef("game.json", nested.encode())},
                                  sub="import")
-        assert "nested too deeply" in rec.final.content, rec.final.content
+        assert "its lists or objects lie more than 20 deep" in rec.final.content, rec.final.content
         assert await bot.service.db.list_games(guild_id=fake.guild_id) == []
     finally:
         await runner.stop()

@@ -6,6 +6,7 @@ shapes is in tests/test_log_shapes_1830.py."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -60,6 +61,18 @@ def named_only(log: dict) -> dict:
             "players": [{"name": p["name"]} for p in log["players"]], "actions": [renamed(a) for a in log["actions"]]}
 
 
+def ids_as_digits(log: dict) -> dict:
+    """The log with every player id written as a string of digits, in the players and the actions alike."""
+    ids = {p["id"] for p in log["players"]}
+
+    def written(a: dict) -> dict:
+        return {**a, **({"entity": str(a["entity"])} if a["entity_type"] == "player" else {}),
+                **({"user": str(a["user"])} if a.get("user") in ids else {})}
+
+    return {**log, "players": [{**p, "id": str(p["id"])} for p in log["players"]],
+            "actions": [written(a) for a in log["actions"]]}
+
+
 def with_chat_and_undo(log: dict, n: int) -> dict:
     """The first `n` entries with chat before the first move, and an undo, chat and the redo after the last."""
     first, last = log["players"][0]["id"], log["actions"][n - 1]["entity"]
@@ -72,20 +85,37 @@ def with_chat_and_undo(log: dict, n: int) -> dict:
                                           {"type": "redo", "entity": last, "entity_type": "player", "id": end + 3}]}
 
 
-async def imported(fake: FakeDiscord, host: int, log: dict, users: list[int]):
-    opts = {"file": AttachmentRef("game.json", json.dumps(log).encode())}
+async def imported(fake: FakeDiscord, host: int, log: dict | bytes, users: list[int]):
+    opts = {"file": AttachmentRef("game.json", log if isinstance(log, bytes) else json.dumps(log).encode())}
     for i, uid in enumerate(users):
         opts[f"player{i + 1}"] = UserRef(uid)
     return await fake.command(host, fake.channel_id, "game", opts, sub="import")
 
 
-async def continued(tmp_path, log: dict, move: dict, acting_seat: int) -> str:
-    """Imports `log` for one member a seat and sends `move` as the member of `acting_seat`: what the thread says."""
+@contextlib.asynccontextmanager
+async def on_discord(tmp_path, members: int):
+    """A fake Discord with the bot running and `members` members: (fake, their ids)."""
     fake = await FakeDiscord().start()
     runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
     await runner.start()
     try:
-        users = [fake.add_user(f"Member{i}") for i in range(len(log["players"]))]
+        yield fake, [fake.add_user(f"Member{i}") for i in range(members)]
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
+async def exported(fake: FakeDiscord, member: int, import_reply) -> dict:
+    """The log `/game export` gives of the game an import's reply names."""
+    game_id = int(import_reply.final.content.split("#")[1].split()[0])
+    rec = await fake.command(member, fake.channel_id, "game", {"game": game_id}, sub="export")
+    (_, data), = rec.final.attachments
+    return json.loads(data)
+
+
+async def continued(tmp_path, log: dict, move: dict, acting_seat: int) -> str:
+    """Imports `log` for one member a seat and sends `move` as the member of `acting_seat`: what the thread says."""
+    async with on_discord(tmp_path, len(log["players"])) as (fake, users):
         rec = await imported(fake, users[0], log, users)
         assert rec.final.content.startswith("Imported"), rec.final.content
         thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
@@ -99,9 +129,6 @@ async def continued(tmp_path, log: dict, move: dict, acting_seat: int) -> str:
         assert rec.final.ephemeral and "Done" in rec.final.content, rec.final.content
         [post] = fake.channel_messages(thread)[before:]
         return post.content
-    finally:
-        await runner.stop()
-        await fake.stop()
 
 
 def seat_to_act(log: dict) -> int:
@@ -115,11 +142,13 @@ def seat_to_act(log: dict) -> int:
 CUT_1830 = 300  # raw entries of 26855: undos and redos among them; NYC lays E19 next
 
 
-@pytest.mark.parametrize("shape", ["whole game", "hotseat, players named only", "chat, undo and redo at the cut"])
+@pytest.mark.parametrize("shape", ["whole game", "hotseat, players named only", "chat, undo and redo at the cut",
+                                   "player ids as strings"])
 async def test_an_1830_game_from_18xx_games_continues_here(tmp_path, shape):
     log = fixture("1830", "26855")
     shaped = {"whole game": lambda: in_play(log, CUT_1830),
               "hotseat, players named only": lambda: named_only(in_play(log, CUT_1830)),
+              "player ids as strings": lambda: ids_as_digits(in_play(log, CUT_1830)),
               "chat, undo and redo at the cut": lambda: with_chat_and_undo(log, CUT_1830)}[shape]()
     move = next_move(log, CUT_1830)
     post = await continued(tmp_path, shaped, move, seat_to_act(shaped))
@@ -144,6 +173,14 @@ async def test_chat_undo_and_redo_at_the_cut_of_other_titles(tmp_path, title, na
     shaped = with_chat_and_undo(log, cut)
     post = await continued(tmp_path, shaped, next_move(log, cut), seat_to_act(shaped))
     assert " lays tile " in post, post
+
+
+def nested(log: dict, depth: int) -> bytes:
+    """The log's file with a field of its first action holding lists `depth` deep (inside the log's own 3
+    levels; deeper than Python's JSON reader or writer go, if need be)."""
+    first = log["actions"][0]
+    marked = {**log, "actions": [{**first, "note": "NESTED"}, *log["actions"][1:]]}
+    return json.dumps(marked).replace('"NESTED"', "[" * depth + "]" * depth).encode()
 
 
 def gapped(log: dict) -> dict:
@@ -178,19 +215,31 @@ async def test_exports_that_cannot_be_continued_are_refused_with_the_reason(tmp_
              ({**in_play(log, 100), "actions": [*log["actions"][:100], redo(log, 101)]},
               "The log does not replay: redo 101: there is no undo to redo"),
              (without(in_play(fixture("1817", "16281"), 119), 118, "loan"),
-              "The log does not replay: action 119 ('take_loan'): malformed take_loan action: loan is missing")]
-    fake = await FakeDiscord().start()
-    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
-    await runner.start()
-    try:
-        users = [fake.add_user(f"Member{i}") for i in range(4)]
+              "The log does not replay: action 119 ('take_loan'): malformed take_loan action: loan is missing"),
+             ({**listed, "status": "archived", "actions": []}, "without its actions"),
+             (nested(in_play(log, 100), 18), "its lists or objects lie more than 20 deep"),
+             (nested(in_play(log, 100), 5000), "its lists or objects lie more than 20 deep")]
+    async with on_discord(tmp_path, 4) as (fake, users):
         for shaped, words in cases:
-            rec = await imported(fake, users[0], shaped, users[:len(shaped["players"])])
+            seated = len(log["players"]) if isinstance(shaped, bytes) else len(shaped["players"])
+            rec = await imported(fake, users[0], shaped, users[:seated])
             assert rec.final.ephemeral and words in rec.final.content, (words, rec.final.content)
         assert not any(ch.get("type") == 11 for ch in fake.channels.values())  # no game's thread opened
-    finally:
-        await runner.stop()
-        await fake.stop()
+
+
+async def test_a_game_whose_player_ids_are_strings_is_exported_with_numbers(tmp_path):
+    """The seats are numbered by the players' ids; the actions naming them are written the same way, so that the
+    export names each player one way (18xx.games refuses an action by "330" in a game of player 330)."""
+    log = fixture("1830", "26855")
+    async with on_discord(tmp_path, 4) as (fake, users):
+        rec = await imported(fake, users[0], ids_as_digits(in_play(log, CUT_1830)), users)
+        written = await exported(fake, users[0], rec)
+        assert [p["id"] for p in written["players"]] == [p["id"] for p in log["players"]]
+        from engine.core.actions import resolve_undo
+
+        kept = resolve_undo(log["actions"][:CUT_1830])
+        assert [(a["entity"], a.get("user")) for a in written["actions"]] == \
+            [(a["entity"], a.get("user")) for a in kept]
 
 
 async def test_chat_after_the_end_stays_in_the_imported_game(tmp_path):
@@ -200,19 +249,47 @@ async def test_chat_after_the_end_stays_in_the_imported_game(tmp_path):
     last = log["actions"][-1]["id"]
     ended = {**log, "actions": [*log["actions"], chat(log["players"][0]["id"], last + 1),
                                 chat(log["players"][1]["id"], last + 2)]}
-    fake = await FakeDiscord().start()
-    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
-    await runner.start()
-    try:
-        users = [fake.add_user(f"Member{i}") for i in range(4)]
+    async with on_discord(tmp_path, 4) as (fake, users):
         rec = await imported(fake, users[0], ended, users)
         assert rec.final.content.startswith("Imported"), rec.final.content
-        game_id = int(rec.final.content.split("#")[1].split()[0])
-        rec = await fake.command(users[0], fake.channel_id, "game", {"game": game_id}, sub="export")
-        (_, data), = rec.final.attachments
-        exported = json.loads(data)
-        assert [a["type"] for a in exported["actions"][-3:]] == ["bankrupt", "message", "message"]
-        assert exported["actions"][-1]["message"] == "gg" and exported["result"] == log["result"]
-    finally:
-        await runner.stop()
-        await fake.stop()
+        written = await exported(fake, users[0], rec)
+        assert [a["type"] for a in written["actions"][-3:]] == ["bankrupt", "message", "message"]
+        assert written["actions"][-1]["message"] == "gg" and written["result"] == log["result"]
+
+
+async def test_a_result_the_replay_does_not_reach_is_told_at_the_import(tmp_path):
+    """The site's `result` is the one it stored when the game ended there; the game here is what its actions
+    make it. Where the two part, the import says so and keeps the replayed result; where they agree, nothing."""
+    log = fixture("1830", "26855")
+    first, second = (str(p["id"]) for p in log["players"][:2])
+    swapped = {**log["result"], first: log["result"][second], second: log["result"][first]}
+    member = {str(p["id"]): f"Member{i}" for i, p in enumerate(log["players"])}  # seats taken in order
+    told = ", ".join(f"{member[k]} {v}" for k, v in swapped.items())  # in the log's order
+    cases = [(log, None),
+             ({**log, "result": swapped}, f"The log's result ({told}) is not what the game replays to here"),
+             ({**in_play(log, 300), "result": swapped}, f"The log gives a result ({told}), but replayed here the "
+                                                         "game is not over")]
+    async with on_discord(tmp_path, 4) as (fake, users):
+        for shaped, words in cases:
+            rec = await imported(fake, users[0], shaped, users)
+            assert rec.final.content.startswith("Imported"), rec.final.content
+            thread = max(cid for cid, ch in fake.channels.items() if ch.get("type") == 11)
+            said = next(m.content for m in fake.channel_messages(thread) if m.content.startswith("Imported"))
+            if words is None:
+                assert "result" not in said, said
+            else:
+                assert words in said, said
+                assert ("the replayed result stands" in said) == (shaped["actions"] == log["actions"]), said
+            written = await exported(fake, users[0], rec)
+            assert written["result"] == (log["result"] if shaped["actions"] == log["actions"] else {})
+
+
+def test_the_depth_of_a_log_is_its_deepest_list_or_object():
+    from bot.service import MAX_IMPORT_DEPTH, nested_deeper_than
+
+    log = fixture("1817", "15528")  # a long game: routes in auto actions are the deepest, 7 levels
+    assert not nested_deeper_than(log, 7) and nested_deeper_than(log, 6)
+    at_the_limit = json.loads(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 3))
+    assert not nested_deeper_than(at_the_limit, MAX_IMPORT_DEPTH)
+    assert nested_deeper_than(json.loads(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 2)), MAX_IMPORT_DEPTH)
+    assert not nested_deeper_than("a string", 0) and nested_deeper_than([], 0) and not nested_deeper_than([], 1)

@@ -143,6 +143,26 @@ def test_players_named_only_are_their_names():
         load_18xx({**log, "players": [{}, *log["players"][1:]]})
 
 
+def test_player_ids_written_as_digits_are_numbered_with_every_action_naming_them():
+    """A store that numbers its players (the bot's) gets "330" as 330 in the players, the actions, their users and
+    auto actions and the result alike: the log it writes back names each player one way, as 18xx.games needs."""
+    log = json.loads(FINISHED.read_text())
+
+    def written(a: dict) -> dict:
+        out = {**a, **({"entity": str(a["entity"])} if a["entity_type"] == "player" else {}),
+               **({"user": str(a["user"])} if "user" in a else {})}
+        return {**out, "auto_actions": [written(x) for x in a["auto_actions"]]} if a.get("auto_actions") else out
+
+    as_strings = {**log, "players": [{**p, "id": str(p["id"])} for p in log["players"]],
+                  "actions": [written(a) for a in log["actions"]]}
+    assert loads_both_ways(as_strings).result() == log["result"]
+    numbered = with_numbered_players(as_strings)
+    assert numbered["players"] == log["players"] and numbered["actions"] == log["actions"]
+    assert numbered["result"] == log["result"]
+    assert with_numbered_players({**log, "players": [{"id": "x1", "name": "A"}]})["players"] == [{"id": "x1",
+                                                                                                   "name": "A"}]
+
+
 def test_a_player_named_only_takes_a_number_no_other_player_has():
     log = finished_log()
     mixed = {**log, "players": [{"id": 2, "name": "A"}, {"name": "B"}, {"id": 1, "name": "C"}, {"name": "D"}],

@@ -1351,15 +1351,20 @@ def players_of(log: dict) -> list[dict]:
 
 
 def with_numbered_players(log: dict) -> dict:
-    """The log with its players that have no id (named only: see player_id_of) numbered by seat, 1, 2, ... (a
-    number no other player has), and every action naming them renamed: for a store that numbers players."""
+    """The log with its players numbered, for a store that numbers them: an id written as digits (`"330"`) made
+    that number, players that have no id (named only: see player_id_of) numbered by seat, 1, 2, ... (a number no
+    other player has), and every action naming them renamed, so that the log written back names each player as
+    it is numbered (18xx.games takes an action by `"330"` for none by player 330)."""
     players = log.get("players") if isinstance(log, dict) else None
+    players = players if isinstance(players, list) else []
     unnumbered = [i for i, p in enumerate(players) if isinstance(p, dict) and p.get("id") is None
-                  and isinstance(p.get("name"), str)] if isinstance(players, list) else []
-    if not unnumbered:
+                  and isinstance(p.get("name"), str)]
+    digits = [i for i, p in enumerate(players) if isinstance(p, dict) and isinstance(p.get("id"), str)
+              and p["id"].isascii() and p["id"].isdigit()]
+    if not unnumbered and not digits:
         return log  # nothing to number (a malformed log is left for whoever reads it to refuse)
-    taken = {p.get("id") for p in players if isinstance(p, dict)}
-    renamed: dict[str, int] = {}
+    renamed: dict[str, int] = {players[i]["id"]: int(players[i]["id"]) for i in digits}
+    taken = {p.get("id") for p in players if isinstance(p, dict)} | set(renamed.values())
     number = 0
     for i in unnumbered:
         number = next(n for n in itertools.count(number + 1) if n not in taken)
@@ -1380,8 +1385,8 @@ def with_numbered_players(log: dict) -> dict:
             out["auto_actions"] = [action(x) for x in a["auto_actions"]]
         return out
 
-    out = {**log, "players": [{**p, "id": renamed[p["name"]]} if i in unnumbered else p
-                              for i, p in enumerate(players)]}
+    out = {**log, "players": [{**p, "id": renamed[p["name"] if i in unnumbered else p["id"]]}
+                              if i in unnumbered or i in digits else p for i, p in enumerate(players)]}
     if isinstance(log.get("actions"), list):
         out["actions"] = [action(a) for a in log["actions"]]
     if isinstance(log.get("result"), dict):
