@@ -227,12 +227,14 @@ async def test_exports_that_cannot_be_continued_are_refused_with_the_reason(tmp_
         assert not any(ch.get("type") == 11 for ch in fake.channels.values())  # no game's thread opened
 
 
-async def test_a_game_whose_player_ids_are_strings_is_exported_with_numbers(tmp_path):
+@pytest.mark.parametrize("players_too", [True, False])
+async def test_a_game_whose_player_ids_are_strings_is_exported_with_numbers(tmp_path, players_too):
     """The seats are numbered by the players' ids; the actions naming them are written the same way, so that the
     export names each player one way (18xx.games refuses an action by "330" in a game of player 330)."""
     log = fixture("1830", "26855")
+    shaped = ids_as_digits(in_play(log, CUT_1830))
     async with on_discord(tmp_path, 4) as (fake, users):
-        rec = await imported(fake, users[0], ids_as_digits(in_play(log, CUT_1830)), users)
+        rec = await imported(fake, users[0], shaped if players_too else {**shaped, "players": log["players"]}, users)
         written = await exported(fake, users[0], rec)
         assert [p["id"] for p in written["players"]] == [p["id"] for p in log["players"]]
         from engine.core.actions import resolve_undo

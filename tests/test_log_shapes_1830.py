@@ -137,7 +137,7 @@ def test_players_named_only_are_their_names():
     assert all(a["entity"] in (1, 2, 3, 4) for a in numbered["actions"] if a["entity_type"] == "player")
     assert loads_both_ways(numbered).result() == numbered["result"]
     # ids left as the log has them; a player with neither id nor name is not made up
-    assert with_numbered_players(log) is log
+    assert with_numbered_players(log) == log
     assert with_numbered_players({**log, "players": [{}]})["players"] == [{}]
     with pytest.raises(GameError, match="has no id"):
         load_18xx({**log, "players": [{}, *log["players"][1:]]})
@@ -161,6 +161,8 @@ def test_player_ids_written_as_digits_are_numbered_with_every_action_naming_them
     assert numbered["result"] == log["result"]
     assert with_numbered_players({**log, "players": [{"id": "x1", "name": "A"}]})["players"] == [{"id": "x1",
                                                                                                    "name": "A"}]
+    # the players numbered and their actions by strings (18xx.games refuses the mix): the actions numbered too
+    assert with_numbered_players({**as_strings, "players": log["players"]})["actions"] == log["actions"]
 
 
 def test_a_player_named_only_takes_a_number_no_other_player_has():

@@ -1353,17 +1353,20 @@ def players_of(log: dict) -> list[dict]:
 def with_numbered_players(log: dict) -> dict:
     """The log with its players numbered, for a store that numbers them: an id written as digits (`"330"`) made
     that number, players that have no id (named only: see player_id_of) numbered by seat, 1, 2, ... (a number no
-    other player has), and every action naming them renamed, so that the log written back names each player as
-    it is numbered (18xx.games takes an action by `"330"` for none by player 330)."""
+    other player has), and every action naming them renamed, a player's number written as digits too, so that
+    the log written back names each player as it is numbered (18xx.games takes an action by `"330"` for none by
+    player 330)."""
     players = log.get("players") if isinstance(log, dict) else None
     players = players if isinstance(players, list) else []
     unnumbered = [i for i, p in enumerate(players) if isinstance(p, dict) and p.get("id") is None
                   and isinstance(p.get("name"), str)]
     digits = [i for i, p in enumerate(players) if isinstance(p, dict) and isinstance(p.get("id"), str)
               and p["id"].isascii() and p["id"].isdigit()]
-    if not unnumbered and not digits:
+    renamed: dict[str, int] = {str(p["id"]): p["id"] for p in players if isinstance(p, dict)
+                               and isinstance(p.get("id"), int) and not isinstance(p["id"], bool)}
+    renamed.update({players[i]["id"]: int(players[i]["id"]) for i in digits})
+    if not renamed and not unnumbered:
         return log  # nothing to number (a malformed log is left for whoever reads it to refuse)
-    renamed: dict[str, int] = {players[i]["id"]: int(players[i]["id"]) for i in digits}
     taken = {p.get("id") for p in players if isinstance(p, dict)} | set(renamed.values())
     number = 0
     for i in unnumbered:
