@@ -1367,7 +1367,8 @@ def with_numbered_players(log: dict) -> dict:
     renamed.update({players[i]["id"]: int(players[i]["id"]) for i in digits})
     if not renamed and not unnumbered:
         return log  # nothing to number (a malformed log is left for whoever reads it to refuse)
-    taken = {p.get("id") for p in players if isinstance(p, dict)} | set(renamed.values())
+    taken = {p.get("id") for p in players if isinstance(p, dict) and isinstance(p.get("id"), int | str)} | \
+        set(renamed.values())
     number = 0
     for i in unnumbered:
         number = next(n for n in itertools.count(number + 1) if n not in taken)
