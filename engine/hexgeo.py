@@ -1,6 +1,6 @@
 """Hex geometry shared by every title: coordinates, neighbours across edges, rotation, pixel centres.
 
-Conventions are those of 18xx.games (see shared/data/TILES.md): "doubled" coordinates, edges 0-5
+Conventions are those of 18xx.games (see docs/formats/tiles.md): "doubled" coordinates, edges 0-5
 numbered clockwise from straight down, rotation r turns a tile r x 60 degrees clockwise.
 """
 

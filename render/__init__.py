@@ -6,7 +6,7 @@
 * `draw_companies(title, summary)`: corporations, players, privates, bank, phase and depot.
 * `draw_chart(title, history)`: players' values and share prices by stock round (`chart.value_history(log)`).
 
-`summary` is a state dict in the format of the 18xx.games trace lines (shared/fixtures/TRACES.md).
+`summary` is a state dict in the format of the 18xx.games trace lines (docs/formats/traces.md).
 """
 
 from .chart import draw_chart

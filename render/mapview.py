@@ -6,7 +6,7 @@ View: {"title", "layout", "hexes": {coord: {"tile", "tile_id", "rotation", "colo
 "blocked_by": [private syms]}}}
 
 `starting_view(title)` reads map.json alone (`title` may name a map changed by optional rules: see map_data); `view_from_trace(title, lines)` replays the `tile` and
-`token` fields of 18xx.games trace lines (shared/fixtures/TRACES.md) on top of it (for tests, the CLI
+`token` fields of 18xx.games trace lines (docs/formats/traces.md) on top of it (for tests, the CLI
 fallback and development; the bot uses the engine's view).
 """
 

@@ -1,4 +1,4 @@
-"""Parse 18xx.games tile definition strings into what the map drawing needs (see shared/data/TILES.md).
+"""Parse 18xx.games tile definition strings into what the map drawing needs (see docs/formats/tiles.md).
 
 Only drawing facts are kept: nodes (cities, towns, halts, offboards, junctions) with their `loc`,
 `style`, `slots` and revenue; paths with lanes; labels; terrain costs; borders; icons.
@@ -80,7 +80,7 @@ def _loc(value: str | None) -> float | str | None:
 @cache
 def parse(code: str) -> TileDef:
     tile = TileDef()
-    part_index = 0  # parts are numbered after expanding lanes (TILES.md section 1)
+    part_index = 0  # parts are numbered after expanding lanes (docs/formats/tiles.md section 1)
     for part in code.split(";") if code else ():
         kind, _, params = part.partition("=")
         if params and ":" not in params:

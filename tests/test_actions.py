@@ -1,4 +1,4 @@
-"""The action log: undo/redo resolution as 18xx.games does it (FORMAT.md section 3), and parsing."""
+"""The action log: undo/redo resolution as 18xx.games does it (docs/formats/log.md section 3), and parsing."""
 
 import pytest
 from hypothesis import given, settings
@@ -87,7 +87,7 @@ def test_malformed_undo_logs_are_refused():
 
 
 def resolve_by_the_rule(actions: list[dict]) -> list[dict]:
-    """FORMAT.md section 3 word for word, in the obvious quadratic way: the oracle for resolve_undo."""
+    """docs/formats/log.md section 3 word for word, in the obvious quadratic way: the oracle for resolve_undo."""
     kept = [None] * len(actions)
     groups: list[list[int]] = []
     for i, action in enumerate(actions):

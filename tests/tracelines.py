@@ -1,4 +1,4 @@
-"""Per-action state lines (the trace format of shared/fixtures/TRACES.md) reduced to what our engine and
+"""Per-action state lines (the trace format of docs/formats/traces.md) reduced to what our engine and
 18xx.games must agree on, and a short digest of one, so that a long reference trace can be kept as a
 few bytes per line; and the checks the per-title fixture replay tests share."""
 

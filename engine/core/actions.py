@@ -361,7 +361,8 @@ def as_action_id(value) -> int | None:
 
 
 def resolve_undo(actions: list[dict]) -> list[dict]:
-    """The actions an 18xx.games log applies once its undo and redo markers are resolved (FORMAT.md s.3).
+    """The actions an 18xx.games log applies once its undo and redo markers are resolved
+    (docs/formats/log.md section 3).
 
     Chat is never undone. The kept game actions form a stack: `undo` takes its top action, `undo` with
     `action_id: N` every kept action after the one with id N (the first such action in the log), and each undo

@@ -1,7 +1,7 @@
 """Optimal routes: the best run of a corporation's trains (issue "Optimal routes").
 
 ``best_routes(game, corp)`` returns, for the trains that haven't run this operating round, the set of
-routes with the highest total revenue, in 18xx.games ``run_routes`` format (shared/fixtures/FORMAT.md),
+routes with the highest total revenue, in 18xx.games ``run_routes`` format (docs/formats/log.md),
 so that the engine's own route check (engine/core/routes.py) accepts them and reproduces the revenue.
 
 How it works:

@@ -1,6 +1,6 @@
 """Programmed stock-round actions: a player's standing order to pass, or to buy shares each turn.
 
-As on 18xx.games (shared/fixtures/FORMAT.md, section 4): when it becomes the turn of a player with a
+As on 18xx.games (docs/formats/log.md, section 4): when it becomes the turn of a player with a
 program, the program acts for them, and what it does is recorded as `auto_actions` of the action that
 led there. A program switches itself off, with its reason, when its goal is met, when the player must
 sell, or when another player did something since the program was set that its owner would want to

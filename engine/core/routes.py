@@ -1,4 +1,4 @@
-"""Rebuild and check train routes from run_routes `connections` (shared/fixtures/FORMAT.md), compute revenue.
+"""Rebuild and check train routes from run_routes `connections` (docs/formats/log.md), compute revenue.
 
 A route is a list of segments; each segment lists the hexes of the track between two consecutive stops
 (either direction; a single hex joins two stops on one tile, optionally as "<hex> i.j" with part

@@ -1,6 +1,6 @@
 """Tiles: parsed track pieces (manifest copies and printed map hexes), title-independent.
 
-Built from the already-parsed records of ``map.json`` / ``tiles.json`` (see shared/data/TILES.md):
+Built from the already-parsed records of ``map.json`` / ``tiles.json`` (see docs/formats/tiles.md):
 nodes (cities, towns incl. 1860 halts, offboards, a Lawson junction), paths between edges and
 nodes, labels, terrain ``upgrade`` parts, borders. Rotation r turns the tile r x 60 degrees
 clockwise: an edge e written in the definition is map edge (e + r) % 6.

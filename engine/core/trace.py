@@ -1,4 +1,4 @@
-"""The game state as one JSON-ready dict, in the 18xx.games trace format (shared/fixtures/TRACES.md)."""
+"""The game state as one JSON-ready dict, in the 18xx.games trace format (docs/formats/traces.md)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 and what else an action caused (phase changes, rusting and obsolete trains, closures, price moves, a new
 round, the end).
 
-`Words` reads the summaries (18xx.games trace format, shared/fixtures/TRACES.md) and the engine's facts
+`Words` reads the summaries (18xx.games trace format, docs/formats/traces.md) and the engine's facts
 (`game.facts()`: places, phases, operators with their certificates and trains). Everything is best
 effort: a missing field just makes the sentence shorter.
 """
