@@ -465,11 +465,11 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     # the header's parts joined by dots, a part wider than the picture (Russian's phase, alone on its line)
     # over lines of its own
-    head_lines = [piece for line in _wrap(measure, [h for h in head[1:] if h], "  ·  ", font(18), width - 40)
-                  for piece in (_wrap(measure, line.split(" "), " ", font(18), width - 40)
+    head_lines = [piece for line in wrap_words(measure, [h for h in head[1:] if h], "  ·  ", font(18), width - 40)
+                  for piece in (wrap_words(measure, line.split(" "), " ", font(18), width - 40)
                                 if measure.textlength(line, font=font(18)) > width - 40 else [line])] + \
-        [line for sentence in next_to_go for line in _wrap(measure, sentence.split(" "), " ", font(18), width - 40)]
-    note_lines = [line for note in notes for line in _wrap(measure, note.split(" "), " ", font(NOTE_PX), width - 40)]
+        [line for sentence in next_to_go for line in wrap_words(measure, sentence.split(" "), " ", font(18), width - 40)]
+    note_lines = [line for note in notes for line in wrap_words(measure, note.split(" "), " ", font(NOTE_PX), width - 40)]
     height = (20 + 40 + 32 * len(head_lines) + sum(t.height for t in corp_tables + player_tables) + bottom_h + 10
               + NOTE_LINE * len(note_lines))
     img = Image.new("RGB", (width, height), C.WHITE)
@@ -500,7 +500,7 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
     return to_png(img)
 
 
-def _wrap(d: ImageDraw.ImageDraw, words: list[str], sep: str, f, width: int) -> list[str]:
+def wrap_words(d: ImageDraw.ImageDraw, words: list[str], sep: str, f, width: int) -> list[str]:
     """`words` joined by `sep` into lines no wider than `width` (a word wider than that has a line of its own)."""
     lines: list[str] = []
     for word in words:
@@ -539,7 +539,7 @@ def _wrap_column(table: _Table, name: str, width: int, sep: str = " ") -> _Table
     for cells, style in table.rows:
         value = cells[k] if k < len(cells) else ""
         text = value.text if isinstance(value, Emphasis) else str(value)
-        lines = _wrap(d, text.split(sep), sep, bold, room - 2 * PAD - 6) or [""]
+        lines = wrap_words(d, text.split(sep), sep, bold, room - 2 * PAD - 6) or [""]
         again = [Emphasis(line, value.colour) if isinstance(value, Emphasis) else line for line in lines]
         out.add([*cells[:k], again[0], *cells[k + 1:]], style)
         for line in again[1:]:

@@ -217,13 +217,38 @@ def test_a_tiles_name_in_russian_stays_within_its_column():
     from render.steam import players as P
 
     summary = _game("eastern_standard_5p", None).summary()
+    painter = P.PlayersPainter(summary)
     with speaking("ru"):
         img = _img(draw_players(summary))
-    x0 = P.PAD + sum(w for _, w in P.COLUMNS[:-1])
-    top = P.PAD + 60 + P.ROW
-    tiles = [p.get("tile") for p in P.PlayersPainter(summary).order()]
+        title = painter.title_lines()
+    x0 = P.PAD + sum(w for _, w in P.HOLDING[:-1])
+    tiles = [p.get("tile") for p in painter.order()]
+    top = P.PAD + 36 * len(title) + 10 + P.ROW * (len(tiles) + 1) + 14 + P.ROW  # the holdings' first row
     assert 2 in tiles  # its Russian name is the longest
     for k in range(len(tiles)):
         row = img.crop((x0, top + k * P.ROW, img.width, top + (k + 1) * P.ROW)).convert("L")
         ink = row.point(lambda v: 255 if v < 100 else 0).getbbox()
         assert ink and x0 + ink[2] <= img.width - P.PAD, (tiles[k], ink)
+
+
+def test_the_players_picture_is_phone_wide_and_a_long_name_stays_in_its_column():
+    """The players picture is 640 px wide (a phone shows it 400 px wide: its 20/24 px letters ~12.5/15 px; at
+    1,220 px they were 7/9 px). A player's name too long for its column is written smaller, then cut short:
+    the cash, income and VP beside it are drawn the same as beside a short name."""
+    from render.steam import players as P
+
+    summary = _game("eastern_standard_5p", 150).summary()
+    short = _img(draw_players(summary))
+    assert short.width == P.W == 640
+    order = P.PlayersPainter(summary).order()
+    k, named = next((k, p["id"]) for k, p in enumerate(order) if p["id"] != summary["next"])  # not in the title
+    long_named = {**summary, "players": [{**p, "name": "Bartholomew Longname-Smythe"} if p["id"] == named else p
+                                         for p in summary["players"]]}
+    long = _img(draw_players(long_named))
+    assert long.size == short.size
+    row = P.PAD + 36 * len(P.PlayersPainter(summary).title_lines()) + 10 + P.ROW * (k + 1)  # that player's row
+    beside = P.PAD + sum(w for _, w in P.STANDING[:2])
+    name_box = (P.PAD + 80, row, beside, row + P.ROW)
+    assert _changed(long.crop(name_box), short.crop(name_box)) is not None  # the long name is drawn
+    cells = (beside, row, P.W - P.PAD, row + P.ROW)
+    assert _changed(long.crop(cells), short.crop(cells)) is None

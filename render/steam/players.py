@@ -1,6 +1,6 @@
-"""The Steam players as a PNG: one row per player in turn order (cash, income, VP, locomotive, shares
-issued, complete links, action tile), the seven action tiles and who took them, and the final scoring
-once the game is over.  Drawn from Game.summary() (plain data)."""
+"""The Steam players as a PNG, phone-wide: the players in turn order in two tables (cash, income, VP,
+locomotive; shares issued, complete links, action tile), the seven action tiles and who took them, and the
+final scoring once the game is over.  Drawn from Game.summary() (plain data)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,32 @@ from PIL import Image, ImageDraw
 from engine.steam.labels import tile_name
 from i18n import NP_, _, pgettext
 
+from ..companies import wrap_words
 from ..fonts import font
 from ..png import to_png
 from . import style as S
 
-W = 1220
+# ~640 px wide, as the 18xx companies picture: a phone showing it 400 px wide writes its 20/24 px letters
+# 12.5/15 px high (at 1,220 px wide they were 7/9 px, unreadable until opened); so the players' table goes in
+# two parts, each row led by the player: how each stands, then what each holds and took this round
+W = 640
 PAD = 18
-ROW = 52
-TEXT = 27
-SMALL = 22
+ROW = 46
+TEXT = 24
+SMALL = 20
+TITLE = 26
 HEAD_BG = (60, 60, 60)
 ZEBRA = ((255, 255, 255), (243, 241, 234))
 ACTING = (255, 240, 190)
 
-# the columns' headings are shown with pgettext("column", name)
-COLUMNS = [("", 50), (NP_("column", "Player"), 250), (NP_("column", "Cash"), 100), (NP_("column", "Income"), 110),
-           (NP_("column", "VP"), 120), (NP_("column", "Loco"), 110), (NP_("column", "Shares"), 100),
-           (NP_("column", "Links"), 90), (NP_("column", "Tile"), 254)]
+# the columns' headings are shown with pgettext("column", name); each part is W - 2 * PAD wide
+STANDING = [("", 36), (NP_("column", "Player"), 196), (NP_("column", "Cash"), 84), (NP_("column", "Income"), 90),
+            (NP_("column", "VP"), 104), (NP_("column", "Loco"), 94)]
+HOLDING = [(NP_("column", "Player"), 196), (NP_("column", "Shares"), 86), (NP_("column", "Links"), 82),
+           (NP_("column", "Tile"), 240)]
+SCORING = [(NP_("column", "Rank"), 70), (NP_("column", "Player"), 196), (NP_("column", "VP"), 70),
+           (NP_("column", "Income"), 120), (NP_("column", "Links"), 74), (NP_("column", "Total"), 74)]
+TILE_ROW = 50  # an action tile's box, one under the other
 
 
 def status_line(state: dict) -> str:
@@ -55,6 +64,7 @@ class PlayersPainter:
         self.s = summary
         self.seat = {p["id"]: i for i, p in enumerate(summary["players"])}
         self.names = {p["id"]: p["name"] for p in summary["players"]}
+        self.d = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # to measure until the picture is made
 
     def order(self) -> list[dict]:
         by_id = {p["id"]: p for p in self.s["players"]}
@@ -63,36 +73,51 @@ class PlayersPainter:
         ids += [p["id"] for p in self.s["players"] if p["id"] not in ids]
         return [by_id[i] for i in ids]
 
+    def title_lines(self) -> list[str]:
+        return wrap_words(self.d, status_line(self.s).split(" "), " ", font(TITLE, "bold"), W - 2 * PAD)
+
     def paint(self) -> Image.Image:
         players = self.order()
         scoring = self.s.get("scoring")
-        height = PAD + 60 + ROW * (len(players) + 1) + PAD + 44 + 4 * 56 + PAD
+        title = self.title_lines()
+        height = PAD + 36 * len(title) + 10 + 2 * ROW * (len(players) + 1) + 14 + PAD + 40 + 7 * TILE_ROW + PAD
         if scoring:
-            height += 50 + ROW * (len(scoring["ranking"]) + 1)
+            height += 50 + ROW * (len(scoring["ranking"]) + 1) + PAD
         img = Image.new("RGB", (W, height), S.BACKGROUND)
         self.d = ImageDraw.Draw(img)
-        y = self.paint_title(PAD)
-        y = self.paint_table(y, players)
+        y = self.paint_title(PAD, title)
+        y = self.paint_table(y, players, STANDING, self.standing)
+        y = self.paint_table(y + 14, players, HOLDING, self.holding)
         y = self.paint_tiles(y + PAD)
         if scoring:
             self.paint_scoring(y + PAD, scoring)
         return img
 
-    def paint_fitted(self, at: tuple[float, float], text: str, room: float) -> None:
-        """`text` from `at` (left, middle) within `room`: at SMALL, else a little smaller (down to 19 px), else
-        on two lines (a Russian tile's name, `2 Первое перемещение`, ran past the picture's edge)."""
-        size = SMALL
-        while size > 19 and self.d.textlength(text, font=font(size, "regular")) > room:
-            size -= 1
-        f = font(size, "regular")
-        if self.d.textlength(text, font=f) > room and " " in text:
-            self.d.multiline_text(at, "\n".join(text.rsplit(" ", 1)), font=f, fill=S.INK, anchor="lm", spacing=2)
-        else:
-            self.d.text(at, text, font=f, fill=S.INK, anchor="lm")
+    def paint_fitted(self, at: tuple[float, float], text: str, room: float, size: int = SMALL, least: int = 19,
+                     style: str = "regular", fill=S.INK) -> None:
+        """`text` from `at` (left, middle) within `room`: at `size`, else a little smaller (down to `least`),
+        else on two lines (a Russian tile's name, `2 Первое перемещение`, ran past the picture's edge), else cut
+        short with `…` (a long name)."""
+        f = self.fitting(text, room, size, least, style)
+        if self.d.textlength(text, font=f) > room and " " in text and \
+                max(self.d.textlength(part, font=f) for part in text.rsplit(" ", 1)) <= room:
+            self.d.multiline_text(at, "\n".join(text.rsplit(" ", 1)), font=f, fill=fill, anchor="lm", spacing=2)
+            return
+        while len(text) > 1 and self.d.textlength(text, font=f) > room:
+            text = text[:-2] + "…"
+        self.d.text(at, text, font=f, fill=fill, anchor="lm")
 
-    def paint_title(self, y: int) -> int:
-        self.d.text((PAD, y + 24), status_line(self.s), font=font(30, "bold"), fill=S.INK, anchor="lm")
-        return y + 60
+    def fitting(self, text: str, room: float, size: int, least: int, style: str):
+        """The font of `size`, or a smaller one down to `least`, that writes `text` within `room`."""
+        while size > least and self.d.textlength(text, font=font(size, style)) > room:
+            size -= 1
+        return font(size, style)
+
+    def paint_title(self, y: int, lines: list[str]) -> int:
+        for line in lines:
+            self.d.text((PAD, y + 18), line, font=font(TITLE, "bold"), fill=S.INK, anchor="lm")
+            y += 36
+        return y + 10
 
     def _header(self, y: int, columns) -> None:
         self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=HEAD_BG)
@@ -102,35 +127,38 @@ class PlayersPainter:
                         fill=(255, 255, 255), anchor="mm")
             x += width
 
-    def paint_table(self, y: int, players: list[dict]) -> int:
-        self._header(y, COLUMNS)
+    def standing(self, k: int, p: dict) -> list[str]:
+        return ["" if p.get("bankrupt") else str(k + 1), p["name"], f"${p['cash']}", str(p["income"]), _vp_text(p), ""]
+
+    def holding(self, k: int, p: dict) -> list[str]:
+        tile = p.get("tile")
+        return [p["name"], str(p.get("shares", 0)), str(p.get("links", 0)), f"{tile} {tile_name(tile)}" if tile else ""]
+
+    def paint_table(self, y: int, players: list[dict], columns, cells_of) -> int:
+        self._header(y, columns)
         y += ROW
-        f, fb = font(TEXT, "regular"), font(TEXT, "bold")
         for k, p in enumerate(players):
             acting = p["id"] == self.s.get("next") and not self.s.get("finished")
             bg = ACTING if acting else ZEBRA[k % 2]
             self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=bg)
-            tile = p.get("tile")
-            cells = ["" if p.get("bankrupt") else str(k + 1), p["name"], f"${p['cash']}", str(p["income"]),
-                     _vp_text(p), "", str(p.get("shares", 0)), str(p.get("links", 0)),
-                     f"{tile} {tile_name(tile)}" if tile else ""]
             x = PAD
-            for (name, width), text in zip(COLUMNS, cells, strict=True):
+            for (name, width), text in zip(columns, cells_of(k, p), strict=True):
                 cx, cy = x + width / 2, y + ROW / 2
                 if name == "Player":
                     colour = S.player_color(self.seat[p["id"]])
-                    self.d.rounded_rectangle((x + 8, cy - 11, x + 44, cy + 11), radius=8, fill=colour,
+                    self.d.rounded_rectangle((x + 6, cy - 10, x + 38, cy + 10), radius=7, fill=colour,
                                              outline=S.CASING, width=2)
                     label = _("{name} (bankrupt)", name=text) if p.get("bankrupt") else text
-                    self.d.text((x + 54, cy), label, font=fb, fill=S.GREY_TEXT if p.get("bankrupt") else S.INK,
-                                anchor="lm")
+                    self.paint_fitted((x + 46, cy), label, width - 50, TEXT, 18, "bold",
+                                      S.GREY_TEXT if p.get("bankrupt") else S.INK)
                 elif name == "Loco":
-                    self.paint_loco(x + 10, cy, p.get("loco", 1))
+                    self.paint_loco(x + 8, cy, p.get("loco", 1))
                 elif name == "Tile":
-                    self.paint_fitted((x + 6, cy), text, width - 12)
-                else:
+                    self.paint_fitted((x + 6, cy), text, width - 12, SMALL, 18)
+                else:  # a VP total past the track's end, `112 (+100)`, a little smaller
                     colour = (170, 30, 30) if name == "Income" and p["income"] < 0 else S.INK
-                    self.d.text((cx, cy), text, font=f, fill=colour, anchor="mm")
+                    self.d.text((cx, cy), text, font=self.fitting(text, width - 8, TEXT, 19, "regular"), fill=colour,
+                                anchor="mm")
                 x += width
             y += ROW
         return y
@@ -138,40 +166,36 @@ class PlayersPainter:
     def paint_loco(self, x: float, cy: float, level: int) -> None:
         """Locomotive level as 6 pips, `level` of them filled, with the number."""
         for i in range(6):
-            px = x + i * 11
-            self.d.rectangle((px, cy - 9, px + 8, cy + 9), fill=S.INK if i < level else (215, 215, 215))
-        self.d.text((x + 72, cy), str(level), font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
+            px = x + i * 10
+            self.d.rectangle((px, cy - 9, px + 7, cy + 9), fill=S.INK if i < level else (215, 215, 215))
+        self.d.text((x + 66, cy), str(level), font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
 
     def paint_tiles(self, y: int) -> int:
-        """The seven action tiles: who took each this round (passed on: struck through)."""
+        """The seven action tiles, one under the other: who took each this round (passed on, or still to do)."""
         taken = self.s.get("action_tiles") or {}
         self.d.text((PAD, y + 20), _("Action tiles this round"), font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
-        y += 44
-        col_w = (W - 2 * PAD) / 2
+        y += 40
+        who_x = PAD + 340  # the taker's colour and name, after the tile's
         for t in range(1, 8):
-            col, row = (t - 1) // 4, (t - 1) % 4
-            x, ty = PAD + col * col_w, y + row * 56
+            ty = y + (t - 1) * TILE_ROW
             info = taken.get(str(t))
-            box = (x, ty + 4, x + col_w - 12, ty + 50)
-            self.d.rounded_rectangle(box, radius=10, fill=(255, 255, 255) if info else (236, 236, 236),
-                                     outline=(170, 170, 170), width=2)
-            self.d.text((x + 14, ty + 27), f"{t} {tile_name(t)}", font=font(SMALL, "bold"), fill=S.INK, anchor="lm")
+            self.d.rounded_rectangle((PAD, ty + 3, W - PAD, ty + TILE_ROW - 3), radius=10,
+                                     fill=(255, 255, 255) if info else (236, 236, 236), outline=(170, 170, 170), width=2)
+            self.paint_fitted((PAD + 14, ty + TILE_ROW / 2), f"{t} {tile_name(t)}", who_x - PAD - 50, SMALL, 17, "bold")
             if info:
                 who = self.names.get(info["player"], str(info["player"]))
                 note = " " + _("(passed)") if info.get("passed") else " " + _("(to do)") if info.get("pending") else ""
                 colour = S.player_color(self.seat.get(info["player"]))
-                nx = x + col_w - 200
-                self.d.rounded_rectangle((nx - 34, ty + 17, nx - 8, ty + 37), radius=6, fill=colour,
+                cy = ty + TILE_ROW / 2
+                self.d.rounded_rectangle((who_x - 34, cy - 10, who_x - 8, cy + 10), radius=6, fill=colour,
                                          outline=S.CASING, width=2)
-                self.d.text((nx, ty + 27), who + note, font=font(SMALL, "regular"), fill=S.INK, anchor="lm")
-        return y + 4 * 56
+                self.paint_fitted((who_x, cy), who + note, W - PAD - 12 - who_x, SMALL, 17)
+        return y + 7 * TILE_ROW
 
     def paint_scoring(self, y: int, scoring: dict) -> None:
         self.d.text((PAD, y + 22), _("Final scoring"), font=font(TEXT, "bold"), fill=S.INK, anchor="lm")
         y += 50
-        cols = [(NP_("column", "Rank"), 90), (NP_("column", "Player"), 300), (NP_("column", "VP"), 110),
-                (NP_("column", "Income"), 170), (NP_("column", "Links"), 110), (NP_("column", "Total"), 140)]
-        self._header(y, cols)
+        self._header(y, SCORING)
         y += ROW
         for k, r in enumerate(scoring["ranking"]):
             self.d.rectangle((PAD, y, W - PAD, y + ROW), fill=ZEBRA[k % 2])
@@ -181,10 +205,12 @@ class PlayersPainter:
                 cells = [str(r["rank"]), r["name"], str(r["vp_before"]),
                          f"{r['income']} -> {r['income_vp']:+d}", f"+{r['links']}", str(r["vp"])]
             x = PAD
-            for (name, width), text in zip(cols, cells, strict=True):
+            for (name, width), text in zip(SCORING, cells, strict=True):
                 style = "bold" if name in ("Player", "Total") else "regular"
-                anchor, tx = ("lm", x + 10) if name == "Player" else ("mm", x + width / 2)
-                self.d.text((tx, y + ROW / 2), text, font=font(TEXT, style), fill=S.INK, anchor=anchor)
+                if name == "Player":
+                    self.paint_fitted((x + 10, y + ROW / 2), text, width - 14, TEXT, 18, style)
+                else:
+                    self.d.text((x + width / 2, y + ROW / 2), text, font=font(TEXT, style), fill=S.INK, anchor="mm")
                 x += width
             y += ROW
 
