@@ -597,6 +597,14 @@ class Database:
                                          (message_id, game_id, token))
             return cur.rowcount > 0
 
+    async def ballot_posted_as(self, table: str, game_id: int, token: int, message_id: int) -> None:
+        """The undo vote or trade offer `token`, not yet confirmed as posted, is out as message `message_id`: kept
+        as soon as Discord answers, so a restart before its confirmation finds that message (`settle_ballot`)."""
+        assert table in self.BALLOTS
+        async with self.transaction():
+            await self._db.execute(f"UPDATE {table} SET message_id = ? WHERE game_id = ? AND token = ? AND posted = 0",
+                                   (message_id, game_id, token))
+
     async def unposted_ballots(self) -> list[tuple[str, int]]:
         """(table, game id) of each undo vote and trade offer stored but not known to be posted."""
         out = []
@@ -620,12 +628,22 @@ class Database:
         assert table in self.BALLOTS
         async with self.transaction():
             await self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            await self.owe_closings(game_id, closing)
+
+    async def owe_closings(self, game_id: int, closing: list[tuple[int, str]]) -> None:
+        """Ballot messages (message id, text as closed) to edit to their closed form, owed until `ballots_closed`:
+        stored with whatever closed them (an answer, an action, an undo, the abort, a ballot replacing them)."""
+        if not closing:
+            return
+        async with self.transaction():
             await self._db.executemany("INSERT OR REPLACE INTO ballots_closing(message_id, game_id, text) VALUES (?, ?, ?)",
                                        [(message_id, game_id, text) for message_id, text in closing])
 
-    async def ballots_closing(self) -> list[tuple[int, int, str]]:
-        """(game id, message id, text) of each answered ballot whose message is not known to be closed."""
-        async with self._db.execute("SELECT game_id, message_id, text FROM ballots_closing ORDER BY message_id") as cur:
+    async def ballots_closing(self, game_id: int | None = None) -> list[tuple[int, int, str]]:
+        """(game id, message id, text) of each closed ballot (of one game, or of all) whose message is not known
+        to be closed."""
+        async with self._db.execute("SELECT game_id, message_id, text FROM ballots_closing WHERE ? IS NULL OR "
+                                    "game_id = ? ORDER BY message_id", (game_id, game_id)) as cur:
             return [(r["game_id"], r["message_id"], r["text"]) for r in await cur.fetchall()]
 
     async def ballots_closed(self, message_ids: list[int]) -> None:

@@ -173,6 +173,8 @@ class RoundhouseBot(commands.Bot):
             if reply.pictures:
                 kwargs["files"] = [discord.File(io.BytesIO(p.data), filename=p.name) for p in reply.pictures]
             msg = await channel.send(**kwargs)
+        if reply.on_posted is not None:
+            await reply.on_posted(msg.id)
         if reply.dm:
             self._spawn(self._send_dms(reply))
         for more in reply.also:

@@ -122,6 +122,8 @@ class Reply:
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
     powers: frozenset[int] | None = None                 # seats holding moves out of turn in it (None: not looked)
     reuse: str | None = None  # a button (`what:arg`) of its own: a message in the thread with it is its post already
+    # awaited with its message's id as soon as Discord has taken it, before what follows it (`also`) is published
+    on_posted: Callable[[int], Awaitable[None]] | None = field(default=None, repr=False, compare=False)
     # its post on its way once the game is free (its pictures drawn first, for an action: `Service._apply`), in
     # the game's line of posts (`Service._told`); what the command returns waits for it (`_told_in_full`)
     drawing: asyncio.Future | None = field(default=None, repr=False, compare=False)
@@ -804,7 +806,8 @@ class Service:
             if lv.row.status in ("finished", "aborted"):
                 raise UserError(lazy("This game is already over."))
             was_lobby = lv.row.status == "lobby"
-            vote, offer = await self.db.undo_request(game_id), await self.db.trade_offer(game_id)
+            closing = self._vote_closed(lv, await self.db.undo_request(game_id), _("the game was aborted")) + \
+                self._offer_closed(lv, await self.db.trade_offer(game_id), _("the game was aborted"))
             async with self.db.transaction():
                 await self.db.update_game(game_id, status="aborted")
                 await self.db.set_reminder(game_id, next_at=None)
@@ -812,11 +815,11 @@ class Service:
                 # would store a trade in it
                 await self.db.delete_undo_request(game_id)
                 await self.db.delete_trade_offer(game_id)
+                await self._owe(game_id, closing)
             async with self._stored(game_id):
                 await self._refresh(game_id)
                 reply = lv.reply(_("Game #{game} was aborted.", game=game_id))
-                reply.also = self._vote_closed(lv, vote, _("the game was aborted")) + \
-                    self._offer_closed(lv, offer, _("the game was aborted"))
+                reply.also = closing
                 if not was_lobby:
                     reply.pinned = _("**{title}** game #{game} — aborted.", title=self._title(lv).display_name,
                                      game=game_id)
@@ -1134,7 +1137,7 @@ class Service:
             buyer = lv.member_of_player(offer.buyer)
             if not accept or buyer is None:
                 closing = self._offer_closed(lv, offer, _("{name} declined", name=lv.names[seat.player_id]))
-                await self.db.close_ballot("trade_offers", game_id, [(r.edit, r.text) for r in closing if r.edit])
+                await self.db.close_ballot("trade_offers", game_id, self._edits(closing))
                 async with self._stored(game_id):
                     reply = lv.reply(_("{name} declines: {offer}.", name=lv.names[seat.player_id],
                                        offer=self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer",
@@ -1279,17 +1282,20 @@ class Service:
         assert session is not None
         previous = set(lv.row.turn_members)
         offer = await self.db.trade_offer(lv.row.id)  # withdrawn by any action
+        offer_closed = self._offer_closed(lv, offer, _("{name} agreed", name=agreed_by) if agreed_by is not None
+                                          else _("withdrawn"))
         changes: list[Change] = []
-        vote = None
+        closing: list[Reply] = []
         while action is not None and len(changes) < MAX_FOLLOW_UPS:
             try:
-                change, turn, vote_now = await self._apply_one(lv, caller, action,
-                                                               answering=None if changes else answering)
+                change, turn, closed_now = await self._apply_one(lv, caller, action,
+                                                                 answering=None if changes else answering,
+                                                                 closing=[] if changes else offer_closed)
             except UserError:
                 if not changes:
                     raise
                 break  # a follow-up refused: what was applied stands
-            vote = vote or vote_now
+            closing += closed_now
             changes.append(change)
             action = cmd.follow_up(session, changes[0], change) if cmd is not None else None
         async with self._stored(lv.row.id, caught_up=True):  # the actions are stored: what follows never says otherwise
@@ -1308,8 +1314,7 @@ class Service:
             reply = lv.reply(text + ".")
             kinds = set().union(*(self._words_set(lambda c=c: session.pictures_for(c), lv) for c in changes))
             await self._finish_reply(lv, reply, change, previous, turn)
-            closed = _("{name} agreed", name=agreed_by) if agreed_by is not None else _("withdrawn")
-            reply.also = self._vote_closed(lv, vote, _("the game went on")) + self._offer_closed(lv, offer, closed)
+            reply.also = closing
             return await self._tell(lv, reply, kinds, change, publish)
 
     @contextlib.asynccontextmanager
@@ -1361,10 +1366,11 @@ class Service:
         return reply
 
 
-    async def _apply_one(self, lv: Live, caller: Caller, action: dict, *, answering: int | None = None
-                         ) -> tuple[Change, list[int], UndoRequest | None]:
-        """Apply one action and store it: (what changed, the members to act now, the undo vote it closed).
-        `answering`: the preview it confirms, marked answered in the same transaction (see `confirm`)."""
+    async def _apply_one(self, lv: Live, caller: Caller, action: dict, *, answering: int | None = None,
+                         closing: list[Reply] | None = None) -> tuple[Change, list[int], list[Reply]]:
+        """Apply one action and store it: (what changed, the members to act now, the edits closing the ballots it
+        closed: the undo vote, and `closing`, owed with the action's commit). `answering`: the preview it
+        confirms, marked answered in the same transaction (see `confirm`)."""
         game_id, session = lv.row.id, lv.session
         assert session is not None
         seq = len(session.actions) + 1
@@ -1386,11 +1392,14 @@ class Service:
             fields: dict[str, Any] = {"turn_members": turn}
             if session.finished:
                 fields.update(status="finished", result=session.result(), end_reason=session.end_reason)
-            vote = await self.db.undo_request(game_id)  # an open undo vote ends with this action
+            # an open undo vote ends with this action
+            closing = self._vote_closed(lv, await self.db.undo_request(game_id), _("the game went on")) + \
+                (closing or [])
             async with self.db.transaction():
                 if answering is not None and not await self.db.take_preview(answering, "confirmed"):
                     raise PreviewGone(answering)
                 await self.db.append_action(game_id, stored, caller.member_id, seq, fields)
+                await self._owe(game_id, closing)
                 if session.finished:
                     await self.db.set_reminder(game_id, next_at=None)
                 else:
@@ -1413,7 +1422,7 @@ class Service:
         self._changed(lv)  # what a read copied while it was stored may be the game before it
         log.info("game %s: action %s (%s) by member %s stored as #%s", game_id, stored.get("id"),
                  stored.get("type"), caller.member_id, seq)
-        return change, turn, vote
+        return change, turn, closing
 
     def _line(self, lv: Live, action: dict) -> str:
         """`Ann: bid CA: $175 or more` — an action in a few words (history, fallbacks)."""
@@ -1577,10 +1586,20 @@ class Service:
         posted (False: withdrawn)."""
         table = "undo_votes" if isinstance(made, UndoRequest) else "trade_offers"
         made.posted = publish is None  # nowhere to post: open at once
-        if isinstance(made, UndoRequest):
-            await self.db.save_undo_request(made)
-        else:
-            await self.db.save_trade_offer(made)
+        async with self.db.transaction():
+            if isinstance(made, UndoRequest):
+                await self.db.save_undo_request(made)
+            else:
+                await self.db.save_trade_offer(made)
+            await self._owe(made.game_id, reply.also)  # the one it replaces
+
+        async def posted_as(message_id: int) -> None:
+            try:
+                await self.db.ballot_posted_as(table, made.game_id, made.token, message_id)
+            except Exception:
+                log.exception("game %s: keeping the message of a ballot just posted failed", made.game_id)
+
+        reply.on_posted = posted_as
         posting = self._in_line(publish, reply)
 
         async def settle() -> bool:
@@ -1591,15 +1610,17 @@ class Service:
                     if posting is None or msg is not None or reply.thread_id is None:
                         made.posted, made.message_id = True, message_id
                         if not await self.db.settle_ballot(table, made.game_id, made.token, message_id) and \
-                                message_id is not None:
-                            await self._closed_meanwhile(table, made, publish)
+                                message_id is not None and made.token in self._closed_unposted:
+                            await self._closed_meanwhile(made, self._closed_unposted[made.token], publish)
                         if msg is not None and reply.mention:  # it pinged (`_may_ping`)
                             await self._pinged(made, table)
                         return True
                     if await self.db.withdraw_ballot(table, made.game_id, made.token) and previous is not None and \
                             previous.posted:
-                        await (self.db.save_undo_request(previous) if isinstance(previous, UndoRequest)
-                               else self.db.save_trade_offer(previous))
+                        async with self.db.transaction():  # open again: its message is not to be closed
+                            await (self.db.save_undo_request(previous) if isinstance(previous, UndoRequest)
+                                   else self.db.save_trade_offer(previous))
+                            await self.db.ballots_closed([r.edit for r in reply.also if r.edit is not None])
                     return False
             finally:
                 self._closed_unposted.pop(made.token, None)
@@ -1610,28 +1631,36 @@ class Service:
         return settling
 
     def _on_its_way(self, ballot: UndoRequest | TradeOffer, why: str) -> bool:
-        """Whether a ballot being closed has no message to edit yet; if its post is on its way, why it was
-        closed is kept for its edit once posted (`_closed_meanwhile`)."""
+        """Whether a ballot being closed has no message to edit yet (none known: one posted is known as soon as
+        Discord has taken it, `ballot_posted_as`); if its post is on its way, why it was closed is kept for its
+        edit once posted (`_closed_meanwhile`)."""
         if ballot.message_id is not None:
             return False
         if not ballot.posted and ballot.game_id in self._ballots:
             self._closed_unposted[ballot.token] = why
         return True
 
-    async def _closed_meanwhile(self, table: str, made: UndoRequest | TradeOffer, publish: Publish | None) -> None:
+    async def _closed_meanwhile(self, made: UndoRequest | TradeOffer, why: str, publish: Publish | None) -> None:
         """A ballot closed (an action, an undo, another one replacing it, the abort) while its post was on its
-        way, so its message was not known to be edited: its buttons go now, saying why it was closed."""
+        way, so its message was not known to be edited: its buttons go now, saying why it was closed (the edit
+        owed until it is out: `_close_answered`)."""
         try:
             lv = await self.live(made.game_id)
         except UserError:  # a broken game: reported at start-up
             return
-        why = self._closed_unposted.pop(made.token, None) or _("the game went on")
-        if isinstance(made, UndoRequest):
-            edits = self._vote_closed(lv, made, why)
-        else:
-            edits = self._offer_closed(lv, made, why)
+        edits = self._vote_closed(lv, made, why) if isinstance(made, UndoRequest) else self._offer_closed(lv, made, why)
+        await self._owe(made.game_id, edits)
         for edit in edits:
             self._in_line(publish, edit)
+
+    async def _owe(self, game_id: int, closing: list[Reply]) -> None:
+        """Store the edits closing ballot messages (`closing`) as owed, until a post carrying them is out
+        (`_publish`) or the catch-up makes them (`_close_answered`): called in the transaction closing them."""
+        await self.db.owe_closings(game_id, self._edits(closing))
+
+    @staticmethod
+    def _edits(closing: list[Reply]) -> list[tuple[int, str]]:
+        return [(r.edit, r.text) for r in closing if r.edit is not None]
 
     async def _ballot_settled(self, game_id: int) -> None:
         """Wait until the game's undo vote or offer on its way is posted (or withdrawn): a press on its message
@@ -1722,8 +1751,8 @@ class Service:
                 return None
             if msg is not None and reply.powers is not None and reply.game_id is not None:
                 await self._powers_posted(publish, reply, msg)
-            if msg is not None and (closed := [r.edit for r in reply.also if r.edit is not None]):
-                try:  # an answered ballot's message closed with it: no longer owed (`_close_answered`)
+            if msg is not None and (closed := [r.edit for r in (reply, *reply.also) if r.edit is not None]):
+                try:  # a closed ballot's message edited with it: no longer owed (`_close_answered`)
                     await self.db.ballots_closed(closed)
                 except Exception:
                     log.exception("game %s: noting a ballot's message closed failed", reply.game_id)
@@ -1781,25 +1810,29 @@ class Service:
         return out + await self._post_unposted(publish) + await self._close_answered(publish)
 
     async def _close_answered(self, publish: Publish) -> list[Reply]:
-        """Edit to its closed form each message of an undo vote refused or a trade offer declined whose answer was
-        stored but not told (`ballots_closing`), so its buttons go."""
+        """Edit to its closed form each message of an undo vote or a trade offer closed (answered, or ended by an
+        action, an undo, the abort, another ballot) whose closing was stored but whose edit is not known to be out
+        (`ballots_closing`: the post carrying it lost), so its buttons go. A game with posts on their way is left
+        to them (the next sweep makes good what they do not)."""
         out = []
-        for game_id, message_id, text in await self.db.ballots_closing():
-            row = await self.db.get_game(game_id)
-            if row is None or row.thread_id is None:
-                continue
-            reply = Reply(text, game_id, row.thread_id, guild_id=row.guild_id, language=row.language,
-                          edit=message_id)
-            if await self._publish(publish, reply) is not None:
-                await self.db.ballots_closed([message_id])
-                out.append(reply)
+        for game_id in sorted({game_id for game_id, _m, _t in await self.db.ballots_closing()}):
+            await self._posted(game_id)
+            async with self.lock(game_id):
+                row = await self.db.get_game(game_id)
+                if game_id in self._posts or row is None or row.thread_id is None:
+                    continue
+                edits = [Reply(text, game_id, row.thread_id, guild_id=row.guild_id, language=row.language,
+                               edit=message_id) for _g, message_id, text in await self.db.ballots_closing(game_id)]
+                postings = [(edit, self._in_line(publish, edit)) for edit in edits]  # owed until out (`_publish`)
+            out += [edit for edit, posting in postings if posting is not None and await asyncio.shield(posting) is not None]
         return out
 
     async def _post_unposted(self, publish: Publish) -> list[Reply]:
         """Post the undo requests and trade offers stored but never known to be posted (the process stopped
         between storing one and confirming its post): their message is their only ballot, and nobody saw one never
-        posted. One posted before the stop is found among the thread's latest messages by its button and confirmed
-        as that message (`Reply.reuse`); if it is not found there, it is posted again, and a press on either
+        posted. One Discord had taken before the stop is confirmed as its message, kept as soon as Discord answered
+        (`Reply.on_posted`); one whose answer the stop cut short is looked for among the thread's latest messages
+        by its button (`Reply.reuse`), and if it is not found there, it is posted again, and a press on either
         message answers it (`_answered`)."""
         out = []
         for table, game_id in await self.db.unposted_ballots():
@@ -1809,6 +1842,9 @@ class Service:
             async with self.lock(game_id):
                 made = await (self.db.undo_request if table == "undo_votes" else self.db.trade_offer)(game_id)
                 if made is None or made.posted or game_id in self._ballots:
+                    continue
+                if made.message_id is not None:  # Discord had taken its post (`ballot_posted_as`): that message
+                    await self.db.settle_ballot(table, game_id, made.token, made.message_id)
                     continue
                 try:
                     lv = await self.live(game_id)
@@ -1928,7 +1964,7 @@ class Service:
             name = lv.names[seat.player_id]
             if not agree:
                 closing = self._vote_closed(lv, req, _("{name} refused", name=name))
-                await self.db.close_ballot("undo_votes", game_id, [(r.edit, r.text) for r in closing if r.edit])
+                await self.db.close_ballot("undo_votes", game_id, self._edits(closing))
                 async with self._stored(game_id):
                     return self._told(publish, lv.reply(_("{name} refused to undo. The game goes on.", name=name),
                                                         also=closing))
@@ -1978,12 +2014,14 @@ class Service:
         before = lv.session.summary() if lv.session else {}
         shorter = Live(lv.row, lv.seats, session)
         turn = self._turn_members(shorter)
+        closing = [*self._offer_closed(lv, offer, _("undone")), *(closing or [])]
         try:
             async with self.db.transaction():
                 await self.db.truncate_actions(game_id, keep, {"status": "active", "turn_members": turn,
                                                                "result": None, "end_reason": None})
                 await self.db.add_undo_event(event)
                 await self._schedule_reminder(game_id)
+                await self._owe(game_id, closing)
         except BaseException:
             self._forget(game_id)
             raise
@@ -1994,8 +2032,7 @@ class Service:
             self._install(game_id, lv)
             lv2 = await self._refresh(game_id)
             log.info("game %s: %d action(s) undone, %d kept", game_id, steps, keep)
-            reply = lv2.reply(self.undo_sentence(event, lv2.names),
-                              also=[*self._offer_closed(lv2, offer, _("undone")), *(closing or [])])
+            reply = lv2.reply(self.undo_sentence(event, lv2.names), also=closing)
             change = Change({}, before, session.summary())
             kinds = self._words_set(lambda: session.pictures_for(change), lv2) | {session.picture_kinds[0]}
             await self._finish_reply(lv2, reply, None, previous, turn)

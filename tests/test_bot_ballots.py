@@ -9,9 +9,12 @@ from types import SimpleNamespace
 import pytest
 from fakediscord import BotRunner, FakeDiscord
 from fakediscord.play import Killed
-from test_bot_stale import _train_from_another_president, _two_played
+from fakediscord.server import Message
+from test_bot_lobby import _act_first_legal
+from test_bot_stale import _train_from_another_president, _two_played, _vote_asked
 
 from bot.db import Database
+from bot.discord_bot import REUSE_LOOKBACK
 from bot.errors import UserError
 from bot.service import BALLOT_PING_EVERY, Service
 from bot.session import Engine, engine_available
@@ -117,23 +120,29 @@ async def test_offering_a_trade_again_and_again_pings_the_seller_once_in_a_while
         assert (await db.actions(gid))[-1]["price"] == 280
 
 
-async def _held_requests(bot):
-    """Hold up the posts of undo requests (the bot's `publish`): (entered, release)."""
+async def _held_requests(bot, refused: list | None = None):
+    """Hold up the posts of undo requests (the bot's `publish`): (entered, release). `refused`: Discord refuses the
+    first edit closing a vote, kept there."""
     entered, release, real = asyncio.Event(), asyncio.Event(), bot.publish
 
     async def held(reply, channel_id=None):
         if any(b.startswith("undo_yes:") for b in reply.buttons):
             entered.set()
             await release.wait()
+        if refused == [] and reply.edit is not None and reply.text.startswith("Undo vote"):
+            refused.append(reply)
+            return None
         return await real(reply, channel_id)
 
     bot.publish = held
     return entered, release
 
 
-async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path):
+@pytest.mark.parametrize("edit_lost", [False, True])
+async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path, edit_lost):
     """The host aborts the game while an undo request's post is on its way: once posted, its message loses its
-    buttons saying the game was aborted (not guessing that the game went on)."""
+    buttons saying the game was aborted (not guessing that the game went on). Should Discord refuse that edit
+    (`edit_lost`), the catch-up makes it."""
     fake = await FakeDiscord().start()
     runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
     bot = await runner.start()
@@ -141,7 +150,8 @@ async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path):
         gid, thread, members = await _two_played(fake, bot)
         host = (await bot.db.get_game(gid)).created_by
         asker = next(m for m in members if m != host)
-        entered, release = await _held_requests(bot)
+        refused: list = []
+        entered, release = await _held_requests(bot, refused if edit_lost else None)
         asking = asyncio.ensure_future(fake.command(asker, thread, "game", {"steps": 2}, sub="undo"))
         await asyncio.wait_for(entered.wait(), 10)
         assert not (await bot.db.undo_request(gid)).posted
@@ -156,6 +166,12 @@ async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path):
         release.set()
         assert (await asking).final.content == "Undo requested; the others must agree."
         assert (await aborting).final.content == "Done."
+        if edit_lost:
+            await bot.service._ballot_settled(gid)
+            await bot.service._posted(gid)
+            [vote] = [m for m in fake.channel_messages(thread) if "asks to undo" in m.content]
+            assert refused and vote.custom_ids  # its buttons are still there
+            await bot.service.catch_up(bot.publish)
         vote = await fake.wait_for_message(lambda m: m.channel_id == thread and m.content.startswith("Undo vote"))
         assert vote.content == "Undo vote on 2 actions closed: the game was aborted." and not vote.custom_ids, \
             vote.content
@@ -228,16 +244,20 @@ async def test_a_request_stored_but_never_posted_is_posted_when_the_bot_is_back(
         await fake.stop()
 
 
-async def test_a_request_posted_just_before_the_bot_stopped_is_not_posted_twice(tmp_path):
-    """The bot stops once the request's message is out but before it was known to be posted: back, it finds that
-    message among the thread's latest and takes it as the request's (no second message, nobody pinged again); its
-    buttons undo, and it loses them once the vote is over."""
+@pytest.mark.parametrize("talk", [0, 3 * REUSE_LOOKBACK])
+async def test_a_request_posted_just_before_the_bot_stopped_is_not_posted_twice(tmp_path, talk):
+    """The bot stops once the request's message is out but before it was known to be posted, and the members then
+    post `talk` messages in the thread (more than the bot would look through for it): back, it takes the message
+    kept when Discord took the post as the request's (no second message, nobody pinged again); its buttons undo,
+    and it loses them once the vote is over."""
     fake = await FakeDiscord().start()
     path = str(tmp_path / "rh.db")
     runner = None
     try:
         gid, thread, (first, second, third), _asked = await _stopped_while_asking(fake, path, _confirmation_held)
         [vote] = [m for m in fake.channel_messages(thread) if "asks to undo" in m.content]
+        for n in range(talk):
+            fake.messages.append(Message(fake.new_id(), thread, f"chat {n}", [], None, [], 0, "channel", None, 0.0))
 
         runner = BotRunner(fake, path, pictures=False)
         bot = await runner.start()
@@ -296,3 +316,39 @@ async def test_an_offer_posted_just_before_the_bot_stopped_is_posted_again_and_e
             await svc.answer_offer(gid, seller, True, offer.token, posted, message_id=len(posts))
     finally:
         await db.close()
+
+
+@pytest.mark.parametrize("closer", ["action", "undo", "abort"])
+async def test_a_vote_closed_by_a_change_whose_post_was_lost_loses_its_buttons_at_the_catch_up(tmp_path, closer):
+    """An undo vote is closed by the next action, by an undo replacing it or by the abort, and the thread refuses
+    the post that would have closed its message: once the thread takes posts again, the catch-up edits the vote to
+    its closed form, saying why, once."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, members, vote = await _vote_asked(fake, bot)
+        assert vote.custom_ids and await bot.db.undo_request(gid) is not None
+        fake.closed.add(thread)
+        if closer == "action":
+            rec = await _act_first_legal(fake, members[2], thread)
+            why = "the game went on"
+        elif closer == "undo":  # the asker takes back their own last action at once
+            rec = await fake.command(members[1], thread, "game", {"steps": 1}, sub="undo")
+            why = "replaced by an undo"
+        else:
+            host = (await bot.db.get_game(gid)).created_by
+            rec = await fake.command(host, thread, "game", {}, sub="abort")
+            why = "the game was aborted"
+        assert rec.final.content.startswith(("Done", "Undone")), rec.final.content
+        assert await bot.db.undo_request(gid) is None and vote.custom_ids  # closed, its buttons still there
+        fake.closed.discard(thread)
+        await bot.service.catch_up(bot.publish)
+        assert not vote.custom_ids and vote.content == f"Undo vote on 2 actions closed: {why}.", vote.content
+        edits = len(fake.edits)
+        await bot.service.catch_up(bot.publish)
+        assert not [e for e in fake.edits[edits:] if e[0] == vote.id]  # once
+    finally:
+        await runner.stop()
+        await fake.stop()
+

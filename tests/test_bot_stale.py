@@ -53,6 +53,13 @@ async def _two_played(fake: FakeDiscord, bot) -> tuple[int, int, list[int]]:
     return gid, thread, members
 
 
+async def _vote_asked(fake: FakeDiscord, bot) -> tuple[int, int, list[int], object]:
+    """`_two_played`, then the second member asks to undo both moves: (game, thread, members, the vote's message)."""
+    gid, thread, members = await _two_played(fake, bot)
+    await fake.command(members[1], thread, "game", {"steps": 2}, sub="undo")
+    return gid, thread, members, fake.channel_messages(thread)[-1]
+
+
 async def test_a_game_button_acts_only_at_the_moment_it_was_posted_for(tmp_path):
     fake = await FakeDiscord().start()
     runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
@@ -904,9 +911,7 @@ async def test_a_refused_vote_whose_telling_failed_loses_its_buttons_at_the_catc
     runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
     bot = await runner.start()
     try:
-        gid, thread, members = await _two_played(fake, bot)
-        await fake.command(members[1], thread, "game", {"steps": 2}, sub="undo")
-        vote = fake.channel_messages(thread)[-1]
+        gid, thread, members, vote = await _vote_asked(fake, bot)
         req = await bot.db.undo_request(gid)
         armed = _telling_fails(bot.service)
         armed.append(True)
