@@ -279,3 +279,25 @@ def test_a_refused_station_says_what_became_of_the_turns_station_step(upto, corp
     assert (city, 0) in game.hexmap.legal_tokens(corp)
     with pytest.raises(GameError, match=f"^{re.escape(reason)}$"):
         game.apply(act(corp, "place_token", "corporation", city=city, slot=0))
+
+
+@pytest.mark.parametrize("shares", [["B&O_0"], ["B&O_5", "B&O_0"]])
+def test_the_presidents_certificate_is_sold_only_after_its_sellers_other_certificates(shares):
+    """A sale handing B&O's presidency on that names the president's certificate without the seller's other
+    B&O certificates is refused (18xx.games' pages never send it; its engine pays and leaves the certificates)
+    and changes nothing; the same 20% sold as the seller's ordinary certificates hands the presidency on."""
+    game = _fixture_position("26855", 144)  # stock round: 330 holds B&O_2, B&O_5 and B&O_0 (40%), 82 holds 30%
+    seller = game.player(330).name
+
+    def holdings():
+        bo = game.corporation("B&O")
+        return game.player(330).cash, game.pool.percent_of(bo), {p.id: v for p, v in game.player_percents(bo).items()}
+
+    before = holdings()
+    with pytest.raises(GameError, match=f"{seller} can't sell the president's certificate of B&O without the "
+                                        f"other B&O certificates {seller} holds"):
+        game.apply(act(330, "sell_shares", shares=shares, percent=20))
+    assert holdings() == before
+    game.apply(act(330, "sell_shares", shares=["B&O_2", "B&O_5"], percent=20))
+    assert game.corporation("B&O").owner is game.player(82)
+    assert holdings()[1:] == (before[1] + 20, {330: 20, 82: 30})

@@ -57,6 +57,8 @@ class BaseGame(OperatingMixin):
     UNSUPPORTED_OPTIONAL_RULES: frozenset[str] = frozenset()  # the title's optional rules not played yet
     PLAYABLE = True  # False: rules still being built; logs replay as far as they go, players can't start one
     PLAYER_DEBT = False  # a player's cash may fall below zero until they settle (1817's cash crisis)
+    # a sale names the president's certificate only with every other certificate of it its seller holds (1830)
+    PRESIDENTS_CERTIFICATE_SOLD_LAST = False
     PROGRAMS = True  # players may leave standing orders (engine.core.programs)
     PROGRAM_TYPES = PROGRAM_TYPES  # the standing orders (and their cancellation) a player may give
     IPO_NAME = "IPO"  # what 18xx.games calls a corporation's unsold shares (1817: its treasury)
@@ -556,6 +558,18 @@ class BaseGame(OperatingMixin):
             return True
         others = [v for p, v in self.player_percents(corp).items() if p is not player]
         return max(others, default=0) >= corp.presidents_share.percent
+
+    def check_presidents_certificate_last(self, player: Player, corp: Corporation, shares: list[Share]) -> None:
+        """The president's certificate goes into a sale only with every other certificate its seller holds of the
+        corporation (the rules sell shares, never that certificate on its own: what the sale's percent leaves
+        over is exchanged with the new president). 18xx.games' pages list it last in each bundle; its engine,
+        sent it alone, pays the seller and leaves his certificates with him."""
+        if not self.PRESIDENTS_CERTIFICATE_SOLD_LAST or not any(s.president for s in shares):
+            return
+        if len(set(shares)) < len(player.shares_of(corp)):
+            raise GameError("{player} can't sell the president's certificate of {corporation} without the other "
+                            "{corporation} certificates {player} holds: a sale that includes it names them all",
+                            player=player.name, corporation=corp.sym)
 
     def keeps_presidency_without_certificate(self, player: Player, corp: Corporation, shares: list[Share],
                                              percent: int) -> bool:

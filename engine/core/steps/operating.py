@@ -793,6 +793,7 @@ class BuyTrain(Step):
         if not shares or any(s.owner is not player or s.corporation is not shares[0].corporation for s in shares):
             raise GameError("{player} sells certificates of one corporation that {player} holds",
                             player=player.name)
+        game.check_presidents_certificate_last(player, shares[0].corporation, shares)
         percent = action.percent if action.percent is not None else sum(s.percent for s in shares)
         if not self.sale_ok(corp, shares, percent) or \
                 game.keeps_presidency_without_certificate(player, shares[0].corporation, shares, percent):

@@ -299,6 +299,7 @@ class BuySellParShares(Step):
         if self.sold_in_block(corp):
             raise GameError("{player} has sold {corporation} this turn: all of a sale goes at once",
                             player=player.name, corporation=corp.sym)
+        game.check_presidents_certificate_last(player, corp, shares)
         if percent not in game.sale_percents(corp, shares):
             raise GameError("{player} can't sell {percent}% of {corporation} as {action_ids}",
                             player=player.name, percent=percent, corporation=corp.sym,

@@ -35,6 +35,7 @@ class BuySellParShares1830(BuySellParShares):
 class Game1830(BaseGame):
     TITLE = "1830"
     PROGRAM_TYPES = (*BaseGame.PROGRAM_TYPES, *WaterfallAuction.PROGRAM_TYPES)  # auction programs too
+    PRESIDENTS_CERTIFICATE_SOLD_LAST = True
 
     def initial_round(self):
         return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
