@@ -252,3 +252,24 @@ def test_the_players_picture_is_phone_wide_and_a_long_name_stays_in_its_column()
     assert _changed(long.crop(name_box), short.crop(name_box)) is not None  # the long name is drawn
     cells = (beside, row, P.W - P.PAD, row + P.ROW)
     assert _changed(long.crop(cells), short.crop(cells)) is None
+
+
+@pytest.mark.parametrize("name, upto", [("rust_belt_basic_4p", 150), ("eastern_standard_5p", None)])
+def test_the_boards_header_is_written_large_enough_for_a_phone(name, upto):
+    """A phone shows the board 400 px wide: the header's first lines (the map and game, then the round, phase
+    and who acts) are written in letters 1/42 of the picture's width, their ink over 7 px high there (sized by
+    the hex they were 3-4 px on Eastern's board)."""
+    view = _game(name, upto).view()
+    img = _img(draw_board(view)).convert("L")
+    _, R, centres, *_ = B._layout(view["map"])
+    board_top = int((min(y for _x, y in centres.values()) - R) / B.SS)
+    inked = [y for y in range(board_top) if img.crop((0, y, img.width, y + 1)).getextrema()[0] < 100]
+    lines = []  # (first row, last row) of each line of ink
+    for y in inked:
+        if lines and y == lines[-1][1] + 1:
+            lines[-1][1] = y
+        else:
+            lines.append([y, y])
+    assert len(lines) >= 3  # title, status, players' colours
+    for top, bottom in lines[:2]:
+        assert (bottom - top + 1) * 400 / img.width > 7, lines

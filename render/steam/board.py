@@ -24,8 +24,12 @@ from . import style as S
 from .players import status_line
 
 SS = 2
-LONG_SIDE = 1950  # final pixels for the picture's long side (board, header and goods display)
+LONG_SIDE = 1950  # final pixels for the picture's long side (board, header and goods display), about
 MAX_R = 80
+# the header's and the goods display's letters: 1/42 of the picture's width, so that a phone showing it 400 px
+# wide writes them ~9.5 px high (sized by the hex, 0.3-0.42 R, they were 2.9-4.2 px on Eastern's board)
+TEXT_PER_WIDTH = 1 / 42
+HEADER_TEXTS, GOODS_TEXTS = 4.7, 3.9  # the bands' heights in letter sizes, the board's margin aside
 SQ3 = math.sqrt(3)
 
 
@@ -59,15 +63,19 @@ def _to_18xx_edge(e: int) -> int:
 
 @cache
 def _layout(map_id: str):
-    """Hex radius, hex centres (SS scale), board size, and the band heights around it."""
+    """Hex radius, hex centres (SS scale), board size, the band heights around it and the bands' letter size."""
     board = load_board(map_id)
     xs = {h: 1.5 * h[0] for h in board.hexes}
     ys = {h: SQ3 * (h[1] + h[0] / 2) for h in board.hexes}
     x0, y0 = min(xs.values()), min(ys.values())
     w_units = max(xs.values()) - x0 + 2
     h_units = max(ys.values()) - y0 + SQ3
-    margin_units, header_units, goods_units = 0.4, 2.3, 2.9
-    r = min(MAX_R, LONG_SIDE / max(w_units + 2 * margin_units, h_units + 2 * margin_units + header_units + goods_units))
+    margin_units = 0.4
+    # the board as large as with the bands it had (5.2 hex radii, its letters sized by the hex): the bands'
+    # larger letters make a tall board's picture taller, not its hexes and names smaller
+    r = min(MAX_R, LONG_SIDE / max(w_units + 2 * margin_units, h_units + 2 * margin_units + 5.2))
+    text_units = (w_units + 2 * margin_units) * TEXT_PER_WIDTH
+    header_units, goods_units = HEADER_TEXTS * text_units, margin_units + GOODS_TEXTS * text_units
     R = r * SS
     margin = margin_units * R
     header = header_units * R
@@ -77,7 +85,7 @@ def _layout(map_id: str):
     height = int(goods_top + goods_units * R)
     width -= width % SS
     height -= height % SS
-    return board, R, centres, width, height, header, goods_top
+    return board, R, centres, width, height, header, goods_top, text_units * R
 
 
 def _paint_terrain(d: ImageDraw.ImageDraw, h, info, cx: float, cy: float, R: float) -> None:
@@ -106,7 +114,7 @@ def _paint_coord(d: ImageDraw.ImageDraw, h, info, cx: float, cy: float, r: float
 @cache
 def _terrain(map_id: str) -> Image.Image:
     """The map without pieces at final size: terrain, river and hill marks, coordinates, black lines."""
-    board, R, centres, width, height, _, _ = _layout(map_id)
+    board, R, centres, width, height, *_ = _layout(map_id)
     img = Image.new("RGB", (width, height), S.BACKGROUND)
     d = ImageDraw.Draw(img)
     for h, info in board.hexes.items():
@@ -333,9 +341,9 @@ class BoardPainter:
 
     def __init__(self, view: dict):
         self.view = view
-        (self.board, R, self.centres, width, height, header, goods_top) = _layout(view["map"])
+        (self.board, R, self.centres, width, height, header, goods_top, text) = _layout(view["map"])
         self.R = R / SS  # everything below is drawn at final size
-        self.header, self.goods_top = header / SS, goods_top / SS
+        self.header, self.goods_top, self.T = header / SS, goods_top / SS, text / SS
         self.seat_of = {p["id"]: i for i, p in enumerate(view["players"])}
         self.links = {lk["id"]: lk for lk in view.get("links", [])}
         self.img = _terrain(view["map"]).copy()
@@ -458,56 +466,65 @@ class BoardPainter:
 
     # ------------------------------------------------------------------ header and goods display
     def paint_header(self):
-        v = self.view
-        R = self.R
-        y = 0.62 * R
-        status = status_line(v)
+        """The map and game, the status, and each player's colour, in letters a phone reads (`T`)."""
+        v, T = self.view, self.T
+        width = self.img.width - 0.8 * self.R
         mode = _("basic game") if v.get("mode") == "basic" else _("standard game")
-        title = f"{v.get('map_name', v['map'])} ({mode})"
-        self.text((0.4 * R, y), title, 0.42 * R, anchor="lm", halo=False)
-        tw = self.d.textlength(title, font=font(int(0.42 * R), "bold"))
-        self.text((0.4 * R + tw + 0.5 * R, y), status, 0.4 * R, style="regular", anchor="lm", halo=False)
-        x, y = 0.4 * R, 1.55 * R  # players' colours, in seat order
-        for i, p in enumerate(v["players"]):
-            colour = S.player_color(i)
-            self.d.rounded_rectangle((x, y - 0.16 * R, x + 0.9 * R, y + 0.16 * R), radius=0.1 * R, fill=colour,
-                                     outline=S.CASING, width=max(2, int(0.04 * R)))
-            label = _("{name} (bankrupt)", name=p["name"]) if p.get("bankrupt") else p["name"]
-            self.text((x + 1.05 * R, y), label, 0.36 * R, style="regular", anchor="lm", halo=False)
-            x += 1.05 * R + self.d.textlength(label, font=font(int(0.36 * R), "regular")) + 0.6 * R
-        self.text((x + 0.2 * R, y), _("dashed: unfinished link"), 0.3 * R, fill=S.GREY_TEXT, style="regular",
-                  anchor="lm", halo=False)
+        self.line((0.4 * self.R, 0.4 * self.R + 0.6 * T), f"{v.get('map_name', v['map'])} ({mode})", T, width, "bold")
+        self.line((0.4 * self.R, 0.4 * self.R + 1.85 * T), status_line(v), T, width, "regular")
+        labels = [_("{name} (bankrupt)", name=p["name"]) if p.get("bankrupt") else p["name"] for p in v["players"]]
+        # players' colours in seat order, a little smaller where many long names would not fit in a line
+        size = 0.9 * T
+        while size > 0.6 * T and sum(1.9 * T + self.d.textlength(x, font=font(int(size), "regular")) for x in labels) > width:
+            size -= 0.05 * T
+        x, y = 0.4 * self.R, 0.4 * self.R + 3.15 * T
+        for i, label in enumerate(labels):
+            self.d.rounded_rectangle((x, y - 0.32 * T, x + 1.2 * T, y + 0.32 * T), radius=0.2 * T,
+                                     fill=S.player_color(i), outline=S.CASING, width=max(2, int(0.06 * T)))
+            self.text((x + 1.35 * T, y), label, size, style="regular", anchor="lm", halo=False)
+            x += 1.9 * T + self.d.textlength(label, font=font(int(size), "regular"))
+        self.line((0.4 * self.R, 0.4 * self.R + 4.2 * T), _("dashed: unfinished link"), 0.8 * T, width, "regular",
+                  S.GREY_TEXT)
+
+    def line(self, at, text: str, size: float, width: float, style: str, fill=S.INK) -> None:
+        """`text` from `at` (left, middle) at `size`, or smaller where it would be wider than `width`."""
+        f = font(int(size), style)
+        if self.d.textlength(text, font=f) > width:
+            size = size * width / self.d.textlength(text, font=f)
+        self.text(at, text, size, fill=fill, style=style, anchor="lm", halo=False)
 
     def paint_goods(self):
-        """Reserve hexes (lettered as in the actions), the bag and the New City tiles left."""
-        v = self.view
-        R = self.R
+        """Reserve hexes (lettered as in the actions), the bag and the New City tiles left, in letters a phone
+        reads (`T`)."""
+        v, T = self.view, self.T
         top = self.goods_top
-        self.text((0.4 * R, top + 0.45 * R), _("Reserve hexes"), 0.34 * R, anchor="lm", halo=False)
-        r = 0.62 * R
-        x = 0.4 * R + r
-        y = top + 1.65 * R
+        self.text((0.4 * self.R, top + 0.55 * T), _("Reserve hexes"), 0.8 * T, anchor="lm", halo=False)
+        r = 0.9 * T
+        x = 0.4 * self.R + r
+        y = top + 2.7 * T
         for i, cubes in enumerate(v.get("reserve", [])):
             fill = (235, 232, 220) if cubes else (215, 215, 215)
-            self.d.polygon(hexgeo.corners(x, y, "flat", r), fill=fill, outline=S.INK, width=max(2, int(0.04 * R)))
-            self.text((x, y - r - 0.22 * R), chr(65 + i), 0.3 * R, halo=False)
+            self.d.polygon(hexgeo.corners(x, y, "flat", r), fill=fill, outline=S.INK, width=max(2, int(0.05 * T)))
+            self.text((x, y - r - 0.35 * T), chr(65 + i), 0.7 * T, halo=False)
             if cubes:
-                _paint_cubes(self.d, x, y, list(cubes), 0.22 * R)
+                _paint_cubes(self.d, x, y, list(cubes), 0.34 * T)
             else:
-                self.text((x, y), _("empty"), 0.2 * R, fill=S.GREY_TEXT, style="regular", halo=False)
-            x += 2 * r + 0.25 * R
-        x += 0.3 * R
+                self.text((x, y), _("empty"), 0.32 * T, fill=S.GREY_TEXT, style="regular", halo=False)
+            x += 2 * r + 0.25 * T
+        x += 0.5 * T
         bag = sum((v.get("bag") or {}).values())
-        self.text((x, top + 1.2 * R), ngettext("Bag: {n} cube", "Bag: {n} cubes", bag), 0.32 * R, style="regular", anchor="lm", halo=False)
+        self.text((x, top + 1.75 * T), ngettext("Bag: {n} cube", "Bag: {n} cubes", bag), 0.8 * T, style="regular",
+                  anchor="lm", halo=False)
         tiles = _("New City tiles:")
-        self.text((x, top + 1.85 * R), tiles, 0.32 * R, style="regular", anchor="lm", halo=False)
-        x2 = x + self.d.textlength(tiles, font=font(int(0.32 * R), "regular")) + 0.3 * R
+        ty = top + 2.95 * T
+        self.text((x, ty), tiles, 0.8 * T, style="regular", anchor="lm", halo=False)
+        x2 = x + self.d.textlength(tiles, font=font(int(0.8 * T), "regular")) + 0.4 * T
         for colour, n in (v.get("new_city_tiles") or {}).items():
-            s = 0.3 * R
-            self.d.rectangle((x2, top + 1.85 * R - s / 2, x2 + s, top + 1.85 * R + s / 2),
-                             fill=S.CITY_FILL.get(colour, S.CITY_FILL["gray"]), outline=S.INK, width=2)
-            self.text((x2 + s + 0.08 * R, top + 1.85 * R), str(n), 0.32 * R, style="regular", anchor="lm", halo=False)
-            x2 += s + 0.55 * R
+            s = 0.6 * T
+            self.d.rectangle((x2, ty - s / 2, x2 + s, ty + s / 2), fill=S.CITY_FILL.get(colour, S.CITY_FILL["gray"]),
+                             outline=S.INK, width=2)
+            self.text((x2 + s + 0.15 * T, ty), str(n), 0.8 * T, style="regular", anchor="lm", halo=False)
+            x2 += s + 0.15 * T + self.d.textlength(str(n), font=font(int(0.8 * T), "regular")) + 0.45 * T
 
 
 def draw_board(view: dict) -> bytes:
