@@ -3,7 +3,8 @@
 * `draw_map(view, routes=None)`: the map; `view` is HexMap.view() (or render.mapview.starting_view /
   view_from_trace).
 * `draw_market(title, summary, facts)`: the stock market with the corporations' price tokens (in stack order).
-* `draw_companies(title, summary)`: corporations, players, privates, bank, phase and depot.
+* `draw_companies(title, summary, facts, part=None)`: corporations, players, privates, bank, phase and depot;
+  `part="corporations"` or `"players"` (players, privates, depot) one half of it, for a phone.
 * `draw_chart(title, history)`: players' values and share prices by stock round (`chart.value_history(log)`).
 
 `summary` is a state dict in the format of the 18xx.games trace lines (docs/formats/traces.md).

@@ -260,8 +260,49 @@ class _Table:
             d.text((x + PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="lm")
 
 
-def draw_companies(title: str, summary: dict, facts: dict | None = None) -> bytes:
-    facts = facts or {}
+# the companies picture in two for a phone, each about half as tall: the corporations (with the header and the
+# notes under them), then the players, privates and train depot (under the title line alone). A phone's viewer
+# fits a picture to its screen: a 640 × 2,880 one (1817 late) is shown ~190 pt wide, its letters ~5 pt; each
+# half of it ~375 pt wide, ~10 pt.
+PARTS = ("corporations", "players")
+
+
+def draw_companies(title: str, summary: dict, facts: dict | None = None, part: str | None = None) -> bytes:
+    """The companies picture (640 px wide; 1,770-2,880 px tall late in a game), or one of its `PARTS`."""
+    sheet = _sheet(title, summary, facts or {})
+    if part == "corporations":
+        return to_png(sheet.paint(sheet.head_lines, sheet.corporations))
+    if part == "players":
+        return to_png(sheet.paint([], sheet.holdings))
+    if part is not None:
+        raise ValueError(f"no companies part {part!r}; the parts are {', '.join(PARTS)}")
+    return to_png(sheet.paint(sheet.head_lines, sheet.corporations + sheet.holdings))
+
+
+class _Sheet(NamedTuple):
+    """The companies picture laid out: its width, title and header lines, and the blocks (height, how to draw
+    it at a height) of the corporations and of the players, privates and depot."""
+    width: int
+    title_line: str
+    head_lines: list[str]
+    corporations: list
+    holdings: list
+
+    def paint(self, head_lines: list[str], blocks: list) -> Image.Image:
+        height = 20 + 40 + 32 * len(head_lines) + sum(h for h, _draw in blocks) + 10
+        img = Image.new("RGB", (self.width, height), C.WHITE)
+        d = ImageDraw.Draw(img)
+        d.text((20, 14), self.title_line, font=font(22, "bold"), fill=C.BLACK)
+        for i, line in enumerate(head_lines):
+            d.text((20, 46 + 32 * i), line, font=font(18), fill=C.BLACK)
+        y = 54 + 32 * len(head_lines)
+        for h, draw in blocks:
+            draw(d, y)
+            y += h
+        return img
+
+
+def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
     d_ = data.load(title, tuple(facts.get("optional_rules") or ()))  # 1817's Volatility: its own privates
     money = _Money(d_, facts)
     names = _player_names(summary)
@@ -470,34 +511,23 @@ def draw_companies(title: str, summary: dict, facts: dict | None = None) -> byte
                                 if measure.textlength(line, font=font(18)) > width - 40 else [line])] + \
         [line for sentence in next_to_go for line in wrap_words(measure, sentence.split(" "), " ", font(18), width - 40)]
     note_lines = [line for note in notes for line in wrap_words(measure, note.split(" "), " ", font(NOTE_PX), width - 40)]
-    height = (20 + 40 + 32 * len(head_lines) + sum(t.height for t in corp_tables + player_tables) + bottom_h + 10
-              + NOTE_LINE * len(note_lines))
-    img = Image.new("RGB", (width, height), C.WHITE)
-    d = ImageDraw.Draw(img)
-    d.text((20, 14), f"{title} — {head[0]}", font=font(22, "bold"), fill=C.BLACK)
-    for i, line in enumerate(head_lines):
-        d.text((20, 46 + 32 * i), line, font=font(18), fill=C.BLACK)
-    y = 54 + 32 * len(head_lines)
     ent = lambda sym: C.entity(title, sym)  # noqa: E731
-    for t in corp_tables:
-        t.draw(d, 20, y, ent)
-        y += t.height
-    for note in note_lines:
-        d.text((20, y - 10), note, font=font(NOTE_PX), fill=NOTE_INK)
-        y += NOTE_LINE
-    for t in player_tables:
-        t.draw(d, 20, y, ent)
-        y += t.height
+
+    def table(t: _Table, x: int = 20):
+        return t.height, lambda d, y: t.draw(d, x, y, ent)
+
+    def note(text: str):
+        return NOTE_LINE, lambda d, y: d.text((20, y - 10), text, font=font(NOTE_PX), fill=NOTE_INK)
+
+    corporations = [table(t) for t in corp_tables] + [note(line) for line in note_lines]
+    holdings = [table(t) for t in player_tables]
     if side_by_side:
-        x = 20
-        for t in bottom + [train_t]:
-            t.draw(d, x, y, ent)
-            x += t.width + 40
+        lefts = [20 + sum(t.width + 40 for t in (bottom + [train_t])[:k]) for k in range(len(bottom) + 1)]
+        holdings.append((bottom_h, lambda d, y: [t.draw(d, x, y, ent) for t, x in zip(bottom + [train_t], lefts,
+                                                                                        strict=True)]))
     else:
-        for t in bottom + [train_t]:
-            t.draw(d, 20, y, ent)
-            y += t.height
-    return to_png(img)
+        holdings += [table(t) for t in bottom + [train_t]]
+    return _Sheet(width, f"{title} — {head[0]}", head_lines, corporations, holdings)
 
 
 def wrap_words(d: ImageDraw.ImageDraw, words: list[str], sep: str, f, width: int) -> list[str]:

@@ -63,7 +63,7 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         first = [int(u) for u in start.allowed_mentions["users"]]
         assert len(first) == 1 and first[0] in (ann, bob, cid)
         assert start.allowed_mentions.get("parse") == []
-        assert {n.rsplit("-", 1)[-1] for n, _ in start.attachments} == {"map.png", "companies.png"}
+        assert {n.rsplit("-", 1)[-1] for n, _ in start.attachments} == {"map.png", "companies.png", "players.png"}
         assert all(d.startswith(b"\x89PNG") and len(d) > 1000 for _, d in start.attachments)
 
         lv = await bot.service.live(gid)
@@ -142,7 +142,7 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
         rec = await fake.command(dan, thread, "game", {}, sub="status")
         assert rec.final.ephemeral and "Next:" in rec.final.content
         assert [name.rsplit("-", 1)[-1] for name, _ in rec.final.attachments] == \
-            ["map.png", "market.png", "companies.png", "chart.png"]
+            ["map.png", "market.png", "companies.png", "players.png", "chart.png"]
         rec = await fake.command(dan, thread, "game", {}, sub="history")
         *undos, last = rec.final.content.splitlines()  # the five undos above, told before the one action left
         assert last.startswith("1. ") and len(undos) == 5 and all(" undid " in u for u in undos)

@@ -22,3 +22,17 @@ def test_map_after_a_run_carries_its_routes():
     ran = Image.open(io.BytesIO(session.draw("map", Change(run, {}, {}))))
     assert ran.height > plain.height  # the legend band under the map
     assert ran.width == plain.width
+
+
+def test_the_companies_picture_goes_in_two_with_every_change_of_it():
+    """The companies picture is posted in two (corporations; players, privates, depot), each half as tall for a
+    phone's viewer: an action that changes it posts both, and so does the game's start."""
+    game = load_18xx(LOG, upto=92)
+    session = G18xx("1830", game)
+    assert {"companies", "players"} <= set(session.start_pictures)
+    buy = next(a for a in game.actions if a["type"] == "buy_shares")
+    assert {"companies", "players"} <= session.pictures_for(Change(buy, {}, {}))
+    whole = Image.open(io.BytesIO(__import__("render").draw_companies("1830", session.named_summary(None),
+                                                                      session.facts())))
+    parts = [Image.open(io.BytesIO(session.draw(kind))) for kind in ("companies", "players")]
+    assert all(p.width == whole.width and p.height < whole.height for p in parts)

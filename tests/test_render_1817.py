@@ -11,7 +11,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageChops
 from test_render import _compare
 
 import render
@@ -80,3 +80,29 @@ def test_companies_and_market_in_russian():
     for name, png in pictures:
         _differs_from_english(name, png)
         _compare(f"{name}_ru", png)
+
+
+def test_the_companies_picture_in_two_is_its_halves():
+    """For a phone's viewer the tall companies picture (1817 late: 640 × ~2,900) goes in two: the corporations
+    with the header and notes, then the players, privates and depot under the title line. Each part is drawn
+    exactly as in the whole picture, and each is well under the whole's height."""
+    _, summary, facts = _late()
+    whole = Image.open(io.BytesIO(render.draw_companies("1817", summary, facts))).convert("RGB")
+    top, bottom = (Image.open(io.BytesIO(render.draw_companies("1817", summary, facts, part))).convert("RGB")
+                   for part in ("corporations", "players"))
+    assert top.width == bottom.width == whole.width
+    assert max(top.height, bottom.height) < 0.7 * whole.height
+    title_h, end = 54, top.height - 16  # the title line (on both); where the corporations' blocks end
+
+    def same(a: Image.Image, b: Image.Image) -> bool:  # but for the palette each picture's colours are put in
+        return a.size == b.size and ImageChops.difference(a, b).convert("L").point(lambda v: v > 40 and 255).getbbox() is None
+
+    assert same(top.crop((0, 0, top.width, end)), whole.crop((0, 0, top.width, end)))
+    assert same(bottom.crop((0, 0, top.width, 44)), whole.crop((0, 0, top.width, 44)))  # the header lines below
+    assert same(bottom.crop((0, title_h, top.width, bottom.height)), whole.crop((0, end, top.width, whole.height)))
+    try:
+        render.draw_companies("1817", summary, facts, "privates")
+    except ValueError as e:
+        assert "corporations, players" in str(e)
+    else:
+        raise AssertionError("an unknown part was drawn")

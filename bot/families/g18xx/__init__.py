@@ -51,8 +51,10 @@ class G18xx(Session):
         "end_turn": Button(N_("End turn"), "secondary", "done", when="pass"),
         "bankrupt": Button(N_("Yes, go bankrupt"), "danger", "bankrupt"),
     }
-    picture_kinds = ("map", "market", "companies", "chart")
-    start_pictures = ("map", "companies")
+    # the companies picture in two (render.companies.PARTS): "companies" its corporations, "players" its
+    # players, privates and train depot, each half as tall for a phone's viewer; posted together
+    picture_kinds = ("map", "market", "companies", "players", "chart")
+    start_pictures = ("map", "companies", "players")
 
     def __init__(self, title: str, game: Any, values: ValueHistory | None = None):
         super().__init__(title, game)
@@ -570,6 +572,8 @@ class G18xx(Session):
             kinds.add("companies")
         if after.get("finished"):
             kinds |= {"market", "companies", "chart"}  # the end-of-game post: the ranking over the game
+        if "companies" in kinds:
+            kinds.add("players")
         return kinds
 
     def named_summary(self, names: dict[int, str] | None) -> dict:
@@ -596,8 +600,9 @@ class G18xx(Session):
             return render.draw_map(self.game.map_view(), routes=routes, caption=caption)
         if kind == "market":
             return render.draw_market(self.title, self.named_summary(names), self.facts())
-        if kind == "companies":
-            return render.draw_companies(self.title, self.named_summary(names), self.facts())
+        if kind in ("companies", "players"):
+            part = "corporations" if kind == "companies" else "players"
+            return render.draw_companies(self.title, self.named_summary(names), self.facts(), part)
         if kind == "chart":
             return render.draw_chart(self.title, self.value_history(names))
         return None
