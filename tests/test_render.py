@@ -3,6 +3,14 @@
 Golden files live in tests/golden/. After an intended change of the drawing, regenerate them with
     RENDER_GOLDEN_UPDATE=1 .venv/bin/python -m pytest tests/test_render.py
 and look at every regenerated picture before committing it.
+
+A golden is checked pixel for pixel: the same code draws it the same whatever ran before, and a tolerance (it
+was 0.2 % of pixels) let a stale golden through (a name 0.04 % of the Eastern board's pixels away). Exactness
+holds for the versions that draw: Pillow (with its FreeType) and matplotlib (the chart), pinned in
+pyproject.toml and named in tests/golden/drawn_with.json. Pillow 10.2.0 (FreeType 2.13.2), 11.3.0 (2.13.3)
+and 13.0.0 (2.14.3) drew every golden the same; where other versions run, a golden is compared as before
+(under 0.2 % of pixels off by more than 40), which a moved label can pass. To move a pin, change it in both
+files and regenerate every golden (the regeneration refuses other versions than the file's).
 """
 
 from __future__ import annotations
@@ -37,18 +45,54 @@ def _img(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
+def drawing_versions() -> dict[str, str]:
+    """The versions of what draws the pictures: Pillow, the FreeType it was built with, matplotlib."""
+    import matplotlib
+    import PIL
+    from PIL import features
+
+    return {"Pillow": PIL.__version__, "FreeType": str(features.version("freetype2")), "matplotlib": matplotlib.__version__}
+
+
+DRAWN_WITH = json.loads((GOLDEN / "drawn_with.json").read_text())
+
+
 def _compare(name: str, png: bytes) -> None:
     path = GOLDEN / f"{name}.png"
+    exact = drawing_versions() == DRAWN_WITH
     if UPDATE or not path.exists():
         if not UPDATE:
             pytest.skip(f"no golden {path.name}; run with RENDER_GOLDEN_UPDATE=1")
+        if not exact:
+            pytest.fail(f"goldens are drawn with {DRAWN_WITH} (tests/golden/drawn_with.json), this is {drawing_versions()}")
         path.write_bytes(png)
         return
     got, want = _img(png), _img(path.read_bytes())
-    assert got.size == want.size
-    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
-    changed = sum(diff.histogram()[255:]) / (got.width * got.height)
+    assert got.size == want.size, f"{name}: drawn {got.size}, the golden picture is {want.size}"
+    diff = ImageChops.difference(got, want)
+    if exact:
+        assert diff.getbbox() is None, f"{name}: pixels within {diff.getbbox()} differ from the golden picture"
+        return
+    strong = diff.convert("L").point(lambda v: 255 if v > 40 else 0)
+    changed = sum(strong.histogram()[255:]) / (got.width * got.height)
     assert changed < 0.002, f"{name}: {changed:.3%} of pixels differ from the golden picture"
+
+
+def test_the_golden_check_catches_a_label_moved_a_few_pixels():
+    """A golden is checked pixel for pixel where the pinned versions draw: a name written 3 px lower (a few
+    hundred pixels of a 3-million-pixel map, less than the 0.2 % the check once let through) fails it."""
+    if UPDATE or drawing_versions() != DRAWN_WITH:
+        pytest.skip("the exact check runs with the pinned versions, goldens not being regenerated")
+    img = _img((GOLDEN / "map_start_1830.png").read_bytes())
+    box = (765, 738, 812, 760)  # the town's name `Erie`, on the plain colour of its hex
+    name = img.crop(box)
+    img.paste(img.getpixel((box[0], box[1])), box)
+    img.paste(name, (box[0], box[1] + 3))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    with pytest.raises(AssertionError, match="differ from the golden picture"):
+        _compare("map_start_1830", buf.getvalue())
+    _compare("map_start_1830", (GOLDEN / "map_start_1830.png").read_bytes())  # the golden itself passes
 
 
 def _check_size(png: bytes) -> Image.Image:
