@@ -36,10 +36,11 @@ NAME_SIZES = (0.22, 0.2, 0.175, 0.15, 0.13, 0.115)
 READABLE = 3  # the first sizes of NAME_SIZES: a name that fits only smaller is abbreviated where that fits
 ABBREVIATED = 4  # ... at one of the first sizes of NAME_SIZES (its letters still larger than the name's would be)
 # a name written smaller than this (picture pixels; ~7 px on a phone) goes in a callout beside its hex where an
-# empty stretch of a neighbour or of the margin holds one, at CALLOUT_SIZES of the hex's radius
-CALLOUT_BELOW = 14
+# empty stretch of a neighbour or of the margin holds one, at CALLOUT_SIZES of the hex's radius (1817's
+# Blacksburg, 14.5 px in its hex, 16 px in a callout)
+CALLOUT_BELOW = 15
 SHORT_CALLOUT_BELOW = 16  # ... and an abbreviation smaller than this, the callout writing the name in full or
-SHORT_CALLOUT_GAIN = 1.15  # ... its abbreviation at least this much larger than in the hex
+SHORT_CALLOUT_GAIN = 1.1  # ... its abbreviation at least this much larger than in the hex (1817's 14.5 px `Ind.`: 16)
 CALLOUT_SIZES = (0.22, 0.2)
 CALLOUT_PX = 16  # ... at least
 # where a callout may go beyond an edge of its hex: (gap from the edge, offset along it), in hex radii
