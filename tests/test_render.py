@@ -8,8 +8,8 @@ A golden is checked pixel for pixel: the same code draws it the same whatever ra
 was 0.2 % of pixels) let a stale golden through (a name 0.04 % of the Eastern board's pixels away). Exactness
 holds for the versions that draw: Pillow (with its FreeType) and matplotlib (the chart), pinned in
 pyproject.toml and named in tests/golden/drawn_with.json. Pillow 11.3.0 (FreeType 2.13.3) drew all 28
-goldens as 13.0.0 (2.14.3) does, pixel for pixel; 10.2.0 (2.13.2) drew the maps otherwise (up to 0.07 % of
-their pixels off by more than 40; the tables, markets and Steam pictures the same). Where other versions run,
+goldens as 13.0.0 (2.14.3) does, pixel for pixel; 10.2.0 (2.13.2) drew the maps and Steam boards otherwise
+(up to 0.07 % of their pixels off by more than 40), the tables and markets the same. Where other versions run,
 a golden is compared as before (under 0.2 % of pixels off by more than 40), which a moved label can pass. To move a pin, change it in both
 files and regenerate every golden (the regeneration refuses other versions than the file's).
 """
