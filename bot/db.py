@@ -403,6 +403,24 @@ class Database:
             " ORDER BY g.id") as cur:
             return [r[0] for r in await cur.fetchall()]
 
+    async def ask_thread(self, game_id: int, parent_id: int, name: str) -> None:
+        """A thread named `name` is about to be asked of Discord for the game, in channel `parent_id`."""
+        async with self.transaction():
+            await self._db.execute("INSERT OR REPLACE INTO threads_asked(game_id, parent_id, name, asked_at) "
+                                   "VALUES (?, ?, ?, ?)", (game_id, parent_id, name, time.time()))
+
+    async def thread_answered(self, game_id: int) -> None:
+        """The game's thread asked for is settled: it is the game's, Discord refused it, or it was deleted."""
+        async with self.transaction():
+            await self._db.execute("DELETE FROM threads_asked WHERE game_id = ?", (game_id,))
+
+    async def threads_asked(self) -> list[tuple[int, int | None, int, str]]:
+        """(game id, its server, the channel asked in, the thread's name) of each thread asked of Discord and not
+        settled (`thread_answered`)."""
+        async with self._db.execute("SELECT t.game_id, g.guild_id, t.parent_id, t.name FROM threads_asked t JOIN games g "
+                                    "ON g.id = t.game_id ORDER BY t.game_id") as cur:
+            return [(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
+
     @staticmethod
     def _game_columns(fields: dict[str, Any]) -> dict[str, Any]:
         out = dict(fields)

@@ -16,7 +16,7 @@ from bot.config import Config
 from bot.db import Database
 from bot.service import Reply, Service, in_background
 from bot.session import Engine
-from i18n import _, speaking
+from i18n import DEFAULT, _, speaking
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,7 @@ class RoundhouseBot(commands.Bot):
             await self.db.open()
         for channel_id, note in await self.service.close_threadless():  # closed before any command
             await self.publish(note, channel_id)
+        self._spawn(self.drop_late_threads())
         # the running games are replayed once connected, not before: with many games the bot would be deaf
         # for as long (a command on a game not built yet builds it, `Service.live`)
         self.resumed = asyncio.create_task(self._resume())
@@ -109,6 +110,43 @@ class RoundhouseBot(commands.Bot):
         if self.config.pictures:  # the running games' first pictures (a new lobby warms its own)
             titles = {self.service._live[g].row.title for g in resumed if g in self.service._live}
             await asyncio.to_thread(lambda: [self.service.engine.warm_pictures(t) for t in sorted(titles)])
+
+    async def drop_late_threads(self) -> None:
+        """At start-up: each game's thread asked of Discord whose answer never came (the bot stopped first) is
+        looked for among its server's active threads (the bot's own, in the channel asked in, by the name asked
+        for) and deleted: its game was closed (`Service.close_threadless`, or when the wait ran out)."""
+        for game_id, guild_id, parent_id, name in await self.db.threads_asked():
+            row = await self.db.get_game(game_id)
+            if row is None or row.thread_id is not None or guild_id is None:
+                await self.db.thread_answered(game_id)
+                continue
+            try:
+                active = (await self.http.get_active_threads(guild_id)).get("threads", [])
+            except discord.HTTPException as exc:
+                log.warning("game %s: could not look for the thread asked for it: %s", game_id, exc)
+                continue  # looked for again at the next start-up
+            for thread in active:
+                if str(thread.get("parent_id")) == str(parent_id) and thread.get("name") == name and \
+                        self.user is not None and str(thread.get("owner_id")) == str(self.user.id):
+                    await self.drop_late_thread(game_id, int(thread["id"]))
+            await self.db.thread_answered(game_id)
+
+    async def drop_late_thread(self, game_id: int, thread_id: int) -> None:
+        """Delete a game's thread Discord opened after the game was closed for want of it, as nothing will ever be
+        posted in it; where the bot may not delete it, it says so in it."""
+        log.info("game %s: its thread %s was opened too late: deleting it", game_id, thread_id)
+        try:
+            await self.http.delete_channel(thread_id, reason=f"Roundhouse game #{game_id} was not opened")
+        except discord.HTTPException:
+            try:
+                row = await self.db.get_game(game_id)
+                with speaking(row.language if row is not None else DEFAULT):  # the thread's, as the game's
+                    text = _("Discord opened this thread too late: game #{game} was not opened, so nothing will be "
+                             "posted here.", game=game_id)
+                await self.get_partial_messageable(thread_id).send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                log.info("game %s: could not say so in the thread opened too late: %s", game_id, exc)
+        await self.db.thread_answered(game_id)
 
     async def sync_commands(self) -> None:
         mode = self.config.sync

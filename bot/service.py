@@ -614,7 +614,9 @@ class Service:
         if lobby_message_id is not None:
             fields["lobby_message_id"] = lobby_message_id
         async with self.lock(game_id):  # built from its log, if it left memory, only while held
-            await self.db.update_game(game_id, **fields)
+            async with self.db.transaction():
+                await self.db.update_game(game_id, **fields)
+                await self.db.thread_answered(game_id)
             await self._refresh(game_id)
 
     async def lobby_text(self, game_id: int) -> str:

@@ -520,6 +520,52 @@ async def test_a_game_whose_thread_discord_does_not_open_in_time_is_not_left_beh
         await fake.stop()
 
 
+async def _until(done, timeout: float = 10) -> None:
+    """Until `done()` holds (the fake notes no change for it), looked at every 10 ms."""
+    for _ in range(int(timeout * 100)):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    pytest.fail("it did not come")
+
+
+async def test_a_thread_discord_opens_while_the_bot_is_stopped_is_deleted_at_start_up(tmp_path):
+    """The bot stops while Discord has yet to answer for a new game's thread, and Discord opens it meanwhile: back,
+    the bot closes the game, telling its host, and deletes that thread (and no other)."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    await runner.start()
+    try:
+        ann = fake.add_user("Ann")
+        await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+
+        def threads() -> list[int]:
+            return [c for c, ch in fake.channels.items() if ch.get("type") == 11]
+
+        [kept] = threads()
+        fake.hung.add(fake.channel_id)
+        asking = asyncio.ensure_future(fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new"))
+        await _until(lambda: sum(p.endswith("/threads") for m, p in fake.requests if m == "POST") == 2)
+        await runner.stop()
+        asking.cancel()
+        fake.hung.discard(fake.channel_id)
+        fake.unhung.set()  # Discord opens it after all, the bot stopped
+        await _until(lambda: len(threads()) == 2)
+        [late] = [t for t in threads() if t != kept]
+
+        bot = await runner.start()
+        await fake.wait_for_change(lambda: fake.deleted_channels)
+        assert fake.deleted_channels == [late] and threads() == [kept]
+        [game] = [r for r in await bot.db.list_games(guild_id=fake.guild_id, statuses=("aborted",))]
+        told = fake.channel_messages(fake.channel_id)[-1]
+        assert told.content.startswith(f"<@{ann}> Game #{game.id} was not opened: the bot stopped before its "
+                                       "thread was made."), told.content
+        assert await bot.db.threads_asked() == []
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 async def test_malformed_routes_and_action_tiles_get_a_clear_answer(tmp_path):
     """`/run routes::` and `/steam tile tile:-5` were engine-free crashes ("Something went wrong"): now the
     format is named, and nothing changes."""

@@ -71,13 +71,16 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
     def svc(self):
         return self.bot.service  # type: ignore[attr-defined]
 
-    async def _new_thread(self, interaction: discord.Interaction, name: str) -> int:
+    async def _new_thread(self, interaction: discord.Interaction, game_id: int, name: str) -> int:
+        """Ask Discord for the game's thread, the request stored first: should the bot stop before Discord answers,
+        the thread it may open is looked for at the next start-up (`RoundhouseBot.drop_late_threads`)."""
         ch = interaction.channel
         if ch is None or interaction.guild_id is None:
             raise UserError(_("Start games in a server text channel."))
         parent_id = getattr(ch, "parent_id", None) if isinstance(ch, discord.Thread) else ch.id
         if parent_id is None:
             raise UserError(_("Start games in a server text channel."))
+        await self.bot.db.ask_thread(game_id, parent_id, name[:100])  # type: ignore[attr-defined]
         data = await self.bot.http.start_thread_without_message(
             parent_id, name=name[:100], auto_archive_duration=10080, type=discord.ChannelType.public_thread.value,
             invitable=True, rate_limit_per_user=0,
@@ -88,7 +91,7 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
         """The new game's thread; if Discord refuses it, or does not answer within `THREAD_WAIT` seconds, the game
         just stored is closed again (it would run with no thread, and the member, told so, tries again). A thread
         Discord opens after that wait is deleted (`_opened_late`)."""
-        opening = asyncio.ensure_future(self._new_thread(interaction, name))
+        opening = asyncio.ensure_future(self._new_thread(interaction, game_id, name))
         try:
             return await asyncio.wait_for(asyncio.shield(opening), THREAD_WAIT)
         except TimeoutError:
@@ -100,27 +103,20 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
         except discord.HTTPException as exc:
             log.warning("game %s: no thread could be opened: %s", game_id, exc)
             await self.svc.close_unopened(game_id)
+            await self.bot.db.thread_answered(game_id)  # type: ignore[attr-defined]
             raise UserError(_("The game's thread could not be opened in this channel ({why}), so no game was "
                               "opened: try again, or in a channel where the bot may create threads.",
                               why=exc.text or exc.status)) from None
 
     async def _opened_late(self, opening: asyncio.Future, game_id: int) -> None:
         """A new game's thread Discord opens after the member was told no game was opened: deleted, as nothing
-        will ever be posted in it; where the bot may not delete it, it says so in it."""
+        will ever be posted in it (`RoundhouseBot.drop_late_thread`)."""
         try:
             thread_id = await opening
         except Exception:  # not opened after all
+            await self.bot.db.thread_answered(game_id)  # type: ignore[attr-defined]
             return
-        log.info("game %s: its thread %s was opened too late: deleting it", game_id, thread_id)
-        try:
-            await self.bot.http.delete_channel(thread_id, reason=f"Roundhouse game #{game_id} was not opened")
-        except discord.HTTPException:
-            try:
-                await self.bot.get_partial_messageable(thread_id).send(
-                    _("Discord opened this thread too late: game #{game} was not opened, so nothing will be "
-                      "posted here.", game=game_id), allowed_mentions=discord.AllowedMentions.none())
-            except discord.HTTPException as exc:
-                log.info("game %s: could not say so in the thread opened too late: %s", game_id, exc)
+        await self.bot.drop_late_thread(game_id, thread_id)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ lobby
     @app_commands.command(name="new", description=N_("Open a new game in a new thread"))

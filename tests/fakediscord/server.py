@@ -3,7 +3,7 @@
 An aiohttp server on 127.0.0.1 implements the gateway websocket (HELLO, IDENTIFY, READY, GUILD_CREATE,
 heartbeats, INTERACTION_CREATE dispatch) and the REST routes the bot calls (login, application info,
 command sync, interaction callbacks, webhook followups with multipart attachments, channel messages
-posted and edited in place, threads, DMs, CDN downloads). Every request is recorded; tests send
+posted and edited in place, threads (a server's active ones listed), DMs, CDN downloads). Every request is recorded; tests send
 interactions and wait for the bot's final answer to each.
 """
 
@@ -492,6 +492,10 @@ class FakeDiscord:
             if method == "GET" and len(parts) == 2:
                 ch = self.channels.get(cid)
                 return self._json(ch) if ch else self._json({"message": "Unknown Channel", "code": 10003}, 404)
+        if method == "GET" and len(parts) == 4 and parts[0] == "guilds" and parts[2:] == ["threads", "active"]:
+            threads = [ch for ch in self.channels.values() if ch.get("type") == 11 and ch.get("guild_id") == parts[1]
+                       and not ch["thread_metadata"]["archived"]]
+            return self._json({"threads": threads, "members": []})
         if method == "POST" and path == "/users/@me/channels":
             rid = int(payload["recipient_id"])
             dm_id = self.new_id()
