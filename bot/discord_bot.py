@@ -98,7 +98,8 @@ class RoundhouseBot(commands.Bot):
 
     async def _resume(self) -> None:
         """Once connected: the running games most recently played, as many as memory keeps, built from their
-        logs (those failing to replay reported), and their titles' first pictures drawn."""
+        logs (those failing to replay reported), and their titles' first pictures drawn; then the others checked
+        (`Service.check_beyond`)."""
         await self.wait_until_ready()
         try:
             resumed, broken = await self.service.resume_all(limit=self.service.max_live)
@@ -110,6 +111,15 @@ class RoundhouseBot(commands.Bot):
         if self.config.pictures:  # the running games' first pictures (a new lobby warms its own)
             titles = {self.service._live[g].row.title for g in resumed if g in self.service._live}
             await asyncio.to_thread(lambda: [self.service.engine.warm_pictures(t) for t in sorted(titles)])
+        try:  # then the running games beyond those, one at a time, each let go once checked
+            beyond = await self.service.check_beyond(set(resumed) | set(broken))
+        except Exception:
+            log.exception("checking the running games not kept in memory failed (each is checked at its first "
+                          "command)")
+            return
+        if beyond:
+            log.error("%d running game(s) beyond those kept in memory could not be loaded: %s", len(beyond),
+                      sorted(beyond))
 
     async def drop_late_threads(self) -> None:
         """At start-up: each game's thread asked of Discord whose answer never came (the bot stopped first) is

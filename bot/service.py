@@ -23,10 +23,13 @@ import functools
 import inspect
 import json
 import logging
+import os
 import random
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,6 +244,14 @@ def nested_deeper_than(data: Any, most: int) -> bool:
                  if isinstance(child, dict | list)]
         level += 1
     return False
+
+
+def _lowest_priority() -> None:
+    """Run the calling thread at the lowest priority (Linux sets it per thread), so its work waits for the rest."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):  # not Linux, or not allowed: at the process's priority
+        pass
 
 
 def too_deep() -> UserError:
@@ -524,6 +535,34 @@ class Service:
         for game_id, why in broken.items():
             log.error("game %s was not resumed: %s", game_id, why)
         return resumed, broken
+
+    async def check_beyond(self, built: set[int]) -> dict[int, str]:
+        """At start-up, once the games memory keeps are built (`resume_all`): each other running game replayed, one
+        at a time in a worker thread of its own at the lowest priority, and not kept (it would leave memory at
+        once), so one whose log does not replay is found now rather than at its first command. It is reported as
+        `python -m bot check` reports it (logged for the operator) and its commands say so at once (`broken`),
+        unless a command built it or it moved on meanwhile. Returns {broken id: why}."""
+        found: dict[int, str] = {}
+        checking = ThreadPoolExecutor(max_workers=1, thread_name_prefix="roundhouse-check",
+                                      initializer=_lowest_priority)
+        try:
+            for row in await self.db.list_games(statuses=("active",), any_guild=True):
+                if row.id in built or row.id in self._live or row.id in self._loading or row.id in self.broken:
+                    continue
+                stored = await self.db.actions(row.id)
+                replay = functools.partial(self.engine.replay, row.title, self._players(await self.db.seats(row.id)),
+                                           row.seed, row.setup, stored, row.id)
+                try:
+                    await asyncio.get_running_loop().run_in_executor(checking, replay)
+                except Exception as exc:
+                    if row.id in self._live or row.id in self._loading or \
+                            await self.db.action_count(row.id) != len(stored):
+                        continue  # built or moved on meanwhile: its own build tells
+                    found[row.id] = self.broken[row.id] = clip(str(exc) or type(exc).__name__, 200)
+                    log.error("game %s: the log does not replay: %s", row.id, found[row.id], exc_info=exc)
+        finally:
+            checking.shutdown(wait=False)  # (the bot closing: a replay on its way ends on its own)
+        return found
 
     @staticmethod
     def _players(seats: list[Seat]) -> list[dict]:

@@ -1,9 +1,12 @@
 """Start-up through the fake Discord: the bot connects and answers before the running games are replayed; a
-command on a game not built yet builds it, or waits for the build on its way."""
+command on a game not built yet builds it, or waits for the build on its way; a game beyond those memory keeps is
+checked all the same."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 import threading
 
 import pytest
@@ -63,5 +66,33 @@ async def test_the_bot_answers_before_the_running_games_are_replayed(tmp_path):
     finally:
         if engine is not None:
             engine.going.set()
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_a_running_game_beyond_those_kept_in_memory_that_does_not_replay_is_found_at_start_up(tmp_path, caplog):
+    """Memory keeps one game: the other running game, whose stored log no longer replays, is found at start-up (not
+    kept in memory), reported as `python -m bot check` reports it, and its first command says so at once."""
+    fake = await FakeDiscord().start()
+    path = str(tmp_path / "rh.db")
+    runner = BotRunner(fake, path, pictures=False, live_games=1)
+    bot = await runner.start()
+    try:
+        damaged, damaged_thread, members = await _started(fake, bot)
+        await _act_first_legal(fake, members[0], damaged_thread)
+        played, played_thread, others = await _started(fake, bot)
+        await _act_first_legal(fake, others[0], played_thread)  # played last: the one memory keeps
+        await runner.stop()
+        with sqlite3.connect(path) as raw:  # its log damaged while the bot was stopped
+            raw.execute("UPDATE actions SET action = ? WHERE game_id = ?", (json.dumps(
+                {"type": "lay_tile", "entity": "X", "entity_type": "corporation", "id": 1}), damaged))
+
+        bot = await runner.start()
+        await asyncio.wait_for(bot.resumed, 30)
+        assert list(bot.service._live) == [played] and damaged in bot.service.broken
+        assert f"game {damaged}: the log does not replay" in caplog.text
+        rec = await fake.command(members[0], damaged_thread, "game", {}, sub="status")
+        assert rec.final.content.startswith(f"Game #{damaged} cannot be loaded"), rec.final.content
+    finally:
         await runner.stop()
         await fake.stop()
