@@ -330,17 +330,32 @@ def _heavy_read(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitabl
                 raise UserError(lazy_n("You have {n} read on its way (status, history, export): ask again once it "
                                        "is answered.", "You have {n} reads on their way (status, history, export): "
                                        "ask again once they are answered.", MAX_READS_AT_ONCE))
-            self.reads_waiting += 1
-            try:
-                await self._reads_running.acquire()
-            finally:
-                self.reads_waiting -= 1
-            try:
+            async with self.reads.turn():
                 return await method(self, game_id, caller, *args, **kwargs)
-            finally:
-                self._reads_running.release()
 
     return run
+
+
+class Turns:
+    """At most `most` at once; the others wait their turn, first come first served."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.wanting = 0  # running or waiting
+        self._free = asyncio.Semaphore(most)
+
+    @property
+    def waiting(self) -> int:
+        return max(0, self.wanting - self.most)
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        self.wanting += 1
+        try:
+            async with self._free:
+                yield
+        finally:
+            self.wanting -= 1
 
 
 class Service:
@@ -365,8 +380,7 @@ class Service:
         self._ballots: dict[int, asyncio.Future] = {}  # game id -> its undo vote or offer being posted (`_ballot`)
         self._powers_told: dict[int, frozenset[int]] = {}  # game id -> `Reply.powers` of its last post that had them
         self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
-        self._reads_running = asyncio.Semaphore(MAX_READS_RUNNING)  # all members' heavy reads (`_heavy_read`)
-        self.reads_waiting = 0  # heavy reads waiting for their turn to run
+        self.reads = Turns(MAX_READS_RUNNING)  # all members' heavy reads (`_heavy_read`)
         self._completing: dict[int, int] = {}  # member id -> their autocompletes on their way (`autocomplete`)
         self._closed_unposted: dict[int, str] = {}  # token -> why a ballot on its way was closed (`_closed_meanwhile`)
         self.clock: Callable[[], float] = time.time  # when a ballot pinged (`_may_ping`: stored, so wall time)

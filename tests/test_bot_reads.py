@@ -88,14 +88,14 @@ async def test_all_members_reads_run_only_so_many_at_once(tmp_path):
         await asyncio.wait_for(entered.wait(), 10)
         last = asyncio.ensure_future(fake.command(readers[MAX_READS_RUNNING], thread, "game", {}, sub="history"))
         for _ in range(400):  # until it waits its turn
-            if bot.service.reads_waiting:
+            if bot.service.reads.waiting:
                 break
             await asyncio.sleep(0.025)
-        assert bot.service.reads_waiting == 1 and len(calls) == MAX_READS_RUNNING and not last.done()
+        assert bot.service.reads.waiting == 1 and len(calls) == MAX_READS_RUNNING and not last.done()
         release.set()
         for done in await asyncio.gather(*reading, last):
             assert done.final.content.startswith("1. "), done.final.content
-        assert len(calls) == MAX_READS_RUNNING + 1 and bot.service.reads_waiting == 0
+        assert len(calls) == MAX_READS_RUNNING + 1 and bot.service.reads.waiting == 0
     finally:
         await runner.stop()
         await fake.stop()
