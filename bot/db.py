@@ -215,11 +215,15 @@ class PendingPreview:
     answered: str | None = None
 
 
+UNDO_RECORD_VERSION = 1  # an undo's sentences name members as messages write them (`bot.session.written_name`)
+
+
 @dataclass
 class UndoEvent:
     """Actions taken back: after action `kept` of the log, the seat `requester` undid `steps` actions, taken by
     the seats `takers` (None: an imported action), with the agreement of the seats `agreed` (empty: its own
-    actions, no vote). `told`: the undone actions as sentences."""
+    actions, no vote). `told`: the undone actions as sentences, naming members as `version` says (None: stored
+    before records had one, see `bot.session.written_text`)."""
 
     game_id: int
     kept: int
@@ -229,6 +233,7 @@ class UndoEvent:
     agreed: list[int]
     told: str
     created_at: float = 0.0
+    version: int | None = UNDO_RECORD_VERSION
 
 
 class Database:
@@ -725,16 +730,17 @@ class Database:
     async def add_undo_event(self, ev: UndoEvent) -> None:
         async with self.transaction():
             await self._db.execute(
-                "INSERT INTO undo_events(game_id, kept, requester, steps, takers, agreed, told, created_at)"
-                " VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO undo_events(game_id, kept, requester, steps, takers, agreed, told, created_at, version)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
                 (ev.game_id, ev.kept, ev.requester, ev.steps, json.dumps(ev.takers), json.dumps(ev.agreed), ev.told,
-                 ev.created_at or time.time()))
+                 ev.created_at or time.time(), ev.version))
 
     async def undo_events(self, game_id: int) -> list[UndoEvent]:
         """The game's undos, oldest first."""
         async with self._db.execute("SELECT * FROM undo_events WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
             return [UndoEvent(r["game_id"], r["kept"], r["requester"], r["steps"], json.loads(r["takers"]),
-                              json.loads(r["agreed"]), r["told"], r["created_at"]) for r in await cur.fetchall()]
+                              json.loads(r["agreed"]), r["told"], r["created_at"], r["version"])
+                    for r in await cur.fetchall()]
 
     # ---------------------------------------------------------------- reminders
     @staticmethod

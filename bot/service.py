@@ -51,7 +51,7 @@ from bot.db import (
 )
 from bot.errors import PreviewClosed, Refusal, UserError, clip, quote
 from bot.names import CommandName
-from bot.session import Change, Engine, Session, Title, choosing, player_name, written_name, written_text
+from bot.session import Change, Engine, Session, Title, player_name, written_name, written_text
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, speaking, use
 
 log = logging.getLogger(__name__)
@@ -1546,8 +1546,8 @@ class Service:
             return []
         # a seat's choices: the moves now, and what it may do out of its turn (its privates' abilities)
         legal = session.legal_for(seat.player_id) if seat is not None else session.legal()
-        with choosing():
-            return fit(cmd.choices(session, option, filled, legal), str(current) if current is not None else "")
+        choices = cmd.choices(session.naming(session.player_names()), option, filled, legal)  # plain text
+        return fit(choices, str(current) if current is not None else "")
 
     # ------------------------------------------------------------------ undo
     @_told_in_full
@@ -2101,7 +2101,7 @@ class Service:
             said = [names.get(p) or _("Player {n}", n=p) for p in pids]
             return _("{names} and {last}", names=", ".join(said[:-1]), last=said[-1]) if len(said) > 1 else said[0]
 
-        facts = {"name": names.get(event.requester) or _("Player {n}", n=event.requester), "actions": written_text(event.told)}
+        facts = {"name": names.get(event.requester) or _("Player {n}", n=event.requester), "actions": written_text(event.told, event.version)}
         takers = list(dict.fromkeys(p for p in event.takers if p is not None))
         if takers and takers != [event.requester]:
             facts["takers"] = listed(takers)

@@ -14,11 +14,10 @@ pictures; tests hand the service an `Engine` subclass (quick pictures, a failing
 
 from __future__ import annotations
 
+import copy
 import logging
 import pickle
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -68,30 +67,22 @@ def written_name(name: str) -> str:
     return escape_markdown(escape_mentions(name), ignore_links=False)
 
 
-def written_text(stored: str) -> str:
-    """Stored sentences naming members (an undo's `told`) as a message writes them. Those stored before names
-    were written escaped hold them as typed: they hold no escape (no backslash, no broken mention) and are
-    escaped whole here (the sentences have no Markdown of their own, and Discord shows an escaped character as
-    is); later ones hold the names written already."""
-    return stored if "\\" in stored or "\u200b" in stored else written_name(stored)
+# what `written_name` writes for a character it escapes: a backslash before it, or a mention broken by a zero-width
+# space
+_ESCAPES = re.compile(r"\\[\\*_~|`>\[#-]|\u200b")
 
 
-# autocomplete's choices are plain text (Discord shows no Markdown there: an escape would show as a backslash)
-_choosing: ContextVar[bool] = ContextVar("choosing", default=False)
-
-
-@contextmanager
-def choosing() -> Iterator[None]:
-    """While choices are made (in their worker thread), the words name members as given."""
-    token = _choosing.set(True)
-    try:
-        yield
-    finally:
-        _choosing.reset(token)
-
-
-def names_as_given() -> bool:
-    return _choosing.get()
+def written_text(stored: str, version: int | None) -> str:
+    """Stored sentences naming members (an undo's `told`) as a message writes them. A record of the current
+    version (`bot.db.UNDO_RECORD_VERSION`) holds the names written already. One stored before records had a version
+    (None) holds them as typed if it was stored before names were written escaped, which tells by its text: it
+    holds no escape (no backslash, no broken mention), or a backslash before a character `written_name` never
+    escapes (a name typed with a backslash); it is then escaped whole (the sentences have no Markdown of their
+    own, and Discord shows an escaped character as is)."""
+    if version is not None:
+        return stored
+    typed = not _ESCAPES.search(stored) or "\\" in _ESCAPES.sub("", stored)
+    return written_name(stored) if typed else stored
 
 
 def player_name(entity: Any, names: dict[int, str]) -> str:
@@ -110,6 +101,7 @@ class Session:
     buttons: ClassVar[dict[str, Button]] = {}     # by button key
     picture_kinds: ClassVar[tuple[str, ...]] = ()  # every picture it draws, in posting order
     start_pictures: ClassVar[tuple[str, ...]] = ()  # posted when the game starts
+    names: dict[int, str] | None = None  # the players' names its words use (None: as messages write them)
 
     def __init__(self, title: str, game: Any):
         self.title = title
@@ -369,6 +361,17 @@ class Session:
         return button.command, dict(button.options)
 
     # ---------------------------------------------------------------- words
+    def player_names(self) -> dict[int, str]:
+        """The players' names as given (the pictures draw them so)."""
+        return {p.id: p.name for p in self.game.players}
+
+    def naming(self, names: dict[int, str]) -> Session:
+        """This game, its words naming the players `names` (autocomplete's choices name them as given: Discord
+        shows no Markdown there, so an escape would show as a backslash): a view sharing the game, to read."""
+        view = copy.copy(self)
+        view.names = names
+        return view
+
     def actor_name(self, action: dict, names: dict[int, str]) -> str:
         if action.get("entity_type", "player") == "player":
             return player_name(action.get("entity"), names)

@@ -628,9 +628,6 @@ class Steam(Session):
     def legal_labels(self) -> list[tuple[dict, str]]:
         return [(c["action"], c["label"]) for c in self.choices()]
 
-    def player_names(self) -> dict[int, str]:
-        return {p.id: p.name for p in self.game.players}
-
     @staticmethod
     def player(summary: dict, pid: Any) -> dict:
         return next((p for p in summary.get("players") or [] if p.get("id") == pid), {})

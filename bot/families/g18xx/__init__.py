@@ -31,7 +31,7 @@ from bot.families.g18xx.words import (
     train_owner,
     won_privates,
 )
-from bot.session import Change, Session, Setting, Title, names_as_given, written_name
+from bot.session import Change, Session, Setting, Title, written_name
 from i18n import N_, _
 from i18n.engine_words import end_reason_text, round_text
 from render.chart import ValueHistory
@@ -162,12 +162,8 @@ class G18xx(Session):
 
     def words(self, names: dict[int, str] | None = None) -> Words:
         if names is None:
-            names = self.player_names() if names_as_given() else self.written_names()
+            names = self.names if self.names is not None else self.written_names()
         return Words(self.facts(), names)
-
-    def player_names(self) -> dict[int, str]:
-        """The players' names as given (the pictures draw them so)."""
-        return {p.id: p.name for p in self.game.players}
 
     def written_names(self) -> dict[int, str]:
         """The players' names as messages write them (`written_name`)."""
