@@ -26,6 +26,14 @@ def test_programs_act_as_on_18xx_games(path):
     assert_programs_act_as_recorded(path)
 
 
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent / "fixtures" / "1817" / "programs").glob("*.json")),
+                         ids=lambda p: p.stem)
+def test_programs_act_where_18xx_games_cannot_load_them(path):
+    """A standing order buys a share its corporation's choice of size creates, at once, as 18xx.games' programs do
+    (tests/fixtures/1817/programs/README.md): the recorded automatic actions come from our standing orders."""
+    assert_programs_act_as_recorded(path)
+
+
 def test_the_cases_are_there():
     assert len(CASES) >= 5
 
