@@ -16,7 +16,7 @@ import statistics
 import sys
 import time
 
-from engine.core.actions import parse_action, quoted, resolve_undo
+from engine.core.actions import WORDS_ONLY, parse_action, quoted, resolve_undo
 from engine.core.errors import GameError
 from engine.core.game import actions_of
 from engine.titles import rules_class
@@ -50,7 +50,7 @@ def _apply_traced(game, action: dict, index: int, trace: list) -> None:
     parent = dict(action)
     autos = parent.pop("auto_actions", None) or []
     game.apply(parent)
-    if action.get("type") != "message":
+    if action.get("type") not in WORDS_ONLY:
         trace.append(_line(game, parent, len(trace), parent.get("id")))
     game.programs.acting = True  # as apply() makes them: the programs' own actions, not their players'
     try:

@@ -55,7 +55,7 @@ ACTIONS = {"assign": NP_("action", "assign"), "bankrupt": NP_("action", "bankrup
            "buy_shares": NP_("action", "buy shares"), "buy_train": NP_("action", "buy train"),
            "choose": NP_("action", "choose"), "convert": NP_("action", "convert"),
            "discard_train": NP_("action", "discard train"), "dividend": NP_("action", "dividend"),
-           "end_game": NP_("action", "end game"), "lay_tile": NP_("action", "lay tile"),
+           "end_game": NP_("action", "end game"), "lay_tile": NP_("action", "lay tile"), "log": NP_("action", "log"),
            "merge": NP_("action", "merge"), "message": NP_("action", "message"), "par": NP_("action", "par"),
            "pass": NP_("action", "pass"), "payoff_loan": NP_("action", "payoff loan"),
            "place_token": NP_("action", "place token"),

@@ -1,7 +1,8 @@
 """What an 18xx.games log may hold besides the game's moves, and where 18xx.games refuses it: chat only from
 the players (kept after the end too), `end_game` from anyone but a private company, no other move once the
-game is over, no undo to an id no action has and no redo without an undo open, no loan or station removed
-without naming it (1817). The import (load_18xx) and engine.replay accept and refuse the same logs."""
+game is over, no undo to an id no action has (a float equal to an id names it) and no redo without an undo
+open, no loan or station removed without naming it (1817), a player's `log` line counted as a move by undo.
+The import (load_18xx) and engine.replay accept and refuse the same logs."""
 
 import json
 from pathlib import Path
@@ -214,6 +215,49 @@ def test_an_undo_to_an_id_no_action_has_and_a_redo_with_nothing_to_redo_are_refu
     refused_both_ways({**cut, "actions": [*cut["actions"], undo, {**cut["actions"][-1], "id": 101},
                                           {**redo, "id": 102}]}, "redo 102")  # a move closed the undo
     assert len(loads_both_ways({**cut, "actions": [*cut["actions"], undo, redo]}).actions) == 60
+
+
+def test_an_undo_may_name_its_action_by_a_float_equal_to_its_id():
+    """18xx.games finds action 36 for `action_id: 36.0` (and undoes everything for 0.0), as it compares numbers;
+    a float no id equals is no action's."""
+    log = finished_log()
+    player = log["players"][0]["id"]
+    cut = {**log, "actions": log["actions"][:60], "result": None, "game_end_reason": None}
+    undo = {"type": "undo", "entity": player, "entity_type": "player", "id": 100}
+    for target, kept in ((36, 36), (36.0, 36), (0.0, 0)):
+        game = loads_both_ways({**cut, "actions": [*cut["actions"], {**undo, "action_id": target}]})
+        assert [a["id"] for a in game.actions] == [a["id"] for a in cut["actions"][:kept]]
+    refused_both_ways({**cut, "actions": [*cut["actions"], {**undo, "action_id": 36.5}]}, "36.5 is not an action id")
+
+
+def log_line(entity, entity_type="player", **more):
+    return {"type": "log", "entity": entity, "entity_type": entity_type, "message": "Ann agrees", **more}
+
+
+def test_a_log_line_is_a_move_that_changes_nothing():
+    """18xx.games' `log` action (a line a player adds to the game's log; its chat step takes it as it takes
+    `message`): only from a player, with its text; it changes nothing in the game, but undo counts it as a move
+    (an undo takes it back, it ends what a redo could bring back), it is refused once the game is over, and it
+    stays in the log as written."""
+    log = finished_log()
+    first, second = log["players"][0]["id"], log["players"][1]["id"]
+    cut = {**log, "actions": log["actions"][:60], "result": None, "game_end_reason": None}
+    line = log_line(second, created_at=1612930079, user=first)
+    plain = load_18xx(with_actions(cut))  # its ids numbered as with_actions numbers them
+    game = loads_both_ways(with_actions(cut, line))
+    assert game.summary() == plain.summary()
+    assert game.actions[-1] == {**line, "id": 61} and game.to_18xx()["actions"][-1] == {**line, "id": 61}
+    undo = {"type": "undo", "entity": first, "entity_type": "player"}
+    redo = {"type": "redo", "entity": first, "entity_type": "player"}
+    taken_back = loads_both_ways(with_actions(cut, line, undo))
+    assert taken_back.actions == plain.actions and taken_back.summary() == plain.summary()
+    refused_both_ways(with_actions(cut, undo, line, redo), "there is no undo to redo")
+    assert loads_both_ways(with_actions(cut, undo, chat(first), redo)).summary() == plain.summary()  # chat does not
+    game.undo()
+    assert game.actions == plain.actions
+    refused_both_ways(with_actions(cut, log_line("PRR", "corporation")), "only players write")
+    refused_both_ways(with_actions(cut, {k: v for k, v in line.items() if k != "message"}), "message is missing")
+    refused_both_ways(with_actions(log, log_line(first)), "the game is over")
 
 
 @pytest.mark.parametrize("name, at, field", [("16281", 118, "loan"), ("16281", 290, "loan"),

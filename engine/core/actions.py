@@ -208,6 +208,17 @@ class Message(Action):
     message: str  # 18xx.games refuses a message without its text
 
 
+class Log(Message):
+    """A player's line in the game's log (18xx.games' `log` action, a kind of message its chat step takes).
+    It changes nothing, but unlike chat it is one of the moves: undo takes it back, it ends what a redo could
+    put back, and it is refused once the game is over."""
+
+    type: str = "log"
+
+
+WORDS_ONLY = ("message", "log")  # actions that only add words (chat, log lines): they change nothing in the game
+
+
 class ProgramBuyShares(Action):
     """Buy a share of `corporation` each stock turn until it floats or the player holds `until_condition` shares."""
 
@@ -276,7 +287,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "dividend": Dividend, "buy_train": BuyTrain, "discard_train": DiscardTrain, "bankrupt": Bankrupt,
     "merge": Merge, "assign": Assign, "choose": Choose, "take_loan": TakeLoan, "payoff_loan": PayoffLoan,
     "short": Short, "convert": Convert, "remove_token": RemoveToken,
-    "message": Message, "program_buy_shares": ProgramBuyShares, "program_share_pass": ProgramSharePass,
+    "message": Message, "log": Log, "program_buy_shares": ProgramBuyShares, "program_share_pass": ProgramSharePass,
     "program_disable": ProgramDisable, "program_merger_pass": ProgramMergerPass,
     "program_auction_bid": ProgramAuctionBid, "end_game": EndGame,
 }
@@ -350,11 +361,14 @@ def require_json(data: Any, where: str = "action") -> None:
 
 
 def as_action_id(value) -> int | None:
-    """An action id as a number (logs may write it as a string); None if it is not one."""
+    """An action id as a number (logs may write it as a string, or as a float: 18xx.games finds action 40 for
+    40.0); None if it is not one."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
     return None

@@ -14,7 +14,16 @@ from contextlib import contextmanager
 
 from engine.core import data as title_data
 from engine.core.abilities import passive, whens
-from engine.core.actions import Action, as_action_id, brief, parse_action, quoted, require_json, resolve_undo
+from engine.core.actions import (
+    WORDS_ONLY,
+    Action,
+    as_action_id,
+    brief,
+    parse_action,
+    quoted,
+    require_json,
+    resolve_undo,
+)
 from engine.core.checkpoints import Checkpoints
 from engine.core.checkpoints import restore as restore_checkpoint
 from engine.core.depot import Depot
@@ -887,7 +896,7 @@ class BaseGame(OperatingMixin):
 
     def _process(self, action: Action) -> None:
         """Apply one action. Until `changing` is set, a refusal has changed nothing."""
-        if action.type == "message":
+        if action.type in WORDS_ONLY:
             if not isinstance(self.entity(action), Player):  # as on 18xx.games: chat comes from the players
                 raise GameError("only players write in the game's chat")
             return
