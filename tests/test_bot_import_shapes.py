@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
 from fakediscord.recorded import QuickPictures
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.families.g18xx import G18xx
 from bot.session import engine_available
@@ -165,6 +167,30 @@ async def test_a_standing_order_waiting_in_the_imported_game_acts_at_its_turn(tm
     assert "passes; automatically: Member0 buys 10% of NYC, Member0's standing order stops" in post, post
 
 
+async def test_a_log_line_and_an_undo_naming_its_action_by_a_float_are_read_as_18xx_games_reads_them(tmp_path):
+    """A player's `log` line stays in the game as written (its export has it unchanged); an undo naming the action
+    to go back to as 300.0 goes back to action 300, as on 18xx.games."""
+    log = fixture("1830", "26855")
+    shaped = in_play(log, CUT_1830)
+    end, player = shaped["actions"][-1]["id"], log["players"][1]["id"]
+    line = {"type": "log", "entity": player, "entity_type": "player", "id": end + 1, "user": player,
+            "created_at": 1612930079, "message": "Ann agrees to the deal"}
+    move = next_move(log, CUT_1830)
+    shaped["actions"] += [line, {**move, "id": end + 2},
+                          {"type": "undo", "entity": player, "entity_type": "player", "id": end + 3,
+                           "action_id": float(end + 1)}]
+    async with on_discord(tmp_path, 4) as (fake, users):
+        rec = await imported(fake, users[0], shaped, users)
+        assert rec.final.content.startswith("Imported"), rec.final.content
+        written = await exported(fake, users[0], rec)
+    from engine.core.actions import resolve_undo
+
+    assert written["actions"] == [*resolve_undo(log["actions"][:CUT_1830]), line]
+    (tmp_path / "again").mkdir()
+    post = await continued(tmp_path / "again", shaped, move, seat_to_act(shaped))
+    assert post.startswith("NYC lays tile 15 on E19 Albany"), post
+
+
 @pytest.mark.parametrize("title, name", [("1817", "15528"), ("1860", "1860_game_end_bank"), ("18MEX", "hotseat01")])
 async def test_chat_undo_and_redo_at_the_cut_of_other_titles(tmp_path, title, name):
     log = fixture(title, name)
@@ -286,12 +312,36 @@ async def test_a_result_the_replay_does_not_reach_is_told_at_the_import(tmp_path
             assert written["result"] == (log["result"] if shaped["actions"] == log["actions"] else {})
 
 
+def depth(value) -> int:
+    """How deep lists and objects lie in a value read from JSON (the outermost is 1 deep)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    return 1 + max(map(depth, value), default=0) if isinstance(value, list) else 0
+
+
 def test_the_depth_of_a_log_is_its_deepest_list_or_object():
     from bot.service import MAX_IMPORT_DEPTH, nested_deeper_than
 
     log = fixture("1817", "15528")  # a long game: routes in auto actions are the deepest, 7 levels
-    assert not nested_deeper_than(log, 7) and nested_deeper_than(log, 6)
-    at_the_limit = json.loads(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 3))
-    assert not nested_deeper_than(at_the_limit, MAX_IMPORT_DEPTH)
-    assert nested_deeper_than(json.loads(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 2)), MAX_IMPORT_DEPTH)
-    assert not nested_deeper_than("a string", 0) and nested_deeper_than([], 0) and not nested_deeper_than([], 1)
+    text = json.dumps(log).encode()
+    assert not nested_deeper_than(text, 7) and nested_deeper_than(text, 6)
+    assert not nested_deeper_than(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 3), MAX_IMPORT_DEPTH)
+    assert nested_deeper_than(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 2), MAX_IMPORT_DEPTH)
+    assert not nested_deeper_than(b'"a string"', 0) and nested_deeper_than(b"[]", 0)
+    assert not nested_deeper_than(b"[]", 1)
+
+
+JSON_TEXT = st.text(alphabet='a"\\[]{}/\n\u00e9\u2028\U0001f682', max_size=6)  # what could pass for brackets or quotes
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | JSON_TEXT,
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(JSON_TEXT, inner, max_size=3),
+                           max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(JSON_VALUES, st.booleans(), st.integers(0, 8))
+def test_the_depth_is_read_from_the_text_as_from_the_value(value, ascii_only, most):
+    """Brackets, quotes and backslashes inside strings (escaped or not, or beyond ASCII) do not count."""
+    from bot.service import nested_deeper_than
+
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=None if most % 2 else 1).encode()
+    assert nested_deeper_than(text, most) == (depth(value) > most), text
