@@ -525,6 +525,12 @@ class Service:
                 other.copy = None
         return copy
 
+    @staticmethod
+    def _copy_now(lv: Live) -> Copy | None:
+        """The game's read copy if it is the game as it is now (asked with the game held): what it holds or found
+        (its bytes for a preview, its legal actions) need not be made again."""
+        return lv.copy if lv.copy is not None and lv.copy.version == lv.version else None
+
     def _forget(self, game_id: int) -> None:
         """Drop the game in memory: it may no longer match the stored log. The next command rebuilds it."""
         self._live.pop(game_id, None)
@@ -1058,7 +1064,11 @@ class Service:
             if out_of_turn and not cmd.out_of_turn(options):
                 raise UserError(self._not_your_turn(lv))
             opts = cmd.given(options)
-            legal = await asyncio.to_thread(session.legal_for, seat.player_id) if cmd.needs_legal(opts) else None
+            legal = None
+            if cmd.needs_legal(opts):
+                if (copy := self._copy_now(lv)) is not None and copy.session is not None:
+                    session.take_legal(copy.session)  # what a read of this version found (a best run) is not sought again
+                legal = await asyncio.to_thread(session.legal_for, seat.player_id)
             action = cmd.build(session, opts, seat.player_id, legal)
             if out_of_turn and not session.may_act_out_of_turn(seat.player_id, action):
                 raise UserError(self._not_your_turn(lv))
@@ -1075,9 +1085,10 @@ class Service:
                                      "`/game claim`.", name=lv.names.get(seller, str(seller))))
             if holder is None:
                 if not confirmed:
+                    frozen = copy.frozen if (copy := self._copy_now(lv)) is not None else None
                     with speaking(caller.language):  # the preview is the member's alone, in their language
                         ask = await asyncio.to_thread(
-                            self._words, lambda: session.confirmation(action, lv.names) or "", "preview", lv)
+                            self._words, lambda: session.confirmation(action, lv.names, frozen) or "", "preview", lv)
                     if ask:
                         return await self._ask(lv, caller, seat, action, cmd, ask)
                 return await self._apply(lv, caller, action, publish, cmd)

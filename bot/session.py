@@ -212,6 +212,14 @@ class Session:
             self._legal = (n, self.game.legal_actions())
         return self._legal[1]
 
+    def take_legal(self, twin: Session) -> None:
+        """Take the legal actions `twin` found already, if this session has none now: `twin` must be a copy of
+        this game as it is now (the read copy of its version), so they are this game's. A copy of them is taken
+        (the two share nothing): not searched for again (an 18xx best run is a search of routes)."""
+        n, found = len(self.actions), twin._legal
+        if (self._legal is None or self._legal[0] != n) and found is not None and found[0] == n:
+            self._legal = (n, pickle.loads(pickle.dumps(found[1], protocol=pickle.HIGHEST_PROTOCOL)))
+
     def legal_for(self, player: int) -> list[dict]:
         """The legal moves offered to the member holding seat `player` (autocomplete): the acting seat's moves,
         and whatever this seat may do out of its turn (a private's ability). The family says which; by default
@@ -251,6 +259,10 @@ class Session:
     def thawed(self, frozen: bytes) -> Session:
         """A session of this family over the game `frozen` gave."""
         return type(self)(self.title, self.unpickled(frozen))
+
+    def game_of(self, frozen: bytes) -> Any:
+        """The engine's game in the bytes `frozen` gave (a copy sharing nothing with this session's)."""
+        return self.unpickled(frozen)
 
     @staticmethod
     def unpickled(frozen: bytes) -> Any:
@@ -302,10 +314,11 @@ class Session:
         player's company), None when nobody else must."""
         return None
 
-    def confirmation(self, action: dict, names: dict[int, str]) -> str | None:
+    def confirmation(self, action: dict, names: dict[int, str], frozen: bytes | None = None) -> str | None:
         """What the member is shown, to confirm or cancel, before this action is sent (what a loan costs,
         what a merger does to each holder); None: it is sent at once. Slow (the engine may try it on a copy
-        of the game): called off the event loop."""
+        of the game): called off the event loop. `frozen`: the game as it is now, as `frozen()` gives it, when
+        made already (the read copy's bytes): a copy tried on is thawed from them, not pickled again."""
         return None
 
     def offer_text(self, action: dict, names: dict[int, str]) -> str:

@@ -449,6 +449,49 @@ async def test_a_game_is_copied_when_a_read_first_needs_it_and_only_so_many_keep
     assert len(copies) == 3 and svc._live[first].copy is None and svc._live[second].copy is not None
 
 
+async def test_a_preview_and_a_best_run_take_what_the_read_copy_of_that_version_holds(db, monkeypatch):
+    """A preview plays on a copy thawed from the read copy's bytes when they are the game now (rather than
+    pickling the game again), and `/run best` takes the legal actions the read copy found (the best run is not
+    searched for again): the same words and the same run, the game untouched by the preview, nothing shared."""
+    import engine.core.preview as previews
+
+    log, actions = recorded("1817/15528")
+    at = next(i for i, a in enumerate(actions) if a["type"] == "take_loan")
+    svc = Service(db, Engine(), pictures=False)
+    game_id, callers = await imported(svc, log, actions[:at])
+    lv = svc._live[game_id]
+    caller = callers[controller(lv.game, actions[at])]
+    kind, options = type(lv.session).command_for(actions[at])
+    pickled: list[int] = []
+    real_copy_of = previews.copy_of
+    monkeypatch.setattr(previews, "copy_of", lambda game: pickled.append(1) or real_copy_of(game))
+    before = lv.session.summary()
+    without_copy = await svc.act(game_id, caller, kind, dict(options))
+    assert without_copy.private and "confirm:" in without_copy.buttons[0] and pickled == [1]
+    await svc.status(game_id, caller, ())  # a read: the copy of this version is made
+    assert lv.copy is not None and lv.copy.version == lv.version
+    with_copy = await svc.act(game_id, caller, kind, dict(options))
+    assert with_copy.text == without_copy.text and pickled == [1]
+    assert lv.session.summary() == before and len(lv.session.actions) == at
+
+    log, actions = recorded("1830/26855")
+    at = next(i for i, a in enumerate(actions) if a["type"] == "run_routes" and i > 100)
+    game_id, callers = await imported(svc, log, actions[:at], thread=9102)
+    lv = svc._live[game_id]
+    caller = callers[controller(lv.game, actions[at])]
+    offered = await svc.autocomplete(game_id, caller, "run", "routes", "", {})  # the copy finds the best run
+    assert offered == [(offered[0][0], "best")]
+    found = lv.copy.session._legal[1]
+    searches: list[int] = []
+    real_legal = lv.game.legal_actions
+    monkeypatch.setattr(lv.game, "legal_actions", lambda *a: searches.append(1) or real_legal(*a))
+    await svc.act(game_id, caller, "run", {"routes": "best"})
+    assert searches == [] and lv.session.actions[at]["routes"] == next(
+        a["routes"] for a in found if a["type"] == "run_routes")
+    taken = lv.session._legal  # the live game's own copy of them, kept until its log changed
+    assert taken is None or all(a is not b for a in taken[1] for b in found)
+
+
 async def test_autocomplete_offers_the_moves_after_an_action_in_flight(db):
     """A member typing while an action is being applied (the next seat, told it is their turn, or the same one
     going on) is offered the moves after it, not those of the game before it (which the engine would refuse)."""

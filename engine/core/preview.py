@@ -31,15 +31,16 @@ def copy_of(game):
         return pickle.loads(pickle.dumps(game))
 
 
-def preview(game, action: dict) -> dict:
+def preview(game, action: dict, copy=None) -> dict:
     """What `action` would do, as `effect` tells it; `events`: what the rules settled as they carried it
     out (`game.outcomes`: 1817's auction won, corporation acquired or liquidated with what each holder got
     and its president paid, interest, the liquidation zone; a round's end: prices moved between turns, the
     priority deal, the rounds ended and begun, privates' income, the operating order, 1817's interest rate
     for the operating round); `payments`: what privates' powers paid (`game.company_payments`);
     `auto_actions`: what standing orders did after it (a standing order acting at once among them). GameError
-    (the game untouched) if it is refused."""
-    copy = copy_of(game)
+    (the game untouched) if it is refused. `copy`: a copy of `game` as it is now, sharing nothing with it, made
+    already (the caller's own bytes of the game thawed): played on instead of making another."""
+    copy = copy_of(game) if copy is None else copy
     copy.apply({k: v for k, v in action.items() if k not in ("id", "created_at")})
     return {**effect(snapshot(game), snapshot(copy)), "events": [dict(e) for e in copy.outcomes],
             "payments": [dict(p) for p in copy.company_payments],

@@ -109,6 +109,9 @@ class G18xx(Session):
         game, values = self.unpickled(frozen)
         return type(self)(self.title, game, values)
 
+    def game_of(self, frozen: bytes) -> Any:
+        return self.unpickled(frozen)[0]
+
     @classmethod
     def loaded(cls, title, log_dict):
         from engine.titles import load_18xx
@@ -264,7 +267,7 @@ class G18xx(Session):
         self._previews[1][key] = change
         return change
 
-    def confirmation(self, action: dict, names: dict[int, str]) -> str | None:
+    def confirmation(self, action: dict, names: dict[int, str], frozen: bytes | None = None) -> str | None:
         """A loan, a repayment, a conversion, a merger, a buyer named or an offer for sale is shown before it
         is sent, and a pass or a standing order to pass at once that ends a round (bot/families/g18xx/previews.py),
         from the engine's preview of it; None for other actions,
@@ -275,7 +278,7 @@ class G18xx(Session):
         if not wanted(action, self.turn_info()):
             return None
         try:
-            said = preview(self.game, clean(action))
+            said = preview(self.game, clean(action), None if frozen is None else self.game_of(frozen))
         except Exception:
             log.debug("preview of %s refused", action, exc_info=True)
             return None
