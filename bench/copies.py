@@ -2,9 +2,11 @@
 pre-send preview (`Session.confirmation`) and the action applied, per call, at a few states of a recorded game.
 
     .venv/bin/python bench/copies.py [tests/fixtures/1817/15528.json ...] [--at 0.25 0.5 0.75 0.95] [--window 20]
+    BENCH_CODE=../other/checkout .venv/bin/python bench/copies.py   (that checkout's code, these fixtures)
 
 At each state (a fraction of the log) it plays the next `--window` recorded actions as the bot does: the read
-copy of the game made and thawed, the action previewed, then applied. Thread CPU milliseconds per call: the
+copy of the game made and thawed, the action previewed (from the copy's bytes), then applied; before a run, the
+best run found by a read of the copy, then by the live game for `/run best` (which takes the copy's). Thread CPU milliseconds per call: the
 median and the mean (the mean carries the cyclic collector's pauses, which grow with what the process holds),
 the collector's share per call and the full collections the calls set off.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import json
 import os
 import platform
@@ -22,8 +25,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+CODE = Path(os.environ.get("BENCH_CODE", ROOT))  # another checkout's code, to compare (its tests' fake Discord too)
+sys.path.insert(0, str(CODE))
+sys.path.insert(0, str(CODE / "tests"))
 
 from fakediscord.recorded import flatten  # noqa: E402
 
@@ -58,6 +62,20 @@ def timed(costs: dict[str, list[tuple[float, float, int]]], name: str, work, *ar
     return out
 
 
+def live_legal(session, copy) -> list[dict]:
+    """The live game's legal actions, taking those its read copy found where the code does."""
+    if hasattr(session, "take_legal"):
+        session.take_legal(copy)
+    return session.legal()
+
+
+def preview(session, action: dict, names: dict, frozen: bytes):
+    """The preview, from the read copy's bytes where the code takes them."""
+    if "frozen" in inspect.signature(session.confirmation).parameters:
+        return session.confirmation(action, names, frozen)
+    return session.confirmation(action, names)
+
+
 def bench(path: Path, fractions: list[float], window: int) -> None:
     engine = Engine()
     log = json.loads(path.read_text())
@@ -73,8 +91,11 @@ def bench(path: Path, fractions: list[float], window: int) -> None:
         done = len(session.game.actions)
         for action in played[done:done + window]:
             frozen = timed(costs, "frozen", session.frozen)
-            timed(costs, "thawed", session.thawed, frozen)
-            timed(costs, "confirmation", session.confirmation, dict(action), names)
+            thawed = timed(costs, "thawed", session.thawed, frozen)
+            if action.get("type") == "run_routes":  # the best run: found by a read of the copy, then for `/run`
+                timed(costs, "legal (copy)", thawed.legal)
+                timed(costs, "legal (live)", live_legal, session, thawed)
+            timed(costs, "confirmation", preview, session, dict(action), names, frozen)
             timed(costs, "apply", session.apply, dict(action))
     print(f"{path.parent.name}/{path.name}: states {fractions}, {window} actions each")
     for name, calls in costs.items():
