@@ -1,6 +1,6 @@
 """Reading an imported file: `Service.parse_log` (JSON, the depth check, the log's shape) on files made to cost,
 each within the import's 12 MB, against a real long log. Per shape: the whole reading and the depth check
-alone (`nested_deeper_than`), thread CPU, best of --repeat.
+alone (`brackets_of`, `nested_deeper_than`), thread CPU, best of --repeat.
 
     .venv/bin/python bench/import_depth.py [--repeat 3] [--root DIR]   (--root: another checkout's code)
 """
@@ -8,7 +8,6 @@ alone (`nested_deeper_than`), thread CPU, best of --repeat.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
 import time
@@ -51,6 +50,7 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=ROOT)
     args = parser.parse_args()
     sys.path.insert(0, str(args.root))
+    import bot.service
     from bot.service import Service, nested_deeper_than
     from bot.session import Engine
 
@@ -60,9 +60,10 @@ def main() -> None:
     for name, data in shapes(fixture).items():
         whole = best(args.repeat, lambda: service.parse_log(data))  # noqa: B023
         read = json.loads(data)
-        reads_text = "text" in inspect.signature(nested_deeper_than).parameters  # older code walked the value
-        scanned = data if reads_text else read
-        check = best(args.repeat, lambda: nested_deeper_than(scanned, 20))  # noqa: B023
+        if hasattr(bot.service, "brackets_of"):
+            check = best(args.repeat, lambda: nested_deeper_than(bot.service.brackets_of(data), 20))  # noqa: B023
+        else:  # older code walked the value read
+            check = best(args.repeat, lambda: nested_deeper_than(read, 20))  # noqa: B023
         print(f"{name:32} {len(data) / 2**20:5.1f} MB  parse_log {whole:6.3f} s  depth check {check:6.3f} s",
               flush=True)
 

@@ -68,6 +68,7 @@ NAME_LIMIT = 40
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 MAX_IMPORT_ACTIONS = 20_000
 MAX_IMPORT_DEPTH = 20  # lists and objects inside each other: 18xx.games' exports reach 7 (tests/fixtures)
+MAX_IMPORT_VALUES = 200_000  # lists and objects in all: 18xx.games' exports hold 2 to 4 an action (tests/fixtures)
 POWER_SLOTS = 25  # the most buttons a message may carry: a seat's moves out of turn offered at once
 MAX_PREVIEWS = 1000  # previews waiting for an answer, over all games (the oldest are dropped beyond)
 MAX_OPEN_LOBBIES = 10  # lobbies one member may host at once in a server (each is a thread in its channel)
@@ -239,20 +240,25 @@ NOT_QUOTE_OR_BRACKET = bytes(b for b in range(256) if b not in b'"[]{}')
 A_STRING = re.compile(rb'"[^"]*"')
 
 
-def nested_deeper_than(text: bytes, most: int) -> bool:
-    """Whether lists or objects in the JSON `text` (UTF-8, valid JSON) lie more than `most` deep (the outermost
-    is 1 deep), from its brackets outside strings: a few passes of bytes operations over the text, never an
-    object per value (walking the read data did that, seconds on millions of empty objects)."""
+def brackets_of(text: bytes) -> bytes:
+    """The brackets of the JSON `text` (UTF-8, valid JSON) outside its strings, `{}` written as `[]`: each list or
+    object is a pair. A few passes of bytes operations over the text, never an object per value (walking the
+    read data did that, seconds on millions of empty objects)."""
     # with the escaped backslashes, then the escaped quotes gone, the quotes left open and close strings in turn;
     # of the rest only quotes and brackets are kept, and the strings, emptied of all else, dropped ("" first:
     # most strings hold no bracket, and taking away two quotes side by side keeps them in turn)
     kept = text.replace(b"\\\\", b"").replace(b'\\"', b"").translate(SQUARE_BRACKETS, NOT_QUOTE_OR_BRACKET)
-    kept = A_STRING.sub(b"", kept.replace(b'""', b""))
+    return A_STRING.sub(b"", kept.replace(b'""', b""))
+
+
+def nested_deeper_than(brackets: bytes, most: int) -> bool:
+    """Whether lists or objects lie more than `most` deep (the outermost is 1 deep) in a text whose brackets
+    are `brackets` (`brackets_of`)."""
     for _level in range(most):  # each pass takes away the innermost pairs: the deepest level
-        if not kept:
+        if not brackets:
             return False
-        kept = kept.replace(b"[]", b"")
-    return bool(kept)
+        brackets = brackets.replace(b"[]", b"")
+    return bool(brackets)
 
 
 def _lowest_priority() -> None:
@@ -2259,8 +2265,13 @@ class Service:
             raise UserError(lazy("The file is not JSON: attach the game's log as 18xx.games exports it.")) from None
         except RecursionError:  # nested deeper than Python's parser goes
             raise too_deep() from None
-        if nested_deeper_than(text.encode("utf-8", "surrogatepass"), MAX_IMPORT_DEPTH):  # before any work on it
+        brackets = brackets_of(text.encode("utf-8", "surrogatepass"))
+        if nested_deeper_than(brackets, MAX_IMPORT_DEPTH):  # before any work on it
             raise too_deep()
+        if len(brackets) // 2 > MAX_IMPORT_VALUES:  # every copy of the game for a read or a preview would copy them
+            raise UserError(lazy("The file is not an 18xx.games game log: it holds {count} lists or objects; a game "
+                                 "log holds at most {most} (about 4 an action).", count=len(brackets) // 2,
+                                 most=MAX_IMPORT_VALUES))
         if not isinstance(data, dict):
             raise UserError(lazy("The file is not an 18xx.games game log: it should be one JSON object with "
                                  "`title`, `players` and `actions`."))

@@ -244,6 +244,7 @@ async def test_exports_that_cannot_be_continued_are_refused_with_the_reason(tmp_
               "The log does not replay: action 119 ('take_loan'): malformed take_loan action: loan is missing"),
              ({**listed, "status": "archived", "actions": []}, "without its actions"),
              (nested(in_play(log, 100), 18), "its lists or objects lie more than 20 deep"),
+             (json.dumps({"note": [[]] * 200_000, **in_play(log, 100)}).encode(), "holds 200"),
              (nested(in_play(log, 100), 5000), "its lists or objects lie more than 20 deep")]
     async with on_discord(tmp_path, 4) as (fake, users):
         for shaped, words in cases:
@@ -319,16 +320,28 @@ def depth(value) -> int:
     return 1 + max(map(depth, value), default=0) if isinstance(value, list) else 0
 
 
+def count(value) -> int:
+    """How many lists and objects a value read from JSON holds, itself included."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    return 1 + sum(map(count, value)) if isinstance(value, list) else 0
+
+
+def deeper(text: bytes, most: int) -> bool:
+    from bot.service import brackets_of, nested_deeper_than
+
+    return nested_deeper_than(brackets_of(text), most)
+
+
 def test_the_depth_of_a_log_is_its_deepest_list_or_object():
-    from bot.service import MAX_IMPORT_DEPTH, nested_deeper_than
+    from bot.service import MAX_IMPORT_DEPTH
 
     log = fixture("1817", "15528")  # a long game: routes in auto actions are the deepest, 7 levels
     text = json.dumps(log).encode()
-    assert not nested_deeper_than(text, 7) and nested_deeper_than(text, 6)
-    assert not nested_deeper_than(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 3), MAX_IMPORT_DEPTH)
-    assert nested_deeper_than(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 2), MAX_IMPORT_DEPTH)
-    assert not nested_deeper_than(b'"a string"', 0) and nested_deeper_than(b"[]", 0)
-    assert not nested_deeper_than(b"[]", 1)
+    assert not deeper(text, 7) and deeper(text, 6)
+    assert not deeper(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 3), MAX_IMPORT_DEPTH)
+    assert deeper(nested(in_play(log, 100), MAX_IMPORT_DEPTH - 2), MAX_IMPORT_DEPTH)
+    assert not deeper(b'"a string"', 0) and deeper(b"[]", 0) and not deeper(b"[]", 1)
 
 
 JSON_TEXT = st.text(alphabet='a"\\[]{}/\n\u00e9\u2028\U0001f682', max_size=6)  # what could pass for brackets or quotes
@@ -339,9 +352,10 @@ JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | JSON_TEXT
 
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(JSON_VALUES, st.booleans(), st.integers(0, 8))
-def test_the_depth_is_read_from_the_text_as_from_the_value(value, ascii_only, most):
+def test_the_depth_and_count_are_read_from_the_text_as_from_the_value(value, ascii_only, most):
     """Brackets, quotes and backslashes inside strings (escaped or not, or beyond ASCII) do not count."""
-    from bot.service import nested_deeper_than
+    from bot.service import brackets_of
 
     text = json.dumps(value, ensure_ascii=ascii_only, indent=None if most % 2 else 1).encode()
-    assert nested_deeper_than(text, most) == (depth(value) > most), text
+    assert deeper(text, most) == (depth(value) > most), text
+    assert len(brackets_of(text)) == 2 * count(value), text
