@@ -156,8 +156,8 @@ async def test_whether_a_preview_was_answered_is_stored_not_read_from_its_words(
     from bot.families.g18xx import G18xx
 
     shown = G18xx.confirmation
-    monkeypatch.setattr(G18xx, "confirmation", lambda self, action, names: (
-        None if (text := shown(self, action, names)) is None else text + "\n→ then the rate rises"))
+    monkeypatch.setattr(G18xx, "confirmation", lambda self, action, names, frozen=None: (
+        None if (text := shown(self, action, names, frozen)) is None else text + "\n→ then the rate rises"))
     async with _bot_before_first_loan(tmp_path) as (fake, _runner, bot, _users, thread, game_id, loan, who):
         # cancelled, then its message shown again as it was before the answer
         rec = await fake.command(who, thread, "loan", {"corporation": loan["entity"]})
