@@ -301,3 +301,26 @@ def test_the_presidents_certificate_is_sold_only_after_its_sellers_other_certifi
     game.apply(act(330, "sell_shares", shares=["B&O_2", "B&O_5"], percent=20))
     assert game.corporation("B&O").owner is game.player(82)
     assert holdings()[1:] == (before[1] + 20, {330: 20, 82: 30})
+
+
+def test_a_player_over_the_limit_who_cant_sell_may_still_buy_in_a_zone_off_the_limit():
+    """As on 18xx.games, a certificate of a corporation whose price is in the yellow, orange or brown zone can be
+    bought whatever the buyer's count, even by a player over the limit who can't sell down; any other is
+    refused. 26855 before action 125: Player 2 has sold PRR this round and can sell nothing (NYC and NYNH have
+    50% in the pool; nobody else holds 20% of his B&O); the limit is set one below his 4 certificates, as when
+    a price leaves a zone."""
+    game = _fixture_position("26855", 124)
+    player = game.player(82)
+    game.cert_limit = game.num_certs(player) - 1
+    assert not game.round.active_step().must_sell(player)
+    buys = {tuple(a["shares"]) for a in game.legal_actions() if a["type"] == "buy_shares"}
+    assert buys == {("NYC_2",), ("NYC_8",), ("NYNH_8",)}  # NYC orange, NYNH yellow; not B&O (par zone)
+    cash = player.cash
+    with pytest.raises(GameError, match="^Player 2 is at the certificate limit of 3$"):
+        game.apply(act(82, "buy_shares", shares=["B&O_3"], percent=10))
+    player = game.player(82)  # the refusal restored the game's objects
+    assert player.cash == cash and game.corporation("B&O").holdings[player] == 20 and game.cert_limit == 3
+    game.apply(act(82, "buy_shares", shares=["NYNH_8"], percent=10))
+    player = game.player(82)
+    assert game.corporation("NYNH").holdings[player] == 30 and player.cash == cash - 50
+    assert game.num_certs(player) == 4

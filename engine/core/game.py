@@ -408,6 +408,14 @@ class BaseGame(OperatingMixin):
         """How many certificates a share counts for toward the limit."""
         return 1 if share.counts_for_limit and self.counts_for_cert_limit(share.corporation) else 0
 
+    def has_room_for(self, player: Player, share: Share) -> bool:
+        """Whether the certificate limit lets the player gain the certificate: always one of a corporation
+        whose price is in a zone off the limit (as on 18xx.games, even for a player over the limit who can't
+        sell down), otherwise if it leaves him within the limit."""
+        if not self.counts_for_cert_limit(share.corporation):
+            return True
+        return self.num_certs(player) + self.cert_count(share) <= self.cert_limit
+
     NO_HOLD_LIMIT_TYPES = frozenset({"unlimited", "multiple_buy"})
 
     def counts_for_cert_limit(self, corp: Corporation) -> bool:

@@ -104,7 +104,7 @@ class BuySellParShares(Step):
             return False
         if self.share_price(share) > player.cash:
             return False
-        if game.num_certs(player) + game.cert_count(share) > game.cert_limit:
+        if not game.has_room_for(player, share):
             return False
         return game.holding_ok(player, corp, share.percent)
 
@@ -166,7 +166,7 @@ class BuySellParShares(Step):
                             player=player.name, corporation=corp.sym)
         if self.bought and not self.can_buy_multiple(corp, owner):
             raise GameError("{player} has already bought this turn", player=player.name)
-        if game.num_certs(player) + game.cert_count(share) > game.cert_limit:
+        if not game.has_room_for(player, share):
             raise GameError("{player} is at the certificate limit of {cert_limit}", player=player.name,
                             cert_limit=game.cert_limit)
         if not game.holding_ok(player, corp, share.percent):
