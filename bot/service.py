@@ -1072,9 +1072,14 @@ class Service:
             opts = cmd.given(options)
             legal = None
             if cmd.needs_legal(opts):
-                if (copy := self._copy_now(lv)) is not None and copy.session is not None:
-                    session.take_legal(copy.session)  # what a read of this version found (a best run) is not sought again
-                legal = await asyncio.to_thread(session.legal_for, seat.player_id)
+                twin = copy.session if (copy := self._copy_now(lv)) is not None else None
+
+                def legal_for(player: int) -> list[dict]:
+                    if twin is not None:  # what a read of this version found (a best run) is not sought again
+                        session.take_legal(twin)
+                    return session.legal_for(player)
+
+                legal = await asyncio.to_thread(legal_for, seat.player_id)  # the copy (a pickle) made there too
             action = cmd.build(session, opts, seat.player_id, legal)
             if out_of_turn and not session.may_act_out_of_turn(seat.player_id, action):
                 raise UserError(self._not_your_turn(lv))

@@ -21,7 +21,7 @@ from bot.config import Config
 from bot.db import Database
 from bot.errors import UserError
 from bot.service import IDLE_GAME_SECONDS, Service
-from bot.session import Engine
+from bot.session import Engine, Session
 from engine.core.actions import resolve_undo
 from render.chart import value_history
 
@@ -485,7 +485,11 @@ async def test_a_preview_and_a_best_run_take_what_the_read_copy_of_that_version_
     searches: list[int] = []
     real_legal = lv.game.legal_actions
     monkeypatch.setattr(lv.game, "legal_actions", lambda *a: searches.append(1) or real_legal(*a))
+    taken_on: list[threading.Thread] = []
+    real_take = Session.take_legal
+    monkeypatch.setattr(Session, "take_legal", lambda *a: taken_on.append(threading.current_thread()) or real_take(*a))
     await svc.act(game_id, caller, "run", {"routes": "best"})
+    assert taken_on and threading.main_thread() not in taken_on  # their copy is taken off the event loop
     assert searches == [] and lv.session.actions[at]["routes"] == next(
         a["routes"] for a in found if a["type"] == "run_routes")
     taken = lv.session._legal  # the live game's own copy of them, kept until its log changed
