@@ -174,6 +174,7 @@ class UndoRequest:
     message_id: int | None = None
     token: int = 0        # the number its buttons carry (0: its action count, as before they had one of their own)
     posted: bool = True   # False: stored before its message is posted, until the post is confirmed (`settle_ballot`)
+    stored_at: float = 0.0  # when it was first stored (0: not yet), so before its message was posted
 
     def __post_init__(self) -> None:
         self.token = self.token or self.at_count
@@ -192,6 +193,7 @@ class TradeOffer:
     message_id: int | None = None
     token: int = 0        # as `UndoRequest`'s
     posted: bool = True
+    stored_at: float = 0.0
 
     def __post_init__(self) -> None:
         self.token = self.token or self.at_count
@@ -558,16 +560,17 @@ class Database:
         if r is None:
             return None
         return UndoRequest(r["game_id"], r["requester"], r["steps"], r["at_count"], set(json.loads(r["agreed"])),
-                           r["message_id"], r["token"] or 0, bool(r["posted"]))
+                           r["message_id"], r["token"] or 0, bool(r["posted"]), r["created_at"])
 
     async def save_undo_request(self, req: UndoRequest) -> None:
         """Open (replacing any open one) or update the game's undo vote."""
+        req.stored_at = req.stored_at or time.time()
         async with self.transaction():
             await self._db.execute(
                 "INSERT OR REPLACE INTO undo_votes(game_id, requester, steps, at_count, agreed, message_id,"
                 " token, posted, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
                 (req.game_id, req.requester, req.steps, req.at_count, json.dumps(sorted(req.agreed)),
-                 req.message_id, req.token, int(req.posted), time.time()),
+                 req.message_id, req.token, int(req.posted), req.stored_at),
             )
 
     async def last_ping(self, game_id: int, player_id: int, ballot: str) -> float | None:
@@ -593,16 +596,17 @@ class Database:
         if r is None:
             return None
         return TradeOffer(r["game_id"], r["buyer"], r["seller"], json.loads(r["action"]), r["at_count"],
-                          r["message_id"], r["token"] or 0, bool(r["posted"]))
+                          r["message_id"], r["token"] or 0, bool(r["posted"]), r["created_at"])
 
     async def save_trade_offer(self, offer: TradeOffer) -> None:
         """Open (replacing any open one) or update the game's trade offer."""
+        offer.stored_at = offer.stored_at or time.time()
         async with self.transaction():
             await self._db.execute(
                 "INSERT OR REPLACE INTO trade_offers(game_id, buyer, seller, action, at_count, message_id, token,"
                 " posted, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
                 (offer.game_id, offer.buyer, offer.seller, json.dumps(offer.action), offer.at_count,
-                 offer.message_id, offer.token, int(offer.posted), time.time()))
+                 offer.message_id, offer.token, int(offer.posted), offer.stored_at))
 
     async def delete_trade_offer(self, game_id: int) -> None:
         async with self.transaction():

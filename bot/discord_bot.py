@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 import signal
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -21,7 +22,7 @@ from i18n import DEFAULT, _, speaking
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.games", "bot.cogs.play")
-REUSE_LOOKBACK = 50  # a thread's latest messages looked through for one posted just before a restart
+CLOCK_MARGIN = 300.0  # seconds by which this machine's clock and Discord's may differ (looking back that much more)
 
 
 def allowed_mentions_for(members: list[int]) -> discord.AllowedMentions:
@@ -203,7 +204,7 @@ class RoundhouseBot(commands.Bot):
             # first: a summary posted anew stays above the news, which remains the thread's last message
             await self.keep_pinned(reply.game_id, reply.thread_id, reply.pinned)
         if reply.reuse is not None and reply.edit is None and reply.game_id is not None and \
-                (posted := await self._posted_already(channel, reply.game_id, reply.reuse)) is not None:
+                (posted := await self._posted_already(channel, reply.game_id, *reply.reuse)) is not None:
             return posted
         kwargs: dict[str, Any] = {
             "content": reply.text[:2000],
@@ -229,15 +230,18 @@ class RoundhouseBot(commands.Bot):
             await self.publish(more, target)
         return msg
 
-    async def _posted_already(self, channel: discord.PartialMessageable, game_id: int,
-                              button: str) -> discord.Message | None:
-        """The message among the thread's latest `REUSE_LOOKBACK` with the button `button` (`what:arg`): one
+    async def _posted_already(self, channel: discord.PartialMessageable, game_id: int, button: str,
+                              since: float) -> discord.Message | None:
+        """The bot's message with the button `button` (`what:arg`) among all those posted in the thread since
+        `since` (a time before it could be posted: a message's id tells when it was posted), the oldest first: one
         posted just before a restart, not known to be. None if there is none, or the history cannot be read."""
         from bot.ui import carries, custom_id
         what, _sep, arg = button.partition(":")
         cid = custom_id(what, game_id, int(arg) if arg else None)
+        after = discord.Object(discord.utils.time_snowflake(
+            datetime.fromtimestamp(since - CLOCK_MARGIN, tz=UTC)))
         try:
-            async for message in channel.history(limit=REUSE_LOOKBACK):
+            async for message in channel.history(limit=None, after=after, oldest_first=True):
                 if self.user is not None and message.author.id == self.user.id and carries(message, cid):
                     return message
         except discord.HTTPException as exc:

@@ -126,7 +126,9 @@ class Reply:
     labels: dict[str, str] = field(default_factory=dict)  # a button's own words, where not its kind's (a move)
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
     powers: frozenset[int] | None = None                 # seats holding moves out of turn in it (None: not looked)
-    reuse: str | None = None  # a button (`what:arg`) of its own: a message in the thread with it is its post already
+    # (a button of its own, `what:arg`; a time before its post): a message in the thread with that button, posted
+    # since, is its post already
+    reuse: tuple[str, float] | None = None
     # awaited with its message's id as soon as Discord has taken it, before what follows it (`also`) is published
     on_posted: Callable[[int], Awaitable[None]] | None = field(default=None, repr=False, compare=False)
     # its post on its way once the game is free (its pictures drawn first, for an action: `Service._apply`), in
@@ -1770,7 +1772,7 @@ class Service:
             return True
         # (a ballot open from before they had numbers of their own carries its action count: another one, replaced
         # by it at the same count, must not pass its answer on; one with its own number may be on two messages,
-        # posted again after a restart: `_post_unposted`)
+        # posted again after a restart where the thread's history could not be read: `_post_unposted`)
         return message_id is None or message_id == open_now.message_id or token >= BALLOT_TOKENS
 
     @staticmethod
@@ -1917,9 +1919,8 @@ class Service:
         """Post the undo requests and trade offers stored but never known to be posted (the process stopped
         between storing one and confirming its post): their message is their only ballot, and nobody saw one never
         posted. One Discord had taken before the stop is confirmed as its message, kept as soon as Discord answered
-        (`Reply.on_posted`); one whose answer the stop cut short is looked for among the thread's latest messages
-        by its button (`Reply.reuse`), and if it is not found there, it is posted again, and a press on either
-        message answers it (`_answered`)."""
+        (`Reply.on_posted`); one whose answer the stop cut short is looked for among the thread's messages posted
+        since it was stored, by its button (`Reply.reuse`), and posted only if it is not there."""
         out = []
         for table, game_id in await self.db.unposted_ballots():
             if game_id in self._ballots:  # on its way now
@@ -1942,7 +1943,7 @@ class Service:
                 else:
                     reply = await self._offer_reply(lv, made)
                 reply.text += "\n" + _("(Posted after a restart of the bot.)")
-                reply.reuse = reply.buttons[0]  # its post may be out (the stop came before it was confirmed)
+                reply.reuse = (reply.buttons[0], made.stored_at)  # its post may be out (the stop came first)
                 posting = await self._ballot(made, None, reply, publish)
             if await asyncio.shield(posting):
                 out.append(reply)

@@ -14,9 +14,8 @@ from test_bot_lobby import _act_first_legal
 from test_bot_stale import _train_from_another_president, _two_played, _vote_asked
 
 from bot.db import Database
-from bot.discord_bot import REUSE_LOOKBACK
 from bot.errors import UserError
-from bot.service import BALLOT_PING_EVERY, Service
+from bot.service import BALLOT_PING_EVERY, Service, in_background
 from bot.session import Engine, engine_available
 
 pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
@@ -181,14 +180,14 @@ async def test_a_request_closed_while_its_post_is_on_its_way_says_why(tmp_path, 
 
 
 async def _stopped_while_asking(fake: FakeDiscord, path: str, hold) -> tuple[int, int, list[int], object]:
-    """An 1830 game of three, two moves played, in which the first member asks to undo both; `hold(bot)` holds the
-    request on its way (returning an event set once it is held), and the bot stops there: (game, thread, members,
-    the request as stored then)."""
+    """An 1830 game of three, two moves played, in which the first member asks to undo both; `hold(fake, bot,
+    thread)` holds the request on its way (returning an event set once it is held), and the bot stops there: (game,
+    thread, members, the request as stored then)."""
     runner = BotRunner(fake, path, pictures=False)
     bot = await runner.start()
     try:
         gid, thread, members = await _two_played(fake, bot)
-        entered = await hold(bot)
+        entered = await hold(fake, bot, thread)
         asking = asyncio.ensure_future(fake.command(members[0], thread, "game", {"steps": 2}, sub="undo"))
         await asyncio.wait_for(entered.wait(), 10)
         asked = await bot.db.undo_request(gid)
@@ -198,11 +197,20 @@ async def _stopped_while_asking(fake: FakeDiscord, path: str, hold) -> tuple[int
     return gid, thread, members, asked
 
 
-async def _post_held(bot) -> asyncio.Event:
+async def _post_held(fake, bot, thread) -> asyncio.Event:
     return (await _held_requests(bot))[0]
 
 
-async def _confirmation_held(bot) -> asyncio.Event:
+async def _answer_lost(fake, bot, thread) -> asyncio.Event:
+    """The request's message is posted, but Discord's answer never reaches the bot."""
+    fake.unanswered.add(thread)
+    entered = asyncio.Event()
+    in_background(set(), fake.wait_for_message(lambda m: m.channel_id == thread and "asks to undo" in m.content)
+                  ).add_done_callback(lambda _done: entered.set())
+    return entered
+
+
+async def _confirmation_held(fake, bot, thread) -> asyncio.Event:
     """The request's post goes out; its confirmation (`settle_ballot`) never comes."""
     entered, never = asyncio.Event(), asyncio.Event()
 
@@ -244,17 +252,21 @@ async def test_a_request_stored_but_never_posted_is_posted_when_the_bot_is_back(
         await fake.stop()
 
 
-@pytest.mark.parametrize("talk", [0, 3 * REUSE_LOOKBACK])
-async def test_a_request_posted_just_before_the_bot_stopped_is_not_posted_twice(tmp_path, talk):
-    """The bot stops once the request's message is out but before it was known to be posted, and the members then
-    post `talk` messages in the thread (more than the bot would look through for it): back, it takes the message
-    kept when Discord took the post as the request's (no second message, nobody pinged again); its buttons undo,
-    and it loses them once the vote is over."""
+@pytest.mark.parametrize("talk", [0, 150])
+@pytest.mark.parametrize("hold", [_confirmation_held, _answer_lost], ids=["confirmation", "answer"])
+async def test_a_request_posted_just_before_the_bot_stopped_is_not_posted_twice(tmp_path, hold, talk):
+    """The bot stops once the request's message is out but before it was known to be posted (before its
+    confirmation, or before Discord's answer reached it), and the members then post `talk` messages in the thread:
+    back, it takes that message as the request's (kept when Discord answered, or found among the messages posted
+    since the request was stored): no second message, nobody pinged again; its buttons undo, and it loses them
+    once the vote is over."""
     fake = await FakeDiscord().start()
     path = str(tmp_path / "rh.db")
     runner = None
     try:
-        gid, thread, (first, second, third), _asked = await _stopped_while_asking(fake, path, _confirmation_held)
+        gid, thread, (first, second, third), _asked = await _stopped_while_asking(fake, path, hold)
+        fake.unanswered.clear()
+        fake.unhung.set()
         [vote] = [m for m in fake.channel_messages(thread) if "asks to undo" in m.content]
         for n in range(talk):
             fake.messages.append(Message(fake.new_id(), thread, f"chat {n}", [], None, [], 0, "channel", None, 0.0))

@@ -10,10 +10,10 @@ interactions and wait for the bot's final answer to each.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -87,7 +87,7 @@ class InteractionRecord:
 
 class FakeDiscord:
     def __init__(self) -> None:
-        self._ids = itertools.count(1_100_000_000_000_000_000)
+        self._last_id = 0
         self.app_id = self.new_id()
         self.bot_user = {"id": str(self.app_id), "username": "roundhouse", "discriminator": "0000",
                          "global_name": "Roundhouse", "avatar": None, "bot": True, "flags": 0}
@@ -114,6 +114,7 @@ class FakeDiscord:
         self.archived: set[int] = set()
         self.closed: set[int] = set()             # channels where the bot may not post or open threads
         self.hung: set[int] = set()               # channels where opening a thread gets no answer until `unhang`
+        self.unanswered: set[int] = set()         # channels where a message is posted, answered only at `unhung`
         self.unhung = asyncio.Event()
         self.deleted_channels: list[int] = []     # channels (threads) the bot deleted
         self.unarchived: list[int] = []
@@ -122,7 +123,9 @@ class FakeDiscord:
         self.manages: dict[int, set[int]] = {}
 
     def new_id(self) -> int:
-        return next(self._ids)
+        """A snowflake of now, as Discord's ids are (a message's id tells when it was posted), each unique."""
+        self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(datetime.now(UTC)))
+        return self._last_id
 
     def add_guild(self, channel_name: str = "games") -> tuple[int, int]:
         """Another server with the bot in it (announced at the next connection): (guild id, text channel)."""
@@ -426,6 +429,8 @@ class FakeDiscord:
                             payload.get("components", []), payload.get("flags", 0) or 0, "channel", None,
                             time.perf_counter(), payload)
                 await self._record(m)
+                if cid in self.unanswered:
+                    await self.unhung.wait()  # the poster stops first: the answer never reaches it
                 return self._json(self._message_json(m))
             if len(parts) == 5 and parts[2:4] == ["messages", "pins"] and method in ("PUT", "DELETE"):
                 m = self._channel_message(cid, int(parts[4]))
@@ -436,9 +441,13 @@ class FakeDiscord:
             if method == "GET" and len(parts) == 3 and parts[2] == "messages":  # history: the latest first
                 if cid in self.closed:
                     return self._json({"message": "Missing Access", "code": 50001}, 403)
+                limit = int(request.query.get("limit", 50))
+                if "after" in request.query:  # the first `limit` after it, the latest first
+                    later = [m for m in self.channel_messages(cid) if m.id > int(request.query["after"])][:limit]
+                    return self._json([self._message_json(m) for m in reversed(later)])
                 before = int(request.query.get("before", 1 << 62))
                 latest = [m for m in reversed(self.channel_messages(cid)) if m.id < before]
-                return self._json([self._message_json(m) for m in latest[:int(request.query.get("limit", 50))]])
+                return self._json([self._message_json(m) for m in latest[:limit]])
             if method == "GET" and len(parts) == 4 and parts[2:4] == ["messages", "pins"]:
                 return self._json({"items": [{"pinned_at": TS, "message": self._message_json(m)}
                                              for m in self.pinned_messages(cid)], "has_more": False})
