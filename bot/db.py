@@ -200,6 +200,19 @@ class TradeOffer:
 
 
 @dataclass
+class Closing:
+    """A closed ballot's message owed its edit to its closed form (`text`): message `message_id`, or, not known yet
+    (its post on its way, or Discord's answer lost to a stop), the message with its first button `button` posted
+    since `since` (when the ballot was stored)."""
+
+    game_id: int
+    text: str
+    message_id: int | None = None
+    button: str | None = None
+    since: float | None = None
+
+
+@dataclass
 class PendingPreview:
     """An action shown to the member who sent it, waiting for their Confirm (`token`: the number on its
     buttons): applied only while the game is where it was when shown (`at_count` actions, `last` the log's
@@ -624,13 +637,16 @@ class Database:
                                          (message_id, game_id, token))
             return cur.rowcount > 0
 
-    async def ballot_posted_as(self, table: str, game_id: int, token: int, message_id: int) -> None:
-        """The undo vote or trade offer `token`, not yet confirmed as posted, is out as message `message_id`: kept
-        as soon as Discord answers, so a restart before its confirmation finds that message (`settle_ballot`)."""
+    async def ballot_posted_as(self, table: str, game_id: int, token: int, message_id: int, button: str) -> None:
+        """The undo vote or trade offer `token` (first button `button`), not yet confirmed as posted, is out as
+        message `message_id`: kept as soon as Discord answers, so a restart before its confirmation finds that
+        message (`settle_ballot`), and so does its closing if it was closed meanwhile."""
         assert table in self.BALLOTS
         async with self.transaction():
             await self._db.execute(f"UPDATE {table} SET message_id = ? WHERE game_id = ? AND token = ? AND posted = 0",
                                    (message_id, game_id, token))
+            await self._db.execute("UPDATE OR IGNORE ballots_closing SET message_id = ? WHERE button = ? AND "
+                                   "message_id IS NULL", (message_id, button))
 
     async def unposted_ballots(self) -> list[tuple[str, int]]:
         """(table, game id) of each undo vote and trade offer stored but not known to be posted."""
@@ -649,34 +665,37 @@ class Database:
                                          (game_id, token))
             return cur.rowcount > 0
 
-    async def close_ballot(self, table: str, game_id: int, closing: list[tuple[int, str]]) -> None:
+    async def close_ballot(self, table: str, game_id: int, closing: list[Closing]) -> None:
         """The game's undo vote or trade offer (`table`) answered and closed; its message's edit to its closed form
         (message id, text) is owed until `ballots_closed`."""
         assert table in self.BALLOTS
         async with self.transaction():
             await self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
-            await self.owe_closings(game_id, closing)
+            await self.owe_closings(closing)
 
-    async def owe_closings(self, game_id: int, closing: list[tuple[int, str]]) -> None:
-        """Ballot messages (message id, text as closed) to edit to their closed form, owed until `ballots_closed`:
-        stored with whatever closed them (an answer, an action, an undo, the abort, a ballot replacing them)."""
+    async def owe_closings(self, closing: list[Closing]) -> None:
+        """Ballot messages to edit to their closed form, owed until `ballots_closed`: stored with whatever closed
+        them (an answer, an action, an undo, the abort, a ballot replacing them)."""
         if not closing:
             return
         async with self.transaction():
-            await self._db.executemany("INSERT OR REPLACE INTO ballots_closing(message_id, game_id, text) VALUES (?, ?, ?)",
-                                       [(message_id, game_id, text) for message_id, text in closing])
+            await self._db.executemany(
+                "INSERT OR REPLACE INTO ballots_closing(message_id, game_id, text, button, since) VALUES (?,?,?,?,?)",
+                [(c.message_id, c.game_id, c.text, c.button if c.message_id is None else None, c.since)
+                 for c in closing])
 
-    async def ballots_closing(self, game_id: int | None = None) -> list[tuple[int, int, str]]:
-        """(game id, message id, text) of each closed ballot (of one game, or of all) whose message is not known
-        to be closed."""
-        async with self._db.execute("SELECT game_id, message_id, text FROM ballots_closing WHERE ? IS NULL OR "
-                                    "game_id = ? ORDER BY message_id", (game_id, game_id)) as cur:
-            return [(r["game_id"], r["message_id"], r["text"]) for r in await cur.fetchall()]
+    async def ballots_closing(self, game_id: int | None = None) -> list[Closing]:
+        """Each closed ballot's edit (of one game, or of all) not known to be out, the oldest first."""
+        async with self._db.execute("SELECT * FROM ballots_closing WHERE ? IS NULL OR game_id = ? ORDER BY id",
+                                    (game_id, game_id)) as cur:
+            return [Closing(r["game_id"], r["text"], r["message_id"], r["button"], r["since"])
+                    for r in await cur.fetchall()]
 
-    async def ballots_closed(self, message_ids: list[int]) -> None:
-        """These messages are closed: no edit is owed for them."""
+    async def ballots_closed(self, message_ids: list[int], buttons: list[str] = ()) -> None:
+        """These messages (or those not known yet, by their first button) are closed: no edit is owed for them."""
         async with self.transaction():
             await self._db.executemany("DELETE FROM ballots_closing WHERE message_id = ?", [(m,) for m in message_ids])
+            await self._db.executemany("DELETE FROM ballots_closing WHERE button = ?", [(b,) for b in buttons])
 
     async def powers_post(self, game_id: int) -> tuple[int, dict] | None:
         """The game's latest post with the out-of-turn button: (message id, its words and buttons as posted)."""

@@ -205,7 +205,9 @@ class RoundhouseBot(commands.Bot):
             await self.keep_pinned(reply.game_id, reply.thread_id, reply.pinned)
         if reply.reuse is not None and reply.edit is None and reply.game_id is not None and \
                 (posted := await self._posted_already(channel, reply.game_id, *reply.reuse)) is not None:
-            return posted
+            if reply.buttons:  # this very post, out before a restart
+                return posted
+            reply.edit = posted.id  # a closing of that ballot's message (`Service._closing`): edited
         kwargs: dict[str, Any] = {
             "content": reply.text[:2000],
             "allowed_mentions": allowed_mentions_for(reply.mention),

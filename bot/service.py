@@ -40,6 +40,7 @@ from bot import access
 from bot.access import Caller
 from bot.commands import Command, fit
 from bot.db import (
+    Closing,
     Database,
     GameRow,
     LogConflict,
@@ -126,8 +127,9 @@ class Reply:
     labels: dict[str, str] = field(default_factory=dict)  # a button's own words, where not its kind's (a move)
     told: tuple[int, int] | None = None                  # (moment, actions) of the game it tells of, once posted
     powers: frozenset[int] | None = None                 # seats holding moves out of turn in it (None: not looked)
-    # (a button of its own, `what:arg`; a time before its post): a message in the thread with that button, posted
-    # since, is its post already
+    # (a button, `what:arg`; a time before that button's post): a message in the thread with that button, posted
+    # since, is this post already (one with buttons: a ballot posted again), or the one it edits (one without: the
+    # ballot's closing); none found, it is posted
     reuse: tuple[str, float] | None = None
     # awaited with its message's id as soon as Discord has taken it, before what follows it (`also`) is published
     on_posted: Callable[[int], Awaitable[None]] | None = field(default=None, repr=False, compare=False)
@@ -399,7 +401,6 @@ class Service:
         self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
         self.reads = Turns(MAX_READS_RUNNING)  # all members' heavy reads (`_heavy_read`)
         self._completing: dict[int, int] = {}  # member id -> their autocompletes on their way (`autocomplete`)
-        self._closed_unposted: dict[int, str] = {}  # token -> why a ballot on its way was closed (`_closed_meanwhile`)
         self.clock: Callable[[], float] = time.time  # when a ballot pinged (`_may_ping`: stored, so wall time)
 
     # ------------------------------------------------------------------ games in memory
@@ -893,7 +894,7 @@ class Service:
                 # would store a trade in it
                 await self.db.delete_undo_request(game_id)
                 await self.db.delete_trade_offer(game_id)
-                await self._owe(game_id, closing)
+                await self._owe(closing)
             async with self._stored(game_id):
                 await self._refresh(game_id)
                 reply = lv.reply(_("Game #{game} was aborted.", game=game_id))
@@ -1197,11 +1198,12 @@ class Service:
                         mention=[] if quiet else pinged, buttons=[f"offer_yes:{made.token}", f"offer_no:{made.token}"])
 
     def _offer_closed(self, lv: Live, offer: TradeOffer | None, why: str) -> list[Reply]:
-        """Edit an offer message that is no longer open: its buttons go (one on its way: once posted)."""
-        if offer is None or self._on_its_way(offer, why):
+        """Edit an offer message that is no longer open: its buttons go (`_closing`)."""
+        if offer is None:
             return []
         text = self._words(lambda: lv.session.offer_text(offer.action, lv.names), "offer", lv) if lv.session else ""
-        return [lv.reply(_("{offer} — closed: {why}.", offer=text or _("The offer"), why=why), edit=offer.message_id)]
+        return self._closing(lv, offer, _("{offer} — closed: {why}.", offer=text or _("The offer"), why=why),
+                             f"offer_yes:{offer.token}")
 
     async def open_offer(self, game_id: int) -> TradeOffer | None:
         """The game's trade offer waiting for an answer, if any."""
@@ -1487,7 +1489,7 @@ class Service:
                 if answering is not None and not await self.db.take_preview(answering, "confirmed"):
                     raise PreviewGone(answering)
                 await self.db.append_action(game_id, stored, caller.member_id, seq, fields)
-                await self._owe(game_id, closing)
+                await self._owe(closing)
                 if session.finished:
                     await self.db.set_reminder(game_id, next_at=None)
                 else:
@@ -1671,38 +1673,55 @@ class Service:
     async def _ballot(self, made: UndoRequest | TradeOffer, previous: UndoRequest | TradeOffer | None, reply: Reply,
                       publish: Publish | None) -> asyncio.Future:
         """Store `made` (with the game held) and queue its post: the future says, once settled, whether it was
-        posted (False: withdrawn)."""
+        posted (False: withdrawn). One closed while its post was on its way (its closing owed by its first button,
+        `_closing`) has its closing made once that post is out."""
         table = "undo_votes" if isinstance(made, UndoRequest) else "trade_offers"
+        button = reply.buttons[0]
         made.posted = publish is None  # nowhere to post: open at once
         async with self.db.transaction():
             if isinstance(made, UndoRequest):
                 await self.db.save_undo_request(made)
             else:
                 await self.db.save_trade_offer(made)
-            await self._owe(made.game_id, reply.also)  # the one it replaces
+            await self._owe(reply.also)  # the one it replaces
 
         async def posted_as(message_id: int) -> None:
             try:
-                await self.db.ballot_posted_as(table, made.game_id, made.token, message_id)
+                await self.db.ballot_posted_as(table, made.game_id, made.token, message_id, button)
             except Exception:
                 log.exception("game %s: keeping the message of a ballot just posted failed", made.game_id)
 
         reply.on_posted = posted_as
-        posting = self._in_line(publish, reply)
+        unanswered: list[Exception] = []
+
+        async def post(reply: Reply) -> Any:
+            try:
+                return await publish(reply)  # type: ignore[misc]
+            except Exception as exc:  # no answer (the connection lost, the bot stopping): it may be out
+                unanswered.append(exc)
+                raise
+
+        posting = self._in_line(post if publish is not None else None, reply)
 
         async def settle() -> bool:
             try:
                 msg = await asyncio.shield(posting) if posting is not None else None
                 message_id = getattr(msg, "id", None)
+                if msg is None and unanswered:  # left not posted: the catch-up finds its message or posts it
+                    return True
                 async with self.lock(made.game_id):
                     if posting is None or msg is not None or reply.thread_id is None:
                         made.posted, made.message_id = True, message_id
                         if not await self.db.settle_ballot(table, made.game_id, made.token, message_id) and \
-                                message_id is not None and made.token in self._closed_unposted:
-                            await self._closed_meanwhile(made, self._closed_unposted[made.token], publish)
+                                message_id is not None:  # closed meanwhile: its closing is owed by its button
+                            await self.db.ballot_posted_as(table, made.game_id, made.token, message_id, button)
+                            for closing in await self.db.ballots_closing(made.game_id):
+                                if closing.message_id == message_id:
+                                    self._in_line(publish, self._closing_edit(closing, reply))
                         if msg is not None and reply.mention:  # it pinged (`_may_ping`)
                             await self._pinged(made, table)
                         return True
+                    await self.db.ballots_closed([], [button])  # closed meanwhile: not posted, nothing to close
                     if await self.db.withdraw_ballot(table, made.game_id, made.token) and previous is not None and \
                             previous.posted:
                         async with self.db.transaction():  # open again: its message is not to be closed
@@ -1711,44 +1730,33 @@ class Service:
                             await self.db.ballots_closed([r.edit for r in reply.also if r.edit is not None])
                     return False
             finally:
-                self._closed_unposted.pop(made.token, None)
                 if self._ballots.get(made.game_id) is settling:
                     del self._ballots[made.game_id]
 
         settling = self._ballots[made.game_id] = in_background(self._tasks, settle())
         return settling
 
-    def _on_its_way(self, ballot: UndoRequest | TradeOffer, why: str) -> bool:
-        """Whether a ballot being closed has no message to edit yet (none known: one posted is known as soon as
-        Discord has taken it, `ballot_posted_as`); if its post is on its way, why it was closed is kept for its
-        edit once posted (`_closed_meanwhile`)."""
+    @staticmethod
+    def _closing(lv: Live, ballot: UndoRequest | TradeOffer, text: str, button: str) -> list[Reply]:
+        """The edit of a closed ballot's message to `text`: by its id; if it is not known yet (its post on its
+        way, or Discord's answer cut short by a stop), by its first button (`button`, with when the ballot was
+        stored: `Reply.reuse`), made once its post is out (`_ballot`) or by the catch-up (`_close_answered`). None
+        for one posted nowhere (no thread)."""
         if ballot.message_id is not None:
-            return False
-        if not ballot.posted and ballot.game_id in self._ballots:
-            self._closed_unposted[ballot.token] = why
-        return True
+            return [lv.reply(text, edit=ballot.message_id)]
+        if ballot.posted:
+            return []
+        return [lv.reply(text, reuse=(button, ballot.stored_at))]
 
-    async def _closed_meanwhile(self, made: UndoRequest | TradeOffer, why: str, publish: Publish | None) -> None:
-        """A ballot closed (an action, an undo, another one replacing it, the abort) while its post was on its
-        way, so its message was not known to be edited: its buttons go now, saying why it was closed (the edit
-        owed until it is out: `_close_answered`)."""
-        try:
-            lv = await self.live(made.game_id)
-        except UserError:  # a broken game: reported at start-up
-            return
-        edits = self._vote_closed(lv, made, why) if isinstance(made, UndoRequest) else self._offer_closed(lv, made, why)
-        await self._owe(made.game_id, edits)
-        for edit in edits:
-            self._in_line(publish, edit)
-
-    async def _owe(self, game_id: int, closing: list[Reply]) -> None:
+    async def _owe(self, closing: list[Reply]) -> None:
         """Store the edits closing ballot messages (`closing`) as owed, until a post carrying them is out
         (`_publish`) or the catch-up makes them (`_close_answered`): called in the transaction closing them."""
-        await self.db.owe_closings(game_id, self._edits(closing))
+        await self.db.owe_closings(self._edits(closing))
 
     @staticmethod
-    def _edits(closing: list[Reply]) -> list[tuple[int, str]]:
-        return [(r.edit, r.text) for r in closing if r.edit is not None]
+    def _edits(closing: list[Reply]) -> list[Closing]:
+        return [Closing(r.game_id, r.text, r.edit, *(r.reuse or (None, None))) for r in closing  # type: ignore[arg-type]
+                if r.edit is not None or r.reuse is not None]
 
     async def _ballot_settled(self, game_id: int) -> None:
         """Wait until the game's undo vote or offer on its way is posted (or withdrawn): a press on its message
@@ -1832,6 +1840,8 @@ class Service:
             if place is not None and place[0] is not None:
                 await asyncio.shield(place[0])
             self._powers_button(reply)
+            # a ballot closed while its post was on its way: closed once that post is out (`_ballot`)
+            reply.also = [r for r in reply.also if r.edit is not None or r.reuse is None]
             try:
                 msg = await publish(reply)
             except Exception:
@@ -1839,9 +1849,11 @@ class Service:
                 return None
             if msg is not None and reply.powers is not None and reply.game_id is not None:
                 await self._powers_posted(publish, reply, msg)
-            if msg is not None and (closed := [r.edit for r in (reply, *reply.also) if r.edit is not None]):
+            closed = [r.edit for r in (reply, *reply.also) if r.edit is not None]
+            found = [reply.reuse[0]] if reply.reuse is not None else []  # a message known by its button
+            if msg is not None and (closed or found):
                 try:  # a closed ballot's message edited with it: no longer owed (`_close_answered`)
-                    await self.db.ballots_closed(closed)
+                    await self.db.ballots_closed(closed, found)
                 except Exception:
                     log.exception("game %s: noting a ballot's message closed failed", reply.game_id)
             if msg is not None and reply.told is not None and reply.game_id is not None:
@@ -1897,20 +1909,29 @@ class Service:
             out.append(reply)
         return out + await self._post_unposted(publish) + await self._close_answered(publish)
 
+    @staticmethod
+    def _closing_edit(closing: Closing, where: Reply) -> Reply:
+        """The edit owed (`closing`) as a reply in the game's thread (that of `where`): by its message's id, or if
+        it is not known, by its ballot's first button (`Reply.reuse`: a stop cut Discord's answer short)."""
+        return Reply(closing.text, closing.game_id, where.thread_id, guild_id=where.guild_id, language=where.language,
+                     edit=closing.message_id, reuse=None if closing.message_id is not None else
+                     (closing.button, closing.since))
+
     async def _close_answered(self, publish: Publish) -> list[Reply]:
         """Edit to its closed form each message of an undo vote or a trade offer closed (answered, or ended by an
         action, an undo, the abort, another ballot) whose closing was stored but whose edit is not known to be out
         (`ballots_closing`: the post carrying it lost), so its buttons go. A game with posts on their way is left
         to them (the next sweep makes good what they do not)."""
         out = []
-        for game_id in sorted({game_id for game_id, _m, _t in await self.db.ballots_closing()}):
+        for game_id in sorted({closing.game_id for closing in await self.db.ballots_closing()}):
             await self._posted(game_id)
             async with self.lock(game_id):
                 row = await self.db.get_game(game_id)
-                if game_id in self._posts or row is None or row.thread_id is None:
+                if game_id in self._posts or game_id in self._ballots or row is None or row.thread_id is None:
                     continue
-                edits = [Reply(text, game_id, row.thread_id, guild_id=row.guild_id, language=row.language,
-                               edit=message_id) for _g, message_id, text in await self.db.ballots_closing(game_id)]
+                edits = [self._closing_edit(closing, Reply("", game_id, row.thread_id, guild_id=row.guild_id,
+                                                           language=row.language))
+                         for closing in await self.db.ballots_closing(game_id)]
                 postings = [(edit, self._in_line(publish, edit)) for edit in edits]  # owed until out (`_publish`)
             out += [edit for edit, posting in postings if posting is not None and await asyncio.shield(posting) is not None]
         return out
@@ -1977,11 +1998,12 @@ class Service:
         return await self._tell(lv, reply, kinds, None, publish)
 
     def _vote_closed(self, lv: Live, req: UndoRequest | None, why: str) -> list[Reply]:
-        """Edit a vote message that is no longer open: its buttons go (one on its way: once posted)."""
-        if req is None or self._on_its_way(req, why):
+        """Edit a vote message that is no longer open: its buttons go (`_closing`)."""
+        if req is None:
             return []
-        return [lv.reply(ngettext("Undo vote on {n} action closed: {why}.", "Undo vote on {n} actions closed: {why}.",
-                                  req.steps, why=why), edit=req.message_id)]
+        return self._closing(lv, req, ngettext("Undo vote on {n} action closed: {why}.",
+                                               "Undo vote on {n} actions closed: {why}.", req.steps, why=why),
+                             f"undo_yes:{req.token}")
 
     UNDO_TOLD = 8  # an undo tells this many of the actions it takes back, the latest ones
 
@@ -2108,7 +2130,7 @@ class Service:
                                                                "result": None, "end_reason": None})
                 await self.db.add_undo_event(event)
                 await self._schedule_reminder(game_id)
-                await self._owe(game_id, closing)
+                await self._owe(closing)
         except BaseException:
             self._forget(game_id)
             raise

@@ -291,6 +291,58 @@ async def test_a_request_posted_just_before_the_bot_stopped_is_not_posted_twice(
         await fake.stop()
 
 
+@pytest.mark.parametrize("answered", [True, False], ids=["answered", "answer_lost"])
+async def test_a_request_closed_before_its_message_was_known_loses_its_buttons_after_a_restart(tmp_path, answered):
+    """The host aborts the game while Discord has taken an undo request's post but not answered it, so the abort
+    does not know its message; then Discord answers (`answered`) and the bot stops before closing the message, or
+    the bot stops first. Back, the catch-up edits the vote to its closed form, once, posting nothing new."""
+    fake = await FakeDiscord().start()
+    path = str(tmp_path / "rh.db")
+    runner = BotRunner(fake, path, pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, members = await _two_played(fake, bot)
+        host = (await bot.db.get_game(gid)).created_by
+        asker = next(m for m in members if m != host)
+        posted = await _answer_lost(fake, bot, thread)
+        confirming = await _confirmation_held(fake, bot, thread)
+        asking = asyncio.ensure_future(fake.command(asker, thread, "game", {"steps": 2}, sub="undo"))
+        await asyncio.wait_for(posted.wait(), 10)
+        aborting = asyncio.ensure_future(fake.command(host, thread, "game", {}, sub="abort"))
+        for _ in range(1000):
+            if (await bot.db.get_game(gid)).status == "aborted":
+                break
+            await asyncio.sleep(0.01)
+        else:
+            pytest.fail("the abort was not stored")
+        if answered:
+            fake.unanswered.clear()
+            fake.unhung.set()
+            await asyncio.wait_for(confirming.wait(), 10)
+    finally:
+        await runner.stop()
+    asking.cancel()
+    aborting.cancel()
+    fake.unanswered.clear()
+    fake.unhung.set()
+    try:
+        [vote] = [m for m in fake.channel_messages(thread) if "asks to undo" in m.content]
+        assert vote.custom_ids
+        posts = len(fake.channel_messages(thread))
+        runner = BotRunner(fake, path, pictures=False)
+        bot = await runner.start()
+        await bot.service.catch_up(bot.publish)
+        await fake.wait_for_change(lambda: not vote.custom_ids)
+        assert vote.content == "Undo vote on 2 actions closed: the game was aborted.", vote.content
+        assert [m for m in fake.channel_messages(thread)[posts:] if "Undo vote" in m.content] == []
+        edits = len(fake.edits)
+        await bot.service.catch_up(bot.publish)
+        assert await bot.db.ballots_closing() == [] and not [e for e in fake.edits[edits:] if e[0] == vote.id]
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 async def test_an_offer_posted_just_before_the_bot_stopped_is_posted_again_and_either_message_answers(tmp_path):
     """Killed once the offer's message is out but before it was known to be posted: once back, the catch-up posts
     it again (nobody could tell it was out); an Accept on the first message trades, once."""
