@@ -1842,6 +1842,9 @@ class Service:
             self._powers_button(reply)
             # a ballot closed while its post was on its way: closed once that post is out (`_ballot`)
             reply.also = [r for r in reply.also if r.edit is not None or r.reuse is None]
+            for edit in reply.also:  # an edit with it is owed until that edit itself is out
+                if edit.edit is not None and edit.on_posted is None:
+                    edit.on_posted = lambda _message_id, edit=edit: self._no_longer_owed(edit)
             try:
                 msg = await publish(reply)
             except Exception:
@@ -1849,13 +1852,8 @@ class Service:
                 return None
             if msg is not None and reply.powers is not None and reply.game_id is not None:
                 await self._powers_posted(publish, reply, msg)
-            closed = [r.edit for r in (reply, *reply.also) if r.edit is not None]
-            found = [reply.reuse[0]] if reply.reuse is not None else []  # a message known by its button
-            if msg is not None and (closed or found):
-                try:  # a closed ballot's message edited with it: no longer owed (`_close_answered`)
-                    await self.db.ballots_closed(closed, found)
-                except Exception:
-                    log.exception("game %s: noting a ballot's message closed failed", reply.game_id)
+            if msg is not None:
+                await self._no_longer_owed(reply)
             if msg is not None and reply.told is not None and reply.game_id is not None:
                 try:
                     await self.db.update_game(reply.game_id, told_moment=reply.told[0], told_count=reply.told[1])
@@ -1864,6 +1862,17 @@ class Service:
             return msg
         finally:
             self._leave(reply.game_id, place)
+
+    async def _no_longer_owed(self, edit: Reply) -> None:
+        """A post is out: if it closed a ballot's message (its `edit`, or one found by its button: `Reply.reuse`),
+        that edit is no longer owed (`_close_answered`)."""
+        closed = [edit.edit] if edit.edit is not None else []
+        found = [edit.reuse[0]] if edit.reuse is not None else []
+        if closed or found:
+            try:
+                await self.db.ballots_closed(closed, found)
+            except Exception:
+                log.exception("game %s: noting a ballot's message closed failed", edit.game_id)
 
     def _leave(self, game_id: int | None, place: tuple[asyncio.Future | None, asyncio.Future] | None) -> None:
         """A post's place in line is left (posted, or given up): the next post may go."""

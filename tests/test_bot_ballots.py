@@ -343,6 +343,31 @@ async def test_a_request_closed_before_its_message_was_known_loses_its_buttons_a
         await fake.stop()
 
 
+async def test_a_closing_edit_refused_while_the_post_carrying_it_is_out_stays_owed(tmp_path):
+    """The next action closes an undo vote: its post goes out, but Discord refuses the edit closing the vote's
+    message (sent with it). The edit stays owed, and the catch-up makes it once Discord takes it, once."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), pictures=False)
+    bot = await runner.start()
+    try:
+        gid, thread, members, vote = await _vote_asked(fake, bot)
+        fake.unedited.add(vote.id)
+        rec = await _act_first_legal(fake, members[2], thread)
+        assert rec.final.content.startswith("Done"), rec.final.content
+        await bot.service._posted(gid)
+        assert vote.custom_ids and [c.message_id for c in await bot.db.ballots_closing()] == [vote.id]
+        await bot.service.catch_up(bot.publish)  # refused again: still owed
+        assert vote.custom_ids and [c.message_id for c in await bot.db.ballots_closing()] == [vote.id]
+        fake.unedited.clear()
+        await bot.service.catch_up(bot.publish)
+        assert not vote.custom_ids and vote.content == "Undo vote on 2 actions closed: the game went on.", \
+            vote.content
+        assert await bot.db.ballots_closing() == []
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 async def test_an_offer_posted_just_before_the_bot_stopped_is_posted_again_and_either_message_answers(tmp_path):
     """Killed once the offer's message is out but before it was known to be posted: once back, the catch-up posts
     it again (nobody could tell it was out); an Accept on the first message trades, once."""

@@ -274,9 +274,12 @@ async def test_a_failure_right_after_a_declined_offer_was_stored_says_so(tmp_pat
     form by the catch-up, once; one declined and told owes no such edit."""
     edits = []
 
-    async def posted(reply):
-        if reply.edit is not None:
-            edits.append((reply.edit, reply.text))
+    async def posted(reply):  # as the adapter: the post, then the edits with it, each noted once out
+        for out in (reply, *reply.also):
+            if out.edit is not None:
+                edits.append((out.edit, out.text))
+            if out is not reply and out.on_posted is not None:
+                await out.on_posted(1)
         return SimpleNamespace(id=1)
 
     async with Database(tmp_path / "rh.db") as db:
@@ -293,7 +296,7 @@ async def test_a_failure_right_after_a_declined_offer_was_stored_says_so(tmp_pat
         await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)  # the game goes on
         offer = await db.trade_offer(gid)
         await svc.answer_offer(gid, seller, False, offer.token, posted)  # told (its edit with it): none owed
-        assert await db.ballots_closing() == [] and await svc.catch_up(posted) == [] and len(edits) == 1
+        assert await db.ballots_closing() == [] and await svc.catch_up(posted) == [] and len(edits) == 2
         await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 1}, posted)
         assert await db.trade_offer(gid) is not None
 

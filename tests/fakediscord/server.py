@@ -114,6 +114,7 @@ class FakeDiscord:
         self.archived: set[int] = set()
         self.closed: set[int] = set()             # channels where the bot may not post or open threads
         self.hung: set[int] = set()               # channels where opening a thread gets no answer until `unhang`
+        self.unedited: set[int] = set()           # messages Discord refuses to edit
         self.unanswered: set[int] = set()         # channels where a message is posted, answered only at `unhung`
         self.unhung = asyncio.Event()
         self.deleted_channels: list[int] = []     # channels (threads) the bot deleted
@@ -461,6 +462,8 @@ class FakeDiscord:
                 m = self._channel_message(cid, int(parts[3]))
                 if m is None:
                     return self._json({"message": "Unknown Message", "code": 10008}, 404)
+                if m.id in self.unedited:
+                    return self._json({"message": "Missing Permissions", "code": 50013}, 403)
                 self._edit(m, payload)
                 async with self.changed:
                     self.changed.notify_all()
