@@ -1238,8 +1238,12 @@ class Service:
             try:  # the offer goes in the transaction that stores the trade (a crash before it leaves it open)
                 return await self._apply(lv, Caller(buyer, "", caller.guild_id), dict(offer.action), publish,
                                          agreed_by=lv.names[seat.player_id])
-            except UserError:  # refused after all: the offer is closed
-                await self.db.delete_trade_offer(game_id)
+            except UserError as refusal:  # refused after all: the offer is closed, its message saying why
+                closing = self._offer_closed(lv, offer, _("the trade could not be made: {reason}",
+                                                          reason=str(refusal).rstrip(".")))
+                await self.db.close_ballot("trade_offers", game_id, self._edits(closing))
+                for edit in closing:
+                    self._in_line(publish, edit)
                 raise
 
     def _command(self, lv: Live, name: str, group: str | None | object = ANY_GROUP) -> Command:

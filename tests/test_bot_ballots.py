@@ -368,6 +368,37 @@ async def test_a_closing_edit_refused_while_the_post_carrying_it_is_out_stays_ow
         await fake.stop()
 
 
+async def test_an_accepted_offer_the_engine_refuses_is_closed_saying_why(tmp_path, monkeypatch):
+    """A train offered by another president is accepted, but the engine refuses the trade: the seller hears why,
+    nothing is stored, and the offer's message loses its buttons saying why (once: none is owed after)."""
+    posts: list = []
+
+    async def posted(reply):
+        posts.append(reply)
+        return SimpleNamespace(id=len(posts))
+
+    async with Database(tmp_path / "rh.db") as db:
+        svc = Service(db, Engine(), pictures=False)
+        gid, buyer, seller, wanted = await _train_from_another_president(svc)
+        await svc.act(gid, buyer, "train", {"train": wanted["train"], "price": 300}, posted)
+        offer = await db.trade_offer(gid)
+        game = svc._live[gid].session.game
+
+        def refuses(action):
+            raise svc.engine.GameError("the seller's train is rusted")
+
+        monkeypatch.setattr(game, "apply", refuses)
+        with pytest.raises(UserError) as refusal:
+            await svc.answer_offer(gid, seller, True, offer.token, posted, message_id=offer.message_id)
+        await svc._posted(gid)
+        assert await db.trade_offer(gid) is None and await db.action_count(gid) == 336
+        [closed] = [p for p in posts if p.edit == offer.message_id]
+        reason = str(refusal.value).rstrip(".")
+        assert not closed.buttons and closed.text.endswith(f"— closed: the trade could not be made: {reason}."), \
+            closed.text
+        assert await db.ballots_closing() == [] and await svc.catch_up(posted) == []
+
+
 async def test_an_offer_posted_just_before_the_bot_stopped_is_posted_again_and_either_message_answers(tmp_path):
     """Killed once the offer's message is out but before it was known to be posted: once back, the catch-up posts
     it again (nobody could tell it was out); an Accept on the first message trades, once."""
