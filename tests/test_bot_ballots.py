@@ -4,11 +4,10 @@ the service: asking again and again pings the seats asked once in a while, not e
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 
 import pytest
 from fakediscord import BotRunner, FakeDiscord
-from fakediscord.play import Killed
+from fakediscord.play import Killed, Posts
 from fakediscord.server import Message
 from test_bot_lobby import _act_first_legal
 from test_bot_stale import _train_from_another_president, _two_played, _vote_asked
@@ -93,11 +92,7 @@ async def test_asking_again_after_a_restart_does_not_ping_again(tmp_path):
 
 
 async def test_offering_a_trade_again_and_again_pings_the_seller_once_in_a_while(tmp_path):
-    posts = []
-
-    async def posted(reply):
-        posts.append(reply)
-        return SimpleNamespace(id=len(posts))
+    posts = posted = Posts()
 
     async with Database(tmp_path / "rh.db") as db:
         svc = Service(db, Engine(), pictures=False)
@@ -371,11 +366,7 @@ async def test_a_closing_edit_refused_while_the_post_carrying_it_is_out_stays_ow
 async def test_an_accepted_offer_the_engine_refuses_is_closed_saying_why(tmp_path, monkeypatch):
     """A train offered by another president is accepted, but the engine refuses the trade: the seller hears why,
     nothing is stored, and the offer's message loses its buttons saying why (once: none is owed after)."""
-    posts: list = []
-
-    async def posted(reply):
-        posts.append(reply)
-        return SimpleNamespace(id=len(posts))
+    posts = posted = Posts()
 
     async with Database(tmp_path / "rh.db") as db:
         svc = Service(db, Engine(), pictures=False)
@@ -402,11 +393,7 @@ async def test_an_accepted_offer_the_engine_refuses_is_closed_saying_why(tmp_pat
 async def test_an_offer_posted_just_before_the_bot_stopped_is_posted_again_and_either_message_answers(tmp_path):
     """Killed once the offer's message is out but before it was known to be posted: once back, the catch-up posts
     it again (nobody could tell it was out); an Accept on the first message trades, once."""
-    posts: list = []
-
-    async def posted(reply):
-        posts.append(reply)
-        return SimpleNamespace(id=len(posts))
+    posts = posted = Posts()
 
     async def posted_then_killed(reply):
         await posted(reply)

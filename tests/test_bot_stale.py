@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
-from fakediscord.play import GUILD, Killed, acting_caller, fixture_log, imported_game, started_game
+from fakediscord.play import GUILD, Killed, Posts, acting_caller, fixture_log, imported_game, started_game
 from fakediscord.recorded import QuickPictures
 from test_bot_lobby import _act_first_legal
 
@@ -802,11 +802,7 @@ async def test_the_pictures_of_an_accepted_trade_and_of_an_undo_are_drawn_with_t
             held.append(bool(lock) and lock[0].locked())
             return super().picture(session, kind, change, names)
 
-    posts: list = []
-
-    async def posted(reply):
-        posts.append(reply)
-        return SimpleNamespace(id=len(posts))
+    posts = posted = Posts()
 
     async with Database(tmp_path / "rh.db") as db:
         svc = Service(db, Watched(), pictures=True)
@@ -861,11 +857,7 @@ async def test_a_post_lost_after_its_action_was_stored_is_made_good(tmp_path):
     an action was stored, before its post: once back, the thread is told what it missed, and whoever must act now
     is pinged (once). A thread that refuses that post is tried again an hour later; an undo whose post was lost
     is told too."""
-    posts: list = []
-
-    async def posted(reply):
-        posts.append(reply)
-        return SimpleNamespace(id=len(posts))
+    posts = posted = Posts()
 
     async def dies(reply):
         raise Killed

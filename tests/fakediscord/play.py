@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from bot.access import Caller
@@ -96,6 +97,14 @@ def waiting_on(lock: asyncio.Lock, commands: int = 1) -> asyncio.Event:
 class Killed(BaseException):
     """The process dies here (raised where a test kills it): nothing after it runs, what was not committed is
     lost."""
+
+
+class Posts(list):
+    """A stand-in for the bot's publish (`Service` publish): each reply kept, posted as message number len(self)."""
+
+    async def __call__(self, reply: Any) -> Any:
+        self.append(reply)
+        return SimpleNamespace(id=len(self))
 
 
 class FaultyEngine(Engine):
