@@ -434,12 +434,12 @@ class Database:
         async with self.transaction():
             await self._db.execute("DELETE FROM threads_asked WHERE game_id = ?", (game_id,))
 
-    async def threads_asked(self) -> list[tuple[int, int | None, int, str]]:
-        """(game id, its server, the channel asked in, the thread's name) of each thread asked of Discord and not
-        settled (`thread_answered`)."""
-        async with self._db.execute("SELECT t.game_id, g.guild_id, t.parent_id, t.name FROM threads_asked t JOIN games g "
-                                    "ON g.id = t.game_id ORDER BY t.game_id") as cur:
-            return [(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
+    async def threads_asked(self) -> list[tuple[int, int | None, int, str, float]]:
+        """(game id, its server, the channel asked in, the thread's name, when it was asked) of each thread asked of
+        Discord and not settled (`thread_answered`)."""
+        async with self._db.execute("SELECT t.game_id, g.guild_id, t.parent_id, t.name, t.asked_at FROM threads_asked t "
+                                    "JOIN games g ON g.id = t.game_id ORDER BY t.game_id") as cur:
+            return [(r[0], r[1], r[2], r[3], r[4]) for r in await cur.fetchall()]
 
     @staticmethod
     def _game_columns(fields: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 import signal
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -122,25 +123,45 @@ class RoundhouseBot(commands.Bot):
             log.error("%d running game(s) beyond those kept in memory could not be loaded: %s", len(beyond),
                       sorted(beyond))
 
+    # seconds between looks for a late thread Discord does not list yet (its answer to the bot's ask may come late)
+    LATE_THREAD_WAITS = (5.0, 20.0, 60.0)
+    LATE_THREAD_SETTLED = 86_400.0  # an ask this old whose thread is not listed: Discord never opened it
+
     async def drop_late_threads(self) -> None:
         """At start-up: each game's thread asked of Discord whose answer never came (the bot stopped first) is
         looked for among its server's active threads (the bot's own, in the channel asked in, by the name asked
-        for) and deleted: its game was closed (`Service.close_threadless`, or when the wait ran out)."""
-        for game_id, guild_id, parent_id, name in await self.db.threads_asked():
+        for) and deleted: its game was closed (`Service.close_threadless`, or when the wait ran out). One not
+        listed is looked for again after each of `LATE_THREAD_WAITS`, then at the next start-up, until the ask is
+        `LATE_THREAD_SETTLED` old."""
+        waiting = []
+        for game_id, guild_id, parent_id, name, asked_at in await self.db.threads_asked():
             row = await self.db.get_game(game_id)
             if row is None or row.thread_id is not None or guild_id is None:
                 await self.db.thread_answered(game_id)
-                continue
-            try:
-                active = (await self.http.get_active_threads(guild_id)).get("threads", [])
-            except discord.HTTPException as exc:
-                log.warning("game %s: could not look for the thread asked for it: %s", game_id, exc)
-                continue  # looked for again at the next start-up
-            for thread in active:
-                if str(thread.get("parent_id")) == str(parent_id) and thread.get("name") == name and \
-                        self.user is not None and str(thread.get("owner_id")) == str(self.user.id):
-                    await self.drop_late_thread(game_id, int(thread["id"]))
-            await self.db.thread_answered(game_id)
+            else:
+                waiting.append((game_id, guild_id, parent_id, name, asked_at))
+        for wait in (0.0, *self.LATE_THREAD_WAITS):
+            if not waiting:
+                return
+            await asyncio.sleep(wait)
+            listed: dict[int, list[dict]] = {}
+            for ask in list(waiting):
+                game_id, guild_id, parent_id, name, _asked_at = ask
+                try:
+                    if guild_id not in listed:
+                        listed[guild_id] = (await self.http.get_active_threads(guild_id)).get("threads", [])
+                except discord.HTTPException as exc:
+                    log.warning("game %s: could not look for the thread asked for it: %s", game_id, exc)
+                    continue
+                for thread in listed[guild_id]:
+                    if str(thread.get("parent_id")) == str(parent_id) and thread.get("name") == name and \
+                            self.user is not None and str(thread.get("owner_id")) == str(self.user.id):
+                        await self.drop_late_thread(game_id, int(thread["id"]))
+                        waiting.remove(ask)
+                        break
+        for game_id, *_where, asked_at in waiting:  # not listed: looked for again at the next start-up, until settled
+            if time.time() - asked_at >= self.LATE_THREAD_SETTLED:
+                await self.db.thread_answered(game_id)
 
     async def drop_late_thread(self, game_id: int, thread_id: int) -> None:
         """Delete a game's thread Discord opened after the game was closed for want of it, as nothing will ever be

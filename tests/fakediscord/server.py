@@ -115,6 +115,7 @@ class FakeDiscord:
         self.closed: set[int] = set()             # channels where the bot may not post or open threads
         self.hung: set[int] = set()               # channels where opening a thread gets no answer until `unhang`
         self.unedited: set[int] = set()           # messages Discord refuses to edit
+        self.unlisted: dict[int, int] = {}        # thread -> how many more listings of active threads leave it out
         self.unanswered: set[int] = set()         # channels where a message is posted, answered only at `unhung`
         self.unhung = asyncio.Event()
         self.deleted_channels: list[int] = []     # channels (threads) the bot deleted
@@ -506,7 +507,9 @@ class FakeDiscord:
                 return self._json(ch) if ch else self._json({"message": "Unknown Channel", "code": 10003}, 404)
         if method == "GET" and len(parts) == 4 and parts[0] == "guilds" and parts[2:] == ["threads", "active"]:
             threads = [ch for ch in self.channels.values() if ch.get("type") == 11 and ch.get("guild_id") == parts[1]
-                       and not ch["thread_metadata"]["archived"]]
+                       and not ch["thread_metadata"]["archived"] and not self.unlisted.get(int(ch["id"]))]
+            for tid, left in self.unlisted.items():
+                self.unlisted[tid] = max(0, left - 1)
             return self._json({"threads": threads, "members": []})
         if method == "POST" and path == "/users/@me/channels":
             rid = int(payload["recipient_id"])
