@@ -121,6 +121,7 @@ class GameRow:
     pin_message_id: int | None = None  # the thread's pinned summary message
     told_moment: int | None = None  # the moment its thread was last told of (-1: not its start yet; None: unknown)
     told_count: int | None = None  # actions in the log then
+    broken_told: bool = False  # its thread was told its log does not replay (`Service.tell_broken`)
 
     @property
     def setup(self) -> dict[str, Any]:
@@ -138,6 +139,7 @@ class GameRow:
             result=json.loads(r["result"]) if r["result"] else None, end_reason=r["end_reason"],
             settings=json.loads(r["settings"] or "{}"), language=r["language"],
             pin_message_id=r["pin_message_id"], told_moment=r["told_moment"], told_count=r["told_count"],
+            broken_told=bool(r["broken_told"]),
         )
 
 

@@ -101,7 +101,7 @@ class RoundhouseBot(commands.Bot):
     async def _resume(self) -> None:
         """Once connected: the running games most recently played, as many as memory keeps, built from their
         logs (those failing to replay reported), and their titles' first pictures drawn; then the others checked
-        (`Service.check_beyond`)."""
+        (`Service.check_beyond`), and the threads of the games found broken told so once (`Service.tell_broken`)."""
         await self.wait_until_ready()
         try:
             resumed, broken = await self.service.resume_all(limit=self.service.max_live)
@@ -122,6 +122,10 @@ class RoundhouseBot(commands.Bot):
         if beyond:
             log.error("%d running game(s) beyond those kept in memory could not be loaded: %s", len(beyond),
                       sorted(beyond))
+        try:
+            await self.service.tell_broken({*broken, *beyond}, self.publish)
+        except Exception:
+            log.exception("telling the threads of the games that cannot be loaded failed")
 
     # seconds between looks for a late thread Discord does not list yet (its answer to the bot's ask may come late)
     LATE_THREAD_WAITS = (5.0, 20.0, 60.0)

@@ -29,7 +29,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -447,8 +447,7 @@ class Service:
             if row is None:
                 raise UserError(lazy("There is no game #{game}.", game=game_id))
             if game_id in self.broken and not reload:
-                raise UserError(lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The bot's "
-                                     "operator has been told.", game=game_id, why=self.broken[game_id]))
+                raise UserError(self._cannot_load(game_id))
             seats = await self.db.seats(game_id)
             session = None
             if row.status in ("active", "finished"):
@@ -460,10 +459,8 @@ class Service:
                     self._live.pop(game_id, None)
                     self.broken[game_id] = clip(str(exc) or type(exc).__name__, 200)
                     log.exception("game %s: its stored log (%d actions) does not replay", game_id, len(stored))
-                    raise UserError(lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The "
-                                         "bot's operator has been told.", game=game_id,
-                                         why=self.broken[game_id])) from None
-            self.broken.pop(game_id, None)
+                    raise UserError(self._cannot_load(game_id)) from None
+            await self._loads(row)
             lv = Live(row, seats, session)
             self._install(game_id, lv)
             return lv
@@ -574,6 +571,32 @@ class Service:
             log.error("game %s was not resumed: %s", game_id, why)
         return resumed, broken
 
+    async def _loads(self, row: GameRow) -> None:
+        """The game's stored log replays (again): should it break again, its thread is told again."""
+        self.broken.pop(row.id, None)
+        if row.broken_told:
+            await self.db.update_game(row.id, broken_told=0)
+
+    def _cannot_load(self, game_id: int) -> Any:
+        return lazy("Game #{game} cannot be loaded ({why}); its log is kept as it was. The bot's operator has been "
+                    "told.", game=game_id, why=self.broken.get(game_id, "?"))
+
+    async def tell_broken(self, broken: Iterable[int], publish: Publish) -> list[Reply]:
+        """Tell each game's thread that its stored log does not replay (found at start-up: `resume_all`,
+        `check_beyond`), in the game's language, once: not again at each start-up while it stays so."""
+        told = []
+        for game_id in sorted(broken):
+            row = await self.db.get_game(game_id)
+            if row is None or row.thread_id is None or row.broken_told or game_id not in self.broken:
+                continue
+            with speaking(row.language):
+                reply = Reply(str(self._cannot_load(game_id)), game_id, row.thread_id, guild_id=row.guild_id,
+                              language=row.language)
+            if await self._publish(publish, reply) is not None:
+                await self.db.update_game(game_id, broken_told=1)
+                told.append(reply)
+        return told
+
     async def check_beyond(self, built: set[int]) -> dict[int, str]:
         """At start-up, once the games memory keeps are built (`resume_all`): each other running game replayed, one
         at a time in a worker thread of its own at the lowest priority, and not kept (it would leave memory at
@@ -592,6 +615,7 @@ class Service:
                                            row.seed, row.setup, stored, row.id)
                 try:
                     await asyncio.get_running_loop().run_in_executor(checking, replay)
+                    await self._loads(row)
                 except Exception as exc:
                     if row.id in self._live or row.id in self._loading or \
                             await self.db.action_count(row.id) != len(stored):

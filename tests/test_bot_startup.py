@@ -72,7 +72,9 @@ async def test_the_bot_answers_before_the_running_games_are_replayed(tmp_path):
 
 async def test_a_running_game_beyond_those_kept_in_memory_that_does_not_replay_is_found_at_start_up(tmp_path, caplog):
     """Memory keeps one game: the other running game, whose stored log no longer replays, is found at start-up (not
-    kept in memory), reported as `python -m bot check` reports it, and its first command says so at once."""
+    kept in memory), reported as `python -m bot check` reports it, and its first command says so at once. Its
+    thread is told so once, in the game's language (Russian here), not again at the next start-up; should it load
+    again and then break again, it is told again."""
     fake = await FakeDiscord().start()
     path = str(tmp_path / "rh.db")
     runner = BotRunner(fake, path, pictures=False, live_games=1)
@@ -84,15 +86,36 @@ async def test_a_running_game_beyond_those_kept_in_memory_that_does_not_replay_i
         await _act_first_legal(fake, others[0], played_thread)  # played last: the one memory keeps
         await runner.stop()
         with sqlite3.connect(path) as raw:  # its log damaged while the bot was stopped
+            [(sound,)] = raw.execute("SELECT action FROM actions WHERE game_id = ?", (damaged,)).fetchall()
             raw.execute("UPDATE actions SET action = ? WHERE game_id = ?", (json.dumps(
                 {"type": "lay_tile", "entity": "X", "entity_type": "corporation", "id": 1}), damaged))
+            raw.execute("UPDATE games SET language = 'ru' WHERE id = ?", (damaged,))
+
+        def told() -> list[str]:
+            return [m.content for m in fake.channel_messages(damaged_thread) if "не удаётся загрузить" in m.content]
 
         bot = await runner.start()
         await asyncio.wait_for(bot.resumed, 30)
         assert list(bot.service._live) == [played] and damaged in bot.service.broken
         assert f"game {damaged}: the log does not replay" in caplog.text
+        [said] = told()
+        assert said.startswith(f"Партию №{damaged} не удаётся загрузить (") and said.endswith("Владелец бота извещён."), \
+            said
         rec = await fake.command(members[0], damaged_thread, "game", {}, sub="status")
         assert rec.final.content.startswith(f"Game #{damaged} cannot be loaded"), rec.final.content
+        await runner.stop()
+        bot = await runner.start()
+        await asyncio.wait_for(bot.resumed, 30)
+        assert damaged in bot.service.broken and told() == [said]  # once
+
+        for action, broken in ((sound, False), (json.dumps({"type": "pass", "entity": "X", "id": 1}), True)):
+            await runner.stop()
+            with sqlite3.connect(path) as raw:  # mended, then damaged again
+                raw.execute("UPDATE actions SET action = ? WHERE game_id = ?", (action, damaged))
+            bot = await runner.start()
+            await asyncio.wait_for(bot.resumed, 30)
+            assert (damaged in bot.service.broken) == broken
+            assert (await bot.db.get_game(damaged)).broken_told == broken and len(told()) == 1 + broken
     finally:
         await runner.stop()
         await fake.stop()
