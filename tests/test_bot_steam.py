@@ -166,3 +166,24 @@ async def test_the_console_plays_steam(tmp_path):
     assert f"1. {first} issues 2 shares for $10: income 0 → -2" in text
     text = await run("status\nexport\n")  # a fresh process: the game was resumed
     assert "Rust Belt, standard game — round 1 of 10, buy capital." in text and "Exported to" in text
+
+
+async def test_the_console_offers_the_free_pass_holder_both_passes(tmp_path):
+    import io
+    from pathlib import Path
+
+    from bot.config import Config
+    from bot.console import run_console
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "steam" / "eastern_standard_5p.json").read_text())
+    upto = next(i for i, a in enumerate(log["actions"]) if a["id"] == 43)  # Eve's pass with her free pass
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(dict(log, actions=log["actions"][:upto])))
+    cfg = Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out"), pictures=False)
+    out = io.StringIO()
+    await run_console(cfg, stdin=io.StringIO(f"import {path}\nlegal\nas Eve pass decline\nlegal\n"), stdout=out)
+    text = out.getvalue()
+    first, _, after = text.partition("Eve declines the First Player free pass and drops out of the auction")
+    assert "  pass use    # pass (First Player's free pass: you stay in)" in first
+    assert "  pass decline    # pass and drop out of this auction (not using the First Player free pass)" in first
+    assert after and "  pass    # pass (drop out of this auction)" in after and "pass use" not in after

@@ -3,6 +3,9 @@ pinned with the sentence it comes from."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from engine.core.errors import GameError
@@ -20,6 +23,8 @@ from engine.steam.testing import (
     start_build,
     start_move,
 )
+
+FIXTURES = Path(__file__).parent / "fixtures" / "steam"
 
 
 def _standard_auction(free_pass: int | None) -> Game:
@@ -53,6 +58,90 @@ def test_without_the_free_pass_a_pass_drops_out():
     g = _standard_auction(free_pass=None)
     g.apply(Pass(player=0))
     assert g.s.auction["in"] == [1, 2] and g.s.auction["slots"] == [None, None, 0]
+
+
+def test_first_player_may_decline_the_free_pass_and_take_the_last_slot():
+    # "Если вы выбрали этот жетон в предыдущем раунде, то можете один раз в текущем аукционе спасовать без
+    # каких бы то ни было последствий": "можете", may, so the holder may also pass as anyone does,
+    # "Спасовав в аукционе, вы кладёте фишку своего цвета на крайнюю правую свободную ячейку", here the last
+    # slot: "Последнее место: ставка не оплачивается".
+    g = _standard_auction(free_pass=2)
+    g.apply(Bid(player=0, amount=1))
+    g.apply(Bid(player=1, amount=2))
+    g.apply(Pass(player=2, free_pass=False))  # C declines the free pass: out at once, slot 3
+    assert g.s.auction["in"] == [0, 1] and g.s.auction["slots"] == [None, None, 2]
+    assert g.s.auction["free_pass"] is None and g.last_events() == ["C declines the First Player free pass"]
+    g.apply(Pass(player=0))
+    assert g.s.order == [1, 0, 2]
+    assert [p.cash for p in g.s.players] == [5 - 1, 5 - 2, 5]
+
+
+def test_first_player_using_the_free_pass_stays_in():
+    # the same auction with the free pass used: C stays in and must act again ("В следующий ход вы, как
+    # обычно, сможете либо поднять ставку, либо спасовать"); a pass without the field uses it, as it always did
+    for said in (True, None):
+        g = _standard_auction(free_pass=2)
+        g.apply(Bid(player=0, amount=1))
+        g.apply(Bid(player=1, amount=2))
+        g.apply(Pass(player=2, free_pass=said))
+        assert g.s.auction["in"] == [0, 1, 2] and g.s.auction["slots"] == [None, None, None]
+        assert g.last_events() == ["C uses the First Player free pass"]
+        assert g.legal_actions()[0] == {"type": "pass", "entity": g.pid(0), "entity_type": "player"}
+
+
+def test_the_free_pass_holder_is_offered_both_passes():
+    g = _standard_auction(free_pass=1)
+    g.apply(Bid(player=0, amount=0))
+    assert g.active_seat() == 1
+    passes = [c for c in g.choices() if c["action"]["type"] == "pass"]
+    assert [c["action"].get("free_pass") for c in passes] == [True, False]
+    assert [c["label"] for c in passes] == ["pass (First Player's free pass: you stay in)",
+                                            "pass and drop out of this auction (not using the First Player free "
+                                            "pass)"]
+    g.apply(Bid(player=1, amount=1))
+    assert [c["action"] for c in g.choices() if c["action"]["type"] == "pass"] == [
+        {"type": "pass", "entity": g.pid(2), "entity_type": "player"}]  # C holds none: one pass
+
+
+def test_a_pass_cannot_use_or_decline_a_free_pass_it_does_not_hold():
+    g = _standard_auction(free_pass=2)
+    for said in (True, False):
+        before = g.summary()
+        with pytest.raises(GameError, match="A holds no First Player free pass in this auction"):
+            g.apply(Pass(player=0, free_pass=said))
+        assert g.summary() == before and len(g.actions) == 3  # the three capital actions
+    basic = Game(Settings(map="rust_belt", mode="basic", players=3, seed=2))
+    with pytest.raises(GameError, match="only a pass in the standard game's turn-order auction"):
+        basic.apply(Pass(player=basic.active_seat(), free_pass=False))
+    assert basic.actions == []
+
+
+def test_a_used_free_pass_cannot_be_used_again():
+    g = _standard_auction(free_pass=2)
+    g.apply(Bid(player=0, amount=0))
+    g.apply(Bid(player=1, amount=1))
+    g.apply(Pass(player=2, free_pass=True))
+    g.apply(Bid(player=0, amount=2))
+    g.apply(Bid(player=1, amount=3))
+    with pytest.raises(GameError, match="C holds no First Player free pass"):
+        g.apply(Pass(player=2, free_pass=True))
+    g.apply(Pass(player=2))  # "Если вы пасуете во второй раз" the token goes on the track
+    assert g.s.auction["slots"] == [None, None, 2]
+
+
+def test_a_log_from_before_the_choice_replays_the_same():
+    # logs written before `free_pass` existed hold a holder's pass without it: it still uses the free pass,
+    # the game ends as it did, and the log is written back unchanged (no field added to any pass)
+    log = json.loads((FIXTURES / "eastern_standard_5p.json").read_text(encoding="utf-8"))
+    assert all("free_pass" not in a for a in log["actions"])
+    g = Game.from_18xx({**log, "actions": []})
+    used = []
+    for a in log["actions"]:
+        g.apply(a)
+        used += [a["id"] for e in g.last_events() if "uses the First Player free pass" in e]
+    assert used == [43]
+    assert g.result() == log["result"] and g.end_reason == log["game_end_reason"]
+    assert g.to_18xx()["actions"] == log["actions"]
 
 
 def test_standard_capital_is_taken_in_turn_order():

@@ -506,24 +506,48 @@ class Score(SteamCommand):
 
 class Pass(SteamCommand):
     name, help, types = "pass", N_("Pass (in an auction: drop out; in moving goods: move nothing)"), ("pass",)
+    options = (Option("free_pass", N_("the First Player's free pass: use (stay in) or decline (drop out); used "
+                                      "if left out")),)
+    FREE_PASS = {"use": True, "decline": False}  # the option's values -> the engine's `free_pass`
 
     def needs_legal(self, options):
         return False
 
     def build(self, s, opts, player, legal):
-        return {"type": "pass", **self.me(player)}
+        action = {"type": "pass", **self.me(player)}
+        if "free_pass" in opts:
+            said = str(opts["free_pass"]).strip().lower()
+            if said not in self.FREE_PASS:
+                raise UserError(lazy("free_pass: `use` or `decline`, not {value}.", value=quote(opts["free_pass"])))
+            action["free_pass"] = self.FREE_PASS[said]
+        return action
+
+    def choices(self, s, option, filled, legal):
+        return [(c["label"], self.key(c["action"])) for c in self.labelled(s) if "free_pass" in c["action"]]
+
+    def key(self, a: dict) -> str:
+        return next(k for k, v in self.FREE_PASS.items() if v == a["free_pass"])
 
     def describe(self, s, change, names):
         how = change.notes.get("pass")
         who = self.who(s, change, names)
         if how == "free":
             return _("{name} uses the First Player free pass and stays in", name=who)
+        if how == "decline":
+            return _("{name} declines the First Player free pass and drops out of the auction", name=who)
         if how == "drop":
             return _("{name} drops out of the auction", name=who)
         return _("{name} passes", name=who)
 
     def label(self, s, a):
+        if a.get("free_pass") is True:
+            return _("pass with the First Player free pass")
+        if a.get("free_pass") is False:
+            return _("pass and drop out, declining the First Player free pass")
         return _("pass")
+
+    def options_for(self, a):
+        return {"free_pass": self.key(a)} if a.get("free_pass") is not None else {}
 
 
 COMMANDS: tuple[Command, ...] = (Bid(), Pass(), Shares(), Tile(), Build(), Urbanize(), Grow(), Done(), Deliver(),
@@ -544,6 +568,9 @@ class Steam(Session):
         "vp": Button(N_("Points on VP"), "secondary", "score", (("to", "vp"),), when="score"),
         "done": Button(N_("Done building"), "primary", "done", when="end_build"),
         "pass": Button(N_("Pass"), "secondary", "pass", when="pass"),
+        # instead of "pass" for the holder of the First Player free pass (buttons_for)
+        "free_pass": Button(N_("Pass: use the free pass"), "primary", "pass", (("free_pass", "use"),)),
+        "drop_out": Button(N_("Pass and drop out"), "secondary", "pass", (("free_pass", "decline"),)),
     }
     picture_kinds = ("map", "players")
     start_pictures = ("map", "players")
@@ -675,8 +702,8 @@ class Steam(Session):
         if kind in ("lay", "upgrade", "redirect"):
             notes["track"] = self.game.track_parts(action)
         elif kind == "pass" and self.game.s.phase in ("setup_auction", "auction"):
-            free = (self.game.s.auction or {}).get("free_pass") == self.game.seat_of(action.get("entity"))
-            notes["pass"] = "free" if free else "drop"
+            holder = (self.game.s.auction or {}).get("free_pass") == self.game.seat_of(action.get("entity"))
+            notes["pass"] = "drop" if not holder else "decline" if action.get("free_pass") is False else "free"
         elif kind == "end_build":
             notes["without"] = self.game.s.pending.get(self.game.seat_of(action.get("entity"))) \
                 if self.game.mode != "basic" else None
@@ -795,6 +822,16 @@ class Steam(Session):
                           else _("{name} {n} VP", name=player_name(r["id"], names), n=r["vp"])) for r in rows)
 
     # ---------------------------------------------------------------- pictures and buttons
+    def buttons_for(self, change: Change | None) -> list[str]:
+        """The holder of the First Player free pass chooses with two buttons: use it, or drop out at once."""
+        keys = super().buttons_for(change)
+        s = self.summary()
+        holder = (s.get("auction") or {}).get("free_pass")
+        if "pass" in keys and holder is not None and holder == s.get("next"):
+            i = keys.index("pass")
+            keys[i:i + 1] = ["free_pass", "drop_out"]
+        return keys
+
     PLAYER_FIELDS = ("cash", "income", "vp", "loco", "shares", "tile", "bankrupt", "links")
 
     def pictures_for(self, change: Change) -> set[str]:

@@ -29,8 +29,13 @@ class Bid(_Base):
 
 
 class Pass(_Base):
-    """Pass in an auction, or pass your action in a move-goods cycle."""
+    """Pass in an auction, or pass your action in a move-goods cycle.
+
+    `free_pass` is said only by the holder of the First Player free pass in the standard auction: True uses it
+    (stay in), False declines it and drops out.  Left out (None, and every pass logged before the field), the
+    holder uses it, as the engine always did."""
     type: Literal["pass"] = "pass"
+    free_pass: bool | None = None
 
 
 class Capital(_Base):
@@ -122,6 +127,8 @@ _ADAPTER: TypeAdapter = TypeAdapter(Action)
 MODELS: dict[str, type[_Base]] = {m.model_fields["type"].default: m for m in (
     Bid, Pass, Capital, TakeTile, Lay, Upgrade, Redirect, Urbanize, Grow, EndBuild, Move, UpgradeLoco, Score)}
 HEX_FIELDS = ("hex", "city")
+# written only when said: a plain pass logs as it did before the field existed
+OMITTED_WHEN_NONE = ("free_pass",)
 ENVELOPE = ("id", "type", "entity", "entity_type")
 
 
@@ -198,11 +205,14 @@ def from_dict(data, seat_of) -> BaseModel:
 
 
 def to_dict(action: BaseModel, player_id, action_id: int | None = None) -> dict:
-    """The engine's model -> the log form, fields in a fixed order, defaults kept (explicit logs)."""
+    """The engine's model -> the log form, fields in a fixed order, defaults kept (explicit logs) but for an
+    unsaid `free_pass`."""
     out: dict = {} if action_id is None else {"id": action_id}
     out.update({"type": action.type, "entity": player_id, "entity_type": "player"})
     for name in fields_of(action.type):
         value = getattr(action, name)
+        if value is None and name in OMITTED_WHEN_NONE:
+            continue
         if name in HEX_FIELDS:
             value = _hex_text(value)
         elif isinstance(value, tuple):

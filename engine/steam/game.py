@@ -512,6 +512,9 @@ class Game:
         if s.score_queue:
             raise GameError("{name} must first choose income or VP for their delivery points (7.3.4)",
                             name=s.players[s.score_queue[0][0]].name)
+        if isinstance(a, Pass) and a.free_pass is not None and s.phase != "auction":
+            raise GameError("free_pass: only a pass in the standard game's turn-order auction uses or declines the "
+                            "First Player free pass (8.4)")
         handler = {
             "setup_auction": self._act_setup_auction,
             "auction": self._act_auction,
@@ -614,10 +617,17 @@ class Game:
                                 cash=s.players[a.player].cash)
             au["high"], au["high_player"] = a.amount, a.player
             au["bids"][a.player] = a.amount
-        elif au["free_pass"] == a.player:
+        elif a.free_pass is not None and au["free_pass"] != a.player:
+            raise GameError("{name} holds no First Player free pass in this auction (only the player who took the "
+                            "First Player tile last round has one, for one pass), so this pass cannot use or "
+                            "decline one (8.4)", name=s.players[a.player].name)
+        elif au["free_pass"] == a.player and a.free_pass is not False:
             au["free_pass"] = None
             s.events.append(f"{s.players[a.player].name} uses the First Player free pass")
         else:
+            if au["free_pass"] == a.player:
+                au["free_pass"] = None
+                s.events.append(f"{s.players[a.player].name} declines the First Player free pass")
             au["in"].remove(a.player)
             slot = max(i for i, q in enumerate(au["slots"]) if q is None)
             au["slots"][slot] = a.player

@@ -105,8 +105,10 @@ def label(g, action) -> str:
     if isinstance(action, Pass):
         if s.phase in ("setup_auction", "auction"):
             au = s.auction or {}
-            if au.get("free_pass") == action.player:
+            if au.get("free_pass") == action.player and action.free_pass is not False:
                 return _("pass (First Player's free pass: you stay in)")
+            if au.get("free_pass") == action.player:
+                return _("pass and drop out of this auction (not using the First Player free pass)")
             return _("pass (drop out of this auction)")
         return _("pass")
     if isinstance(action, Capital):

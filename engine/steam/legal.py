@@ -78,7 +78,10 @@ def legal_actions(g) -> list:
         au = s.auction
         low = 0 if au["high"] is None else au["high"] + 1
         cap = g._max_borrow(s.players[p]) if phase == "setup_auction" else s.players[p].cash
-        out = [Pass(player=p)]
+        if au.get("free_pass") == p:  # the First Player free pass may be used or declined (8.4: "можете")
+            out = [Pass(player=p, free_pass=True), Pass(player=p, free_pass=False)]
+        else:
+            out = [Pass(player=p)]
         out += [Bid(player=p, amount=x) for x in range(low, cap + 1)]
         return out
     if phase == "capital":
