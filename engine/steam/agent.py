@@ -21,7 +21,6 @@ from math import ceil
 
 from engine.core.errors import GameError
 from engine.steam.actions import Bid, Capital, EndBuild, Lay, Move, Pass, Score, TakeTile, UpgradeLoco
-from engine.steam.board import TERRAIN_SURCHARGE
 from engine.steam.game import Game
 from engine.steam.hexes import opposite
 from engine.steam.legal import (
@@ -92,7 +91,7 @@ def _enter_cost(g: Game, h) -> int | None:
     info = g.board.hexes[h]
     if info.terrain == "water" or h in g.s.track or h in g.all_cities():
         return None
-    return (3 if info.town else 2) + TERRAIN_SURCHARGE[info.terrain]
+    return (3 if info.town else 2) + info.surcharge
 
 
 def _tile_for(g: Game, h, a: int, b: int) -> tuple[str, int] | None:

@@ -14,7 +14,8 @@ TERRAINS = {"plain", "river", "mountain", "hill", "water"}
 CITY_COLORS = ("red", "blue", "yellow", "purple")
 CUBE_COLORS = ("red", "blue", "yellow", "purple", "gray")
 BAG = {"red": 20, "blue": 20, "yellow": 20, "purple": 20, "gray": 16}
-TERRAIN_SURCHARGE = {"plain": 0, "river": 1, "mountain": 2, "hill": 2}
+HILLS = ("mountain", "hill")  # the rulebook: "горы и холмы ... одинаковы и называются просто холмами"
+HILL_SURCHARGE, RIVER_SURCHARGE = 2, 1  # "+1 $, если на гексе река. +2 $, если на гексе холмы."
 
 
 class MapError(ValueError):
@@ -34,6 +35,12 @@ class HexInfo:
     town: str | None
     city: City | None
     blocked: frozenset[int]
+    river: bool = False  # terrain "river", or a hill (or plain) hex whose record says "river": true
+
+    @property
+    def surcharge(self) -> int:
+        """What the terrain adds to a new tile's cost: hills and a river each, both on a hill with a river."""
+        return (HILL_SURCHARGE if self.terrain in HILLS else 0) + (RIVER_SURCHARGE if self.river else 0)
 
 
 @dataclass
@@ -161,7 +168,14 @@ def parse_board(data: dict, source: str = "map") -> Board:
         blocked = rec.get("blocked_edges", [])
         if not isinstance(blocked, list) or any(not isinstance(e, int) or not 0 <= e <= 5 for e in blocked):
             raise _fail(source, f"{where}: blocked_edges must be a list of edge numbers 0-5")
-        hexes[h] = HexInfo(terrain, town, city, frozenset(blocked))
+        river = rec.get("river", terrain == "river")
+        if not isinstance(river, bool):
+            raise _fail(source, f"{where}: river must be true or false, not {river!r}")
+        if river and terrain == "water":
+            raise _fail(source, f"{where}: a water hex cannot also have a river")
+        if terrain == "river" and not river:
+            raise _fail(source, f"{where}: terrain \"river\" has a river; \"river\": false contradicts it")
+        hexes[h] = HexInfo(terrain, town, city, frozenset(blocked), river)
     for h, info in hexes.items():
         for d in info.blocked:
             n = neighbor(h, d)

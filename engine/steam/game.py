@@ -36,7 +36,7 @@ from engine.steam.actions import (
     from_dict,
     to_dict,
 )
-from engine.steam.board import BAG, CUBE_COLORS, TERRAIN_SURCHARGE, Board, MapError, load_board, map_names
+from engine.steam.board import BAG, CUBE_COLORS, Board, MapError, load_board, map_names
 from engine.steam.hexes import Hex, hex_key, neighbor
 from engine.steam.track import Link, Network, Seg, Tile
 from i18n import N_, _, ngettext, pgettext
@@ -756,7 +756,7 @@ class Game:
     def _cost(self, h: Hex, face: str, terrain: bool) -> int:
         f = T.FACES[face]
         info = self.board.hexes[h]
-        return f.base_price + (TERRAIN_SURCHARGE[info.terrain] if terrain else 0)
+        return f.base_price + (info.surcharge if terrain else 0)
 
     def _classify(self, net: Network, h: Hex, e: int, player: int, town_tile: bool):
         """Check what a new track end at (h, e) meets.  Returns ("city", hex) | ("join", link) | ("open",)."""

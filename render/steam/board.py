@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from engine import hexgeo
-from engine.steam.board import load_board
+from engine.steam.board import HILLS, load_board
 from i18n import _, ngettext
 
 from ..fonts import font
@@ -95,11 +95,13 @@ def _paint_terrain(d: ImageDraw.ImageDraw, h, info, cx: float, cy: float, R: flo
     if info.terrain == "water":
         return
     d.polygon(corners, outline=S.OUTLINE, width=max(1, int(0.03 * R)))
-    if info.terrain == "river" and not info.city:
-        pts = [(cx + t * 0.8 * R, cy + 0.18 * R * math.sin(t * 2.2 * math.pi) + 0.25 * R)
+    hills = info.terrain in HILLS
+    if info.river and not info.city:  # above the peaks on a hill hex with a river (it pays for both)
+        wave_y = (-0.08 if hills else 0.25) * R
+        pts = [(cx + t * 0.8 * R, cy + 0.18 * R * math.sin(t * 2.2 * math.pi) + wave_y)
                for t in (i / 20 - 0.5 for i in range(21))]
         d.line(pts, fill=S.RIVER, width=int(0.09 * R), joint="curve")
-    if info.terrain in ("mountain", "hill") and not info.city:
+    if hills and not info.city:
         for dx in (-0.22, 0.12):
             x, y = cx + dx * R, cy + 0.38 * R
             d.polygon([(x - 0.16 * R, y), (x, y - 0.24 * R), (x + 0.16 * R, y)], fill=S.HILL_MARK)
