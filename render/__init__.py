@@ -4,7 +4,8 @@
   view_from_trace).
 * `draw_market(title, summary, facts)`: the stock market with the corporations' price tokens (in stack order).
 * `draw_companies(title, summary, facts, part=None)`: corporations, players, privates, bank, phase and depot;
-  `part="corporations"` or `"players"` (players, privates, depot) one half of it, for a phone.
+  `part="corporations"`, `"shares"` (1817's corporations' shares and loans; None elsewhere) or `"players"`
+  (players, privates, depot) one part of it, for a phone.
 * `draw_chart(title, history)`: players' values and share prices by stock round (`chart.value_history(log)`).
 
 `summary` is a state dict in the format of the 18xx.games trace lines (docs/formats/traces.md).

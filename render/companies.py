@@ -260,32 +260,39 @@ class _Table:
             d.text((x + PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="lm")
 
 
-# the companies picture in two for a phone, each about half as tall: the corporations (with the header and the
-# notes under them), then the players, privates and train depot (under the title line alone). A phone's viewer
-# fits a picture to its screen: a 640 × 2,880 one (1817 late) is shown ~190 pt wide, its letters ~5 pt; each
-# half of it ~375 pt wide, ~10 pt.
-PARTS = ("corporations", "players")
+# the companies picture in parts for a phone, each posted as a picture of its own: the corporations (with the
+# header and the notes under them); where they come in three tables (1817's size and loans) their shares and
+# loans; then the players, privates and train depot (each part under the title line alone). A phone's viewer
+# fits a picture to its screen, width and height: a 640 × 2,880 one (1817 late) is shown ~190 pt wide on a
+# 390 × 844 pt screen, its letters ~5 pt; 640 px wide and up to ~1,385 px tall (the screen's shape), ~375 pt
+# wide and ~10 pt.
+PARTS = ("corporations", "shares", "players")
 
 
-def draw_companies(title: str, summary: dict, facts: dict | None = None, part: str | None = None) -> bytes:
-    """The companies picture (640 px wide; 1,770-2,880 px tall late in a game), or one of its `PARTS`."""
+def draw_companies(title: str, summary: dict, facts: dict | None = None, part: str | None = None) -> bytes | None:
+    """The companies picture (640 px wide; 1,770-2,880 px tall late in a game), or one of its `PARTS` (None
+    for the `shares` part of a title whose corporations fit one picture: 1830, 1860, 18MEX)."""
     sheet = _sheet(title, summary, facts or {})
     if part == "corporations":
         return to_png(sheet.paint(sheet.head_lines, sheet.corporations))
+    if part == "shares":
+        return to_png(sheet.paint([], sheet.shares)) if sheet.shares else None
     if part == "players":
         return to_png(sheet.paint([], sheet.holdings))
     if part is not None:
         raise ValueError(f"no companies part {part!r}; the parts are {', '.join(PARTS)}")
-    return to_png(sheet.paint(sheet.head_lines, sheet.corporations + sheet.holdings))
+    return to_png(sheet.paint(sheet.head_lines, sheet.corporations + sheet.shares + sheet.holdings))
 
 
 class _Sheet(NamedTuple):
     """The companies picture laid out: its width, title and header lines, and the blocks (height, how to draw
-    it at a height) of the corporations and of the players, privates and depot."""
+    it at a height) of the corporations, of their shares and loans where those have a picture of their own (else
+    none), and of the players, privates and depot."""
     width: int
     title_line: str
     head_lines: list[str]
     corporations: list
+    shares: list
     holdings: list
 
     def paint(self, head_lines: list[str], blocks: list) -> Image.Image:
@@ -484,13 +491,15 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
     # what the next trains rust, under the header (a player weighs it before buying a train or spending)
     next_to_go = _next_to_go(summary, trains, list(upcoming))
     notes = [_("* obsolete: runs once more, then goes")] if obsolete else []
+    loans_notes: list[str] = []
     if loans:
         terms = dict(value=money(loans.get("value")), out=loans.get("out"), total=loans.get("total"),
                      rate=money(loans.get("rate")))
         loans_note = _("Loans of {value}: {out} of {total} out, interest {rate} a loan (fixed for this operating "
                        "round).", **terms) if loans.get("fixed") else \
             _("Loans of {value}: {out} of {total} out, interest {rate} a loan.", **terms)
-        notes.insert(0, f"{loans_note} {notes_zone}")
+        loans_notes = [loans_note]
+        notes.insert(0, notes_zone)
     if hidden:
         notes.append(_("Not started: {corporations}", corporations=", ".join(hidden)))
 
@@ -510,7 +519,6 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
                   for piece in (wrap_words(measure, line.split(" "), " ", font(18), width - 40)
                                 if measure.textlength(line, font=font(18)) > width - 40 else [line])] + \
         [line for sentence in next_to_go for line in wrap_words(measure, sentence.split(" "), " ", font(18), width - 40)]
-    note_lines = [line for note in notes for line in wrap_words(measure, note.split(" "), " ", font(NOTE_PX), width - 40)]
     ent = lambda sym: C.entity(title, sym)  # noqa: E731
 
     def table(t: _Table, x: int = 20):
@@ -519,7 +527,15 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
     def note(text: str):
         return NOTE_LINE, lambda d, y: d.text((20, y - 10), text, font=font(NOTE_PX), fill=NOTE_INK)
 
-    corporations = [table(t) for t in corp_tables] + [note(line) for line in note_lines]
+    def noted(texts: list[str]) -> list:
+        return [note(line) for text in texts for line in wrap_words(measure, text.split(" "), " ", font(NOTE_PX),
+                                                                    width - 40)]
+
+    # 1817 (once a corporation has started): how each runs with the header; how each is held and financed apart
+    if len(corp_tables) > 2 and corp_t.rows:
+        corporations, shares = [table(corp_tables[0]), *noted(notes)], [*map(table, corp_tables[1:]), *noted(loans_notes)]
+    else:
+        corporations, shares = [*map(table, corp_tables), *noted(loans_notes + notes)], []
     holdings = [table(t) for t in player_tables]
     if side_by_side:
         lefts = [20 + sum(t.width + 40 for t in (bottom + [train_t])[:k]) for k in range(len(bottom) + 1)]
@@ -527,7 +543,7 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
                                                                                         strict=True)]))
     else:
         holdings += [table(t) for t in bottom + [train_t]]
-    return _Sheet(width, f"{title} — {head[0]}", head_lines, corporations, holdings)
+    return _Sheet(width, f"{title} — {head[0]}", head_lines, corporations, shares, holdings)
 
 
 def wrap_words(d: ImageDraw.ImageDraw, words: list[str], sep: str, f, width: int) -> list[str]:

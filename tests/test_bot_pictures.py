@@ -36,3 +36,18 @@ def test_the_companies_picture_goes_in_two_with_every_change_of_it():
                                                                       session.facts())))
     parts = [Image.open(io.BytesIO(session.draw(kind))) for kind in ("companies", "players")]
     assert all(p.width == whole.width and p.height < whole.height for p in parts)
+
+
+def test_1817_posts_its_corporations_shares_and_loans_as_a_picture_of_their_own():
+    """1817's corporations come in three tables (how each runs; shares, stations, privates; size, loans,
+    shorts): the second and third are posted as a picture of their own with the other parts, whenever the
+    companies picture is. A title whose corporations fit one picture has no such part."""
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "15528.json").read_text())
+    game = load_18xx(log, upto=300)
+    session = G18xx("1817", game)
+    assert {"companies", "shares", "players"} <= set(session.start_pictures)
+    buy = next(a for a in game.actions if a["type"] == "buy_shares")
+    assert {"companies", "shares", "players"} <= session.pictures_for(Change(buy, {}, {}))
+    parts = [Image.open(io.BytesIO(session.draw(kind))) for kind in ("companies", "shares", "players")]
+    assert len({p.width for p in parts}) == 1 and all(p.height <= p.width * 844 / 390 for p in parts)
+    assert G18xx("1830", load_18xx(LOG, upto=92)).draw("shares") is None

@@ -11,7 +11,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from PIL import Image, ImageChops
+from PIL import Image
 from test_render import _compare
 
 import render
@@ -82,27 +82,40 @@ def test_companies_and_market_in_russian():
         _compare(f"{name}_ru", png)
 
 
-def test_the_companies_picture_in_two_is_its_halves():
-    """For a phone's viewer the tall companies picture (1817 late: 640 × ~2,900) goes in two: the corporations
-    with the header and notes, then the players, privates and depot under the title line. Each part is drawn
-    exactly as in the whole picture, and each is well under the whole's height."""
+def test_the_companies_picture_in_parts_is_its_parts(monkeypatch):
+    """For a phone's viewer the tall companies picture (1817 late: 640 × ~2,900) goes in three, each within a
+    phone screen's shape (390 × 844: ~1,385 px tall at 640 wide): the corporations with the header and their
+    notes (how each runs), their shares and loans with the loans' note, then the players, privates and depot
+    (these two under the title line alone). Each part is drawn exactly as in the whole picture (compared as
+    drawn, before each PNG's own palette rounds its colours)."""
+    from render import companies
+
     _, summary, facts = _late()
-    whole = Image.open(io.BytesIO(render.draw_companies("1817", summary, facts))).convert("RGB")
-    top, bottom = (Image.open(io.BytesIO(render.draw_companies("1817", summary, facts, part))).convert("RGB")
-                   for part in ("corporations", "players"))
-    assert top.width == bottom.width == whole.width
-    assert max(top.height, bottom.height) < 0.7 * whole.height
-    title_h, end = 54, top.height - 16  # the title line (on both); where the corporations' blocks end
-
-    def same(a: Image.Image, b: Image.Image) -> bool:  # but for the palette each picture's colours are put in
-        return a.size == b.size and ImageChops.difference(a, b).convert("L").point(lambda v: v > 40 and 255).getbbox() is None
-
-    assert same(top.crop((0, 0, top.width, end)), whole.crop((0, 0, top.width, end)))
-    assert same(bottom.crop((0, 0, top.width, 44)), whole.crop((0, 0, top.width, 44)))  # the header lines below
-    assert same(bottom.crop((0, title_h, top.width, bottom.height)), whole.crop((0, end, top.width, whole.height)))
+    with monkeypatch.context() as m:
+        m.setattr(companies, "to_png", lambda img: img)
+        whole = render.draw_companies("1817", summary, facts)
+        parts = [render.draw_companies("1817", summary, facts, part) for part in companies.PARTS]
+    assert companies.PARTS == ("corporations", "shares", "players")
+    assert all(p.width == whole.width and p.height <= whole.width * 844 / 390 for p in parts)
+    title_h, margin = 54, 16  # the title line (on every part); under a part's last block
+    y = 0  # where each part's blocks are in the whole picture
+    for k, part in enumerate(parts):
+        top = 0 if k == 0 else title_h
+        assert part.crop((0, 0, part.width, 44)) == whole.crop((0, 0, part.width, 44))  # the title line
+        assert part.crop((0, top, part.width, part.height - margin)) == \
+            whole.crop((0, y, part.width, y + part.height - margin - top))
+        y += part.height - margin - top
+    assert y == whole.height - margin
+    # before any corporation has started, its tables empty, the corporations are one picture as before
+    start = rules_class("1817").from_18xx(dict(LOG, actions=[]))
+    assert render.draw_companies("1817", start.summary(), start.facts(), "shares") is None
+    # the loans' note is under the loans, in the shares part
+    other = dict(facts, loans=dict(facts["loans"], out=facts["loans"]["out"] + 1))
+    assert render.draw_companies("1817", summary, other, "corporations") == render.draw_companies("1817", summary, facts, "corporations")
+    assert render.draw_companies("1817", summary, other, "shares") != render.draw_companies("1817", summary, facts, "shares")
     try:
         render.draw_companies("1817", summary, facts, "privates")
     except ValueError as e:
-        assert "corporations, players" in str(e)
+        assert "corporations, shares, players" in str(e)
     else:
         raise AssertionError("an unknown part was drawn")

@@ -51,10 +51,11 @@ class G18xx(Session):
         "end_turn": Button(N_("End turn"), "secondary", "done", when="pass"),
         "bankrupt": Button(N_("Yes, go bankrupt"), "danger", "bankrupt"),
     }
-    # the companies picture in two (render.companies.PARTS): "companies" its corporations, "players" its
-    # players, privates and train depot, each half as tall for a phone's viewer; posted together
-    picture_kinds = ("map", "market", "companies", "players", "chart")
-    start_pictures = ("map", "companies", "players")
+    # the companies picture in parts (render.companies.PARTS) for a phone's viewer, posted together: "companies"
+    # its corporations, "shares" (1817 only: none drawn elsewhere) their shares and loans, "players" its players,
+    # privates and train depot
+    picture_kinds = ("map", "market", "companies", "shares", "players", "chart")
+    start_pictures = ("map", "companies", "shares", "players")
 
     def __init__(self, title: str, game: Any, values: ValueHistory | None = None):
         super().__init__(title, game)
@@ -572,7 +573,7 @@ class G18xx(Session):
         if after.get("finished"):
             kinds |= {"market", "companies", "chart"}  # the end-of-game post: the ranking over the game
         if "companies" in kinds:
-            kinds.add("players")
+            kinds |= {"shares", "players"}
         return kinds
 
     def named_summary(self, names: dict[int, str] | None) -> dict:
@@ -599,8 +600,8 @@ class G18xx(Session):
             return render.draw_map(self.game.map_view(), routes=routes, caption=caption)
         if kind == "market":
             return render.draw_market(self.title, self.named_summary(names), self.facts())
-        if kind in ("companies", "players"):
-            part = "corporations" if kind == "companies" else "players"
+        if kind in ("companies", "shares", "players"):
+            part = "corporations" if kind == "companies" else kind
             return render.draw_companies(self.title, self.named_summary(names), self.facts(), part)
         if kind == "chart":
             return render.draw_chart(self.title, self.value_history(names))
