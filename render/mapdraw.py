@@ -43,9 +43,12 @@ SHORT_CALLOUT_BELOW = 16  # ... and an abbreviation smaller than this, the callo
 SHORT_CALLOUT_GAIN = 1.1  # ... its abbreviation at least this much larger than in the hex (1817's 14.5 px `Ind.`: 16)
 CALLOUT_SIZES = (0.22, 0.2)
 CALLOUT_PX = 16  # ... at least
-# where a callout may go beyond an edge of its hex: (gap from the edge, offset along it), in hex radii
+# where a callout may go beyond an edge of its hex: (gap from the edge, offset along it), in hex radii; the
+# last ones towards a corner, where a track leaving by the middle of the edge leaves room (late in a game
+# 1817's Scranton, 1860's Merstone)
 CALLOUT_SPOTS = ((0.14, 0), (0.14, -0.22), (0.14, 0.22), (0.4, 0), (0.4, -0.3), (0.4, 0.3), (0.06, -0.4),
-                 (0.06, 0.4), (0.25, -0.45), (0.25, 0.45))
+                 (0.06, 0.4), (0.25, -0.45), (0.25, 0.45),
+                 *((0.14, t) for t in (-0.25, 0.25, -0.3, 0.3)))
 
 
 class HexPicture(NamedTuple):

@@ -435,26 +435,29 @@ def test_a_name_too_small_for_its_hex_goes_in_a_callout_over_an_empty_stretch(mo
     assert "Maz." not in painter.legend and painter.legend["Mex."] == "Mexico City"
 
 
-def test_1860s_newport_and_merstone_late_in_a_game_are_named_in_callouts(monkeypatch):
-    """Late in 1860 (1860_game_end_bank) Newport (G5) and Merstone (G7), in the crowded middle of the island,
-    fit their hexes only as `New.` at 11.5 px and `Mer.` at 13.5 px: each goes in a callout at 16 px or more
-    over an empty stretch of a neighbour."""
+@pytest.mark.parametrize("log", ["1860_game_end_bank", "1860_game_end_stock_market"])
+def test_1860s_newport_and_merstone_late_in_a_game_are_named_in_callouts(monkeypatch, log):
+    """Late in 1860 Newport (G5) and Merstone (G7), in the crowded middle of the island, fit their hexes only
+    as `New.` at 11.5 px and `Mer.` at 13.5 px: each goes in a callout at 16 px or more over an empty stretch
+    of a neighbour (at the end of 1860_game_end_stock_market Merstone's only one is towards a corner of its
+    hex, the middles of its edges taken by track)."""
     from engine.titles import load_18xx
 
-    view = load_18xx(json.loads((HERE / "fixtures" / "1860" / "1860_game_end_bank.json").read_text())).map_view()
+    view = load_18xx(json.loads((HERE / "fixtures" / "1860" / f"{log}.json").read_text())).map_view()
     _painter, _plain, callouts = _callouts_checked(view, monkeypatch)
     assert {"G5", "G7"} <= set(callouts)
 
 
 def test_1817s_names_and_abbreviations_under_16_px_late_in_a_game_are_named_in_callouts(monkeypatch):
-    """Late in 1817 15528 Indianapolis (F3) and Philadelphia (F19) fit their hexes only as `Ind.` and `Phi.` at
-    14.5 px, Blacksburg (I12) only at 14.5 px (0.2 R): each goes in a callout at 16 px over an empty stretch of
-    a neighbour (a 14.5 px abbreviation was left in its hex while a callout had to be 1.15 times larger)."""
+    """Late in 1817 15528 Indianapolis (F3), Philadelphia (F19) and Scranton (D19) fit their hexes only as
+    `Ind.`, `Phi.` and `Scr.` at 14.5 px, Blacksburg (I12) only at 14.5 px (0.2 R): each goes in a callout at
+    16 px over an empty stretch of a neighbour (a 14.5 px abbreviation was left in its hex while a callout had
+    to be 1.15 times larger; Scranton's goes near a corner of its hex, its edges' middles taken by track)."""
     from engine.titles import load_18xx
 
     view = load_18xx(json.loads((HERE / "fixtures" / "1817" / "15528.json").read_text())).map_view()
     _painter, _plain, callouts = _callouts_checked(view, monkeypatch)
-    assert {"F3", "F19", "I12"} <= set(callouts)
+    assert {"F3", "F19", "I12", "D19"} <= set(callouts)
     assert callouts["I12"]["lines"] == ["Blacksburg"]
 
 
