@@ -442,10 +442,10 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
         private_t.add([sym, c.get("name", ""), _owner_name(owner, names), money(c.get("value")),
                        money(c.get("revenue"))] + ([row_of.get(sym, "")] if row_of else []),
                       {"bold": row_of.get(sym) == 1})
-    for sym in summary.get("closed_companies", []):
-        c = companies.get(sym, {})
-        private_t.add([sym, c.get("name", ""), _("closed"), money(c.get("value")), money(c.get("revenue"))] +
-                      ([""] if row_of else []), {"dim": True})
+    # the closed ones named in a line under the privates and depot, not given rows (in light grey, 18MEX's seven
+    # at its end took 14 rows of names wrapped in two)
+    closed = summary.get("closed_companies") or []
+    closed_note = [_("Closed privates: {companies}", companies=", ".join(closed))] if closed else []
 
     trains = {t["name"]: t for t in d_.get("trains", [])}
     depot = summary.get("depot", {})
@@ -543,6 +543,7 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
                                                                                         strict=True)]))
     else:
         holdings += [table(t) for t in bottom + [train_t]]
+    holdings += noted(closed_note)
     return _Sheet(width, f"{title} — {head[0]}", head_lines, corporations, shares, holdings)
 
 

@@ -276,6 +276,18 @@ def test_1860_companies_fit_a_phone_with_every_state():
         _compare(name, png)
 
 
+def test_closed_privates_are_named_in_a_line_not_given_rows(late):
+    """A closed private does nothing more: the closed ones are named in one dark line under the privates and
+    the depot (18MEX's seven closed at its end took fourteen light grey rows, their names over two)."""
+    from render import companies
+
+    _, summary = late
+    everyone = ["SV", "CS", "DH", "MH", "CA", "BO"]
+    heights = [_img(render.draw_companies("1830", dict(summary, companies={}, closed_companies=closed),
+                                          part="players")).height for closed in ([], everyone[:1], everyone)]
+    assert heights[1] == heights[2] == heights[0] + companies.NOTE_LINE
+
+
 def test_the_companies_picture_tells_what_the_next_trains_rust_and_who_acts_for_the_operator_to_act(late):
     """A player weighs what the next train types rust before buying a train or spending: the picture's header says
     it, with whose trains go; and for the corporation to act, the player who acts for it."""
