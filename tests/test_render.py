@@ -319,6 +319,11 @@ def test_a_grid_market_is_drawn_up_to_the_spaces_in_play(late):
     # at the start only the pars are in play: up to two columns past them
     start = _img(render.draw_market("1830", {"corporations": {}}))
     assert start.width == market._columns_in_play(_market_data("1830"), {}) * cw + 21 < img.width
+    # its prices 22 px (were 18): on a phone showing it 400 px wide their digits read 7.3 px high (were 5.9)
+    x0, y0, _ = cells[(0, 0)]
+    ink = img.crop((int(x0) + 4, int(y0) + 4, int(x0 + cw) - 4, int(y0) + 28)).convert("L").point(lambda v: v < 60 and 255)
+    top, bottom = ink.getbbox()[1], ink.getbbox()[3]
+    assert (bottom - top) * 400 / img.width >= 7, (bottom - top, img.width)
 
 
 def test_a_cut_grid_market_names_the_zones_it_leaves_out():
