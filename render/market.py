@@ -20,10 +20,10 @@ ZONE = {  # light tints of 18xx.games' market colours, by type name
 }
 PLAIN = (246, 240, 226)
 PAR_RING = (200, 0, 0)
-TOK_R = 19
 GRID_W, GRID_H = 86, 84  # a grid market's space
-# three or more markers on one grid space are labels as wide as the space, one under another (round tokens
-# three abreast were ~13 px across on a phone); its row grows to hold them
+# a grid space's markers are labels as wide as the space (inside a par space's ring), one under another, their
+# names up to 22 px (round tokens three abreast were ~13 px across on a phone; one or two, 15 px letters at
+# most, read 5-7 px); a row grows to hold two or more
 GRID_TAG, GRID_TAG_GAP, GRID_TAG_TOP = 36, 4, 28
 COLUMNS_BEYOND = 2  # a grid market shows this many columns past its rightmost marker or par space
 # the legend (zone colours, par) and a cut grid market's note: lines as wide as the picture, letters LEGEND_PX
@@ -121,9 +121,8 @@ def _wrapped(row: list, line_rows: tuple, top: int, cell, cells: dict) -> float:
 
 
 def _grid_depths(n_rows: int, stacks: dict) -> tuple[int, ...]:
-    """Per row of a grid market, the most labels on one of its spaces (0 where no space holds three markers)."""
-    return tuple(max([len(syms) for (r, _), syms in stacks.items() if r == row and len(syms) >= 3] or [0])
-                 for row in range(n_rows))
+    """Per row of a grid market, the most labels on one of its spaces."""
+    return tuple(max([len(syms) for (r, _), syms in stacks.items() if r == row] or [0]) for row in range(n_rows))
 
 
 def _grid_row_height(labels: int) -> int:
@@ -132,12 +131,9 @@ def _grid_row_height(labels: int) -> int:
 
 def grid_markers(n: int, x0: float, y0: float) -> list[tuple[float, float, float, float]]:
     """Where `n` markers go on the grid space whose top left corner is (x0, y0): (centre x, centre y, width,
-    height), in stack order. One or two are round tokens side by side under the price; three or more, labels
-    as wide as the space, one under another (the row is `_grid_row_height` high)."""
-    if n <= 2:
-        return [(x0 + GRID_W / 2 + (k - (n - 1) / 2) * (2 * TOK_R + 1), y0 + GRID_TAG_TOP + TOK_R, 2 * TOK_R,
-                 2 * TOK_R) for k in range(n)]
-    return [(x0 + GRID_W / 2, y0 + GRID_TAG_TOP + GRID_TAG / 2 + k * (GRID_TAG + GRID_TAG_GAP), GRID_W - 8, GRID_TAG)
+    height), in stack order: labels as wide as the space, one under another under the price (the row is
+    `_grid_row_height` high)."""
+    return [(x0 + GRID_W / 2, y0 + GRID_TAG_TOP + GRID_TAG / 2 + k * (GRID_TAG + GRID_TAG_GAP), GRID_W - 14, GRID_TAG)
             for k in range(n)]
 
 
@@ -375,12 +371,7 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
         x0, y0, up = cells[pos]
         if not one_d:
             for k, (sym, (x, y, w, h)) in enumerate(zip(syms, grid_markers(len(syms), x0, y0), strict=True)):
-                if len(syms) >= 3:
-                    _tag(d, title, x, y, sym, w, h, k + 1 if ordered else None)
-                    continue
-                _token(d, title, x, y, w / 2, sym)
-                if ordered and len(syms) > 1:
-                    _order_mark(d, x + w * 0.375, y - h * 0.375, k + 1)
+                _tag(d, title, x, y, sym, w, h, k + 1 if ordered and len(syms) > 1 else None)
         elif zigzag:
             for k, sym in enumerate(syms):
                 x = x0 + cw / 2

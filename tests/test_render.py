@@ -343,10 +343,11 @@ def _market_data(title: str) -> dict:
 
 
 @pytest.mark.parametrize("title, syms", [("1830", ["PRR", "B&O", "NYNH", "CPR"]), ("18MEX", ["NdM", "UdY", "SPM"])])
-def test_three_or_more_markers_on_a_grid_space_are_labels_a_phone_reads(title, syms):
+def test_markers_on_a_grid_space_are_labels_a_phone_reads(title, syms):
     """Markers sharing a space of 1830's or 18MEX's market were round tokens three abreast, ~13 px across on a
-    phone: three or more are labels as wide as the space, one under another in operating order, their row
-    grown to hold them; a phone (the picture shown 400 px wide) still shows each 14 px high and 30 px wide."""
+    phone, and one or two round tokens had names of 15 px at most (5-7 px on a phone): every marker is a label
+    as wide as the space, one under another in operating order, a row of two or more grown to hold them; a
+    phone (the picture shown 400 px wide) still shows each 14 px high and 30 px wide."""
     from render import colors, market
 
     ops = {sym: {"stack_position": k} for k, sym in enumerate(syms)}
@@ -369,11 +370,12 @@ def test_three_or_more_markers_on_a_grid_space_are_labels_a_phone_reads(title, s
         assert abs((box[0] + box[2]) / 2 - x) <= 2 and abs((box[1] + box[3]) / 2 - y) <= 2, (sym, box)
         tops.append(box[1])
     assert tops == sorted(tops)  # the first to operate on top
-    # two markers stay round tokens side by side under the price, the row as high as the others
-    two = market.grid_markers(2, x0, y0)
-    assert two[0][1] == two[1][1] and two[0][0] + two[0][2] / 2 < two[1][0] - two[1][2] / 2 + 2
-    assert market._grid_depths(len(_market_data(title)["grid"]), market._stacks(
-        {"corporations": {sym: {"price": [0, 1, 3]} for sym in syms[:2]}}))[1] == 0
+    # one marker is such a label too, its row as high as the others; two go one under another, the row grown
+    rows = [market._grid_row_height(market._grid_depths(len(_market_data(title)["grid"]), market._stacks(
+        {"corporations": {sym: {"price": [0, 1, 3]} for sym in syms[:n]}}))[1]) for n in (1, 2)]
+    assert rows[0] == market.GRID_H < rows[1]
+    one, = market.grid_markers(1, x0, y0)
+    assert one == spots[0] and one[1] + one[3] / 2 < y0 + market.GRID_H
 
 
 @pytest.mark.parametrize("title", ["1830", "18MEX"])
