@@ -33,8 +33,10 @@ LEGEND_PX, LEGEND_LINE, LEGEND_SWATCH = 18, 34, 24
 # prices legible; its markers are labels as wide as a space, stacked above the upper spaces and below the
 # lower ones
 ZZ_W, ZZ_H, ZZ_BAND, ZZ_TAG = 106, 50, 14, 38
-# a long one-row market (1817's 32 spaces) wraps into lines of WRAP spaces, markers two abreast under a space
-WRAP, WRAP_W, WRAP_H, WRAP_TOK_R = 8, 100, 66, 24
+# a long one-row market (1817's 32 spaces) wraps into lines of WRAP spaces, its markers labels as wide as a
+# space one under another under it (round tokens two abreast had names of 19 px at most, NYSW 14: 6.7 px on a
+# phone)
+WRAP, WRAP_W, WRAP_H, WRAP_TAG = 8, 100, 66, 36
 # zones named on their spaces
 ZONE_WORDS = {"liquidation": NP_("market", "liquidation"), "acquisition": NP_("market", "acquisition")}
 # ... shortened where the word is wider than a space, and after a price in the companies' table
@@ -60,8 +62,8 @@ def _band_depths(n_cols: int, stacks: dict) -> tuple[tuple[int, int], ...]:
 
 def _tag(d: ImageDraw.ImageDraw, title: str, x: float, y: float, sym: str, w: float = ZZ_W - 10,
          h: float = ZZ_TAG, order: int | None = None) -> None:
-    """A corporation's marker as a label (the zig-zag's, a crowded grid space's): its colours, its name in big
-    letters; `order`: its place in the operating order of its space, in a white disc at its left end."""
+    """A corporation's marker as a label (every market's): its colours, its name in big letters; `order`: its
+    place in the operating order of its space, in a white disc at its left end."""
     fill, text = C.entity(title, sym)
     d.rounded_rectangle((x - w / 2, y - h / 2, x + w / 2, y + h / 2), radius=h // 2, fill=fill, outline=C.BLACK,
                         width=2)
@@ -99,9 +101,14 @@ def _zigzag(row: list, depths: tuple, top: int, cell, cells: dict) -> float:
 
 
 def _line_rows(n_cols: int, stacks: dict) -> tuple[int, ...]:
-    """Per line of a wrapped row, the rows of markers (two abreast) under its fullest space."""
-    return tuple(max([-(-len(syms) // 2) for (_, c), syms in stacks.items() if c // WRAP == k] or [1])
+    """Per line of a wrapped row, the markers under its fullest space (room for one at least)."""
+    return tuple(max([len(syms) for (_, c), syms in stacks.items() if c // WRAP == k] or [1])
                  for k in range(-(-n_cols // WRAP)))
+
+
+def _line_height(rows: int) -> int:
+    """A wrapped row's line: its spaces and `rows` markers under them."""
+    return WRAP_H + rows * (WRAP_TAG + 4) + 14
 
 
 def _wrapped(row: list, line_rows: tuple, top: int, cell, cells: dict) -> float:
@@ -109,7 +116,7 @@ def _wrapped(row: list, line_rows: tuple, top: int, cell, cells: dict) -> float:
     goes."""
     line_top = [top]
     for rows in line_rows:
-        line_top.append(line_top[-1] + WRAP_H + rows * (2 * WRAP_TOK_R + 3) + 14)
+        line_top.append(line_top[-1] + _line_height(rows))
     for c, info in enumerate(row):
         if info is None:
             continue
@@ -180,17 +187,6 @@ def _zones_left_out(title: str, market: dict, shown: int) -> list[str]:
     return sorted(zones(lambda c: c >= shown) - zones(lambda c: c < shown))
 
 
-def _token(d: ImageDraw.ImageDraw, title: str, x: float, y: float, r: float, sym: str) -> None:
-    fill, text = C.entity(title, sym)
-    d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=C.BLACK, width=2)
-    size = int(r * 0.8)
-    f = font(size, "condensed")
-    while size > 7 and d.textlength(sym, font=f) > 1.8 * r:
-        size -= 1
-        f = font(size, "condensed")
-    d.text((x, y), sym, font=f, fill=text, anchor="mm")
-
-
 def _order_mark(d: ImageDraw.ImageDraw, x: float, y: float, n: int, r: int = 7) -> None:
     """A small white disc with the marker's place in the operating order of its space."""
     d.ellipse((x - r, y - r, x + r, y + r), fill=C.WHITE, outline=C.BLACK, width=1)
@@ -234,7 +230,7 @@ def _background_in(title: str, deepest: int | tuple, lang: str):
     elif not zigzag:
         cw, ch = WRAP_W, WRAP_H
         width = WRAP * WRAP_W + 40
-        height = 52 + sum(WRAP_H + rows * (2 * WRAP_TOK_R + 3) + 14 for rows in deepest) + 60
+        height = 52 + sum(_line_height(rows) for rows in deepest) + 60
     else:
         cw, ch = ZZ_W, ZZ_H
         width = ZZ_W // 2 * (ZZ_BAND - 1) + ZZ_W + 40
@@ -380,14 +376,8 @@ def draw_market(title: str, summary: dict, facts: dict | None = None) -> bytes:
                 _tag(d, title, x, y, sym)
                 if ordered and len(syms) > 1:
                     _order_mark(d, x + cw / 2 - 12, y - ZZ_TAG / 2 + 6, k + 1, 10)
-        else:  # a wrapped row: two abreast under the space
-            r = WRAP_TOK_R
+        else:  # a wrapped row: one under another under the space
             for k, sym in enumerate(syms):
-                row_i, col_i = divmod(k, 2)
-                n_in_row = min(2, len(syms) - row_i * 2)
-                x = x0 + cw / 2 + (col_i - (n_in_row - 1) / 2) * (2 * r + 2)
-                y = y0 + ch + r + 4 + row_i * (2 * r + 3)
-                _token(d, title, x, y, r, sym)
-                if ordered and len(syms) > 1:
-                    _order_mark(d, x + r * 0.75, y - r * 0.75, k + 1)
+                y = y0 + ch + 4 + WRAP_TAG / 2 + k * (WRAP_TAG + 4)
+                _tag(d, title, x0 + cw / 2, y, sym, cw - 8, WRAP_TAG, k + 1 if ordered and len(syms) > 1 else None)
     return to_png(img)

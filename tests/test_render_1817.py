@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from PIL import Image
-from test_render import _compare
+from test_render import _compare, _where
 
 import render
 from engine.core.actions import resolve_undo
@@ -46,7 +46,7 @@ def test_map_shows_mines_and_bridges():
 
 
 def test_market_wraps_its_row_and_names_the_zones():
-    from render import market
+    from render import colors, market
 
     _, summary, facts = _late()
     png = render.draw_market("1817", summary, facts)
@@ -54,6 +54,11 @@ def test_market_wraps_its_row_and_names_the_zones():
     # four lines of eight spaces, 840 px wide: a phone showing it 400 px wide reads its prices ~12 px high (three
     # lines of eleven, 1,140 px, read ~9 px)
     assert img.width == market.WRAP * market.WRAP_W + 40 <= 900 and img.height < 1.5 * img.width
+    # its markers labels as wide as a space, one under another (round tokens two abreast were ~23 px across
+    # on a phone, NYSW's name 6.7 px high): ~44 px wide on a phone, names up to 10.5 px
+    for sym in ("A&S", "GT"):
+        box = _where(img.convert("RGB"), colors.entity("1817", sym)[0])
+        assert (box[2] - box[0]) * 400 / img.width >= 40, (sym, box)
     _compare("market_1817_zones", png)
 
 
