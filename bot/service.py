@@ -53,7 +53,7 @@ from bot.db import (
 )
 from bot.errors import PreviewClosed, Refusal, UserError, clip, quote
 from bot.names import CommandName
-from bot.session import Change, Engine, Session, Title, player_name, written_name, written_text
+from bot.session import Change, Engine, Session, Title, written_name, written_text
 from i18n import DEFAULT, N_, _, lazy, lazy_n, ngettext, normalize, speaking, use
 
 log = logging.getLogger(__name__)
@@ -2453,7 +2453,7 @@ class Service:
             if isinstance(told, dict) and told and (not session.finished or
                                                     {str(k): v for k, v in told.items()} != session.result()):
                 # the site's result is stored as the game ended there; the game is what its actions make it
-                said = ", ".join(f"{player_name(k, turn_names)} {v}" for k, v in told.items())
+                said = self._told_result(told, lv.names)
                 text += "\n" + (_("The log's result ({told}) is not what the game replays to here: the replayed "
                                   "result stands.", told=said) if session.finished else
                                 _("The log gives a result ({told}), but replayed here the game is not over: it goes "
@@ -2461,6 +2461,25 @@ class Service:
             reply = lv.reply(text)
             await self._finish_reply(lv, reply, None, set(), turn)
             return lv.row, await self._tell(lv, reply, set(session.picture_kinds), None, None)  # posted by the caller
+
+    @staticmethod
+    def _told_result(told: dict, names: dict[int, str]) -> str:
+        """The result an imported log gives, as its post tells it: each player by their name as written, each
+        score a number; anything else the log holds there (it is the file's, not the game's) is quoted as member
+        input is, and no more entries than the game has players are told."""
+        def who(key: Any) -> str:
+            try:
+                return names[int(key)]
+            except (KeyError, TypeError, ValueError):
+                return quote(key)
+
+        def score(value: Any) -> str:
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10**12:
+                return str(value)
+            return quote(value)
+
+        said = [f"{who(k)} {score(v)}" for k, v in list(told.items())[:len(names)]]
+        return ", ".join(said) + (", …" if len(told) > len(names) else "")
 
     # ------------------------------------------------------------------ reminders & DMs
     @_told_in_full
