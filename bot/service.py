@@ -314,8 +314,14 @@ def _as_stored(action: dict) -> dict:
     return json.loads(json.dumps(action))
 
 
+# what a name keeps of no letter: control characters, and the marks that set the direction of the text after them
+# (a name ending in a right-to-left override would show the rest of its line backwards: `Next: …` spelt anew)
+UNSEEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def _short(name: str) -> str:
-    name = " ".join(str(name).split())
+    """A player's name as stored: on one line, without the characters that show nothing, at most `NAME_LIMIT`."""
+    name = UNSEEN.sub("", " ".join(str(name).split()))
     return name[:NAME_LIMIT] or "?"
 
 

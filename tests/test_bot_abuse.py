@@ -56,3 +56,30 @@ async def test_an_imported_logs_result_is_told_as_typed_and_bounded(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_names_lose_the_characters_that_show_nothing(tmp_path):
+    """A name's control characters and direction marks are not kept (a right-to-left override would show the rest
+    of its line backwards: whose turn it is, spelt anew): a member's Discord name and an imported log's names."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot = await runner.start()
+    try:
+        ann = fake.add_user("Ann\u202e")
+        bob = fake.add_user("B\x00o\u2067b\x07")
+        await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        thread = _threads(fake)[-1]
+        await fake.command(bob, thread, "game", {}, sub="join")
+        lobby = fake.channel_messages(thread)[0].content
+        assert "Ann, Bob." in lobby and not re.search("[\x00-\x09\x0b-\x1f\u202e\u2067]", lobby), repr(lobby)
+        log = fixture_log()
+        named = dict(log, actions=[], players=[{**p, "name": f"\u202eP{i}\x1b[31m"} for i, p in enumerate(log["players"])])
+        rec = await _import(fake, ann, named, [])
+        assert rec.final.content.startswith("Imported"), rec.final.content
+        seats = await bot.db.seats(_game_of(rec))
+        assert [s.name for s in seats] == ["P0[31m", "P1[31m", "P2[31m", "P3[31m"]
+        said = next(m.content for m in fake.channel_messages(_threads(fake)[-1]) if m.content.startswith("Imported"))
+        assert not re.search("[\x00-\x09\x0b-\x1f\u202e]", said), repr(said)
+    finally:
+        await runner.stop()
+        await fake.stop()
