@@ -78,6 +78,8 @@ MAX_READS_AT_ONCE = 2  # heavy reads (status, history, export) one member may ha
 # (min(32, cores + 4): 6 on two cores), which every server's actions, undos and pictures use too
 MAX_READS_RUNNING = 3
 MAX_COMPLETIONS_AT_ONCE = 2  # autocompletes one member may have on their way (more: no choices, no work)
+MAX_IMPORTS_AT_ONCE = 1  # imports one member may have on their way, their file's download included (more: refused)
+MAX_UNDOS_AT_ONCE = 1  # undo requests and votes one member may have on their way (each may replay the game)
 BALLOT_TOKENS = 1 << 20  # the least number an undo request's or trade offer's own buttons carry (above any count)
 BALLOT_PING_EVERY = 300.0  # seconds: a seat's undo requests (or trade offers) ping the seats asked once in this long
 # games kept in memory (a long 1817 game takes a few MB): beyond this many, or idle this long, a game not in use
@@ -407,6 +409,8 @@ class Service:
         self._reading: dict[int, int] = {}  # member id -> their heavy reads on their way (`_heavy_read`)
         self.reads = Turns(MAX_READS_RUNNING)  # all members' heavy reads (`_heavy_read`)
         self._completing: dict[int, int] = {}  # member id -> their autocompletes on their way (`autocomplete`)
+        self._importers: dict[int, int] = {}  # member id -> their imports on their way (`importing`)
+        self._undoing: dict[int, int] = {}  # member id -> their undo requests and votes on their way (`_one_undo`)
         self.clock: Callable[[], float] = time.time  # when a ballot pinged (`_may_ping`: stored, so wall time)
 
     # ------------------------------------------------------------------ games in memory
@@ -1630,6 +1634,21 @@ class Service:
             raise UserError(lazy("steps must be a number, not {value}.", value=quote(steps))) from None
         if not 1 <= steps <= MAX_UNDO_STEPS:
             raise UserError(lazy("steps: how many actions to take back, from 1 to {most}.", most=MAX_UNDO_STEPS))
+        with self._one_undo(caller):
+            return await self._undo(game_id, caller, steps, publish)
+
+    @contextlib.contextmanager
+    def _one_undo(self, caller: Caller) -> Iterator[None]:
+        """One of the member's undo requests or votes on its way: each may replay the game in a worker thread (a
+        second for a long 1817 game) before the game is held, so a member has at most `MAX_UNDOS_AT_ONCE` (a further
+        one is refused at once, costing nothing), and cannot fill the worker threads every server's actions use."""
+        with _one_more(self._undoing, caller.member_id, MAX_UNDOS_AT_ONCE) as had:
+            if had is None:
+                raise UserError(lazy("Your other undo request or vote is on its way: send this one once it is "
+                                     "answered."))
+            yield
+
+    async def _undo(self, game_id: int, caller: Caller, steps: int, publish: Publish | None) -> Reply | UndoRequest:
         prepared = await self._prepare_undo(game_id, caller, steps)
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
@@ -2101,6 +2120,11 @@ class Service:
                         publish: Publish | None = None, *, message_id: int | None = None) -> Reply:
         """A vote on the open undo request `token` (the number on its buttons; `message_id`: the message whose
         button voted, see `_answered`)."""
+        with self._one_undo(caller):
+            return await self._vote(game_id, caller, agree, token, publish, message_id)
+
+    async def _vote(self, game_id: int, caller: Caller, agree: bool, token: int, publish: Publish | None,
+                    message_id: int | None) -> Reply:
         await self._ballot_settled(game_id)
         prepared = await self._prepare_vote(game_id, caller, token) if agree else None
         async with self.lock(game_id):
@@ -2389,6 +2413,16 @@ class Service:
                                    "The log has {n} players; {title} is for at least {least}.", len(ids),
                                    title=title.display_name, least=title.player_range[0]))
         return parsed, data
+
+    @contextlib.asynccontextmanager
+    async def importing(self, caller: Caller) -> AsyncIterator[None]:
+        """One of the member's imports on its way, from the download of its file to its post: a member has at most
+        `MAX_IMPORTS_AT_ONCE` (a further one is refused at once, before its file is downloaded), as imports wait
+        for each other (`import_game`) each holding its file of up to 12 MB."""
+        with _one_more(self._importers, caller.member_id, MAX_IMPORTS_AT_ONCE) as had:
+            if had is None:
+                raise UserError(lazy("Your other import is on its way: import this one once it is answered."))
+            yield
 
     async def import_game(self, caller: Caller, data: bytes | str | dict, members: list[tuple[int, str] | None],
                           *, channel_id: int | None = None, thread_id: int | None = None,

@@ -5,8 +5,10 @@ every server's games share."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import threading
 
 import pytest
 from fakediscord import AttachmentRef, BotRunner, FakeDiscord, UserRef
@@ -81,5 +83,84 @@ async def test_names_lose_the_characters_that_show_nothing(tmp_path):
         said = next(m.content for m in fake.channel_messages(_threads(fake)[-1]) if m.content.startswith("Imported"))
         assert not re.search("[\x00-\x09\x0b-\x1f\u202e]", said), repr(said)
     finally:
+        await runner.stop()
+        await fake.stop()
+
+
+class HeldLoads(QuickPictures):
+    """Imports' replays wait for `release` (each tells `loading` it began)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loading, self.release = asyncio.Event(), threading.Event()
+        self.loop = asyncio.get_running_loop()
+
+    def load(self, log: dict):
+        self.loop.call_soon_threadsafe(self.loading.set)
+        self.release.wait(30)
+        return super().load(log)
+
+
+async def test_a_member_has_one_import_on_its_way_at_a_time(tmp_path):
+    """Imports wait for each other, each holding its file (up to 12 MB): a member's second import while the first
+    is on its way is refused at once, its file never downloaded; another member's waits its turn as before."""
+    fake = await FakeDiscord().start()
+    engine = HeldLoads()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=engine)
+    bot = await runner.start()
+    try:
+        log = fixture_log()
+        ann, bob, cid, dee = members = [fake.add_user(n) for n in ("Ann", "Bob", "Cid", "Dee")]
+        short = dict(log, actions=resolved_actions(log)[:20])
+        first = asyncio.ensure_future(_import(fake, ann, short, members))
+        await asyncio.wait_for(engine.loading.wait(), 20)
+        again = await _import(fake, ann, short, members)
+        assert "Your other import is on its way" in again.final.content, again.final.content
+        assert len(fake.downloads) == 1
+        other = asyncio.ensure_future(_import(fake, bob, short, [bob, ann, cid, dee]))
+        await fake.wait_for_change(lambda: len(fake.downloads) == 2)  # downloaded, waiting for the first
+        engine.release.set()
+        assert (await first).final.content.startswith("Imported"), (await first).final.content
+        assert (await other).final.content.startswith("Imported"), (await other).final.content
+        assert len(await bot.db.list_games(guild_id=fake.guild_id)) == 2
+        assert (await _import(fake, ann, short, members)).final.content.startswith("Imported")  # once answered
+    finally:
+        engine.release.set()
+        await runner.stop()
+        await fake.stop()
+
+
+async def test_a_member_has_one_undo_request_or_vote_on_its_way_at_a_time(tmp_path):
+    """An undo request replays the game before it is held (a second for a long 1817 game), in the worker threads
+    every server's actions use: a member's second request (or vote) while the first is on its way is refused at
+    once, no replay made for it; once it is answered they may ask again."""
+    fake = await FakeDiscord().start()
+    engine = HeldLoads()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=engine)
+    await runner.start()
+    try:
+        ann, bob, cid = (fake.add_user(n) for n in ("Ann", "Bob", "Cid"))
+        await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        thread = _threads(fake)[-1]
+        for uid in (bob, cid):
+            await fake.command(uid, thread, "game", {}, sub="join")
+        await fake.command(ann, thread, "game", {}, sub="start")
+        for _ in range(3):  # whoever is to act passes: an undo of 2 takes back another's action, so it asks
+            for uid in (ann, bob, cid):
+                rec = await fake.command(uid, thread, "pass", {})
+                if rec.final.content.startswith("Done"):
+                    break
+        asker = ann  # turns go round: the last two actions are never all one seat's, so an undo of 2 asks
+        engine.loading.clear()
+        first = asyncio.ensure_future(fake.command(asker, thread, "game", {"steps": 2}, sub="undo"))
+        await asyncio.wait_for(engine.loading.wait(), 20)  # its words: the game replayed up to the two actions
+        again = await fake.command(asker, thread, "game", {"steps": 3}, sub="undo")
+        assert "Your other undo request or vote is on its way" in again.final.content, again.final.content
+        engine.release.set()
+        assert (await first).final.content == "Undo requested; the others must agree.", (await first).final.content
+        again = await fake.command(asker, thread, "game", {"steps": 2}, sub="undo")
+        assert again.final.content == "Undo requested; the others must agree.", again.final.content
+    finally:
+        engine.release.set()
         await runner.stop()
         await fake.stop()

@@ -259,21 +259,22 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
             if interaction.guild_id is None:
                 raise UserError(_("Import games in a server text channel."))
             self.svc.check_import_size(file.size)  # before downloading it
-            try:
-                data = await file.read()
-            except discord.HTTPException:
-                raise UserError(_("The attachment could not be downloaded; try again.")) from None
-            members = [(m.id, m.display_name) if m is not None else None
-                       for m in (player1, player2, player3, player4, player5, player6)]
-            row, reply = await self.svc.import_game(caller(interaction), data, members,
-                                                    channel_id=interaction.channel_id,
-                                                    language=normalize(interaction.guild_locale))
-            display = service(interaction).engine.title(row.title).display_name
-            thread_id = await self._thread_for(interaction, row.id,
-                                               _("{title} #{game} (imported)", title=display, game=row.id))
-            await self.svc.set_thread(row.id, thread_id)
-            reply.thread_id = thread_id
-            await self.svc.post(self.bot.publish, reply)
+            async with self.svc.importing(caller(interaction)):  # one at a time per member, the download included
+                try:
+                    data = await file.read()
+                except discord.HTTPException:
+                    raise UserError(_("The attachment could not be downloaded; try again.")) from None
+                members = [(m.id, m.display_name) if m is not None else None
+                           for m in (player1, player2, player3, player4, player5, player6)]
+                row, reply = await self.svc.import_game(caller(interaction), data, members,
+                                                        channel_id=interaction.channel_id,
+                                                        language=normalize(interaction.guild_locale))
+                display = service(interaction).engine.title(row.title).display_name
+                thread_id = await self._thread_for(interaction, row.id,
+                                                   _("{title} #{game} (imported)", title=display, game=row.id))
+                await self.svc.set_thread(row.id, thread_id)
+                reply.thread_id = thread_id
+                await self.svc.post(self.bot.publish, reply)
         except UserError as e:
             await send_private(interaction, str(e))
             return

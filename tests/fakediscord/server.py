@@ -111,6 +111,7 @@ class FakeDiscord:
         self.port = 0
         self.changed = asyncio.Condition()
         self.attachments: dict[str, bytes] = {}
+        self.downloads: list[str] = []            # attachments the bot downloaded, in order
         self.archived: set[int] = set()
         self.closed: set[int] = set()             # channels where the bot may not post or open threads
         self.hung: set[int] = set()               # channels where opening a thread gets no answer until `unhang`
@@ -526,6 +527,9 @@ class FakeDiscord:
         data = self.attachments.get(request.match_info["name"])
         if data is None:
             return web.Response(status=404)
+        self.downloads.append(request.match_info["name"])
+        async with self.changed:
+            self.changed.notify_all()
         return web.Response(body=data, content_type="application/octet-stream")
 
     # ------------------------------------------------------------------ driving the bot
@@ -653,7 +657,7 @@ class FakeDiscord:
 
     async def wait_for_change(self, done, timeout: float = 10) -> None:
         """Until `done()` holds, checked at each change the fake notes (a message posted or edited, a channel
-        deleted)."""
+        deleted, an attachment downloaded)."""
         async def _wait():
             async with self.changed:
                 await self.changed.wait_for(done)
