@@ -35,6 +35,11 @@ class Caller:
     language: str = "en"               # the member's Discord language: their private replies speak it
 
 
+# the server of a Discord interaction sent from none (a DM, where Discord does not offer the game commands): no
+# game's, the console's included (theirs is None)
+NO_SERVER = 0
+
+
 def in_scope(caller: Caller, row: GameRow) -> bool:
     return row.guild_id == caller.guild_id
 

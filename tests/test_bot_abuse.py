@@ -164,3 +164,33 @@ async def test_a_member_has_one_undo_request_or_vote_on_its_way_at_a_time(tmp_pa
         engine.release.set()
         await runner.stop()
         await fake.stop()
+
+
+async def test_an_interaction_from_no_server_reaches_no_game(tmp_path):
+    """The game commands are for servers (Discord offers them nowhere else); one sent from a DM all the same comes
+    from no server, and reaches no game: not the console's games either, which belong to no server and may share
+    the database."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot = await runner.start()
+    try:
+        from bot.access import Caller
+
+        seats = [Caller(1001 + i, n) for i, n in enumerate(("Ann", "Bob", "Cid"))]  # the console's players
+        row = await bot.service.new_game(seats[0], title="1830", seed=5)
+        for seat in seats[1:]:
+            await bot.service.join(row.id, seat)
+        await bot.service.start(row.id, seats[0])
+        eve = fake.add_user("Eve")
+        dm = fake.add_dm(eve)
+        rec = await fake.command(eve, dm, "game", {}, sub="list")
+        assert rec.final.content == "No open games.", rec.final.content
+        for sub in ("status", "history", "export"):
+            rec = await fake.command(eve, dm, "game", {"game": row.id}, sub=sub)
+            assert "There is no game" in rec.final.content and not rec.final.attachments, (sub, rec.final.content)
+        assert await fake.autocomplete(eve, dm, "bid", {"game": row.id, "company": ""}, "company") == []
+        rec = await fake.command(eve, dm, "game", {"on": True}, sub="notify")  # a member's own setting: fine anywhere
+        assert rec.final.content == "I will DM you when it is your turn."
+    finally:
+        await runner.stop()
+        await fake.stop()

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.access import Caller
+from bot.access import NO_SERVER, Caller
 from bot.errors import UserError
 from bot.service import Reply
 from i18n import _, normalize, use
@@ -19,12 +19,12 @@ def service(interaction: discord.Interaction) -> Any:
 
 
 def caller(interaction: discord.Interaction) -> Caller:
-    """Who sent the interaction, from which server and channel, with their permissions there (Discord
-    computes `interaction.permissions` for that channel; Administrator implies Manage Threads) and the
+    """Who sent the interaction, from which server (`NO_SERVER`: none) and channel, with their permissions there
+    (Discord computes `interaction.permissions` for that channel; Administrator implies Manage Threads) and the
     language of their Discord client."""
     perms = interaction.permissions
     return Caller(member_id=interaction.user.id, name=interaction.user.display_name,
-                  guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                  guild_id=interaction.guild_id or NO_SERVER, channel_id=interaction.channel_id,
                   manages_threads=bool(interaction.guild_id and perms and (perms.manage_threads
                                                                             or perms.administrator)),
                   language=normalize(interaction.locale))

@@ -147,6 +147,15 @@ class FakeDiscord:
         ch = self.channels.get(channel_id)
         return int(ch["guild_id"]) if ch and ch.get("guild_id") else self.guild_id
 
+    def add_dm(self, uid: int) -> int:
+        """The member's direct messages with the bot: an interaction sent there comes from no server."""
+        dm_id = self.new_id()
+        self.channels[dm_id] = {"id": str(dm_id), "type": 1, "last_message_id": None, "recipients": [self.user(uid)]}
+        return dm_id
+
+    def _in_dm(self, channel_id: int) -> bool:
+        return (self.channels.get(channel_id) or {}).get("type") == 1
+
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> FakeDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024)
@@ -559,6 +568,9 @@ class FakeDiscord:
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0, "data": data,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if self._in_dm(channel_id):  # from no server: the user alone, in the bot's DM context
+            del payload["guild_id"], payload["member"], payload["guild_locale"]
+            payload.update(user=self.user(uid), context=1, authorizing_integration_owners={"0": "0"})
         if message is not None:
             payload["message"] = message
         await self._send(0, payload, "INTERACTION_CREATE")
@@ -612,6 +624,8 @@ class FakeDiscord:
         cmd = self.commands.get(name, {})
         data = {"id": cmd.get("id", str(self.new_id())), "name": name, "type": 1, "options": opts,
                 "guild_id": str(self.guild_of(channel_id) if channel_id is not None else self.guild_id)}
+        if channel_id is not None and self._in_dm(channel_id):
+            del data["guild_id"]
         if resolved:
             data["resolved"] = resolved
         return data
