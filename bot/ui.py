@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.common import caller, handle_error, speak_to_member
+from bot.cogs.common import caller, fits, handle_error, speak_to_member
 from bot.errors import PreviewClosed, UserError
 from bot.families import FAMILIES
 from bot.service import Reply
@@ -85,9 +85,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
                 reply = await svc.press(self.game_id, who, self.what, self.arg, publish=bot.publish)
                 if reply.private:  # a move shown before it is sent (a pass that ends a sale), or what is the
                     # presser's to use out of turn: for them alone, with its buttons
-                    await interaction.followup.send(reply.text[:2000], view=buttons_view(reply), ephemeral=True)
+                    await interaction.followup.send(fits(reply.text), view=buttons_view(reply), ephemeral=True)
                     return
-                await interaction.followup.send(_("Done: {what}", what=reply.text.splitlines()[0]), ephemeral=True)
+                await interaction.followup.send(fits(_("Done: {what}", what=reply.text.splitlines()[0])), ephemeral=True)
             elif self.what in LOBBY:
                 lobby = {"join": svc.join, "leave": svc.leave, "start": svc.start}[self.what]
                 await lobby(self.game_id, who, publish=bot.publish)
@@ -126,7 +126,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rh:(?P<wh
             await interaction.followup.send(str(e), ephemeral=True)
             return
         text = f"{shown[:1990 - len(outcome)]}{ANSWERED}{outcome}" if shown else outcome
-        await interaction.edit_original_response(content=text[:2000], view=None)
+        await interaction.edit_original_response(content=fits(text), view=None)
 
 
 def pressed_on(interaction: discord.Interaction) -> int:

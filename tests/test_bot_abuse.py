@@ -194,3 +194,49 @@ async def test_an_interaction_from_no_server_reaches_no_game(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def _started_1830(fake: FakeDiscord) -> tuple[int, list[int]]:
+    """An 1830 game started in a new thread: (thread, its members)."""
+    members = [fake.add_user(n) for n in ("Ann", "Bob", "Cid")]
+    await fake.command(members[0], fake.channel_id, "game", {"title": "1830"}, sub="new")
+    thread = _threads(fake)[-1]
+    for uid in members[1:]:
+        await fake.command(uid, thread, "game", {}, sub="join")
+    await fake.command(members[0], thread, "game", {}, sub="start")
+    return thread, members
+
+
+async def test_an_answer_longer_than_discord_takes_is_shortened_never_lost(tmp_path, monkeypatch):
+    """Discord refuses a message over 2,000 characters: a move's words that long (many names written escaped, a
+    long settlement) are shortened in the presser's *Done*, not answered *nothing was changed* once stored, and a
+    preview that long is shown shortened, its Confirm working."""
+    from bot.families.g18xx import G18xx
+
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot = await runner.start()
+    try:
+        thread, members = await _started_1830(fake)
+        real = G18xx.describe_all
+        monkeypatch.setattr(G18xx, "describe_all", lambda self, changes, names: real(self, changes, names) + "; " +
+                            "and so on " * 300)
+        post = fake.channel_messages(thread)[-1]
+        button = next(c for c in post.custom_ids if c.startswith("rh:pass:"))
+        seated = {s.member_id: s for s in await bot.db.seats(1)}
+        first = next(m for m in members if seated[m].position == 0)
+        rec = await fake.click(first, post, button)
+        assert rec.final.content.startswith("Done: ") and len(rec.final.content) <= 2000, rec.final.content[:80]
+        assert await bot.db.action_count(1) == 1
+        monkeypatch.setattr(G18xx, "confirmation", lambda self, action, names, frozen=None: "If you pass: " +
+                            "it goes on " * 300)
+        second = next(m for m in members if seated[m].position == 1)
+        rec = await fake.command(second, thread, "pass", {})
+        assert rec.final.content.startswith("If you pass: ") and len(rec.final.content) <= 2000, rec.final.content[:80]
+        confirm = next(c for c in rec.final.custom_ids if c.startswith("rh:confirm:"))
+        rec = await fake.click(second, rec.final, confirm)
+        assert await bot.db.action_count(1) == 2
+        assert fake.too_long == [], fake.too_long
+    finally:
+        await runner.stop()
+        await fake.stop()

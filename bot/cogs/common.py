@@ -46,10 +46,18 @@ async def resolve_game(interaction: discord.Interaction, game: int | None) -> in
     return row.id
 
 
+DISCORD_TEXT = 2000  # the most characters Discord takes in a message (more: the whole request is refused)
+
+
+def fits(text: str) -> str:
+    """A message's text as Discord takes it: a longer one shortened (its words may carry many names, escaped)."""
+    return text if len(text) <= DISCORD_TEXT else text[:DISCORD_TEXT - 1] + "…"
+
+
 async def send_private(interaction: discord.Interaction, reply: Reply | str) -> None:
     """The caller-only answer that ends every interaction (also the signal tests wait for)."""
     if isinstance(reply, str):
-        await interaction.followup.send(reply[:2000], ephemeral=True)
+        await interaction.followup.send(fits(reply), ephemeral=True)
         return
     files = [discord.File(io.BytesIO(p.data), filename=p.name) for p in reply.pictures]
     kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
@@ -57,7 +65,7 @@ async def send_private(interaction: discord.Interaction, reply: Reply | str) -> 
         kwargs["files"] = files
     if reply.file:
         kwargs.setdefault("files", []).append(discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
-    await interaction.followup.send(reply.text[:2000] or _("Done."), **kwargs)
+    await interaction.followup.send(fits(reply.text) or _("Done."), **kwargs)
 
 
 def autocompleter(group: str | None, kind: str, option: str):

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import autocompleter, caller, handle_error, resolve_game, send_private, service
+from bot.cogs.common import autocompleter, caller, fits, handle_error, resolve_game, send_private, service
 from bot.commands import Command, Option
 from bot.errors import UserError
 from bot.families import FAMILIES
@@ -74,7 +74,7 @@ async def act(interaction: discord.Interaction, group: str | None, spec: Command
         await send_private(interaction, str(e))
         return
     if reply.private:  # a preview: the member confirms or cancels it with its buttons
-        await interaction.followup.send(reply.text, view=buttons_view(reply), ephemeral=True)
+        await interaction.followup.send(fits(reply.text), view=buttons_view(reply), ephemeral=True)
         return
     await send_private(interaction, _("Done: {what}", what=reply.text.splitlines()[0]))
 

@@ -112,6 +112,7 @@ class FakeDiscord:
         self.changed = asyncio.Condition()
         self.attachments: dict[str, bytes] = {}
         self.downloads: list[str] = []            # attachments the bot downloaded, in order
+        self.too_long: list[tuple[str, str, str]] = []  # requests refused as Discord does: (method, path, what)
         self.archived: set[int] = set()
         self.closed: set[int] = set()             # channels where the bot may not post or open threads
         self.hung: set[int] = set()               # channels where opening a thread gets no answer until `unhang`
@@ -345,12 +346,31 @@ class FakeDiscord:
             if rec in self.open_interactions:
                 self.open_interactions.remove(rec)
 
+    @staticmethod
+    def _too_long(payload: Any) -> str | None:
+        """What in a message or an interaction's answer is longer than Discord takes (a message's text 2,000
+        characters, a choice's name or value 100, a button's label 80), or None."""
+        data = payload.get("data") if isinstance(payload, dict) and isinstance(payload.get("data"), dict) else payload
+        if not isinstance(data, dict):
+            return None
+        if len(data.get("content") or "") > 2000:
+            return "content"
+        if any(len(str(c.get(k, ""))) > 100 for c in data.get("choices") or [] for k in ("name", "value")):
+            return "choices"
+        if any(len(b.get("label") or "") > 80 for row in data.get("components") or [] for b in row.get("components", [])):
+            return "components"
+        return None
+
     async def rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         method = request.method
         self.requests.append((method, path))
         parts = path.strip("/").split("/")
         payload, files = await self._payload(request)
+        if (too_long := self._too_long(payload)) is not None:  # Discord refuses the whole request
+            self.too_long.append((method, path, too_long))
+            return self._json({"message": "Invalid Form Body", "code": 50035,
+                               "errors": {too_long: {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH"}]}}}, 400)
 
         if method == "GET" and path == "/users/@me":
             return self._json(self.bot_user)
