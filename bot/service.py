@@ -79,6 +79,8 @@ MAX_READS_AT_ONCE = 2  # heavy reads (status, history, export) one member may ha
 MAX_READS_RUNNING = 3
 MAX_COMPLETIONS_AT_ONCE = 2  # autocompletes one member may have on their way (more: no choices, no work)
 MAX_IMPORTS_AT_ONCE = 1  # imports one member may have on their way, their file's download included (more: refused)
+# imports one member may send in an hour (each is a game every start-up replays, and pings the members it seats)
+MAX_IMPORTS_AN_HOUR = 10
 MAX_UNDOS_AT_ONCE = 1  # undo requests and votes one member may have on their way (each may replay the game)
 BALLOT_TOKENS = 1 << 20  # the least number an undo request's or trade offer's own buttons carry (above any count)
 BALLOT_PING_EVERY = 300.0  # seconds: a seat's undo requests (or trade offers) ping the seats asked once in this long
@@ -410,8 +412,10 @@ class Service:
         self.reads = Turns(MAX_READS_RUNNING)  # all members' heavy reads (`_heavy_read`)
         self._completing: dict[int, int] = {}  # member id -> their autocompletes on their way (`autocomplete`)
         self._importers: dict[int, int] = {}  # member id -> their imports on their way (`importing`)
+        self._imported: dict[int, list[float]] = {}  # member id -> when they sent their imports of the last hour
         self._undoing: dict[int, int] = {}  # member id -> their undo requests and votes on their way (`_one_undo`)
-        self.clock: Callable[[], float] = time.time  # when a ballot pinged (`_may_ping`: stored, so wall time)
+        # when a ballot pinged (`_may_ping`: stored, so wall time), when a member imported (`importing`)
+        self.clock: Callable[[], float] = time.time
 
     # ------------------------------------------------------------------ games in memory
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -2418,10 +2422,19 @@ class Service:
     async def importing(self, caller: Caller) -> AsyncIterator[None]:
         """One of the member's imports on its way, from the download of its file to its post: a member has at most
         `MAX_IMPORTS_AT_ONCE` (a further one is refused at once, before its file is downloaded), as imports wait
-        for each other (`import_game`) each holding its file of up to 12 MB."""
+        for each other (`import_game`) each holding its file of up to 12 MB; and sends at most `MAX_IMPORTS_AN_HOUR`
+        (counted in memory: a restart forgets them), each a game every start-up replays (up to 20,000 actions)
+        and whose post pings the members it seats."""
+        now = self.clock()
+        sent = self._imported.setdefault(caller.member_id, [])
+        sent[:] = [t for t in sent if now - t < 3600]
+        if len(sent) >= MAX_IMPORTS_AN_HOUR:
+            raise UserError(lazy_n("You sent {n} import within the hour: send another later.",
+                                   "You sent {n} imports within the hour: send another later.", len(sent)))
         with _one_more(self._importers, caller.member_id, MAX_IMPORTS_AT_ONCE) as had:
             if had is None:
                 raise UserError(lazy("Your other import is on its way: import this one once it is answered."))
+            sent.append(now)
             yield
 
     async def import_game(self, caller: Caller, data: bytes | str | dict, members: list[tuple[int, str] | None],

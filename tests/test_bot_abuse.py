@@ -240,3 +240,34 @@ async def test_an_answer_longer_than_discord_takes_is_shortened_never_lost(tmp_p
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_a_member_sends_so_many_imports_an_hour(tmp_path, monkeypatch):
+    """Each import is a game every start-up replays, whose post pings the members it seats: a member sends at most
+    `MAX_IMPORTS_AN_HOUR` within an hour (refused ones too: each was read and replayed), a further one refused
+    before its file is downloaded; an hour on they may import again, and another member meanwhile."""
+    import bot.service
+
+    monkeypatch.setattr(bot.service, "MAX_IMPORTS_AN_HOUR", 2)
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot_ = await runner.start()
+    now = [1_000_000.0]
+    bot_.service.clock = lambda: now[0]
+    try:
+        log = fixture_log()
+        ann, bob, cid, dee = members = [fake.add_user(n) for n in ("Ann", "Bob", "Cid", "Dee")]
+        short = dict(log, actions=resolved_actions(log)[:10])
+        assert (await _import(fake, ann, short, members)).final.content.startswith("Imported")
+        refused = await _import(fake, ann, dict(short, title="1889"), members)
+        assert refused.final.content.startswith("Cannot import"), refused.final.content
+        downloads = len(fake.downloads)
+        rec = await _import(fake, ann, short, members)
+        assert rec.final.content == "You sent 2 imports within the hour: send another later.", rec.final.content
+        assert len(fake.downloads) == downloads
+        assert (await _import(fake, bob, short, [bob, ann, cid, dee])).final.content.startswith("Imported")
+        now[0] += 3600
+        assert (await _import(fake, ann, short, members)).final.content.startswith("Imported")
+    finally:
+        await runner.stop()
+        await fake.stop()
