@@ -82,7 +82,7 @@ async def test_an_1830_game_in_russian_on_the_console(tmp_path):
     assert "1830, партия №1 — лобби (3/6): Ann, Bob, Cid." in russian, russian
     assert "1830, партия №1 начинается. Места:" in russian, russian
     assert "Аукционный раунд 1, фаза 2, банк $" in russian, russian
-    assert "Ходит: @Bob — купите SV за $20, сделайте ставку на более дорогую частную компанию или пас." in russian, russian
+    assert "Ходит: @Bob — купите SV за $20, сделайте ставку на более дорогую частную компанию или спасуйте." in russian, russian
     assert "Auction Round 1, phase 2, bank $" in english and "Next: @Bob — buy SV for $20" in english, english
 
 

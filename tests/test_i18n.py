@@ -7,7 +7,7 @@ import pytest
 
 import i18n
 from i18n import _, lazy, ngettext, pgettext, speaking
-from i18n.glossary import foreign_words, prose, terms_for
+from i18n.glossary import foreign_words, prose, terms_for, title_of
 from i18n.tool import extract, placeholders, read
 
 TEMPLATE = extract()
@@ -73,18 +73,48 @@ def test_no_russian_message_keeps_english_words():
     assert not leftovers, leftovers
 
 
-def test_russian_messages_use_the_glossaries_terms():
-    off = []
+def terms_in_russian():
+    """Each translated message's glossary terms: (its English, its Russian prose, the title it is shown in
+    or None if the titles share it, the term)."""
     for m in messages():
         ru = RU.get(m.id, m.context)
         if ru is None or not all(strings(ru)):
             continue
         english = " ".join(ids(m))
-        russian = prose(" ".join(strings(ru)))
-        for term in terms_for(english, [loc for loc, _line in m.locations]):
-            if not term.kept_in(russian):
-                off.append((ids(m)[0][:70], term.ru))
+        locations = [loc for loc, _line in m.locations]
+        title = title_of(prose(english), locations)
+        for term in terms_for(english, locations):
+            yield ids(m)[0][:70], prose(" ".join(strings(ru))), title, term
+
+
+def test_russian_messages_use_the_glossaries_terms():
+    off = [(english, term.word(title).ru) for english, russian, title, term in terms_in_russian()
+           if not term.kept_in(russian, title)]
     assert not off, off
+
+
+def test_no_russian_message_says_a_term_another_rulebooks_way():
+    """One thing is said one way: a message the 18xx titles share says 1830's word, one only a title shows
+    says that title's (1860's «акционный раунд», 1817's «фондовый раунд»), never the other's."""
+    twice = [(english, title, term.word(title).ru, term.said_otherwise(russian, title))
+             for english, russian, title, term in terms_in_russian() if term.said_otherwise(russian, title)]
+    assert not twice, twice
+
+
+def test_a_term_is_said_its_titles_way_and_another_way_is_caught():
+    from i18n.glossary import load
+
+    stock_round = next(t for t in load("18xx").terms if t.used_in("stock round"))
+    assert stock_round.word().ru == "финансовый раунд" and stock_round.word("1860").ru == "акционный раунд"
+    assert stock_round.said_otherwise("в акционном раунде") == ["акционный раунд"]
+    assert stock_round.said_otherwise("в акционном раунде", "1860") == []
+    assert stock_round.said_otherwise("в финансовом раунде", "1860") == ["финансовый раунд"]
+    corporation = next(t for t in load("18xx").terms if t.used_in("corporation"))
+    assert corporation.said_otherwise("частная компания корпорации") == []
+    assert corporation.said_otherwise("её компания") == ["компания"]
+    assert title_of("Take a loan (1817)", ["bot/families/g18xx/commands.py"]) == "1817"
+    assert title_of("no loan", ["engine/titles/g1860/steps.py", "engine/core/game.py"]) is None
+    assert title_of("no loan", ["engine/titles/g18mex/steps.py"]) == "18MEX"
 
 
 def test_the_language_in_force():
