@@ -16,6 +16,7 @@ from fakediscord.recorded import QuickPictures
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bot.service
 from bot.families.g18xx import G18xx
 from bot.session import engine_available
 
@@ -229,7 +230,9 @@ def without(log: dict, at: int, field: str) -> dict:
                                for i, a in enumerate(log["actions"])]}
 
 
-async def test_exports_that_cannot_be_continued_are_refused_with_the_reason(tmp_path):
+async def test_exports_that_cannot_be_continued_are_refused_with_the_reason(tmp_path, monkeypatch):
+    # one member sends every case, more than the imports a member may send in an hour
+    monkeypatch.setattr(bot.service, "MAX_IMPORTS_AN_HOUR", 100)
     log = fixture("1830", "26855")
     listed = {k: v for k, v in in_play(log, 100).items() if k != "actions"}
     cases = [({**log, "actions": [], "status": "new"}, "has not started on 18xx.games yet"),
