@@ -4,7 +4,8 @@ action is stored (checked when it is acknowledged, and again after each kill), n
 stored but the command in flight, the log replays and the integrity check passes. A second process on
 the same database is refused at once; Ctrl-C and SIGTERM stop it quietly.
 
-Bounded in time: a few kills each (ROUNDHOUSE_CRASH_TRIALS raises it for a longer run)."""
+Bounded in time: a few kills each (ROUNDHOUSE_CRASH_TRIALS raises it for a longer run), the first two made
+however slow the machine is."""
 
 from __future__ import annotations
 
@@ -26,6 +27,13 @@ from bot.integrity import check
 TRIALS = int(os.environ.get("ROUNDHOUSE_CRASH_TRIALS", "6"))
 TIME_BUDGET = float(os.environ.get("ROUNDHOUSE_CRASH_SECONDS", "25"))
 GAME = 1
+MIN_KILLS = 2
+
+
+def more_kills(ledger, wanted: int, started: float) -> bool:
+    """Whether to go on: the first kills whatever the time (a loaded machine plays slowly), more within the budget."""
+    return ledger.kills < min(wanted, MIN_KILLS) or (ledger.kills < wanted and
+                                                     time.monotonic() - started < TIME_BUDGET)
 
 
 async def _integrity(db_path: str) -> list[str]:
@@ -74,7 +82,7 @@ def test_console_killed_at_random_points_loses_no_acknowledged_action(tmp_path):
     game = replay(db_path, GAME)
     started = time.monotonic()
     try:
-        while ledger.kills < TRIALS and time.monotonic() - started < TIME_BUDGET and not game.finished:
+        while more_kills(ledger, TRIALS, started) and not game.finished:
             nxt = next_command(game, rng)
             assert nxt is not None
             last_by = ledger.acked[-1].get("entity") if ledger.acked else None
@@ -111,7 +119,7 @@ def test_console_killed_at_random_points_loses_no_acknowledged_action(tmp_path):
             ledger.acknowledged += what == "action"
     finally:
         proc.kill()
-    assert ledger.kills >= min(TRIALS, 2), f"only {ledger.kills} kills in {TIME_BUDGET} s"
+    assert ledger.kills >= min(TRIALS, MIN_KILLS), f"only {ledger.kills} kills before the game ended"
     assert asyncio.run(_integrity(db_path)) == []
     print(f"\nconsole crash test: {ledger.figures()}")
 
@@ -134,8 +142,8 @@ async def test_bot_killed_at_random_points_loses_no_acknowledged_action(tmp_path
         member = {pid: m for pid, m, _, _ in seats(db_path, GAME)}
         game = replay(db_path, GAME)
         started = time.monotonic()
-        trials = max(2, TRIALS // 2)
-        while ledger.kills < trials and time.monotonic() - started < TIME_BUDGET and not game.finished:
+        trials = max(MIN_KILLS, TRIALS // 2)
+        while more_kills(ledger, trials, started) and not game.finished:
             pid, kind, options = next_command(game, rng)
             if rng.random() < 1 / 10:
                 ledger.inflight = "action"
@@ -165,7 +173,7 @@ async def test_bot_killed_at_random_points_loses_no_acknowledged_action(tmp_path
     finally:
         proc.kill()
         await fake.stop()
-    assert ledger.kills >= 2
+    assert ledger.kills >= MIN_KILLS, f"only {ledger.kills} kills before the game ended"
     assert await _integrity(db_path) == []
     print(f"\nbot crash test: {ledger.figures()}")
 
