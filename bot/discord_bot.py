@@ -118,7 +118,7 @@ class RoundhouseBot(commands.Bot):
         except Exception:
             log.exception("checking the running games not kept in memory failed (each is checked at its first "
                           "command)")
-            return
+            beyond = {}  # those found broken before are told still
         if beyond:
             log.error("%d running game(s) beyond those kept in memory could not be loaded: %s", len(beyond),
                       sorted(beyond))

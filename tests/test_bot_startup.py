@@ -14,6 +14,7 @@ from fakediscord import BotRunner, FakeDiscord
 from test_bot_lobby import _act_first_legal
 from test_bot_stale import _started
 
+from bot.service import Service
 from bot.session import Engine, engine_available
 
 pytestmark = pytest.mark.skipif(not engine_available(), reason="engine.titles not importable yet")
@@ -70,6 +71,49 @@ async def test_the_bot_answers_before_the_running_games_are_replayed(tmp_path):
         await fake.stop()
 
 
+async def _damaged_while_stopped(fake: FakeDiscord, runner: BotRunner, path: str, language: str
+                                 ) -> tuple[int, int, list[int], int, str]:
+    """Two running 1830 games, one move each; the bot stops and the first game's log is damaged (and its language
+    set to `language`): (that game, its thread, its members, the game played last, its action as it was)."""
+    bot = await runner.start()
+    damaged, damaged_thread, members = await _started(fake, bot)
+    await _act_first_legal(fake, members[0], damaged_thread)
+    played, played_thread, others = await _started(fake, bot)
+    await _act_first_legal(fake, others[0], played_thread)  # played last: the one memory keeps
+    await runner.stop()
+    with sqlite3.connect(path) as raw:  # its log damaged while the bot was stopped
+        [(sound,)] = raw.execute("SELECT action FROM actions WHERE game_id = ?", (damaged,)).fetchall()
+        raw.execute("UPDATE actions SET action = ? WHERE game_id = ?", (json.dumps(
+            {"type": "lay_tile", "entity": "X", "entity_type": "corporation", "id": 1}), damaged))
+        raw.execute("UPDATE games SET language = ? WHERE id = ?", (language, damaged))
+    return damaged, damaged_thread, members, played, sound
+
+
+async def test_a_game_resumed_broken_is_told_in_its_thread_though_the_check_beyond_memory_fails(tmp_path,
+                                                                                               monkeypatch):
+    """A running game memory keeps does not replay, and the check of the games beyond memory then fails outright:
+    the broken game's thread is still told, once."""
+    fake = await FakeDiscord().start()
+    path = str(tmp_path / "rh.db")
+    runner = BotRunner(fake, path, pictures=False)
+    try:
+        damaged, damaged_thread, _members, _played, _sound = await _damaged_while_stopped(fake, runner, path, "en")
+
+        async def fails(self, built):
+            raise RuntimeError("the database went away")
+
+        monkeypatch.setattr(Service, "check_beyond", fails)
+        bot = await runner.start()
+        await asyncio.wait_for(bot.resumed, 30)
+        assert damaged in bot.service.broken
+        assert [m.content for m in fake.channel_messages(damaged_thread) if "cannot be loaded" in m.content] == [
+            f"Game #{damaged} cannot be loaded ({bot.service.broken[damaged]}); its log is kept as it was. The bot's "
+            "operator has been told."]
+    finally:
+        await runner.stop()
+        await fake.stop()
+
+
 async def test_a_running_game_beyond_those_kept_in_memory_that_does_not_replay_is_found_at_start_up(tmp_path, caplog):
     """Memory keeps one game: the other running game, whose stored log no longer replays, is found at start-up (not
     kept in memory), reported as `python -m bot check` reports it, and its first command says so at once. Its
@@ -78,18 +122,8 @@ async def test_a_running_game_beyond_those_kept_in_memory_that_does_not_replay_i
     fake = await FakeDiscord().start()
     path = str(tmp_path / "rh.db")
     runner = BotRunner(fake, path, pictures=False, live_games=1)
-    bot = await runner.start()
     try:
-        damaged, damaged_thread, members = await _started(fake, bot)
-        await _act_first_legal(fake, members[0], damaged_thread)
-        played, played_thread, others = await _started(fake, bot)
-        await _act_first_legal(fake, others[0], played_thread)  # played last: the one memory keeps
-        await runner.stop()
-        with sqlite3.connect(path) as raw:  # its log damaged while the bot was stopped
-            [(sound,)] = raw.execute("SELECT action FROM actions WHERE game_id = ?", (damaged,)).fetchall()
-            raw.execute("UPDATE actions SET action = ? WHERE game_id = ?", (json.dumps(
-                {"type": "lay_tile", "entity": "X", "entity_type": "corporation", "id": 1}), damaged))
-            raw.execute("UPDATE games SET language = 'ru' WHERE id = ?", (damaged,))
+        damaged, damaged_thread, members, played, sound = await _damaged_while_stopped(fake, runner, path, "ru")
 
         def told() -> list[str]:
             return [m.content for m in fake.channel_messages(damaged_thread) if "не удаётся загрузить" in m.content]
