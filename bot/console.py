@@ -42,7 +42,8 @@ Roundhouse console. Commands (one per line; `#` starts a comment):
   games                                 list open games
   use ID                                switch to game ID
   titles                                the games this bot hosts, with their settings
-  status | history [N] [PAGE]           read-only views (history: N actions a page, 1 the latest)
+  status [PLACE] | history [N] [PAGE]   read-only views (history: N actions a page, 1 the latest;
+                                        status PLACE: a Steam board around that city, town or hex)
   legal                                 what the acting seat may do, each as the command to type
   as SEAT ACTION ...                    act for a seat (its number, see `seats`, or its name); the game's commands:
                                         (1817's loans, conversions, mergers and offers show what they do
@@ -263,7 +264,7 @@ class Console:
             self.say(_("Using game #{game}.", game=row.id))
         elif cmd == "status":
             gid = await self._current()
-            self.show(await svc.status(gid, await self._host(gid)))
+            self.show(await svc.status(gid, await self._host(gid), place=" ".join(args) or None))
             self.say(await self.seats_line(gid))
         elif cmd == "seats":
             self.say(await self.seats_line(await self._current()))

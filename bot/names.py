@@ -53,7 +53,7 @@ OPTIONS = (
     NP_("option name", "exchange"), NP_("option name", "target"), NP_("option name", "until"),
     NP_("option name", "then_pass"), NP_("option name", "choice"), NP_("option name", "acquisition"),
     NP_("option name", "private"), NP_("option name", "max"), NP_("option name", "buy_at"),
-    NP_("option name", "free_pass"),
+    NP_("option name", "free_pass"), NP_("option name", "place"),
 )
 # ... but where one command's option means something else (Steam's action tiles are not 18xx tiles)
 OPTION_IN = {("steam tile", "tile"): NP_("option name", "action tile")}

@@ -2247,10 +2247,11 @@ class Service:
 
     # ------------------------------------------------------------------ read-only
     @_heavy_read
-    async def status(self, game_id: int, caller: Caller, pictures: tuple[str, ...] | None = None) -> Reply:
-        """Where the game stands, with its pictures (all of them, or the kinds named): told and drawn from a copy
-        of the game as it is now, once the next command may have the game (~0.4 s for a long 1817 game's four
-        pictures)."""
+    async def status(self, game_id: int, caller: Caller, pictures: tuple[str, ...] | None = None,
+                     place: str | None = None) -> Reply:
+        """Where the game stands, with its pictures (all of them, or the kinds named; with `place`, the board
+        around that place instead, legible on a phone): told and drawn from a copy of the game as it is now, once
+        the next command may have the game (~0.4 s for a long 1817 game's four pictures)."""
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id)
             if lv.session is None:
@@ -2258,19 +2259,23 @@ class Service:
             kinds = set(pictures) if pictures is not None else set(lv.session.picture_kinds)
             copy = await self._copy(lv)
             if copy is None:  # a game its family cannot copy: told while held
-                return await asyncio.to_thread(self._status, lv, kinds)
+                return await asyncio.to_thread(self._status, lv, kinds, place)
             row, seats = lv.row, list(lv.seats)
-        return await copy.read(lambda session: self._status(Live(row, seats, session), kinds))
+        return await copy.read(lambda session: self._status(Live(row, seats, session), kinds, place))
 
-    def _status(self, lv: Live, kinds: set[str]) -> Reply:
+    def _status(self, lv: Live, kinds: set[str], place: str | None = None) -> Reply:
         """The status reply of a game (in a worker thread: the lines and pictures take a while)."""
         assert lv.session is not None
+        area = lv.session.area(place, lv.drawn_names) if place else None  # or its UserError: no such place
         lines = self._words(lambda: "\n".join(lv.session.status_lines(lv.names)), "status", lv).split("\n")
         lines[0] = _("**{title}** game #{game} — {state}", title=self._title(lv).display_name, game=lv.row.id,
                      state=lines[0])
         lines.append(self.turn_text(lv, mention=False))
         reply = lv.reply("\n".join(lines))
-        reply.pictures = self._render(lv, kinds, None, f"game{lv.row.id}-status")
+        if place:
+            reply.pictures = [Picture(f"game{lv.row.id}-status-area.png", area)] if area and self.pictures else []
+        else:
+            reply.pictures = self._render(lv, kinds, None, f"game{lv.row.id}-status")
         return reply
 
     @_heavy_read

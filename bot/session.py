@@ -446,6 +446,11 @@ class Session:
         """A picture of the game now as PNG bytes (None if this family has no such picture)."""
         return None
 
+    def area(self, place: str, names: dict[int, str] | None = None) -> bytes | None:
+        """The board around `place` (a name a member typed), legible on a phone, as PNG bytes (None if it
+        cannot be drawn); a UserError when this family's boards have no such picture or there is no such place."""
+        raise UserError(lazy("{title} has no picture of the board around a place.", title=self.title))
+
     def action_types(self) -> list[str]:
         """The kinds of action the member to act may take now."""
         return list(self.game.action_types())

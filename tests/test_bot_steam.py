@@ -168,7 +168,7 @@ async def test_the_console_plays_steam(tmp_path):
     assert "Rust Belt, standard game — round 1 of 10, buy capital." in text and "Exported to" in text
 
 
-async def test_the_console_offers_the_free_pass_holder_both_passes(tmp_path):
+async def test_the_console_offers_the_free_pass_holder_both_passes_and_the_board_around_a_place(tmp_path):
     import io
     from pathlib import Path
 
@@ -181,8 +181,10 @@ async def test_the_console_offers_the_free_pass_holder_both_passes(tmp_path):
     path.write_text(json.dumps(dict(log, actions=log["actions"][:upto])))
     cfg = Config(db_path=str(tmp_path / "c.db"), out_dir=str(tmp_path / "out"), pictures=False)
     out = io.StringIO()
-    await run_console(cfg, stdin=io.StringIO(f"import {path}\nlegal\nas Eve pass decline\nlegal\n"), stdout=out)
+    lines = f"import {path}\nlegal\nas Eve pass decline\nlegal\nstatus Springfield\n"
+    await run_console(cfg, stdin=io.StringIO(lines), stdout=out)
     text = out.getvalue()
+    assert "`Springfield` names several places: 6,23, 24,6; write one's hex `q,r`." in text  # status PLACE
     first, _, after = text.partition("Eve declines the First Player free pass and drops out of the auction")
     assert "  pass use    # pass (First Player's free pass: you stay in)" in first
     assert "  pass decline    # pass and drop out of this auction (not using the First Player free pass)" in first

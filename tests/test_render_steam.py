@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageStat
 from test_render import _check_size, _compare, _img
 
 from engine.steam import Game
@@ -273,3 +273,27 @@ def test_the_boards_header_is_written_large_enough_for_a_phone(name, upto):
     assert len(lines) >= 3  # title, status, players' colours
     for top, bottom in lines[:2]:
         assert (bottom - top + 1) * 400 / img.width > 7, lines
+
+
+@pytest.mark.parametrize("name, upto, place", [("eastern_standard_5p", None, "Chicago"),
+                                              ("eastern_standard_5p", None, "Quebec"),  # at the board's top
+                                              ("rust_belt_basic_4p", 150, "Chicago")])
+def test_the_area_around_a_place_is_the_board_s_own_pixels_cut_for_a_phone(name, upto, place):
+    """A city's name is ~2.6 px (Eastern) / 3.7 px (Rust Belt) high on a phone showing the whole board 400 px
+    wide; the area around a place is the board's picture cut to about seven hexes across, which a phone showing
+    it 400 px wide writes the names ~9.5 px high in, between the header and the goods display."""
+    g = _game(name, upto)
+    h = next(h for h, c in g.board.cities.items() if c.name == place)
+    box = B.area_box(g.board.id, h)
+    area = _img(B.draw_area(g.view(), h))
+    assert area.size == (box[2] - box[0], box[3] - box[1])
+    # the board's own pixels, up to the PNG palette's rounding (~2.3 of 255 on average, as the whole board's
+    # PNG; the board one pixel aside differs by ~8.8)
+    diff = ImageChops.difference(area.convert("RGB"), B.board_image(g.view()).crop(box).convert("RGB"))
+    assert max(ImageStat.Stat(diff).mean) < 4
+    _board, R, centres, width, _height, header, goods_top, _text = B._layout(g.board.id)
+    name_px = B.CITY_NAME * R / B.SS
+    assert 9 <= name_px * B.PHONE_WIDTH / area.width <= 10  # the name's height on the phone
+    assert header / B.SS <= box[1] and box[3] <= goods_top / B.SS and 0 <= box[0] and box[2] <= width / B.SS
+    x, y = centres[h][0] / B.SS - box[0], centres[h][1] / B.SS - box[1]
+    assert 0 < x < area.width and 0 < y < area.height  # the place is in it

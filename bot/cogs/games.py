@@ -211,9 +211,10 @@ class Games(commands.GroupCog, group_name="game", group_description=N_("Roundhou
         await self._simple(interaction, lambda: self.svc.list_games(caller(interaction)))
 
     @app_commands.command(name="status", description=N_("Where the game stands, with pictures"))
-    @app_commands.describe(game=GAME_HELP)
-    async def status(self, interaction: discord.Interaction, game: int | None = None):
-        await self._on_game(interaction, game, self.svc.status)
+    @app_commands.describe(game=GAME_HELP, place=N_("Steam: the board around this city, town or hex, to read on "
+                                                   "a phone"))
+    async def status(self, interaction: discord.Interaction, game: int | None = None, place: str | None = None):
+        await self._on_game(interaction, game, lambda gid, who: self.svc.status(gid, who, place=place))
 
     @app_commands.command(name="history", description=N_("The game's actions in sentences, the latest first page"))
     @app_commands.describe(count=N_("how many per page (default 10)"), page=N_("1: the latest, 2: those before…"),

@@ -860,6 +860,41 @@ class Steam(Session):
             return pictures.draw_players(self._named(self.summary(), names))
         return None
 
+    def area(self, place: str, names: dict[int, str] | None = None) -> bytes | None:
+        """The board around a city or town (its name, or the start of one) or a hex `q,r`."""
+        h = self.place_hex(place)
+        try:
+            import render.steam.board as pictures
+
+            return pictures.draw_area(self._named(self.game.view(), names), h)
+        except Exception:  # not installed, or failed: a picture never fails the command
+            log.exception("drawing the board around %s failed", h)
+            return None
+
+    def place_hex(self, text: Any) -> tuple[int, int]:
+        """A hex of the board from member input: `q,r`, or a city's or town's name (its start will do when only
+        one place begins so)."""
+        from engine.steam.hexes import parse_hex
+
+        board = self.game.board
+        raw = str(text).strip()
+        try:
+            h = parse_hex(raw)
+        except Exception:
+            h = None
+        if h in board.hexes:
+            return h
+        places = {h: self.game.hex_label(h) for h in (*board.cities, *board.towns)}
+        wanted = raw.lower()
+        found = [h for h, name in places.items() if name.lower() == wanted] or \
+            [h for h, name in places.items() if name.lower().startswith(wanted)]
+        if len(found) > 1 and wanted:
+            raise UserError(lazy("{value} names several places: {hexes}; write one's hex `q,r`.", value=quote(raw),
+                                 hexes=", ".join(f"{h[0]},{h[1]}" for h in sorted(found))))
+        if not found or not wanted:
+            raise UserError(lazy("{value} is not a city, town or hex `q,r` of this board.", value=quote(raw)))
+        return found[0]
+
     @staticmethod
     def _named(state: dict, names: dict[int, str] | None) -> dict:
         if names:

@@ -33,6 +33,7 @@ HEADER_TEXTS, GOODS_TEXTS = 4.7, 3.9  # the bands' heights in letter sizes, the 
 SQ3 = math.sqrt(3)
 
 
+CITY_NAME, TOWN_NAME = 0.27, 0.26  # the names' letters (in hex radii)
 CUBES_Y, CUBE = 0.08, 0.24  # a city's cubes: their centre below the hex's, their size (in hex radii)
 GROWTH = (0.55, 0.5, 0.15)  # a City Growth marker: its centre from the hex's and its radius (in hex radii)
 
@@ -438,9 +439,9 @@ class BoardPainter:
         on the terrain), each where it covers no track (`Labels`)."""
         R, cities = self.R, self.view.get("cities", {})
         labels = self.taken(keys)
-        names = [(_parse(key), c["name"].removesuffix(" " + _("(city)")), 0.27 * R, CITY_SPOTS)
+        names = [(_parse(key), c["name"].removesuffix(" " + _("(city)")), CITY_NAME * R, CITY_SPOTS)
                  for key, c in cities.items()]
-        names += [(h, name, 0.26 * R, TOWN_SPOTS) for h, name in self.board.towns.items() if _key(h) not in cities]
+        names += [(h, name, TOWN_NAME * R, TOWN_SPOTS) for h, name in self.board.towns.items() if _key(h) not in cities]
         for h, name, size, spots in names:
             if h in self.centres:
                 at, size, lines = labels.place(name, size, "bold", self.centre(h), R, spots, max(2, int(size * 0.14)))
@@ -536,3 +537,27 @@ def draw_board(view: dict) -> bytes:
 
 def board_image(view: dict) -> Image.Image:
     return BoardPainter(view).paint()
+
+
+# a phone shows a picture about 400 px wide: a crop AREA_NAMES city names wide writes them ~9.5 px high there
+PHONE_WIDTH, PHONE_LETTERS = 400, 9.5
+AREA_ASPECT = 0.8  # the crop's height to its width
+
+
+def area_box(map_id: str, h) -> tuple[int, int, int, int]:
+    """The part of the board around hex `h` (left, top, right, bottom, final pixels) that a phone showing it
+    PHONE_WIDTH wide writes a city's name PHONE_LETTERS high in: about seven hexes across, kept on the board."""
+    _board, R, centres, width, _height, header, goods_top, _text = _layout(map_id)
+    right, top_limit, bottom_limit = width // SS, math.ceil(header / SS), int(goods_top / SS)
+    w = min(int(CITY_NAME * R / SS * PHONE_WIDTH / PHONE_LETTERS), right)
+    ht = min(int(w * AREA_ASPECT), bottom_limit - top_limit)
+    cx, cy = centres[h][0] / SS, centres[h][1] / SS
+    left = int(min(max(cx - w / 2, 0), right - w))
+    top = int(min(max(cy - ht / 2, top_limit), bottom_limit - ht))
+    return left, top, left + w, top + ht
+
+
+def draw_area(view: dict, h) -> bytes:
+    """PNG of the board around hex `h` (`area_box`), with the whole board's names and pieces, for reading the
+    names of one part of the board on a phone."""
+    return to_png(board_image(view).crop(area_box(view["map"], h)))
