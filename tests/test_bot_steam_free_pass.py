@@ -20,9 +20,11 @@ FIXTURE = Path(__file__).parent / "fixtures" / "steam" / "eastern_standard_5p.js
 HOLDER_PASS = 43  # the log's id of Eve's pass using the free pass she holds after taking First Player
 WORDS = {
     "en": {"imported": "Imported", "done": "Done", "declines": "Eve declines the First Player free pass and drops "
-           "out of the auction", "none": "Cid holds no First Player free pass in this auction"},
+           "out of the auction", "none": "Cid holds no First Player free pass in this auction",
+           "hint": "(high bid: Dee $0) (/steam bid), use your First Player free pass, or pass and drop out"},
     "ru": {"imported": "Импортировано", "done": "Сделано", "declines": "Eve отказывается от бесплатного паса "
-           "первого игрока и выходит из аукциона", "none": "У игрока Cid нет бесплатного паса первого игрока"},
+           "первого игрока и выходит из аукциона", "none": "У игрока Cid нет бесплатного паса первого игрока",
+           "hint": "(высшая ставка: Dee $0) (/стим ставка), бесплатный пас первого игрока или пас с выходом"},
 }
 
 
@@ -51,6 +53,7 @@ async def test_the_free_pass_holder_chooses_to_use_it_or_drop_out(tmp_path, lang
         assert live.session.active_players() == [5]  # Eve, holding the free pass
         posted = fake.channel_messages(thread)[-1]
         assert {"free_pass", "drop_out"} <= _buttons(posted) and "pass" not in _buttons(posted), posted.custom_ids
+        assert say["hint"] in posted.content, posted.content
 
         choices = await fake.autocomplete(users["Eve"], thread, "steam", {"free_pass": ""}, "free_pass", sub="pass")
         assert [c["value"] for c in choices] == ["use", "decline"], choices

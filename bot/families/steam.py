@@ -761,6 +761,13 @@ class Steam(Session):
             au = s.get("auction") or {}
             high = au.get("high")
             least = 0 if high is None else high + 1
+            if au.get("free_pass") is not None and au.get("free_pass") == s.get("next"):
+                if high is not None:
+                    return _("bid at least ${least} (high bid: {name} ${high}) (/steam bid), use your First Player "
+                             "free pass, or pass and drop out", least=least, name=player_name(au.get("high_player"),
+                                                                                          names), high=high)
+                return _("bid at least ${least} (/steam bid), use your First Player free pass, or pass and drop out",
+                         least=least)
             if high is not None:
                 return _("bid at least ${least} (high bid: {name} ${high}) (/steam bid) or pass", least=least,
                          name=player_name(au.get("high_player"), names), high=high)
