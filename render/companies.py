@@ -22,6 +22,10 @@ from .market import ZONE_ABBREVIATIONS
 from .png import to_png
 
 ROW_H = 34
+# a part taller than a phone's screen is at its width (390 x 844 pt: 1,385 px tall at 640 wide) would be fitted
+# to the screen by its height, its letters smaller: its rows are denser instead (1817 with all twenty
+# corporations started: its shares part 1,646 -> 1,352 px, players 1,608 -> 1,335)
+PHONE_SHAPE, DENSE_ROW_H = 844 / 390, 27
 PAD = 10
 HEAD_BG = (60, 60, 60)
 ZEBRA = ((255, 255, 255), (242, 240, 234))
@@ -185,7 +189,7 @@ class _Table:
         head = font(15, "bold")
         self.columns = [(name, max(w, int(head.getlength(pgettext("column", name))) + 2 * PAD - 3), align)
                         for name, w, align in columns]
-        self.title, self.rows = title, []
+        self.title, self.rows, self.row_h = title, [], ROW_H
 
     def add(self, cells: list, style: dict | None = None):
         """A row; each column grows to hold its cells whole (Russian words are longer: `приоритет, ходит`,
@@ -208,36 +212,36 @@ class _Table:
 
     @property
     def height(self) -> int:
-        return 30 + ROW_H * (len(self.rows) + 1) + 16
+        return 30 + self.row_h * (len(self.rows) + 1) + 16
 
     def draw(self, d: ImageDraw.ImageDraw, x0: int, y0: int, title_entity) -> None:
         body, bold, head = font(17), font(17, "bold"), font(15, "bold")
         d.text((x0, y0), _(self.title), font=font(21, "bold"), fill=C.BLACK)
-        y = y0 + 30
-        d.rectangle((x0, y, x0 + self.width, y + ROW_H), fill=HEAD_BG)
+        y, h = y0 + 30, self.row_h
+        d.rectangle((x0, y, x0 + self.width, y + h), fill=HEAD_BG)
         x = x0
         for name, w, align in self.columns:
-            self._cell(d, x, y, w, pgettext("column", name), head, C.WHITE, align)
+            self._cell(d, x, y, w, h, pgettext("column", name), head, C.WHITE, align)
             x += w
         i = -1
         for cells, style in self.rows:
-            y += ROW_H
+            y += h
             i += not style.get("more")  # a row that goes on from the one above keeps its shade
-            d.rectangle((x0, y, x0 + self.width, y + ROW_H), fill=ZEBRA[i % 2])
+            d.rectangle((x0, y, x0 + self.width, y + h), fill=ZEBRA[i % 2])
             x = x0
             for k, ((_name, w, align), value) in enumerate(zip(self.columns, cells, strict=False)):
                 if k == 0 and style.get("entity"):
                     fill, text = title_entity(style["entity"])
-                    d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + ROW_H - 4), radius=8, fill=fill,
+                    d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + h - 4), radius=8, fill=fill,
                                         outline=C.BLACK)
-                    self._cell(d, x, y, w, str(value), bold, text, "c")
+                    self._cell(d, x, y, w, h, str(value), bold, text, "c")
                 elif isinstance(value, Emphasis):
-                    self._cell(d, x, y, w, value.text, bold, value.colour, align)
+                    self._cell(d, x, y, w, h, value.text, bold, value.colour, align)
                 else:
                     colour = GREY if style.get("dim") else C.BLACK
-                    self._cell(d, x, y, w, str(value), bold if style.get("bold") else body, colour, align)
+                    self._cell(d, x, y, w, h, str(value), bold if style.get("bold") else body, colour, align)
                 x += w
-        d.rectangle((x0, y0 + 30, x0 + self.width, y + ROW_H), outline=(120, 120, 120))
+        d.rectangle((x0, y0 + 30, x0 + self.width, y + h), outline=(120, 120, 120))
 
     def part(self, title: str, keep: list[int]) -> _Table:
         """The same rows with only the columns at `keep`."""
@@ -247,17 +251,17 @@ class _Table:
         return out
 
     @staticmethod
-    def _cell(d, x, y, w, text, f, fill, align):
+    def _cell(d, x, y, w, h, text, f, fill, align):
         room = w - 2 * PAD + 4
         # no glyph of these fonts is wider than 0.9 em: short texts need no measuring
         while text and len(text) * 0.9 * f.size > room and d.textlength(text, font=f) > room:
             text = text[:-2] + "…"
         if align == "r":
-            d.text((x + w - PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="rm")
+            d.text((x + w - PAD, y + h / 2), text, font=f, fill=fill, anchor="rm")
         elif align == "c":
-            d.text((x + w / 2, y + ROW_H / 2), text, font=f, fill=fill, anchor="mm")
+            d.text((x + w / 2, y + h / 2), text, font=f, fill=fill, anchor="mm")
         else:
-            d.text((x + PAD, y + ROW_H / 2), text, font=f, fill=fill, anchor="lm")
+            d.text((x + PAD, y + h / 2), text, font=f, fill=fill, anchor="lm")
 
 
 # the companies picture in parts for a phone, each posted as a picture of its own: the corporations (with the
@@ -510,7 +514,6 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
     bottom = [private_t] if private_t.rows else []
     side_by_side = not bottom or private_t.width + 40 + train_t.width <= PHONE_TABLE
     bottom_w = private_t.width + 40 + train_t.width if bottom and side_by_side else max(t.width for t in bottom + [train_t])
-    bottom_h = max(t.height for t in bottom + [train_t]) if side_by_side else sum(t.height for t in bottom + [train_t])
     width = max([t.width for t in corp_tables + player_tables] + [bottom_w]) + 2 * 20
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     # the header's parts joined by dots, a part wider than the picture (Russian's phase, alone on its line)
@@ -531,20 +534,36 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
         return [note(line) for text in texts for line in wrap_words(measure, text.split(" "), " ", font(NOTE_PX),
                                                                     width - 40)]
 
+    def holdings() -> list:
+        blocks = [table(t) for t in player_tables]
+        if side_by_side:
+            lefts = [20 + sum(t.width + 40 for t in (bottom + [train_t])[:k]) for k in range(len(bottom) + 1)]
+            blocks.append((max(t.height for t in bottom + [train_t]),
+                           lambda d, y: [t.draw(d, x, y, ent) for t, x in zip(bottom + [train_t], lefts, strict=True)]))
+        else:
+            blocks += [table(t) for t in bottom + [train_t]]
+        return blocks + noted(closed_note)
+
     # 1817 (once a corporation has started): how each runs with the header; how each is held and financed apart
-    if len(corp_tables) > 2 and corp_t.rows:
-        corporations, shares = [table(corp_tables[0]), *noted(notes)], [*map(table, corp_tables[1:]), *noted(loans_notes)]
-    else:
-        corporations, shares = [*map(table, corp_tables), *noted(loans_notes + notes)], []
-    holdings = [table(t) for t in player_tables]
-    if side_by_side:
-        lefts = [20 + sum(t.width + 40 for t in (bottom + [train_t])[:k]) for k in range(len(bottom) + 1)]
-        holdings.append((bottom_h, lambda d, y: [t.draw(d, x, y, ent) for t, x in zip(bottom + [train_t], lefts,
-                                                                                        strict=True)]))
-    else:
-        holdings += [table(t) for t in bottom + [train_t]]
-    holdings += noted(closed_note)
-    return _Sheet(width, f"{title} — {head[0]}", head_lines, corporations, shares, holdings)
+    split = len(corp_tables) > 2 and corp_t.rows
+
+    def corporations() -> list:
+        return [table(corp_tables[0]), *noted(notes)] if split else [*map(table, corp_tables), *noted(loans_notes + notes)]
+
+    def shares() -> list:
+        return [*map(table, corp_tables[1:]), *noted(loans_notes)] if split else []
+
+    parts = []
+    for blocks_of, tables, head_h in ((corporations, corp_tables[:1] if split else corp_tables, 70 + 32 * len(head_lines)),
+                                      (shares, corp_tables[1:] if split else [], 70),
+                                      (holdings, player_tables + bottom + [train_t], 70)):
+        blocks = blocks_of()
+        if head_h + sum(h for h, _draw in blocks) > width * PHONE_SHAPE:  # denser rows where too tall for a phone
+            for t in tables:
+                t.row_h = DENSE_ROW_H
+            blocks = blocks_of()
+        parts.append(blocks)
+    return _Sheet(width, f"{title} — {head[0]}", head_lines, *parts)
 
 
 def wrap_words(d: ImageDraw.ImageDraw, words: list[str], sep: str, f, width: int) -> list[str]:

@@ -127,9 +127,9 @@ def test_companies_picture_writes_every_cell_whole_in_both_languages(monkeypatch
     written = []
     draw_cell = companies._Table._cell
 
-    def spy(d, x, y, w, text, f, fill, align):
+    def spy(d, x, y, w, h, text, f, fill, align):
         written.append((text, f.getlength(text) <= w - 2 * companies.PAD + 4 and text == text.strip()))
-        return draw_cell(d, x, y, w, text, f, fill, align)
+        return draw_cell(d, x, y, w, h, text, f, fill, align)
 
     monkeypatch.setattr(companies._Table, "_cell", staticmethod(spy))
     for lang in ("en", "ru"):

@@ -124,3 +124,22 @@ def test_the_companies_picture_in_parts_is_its_parts(monkeypatch):
         assert "corporations, shares, players" in str(e)
     else:
         raise AssertionError("an unknown part was drawn")
+
+
+def test_a_part_too_tall_for_a_phone_has_denser_rows():
+    """With all twenty corporations started (1817_game_end_bankrupt after 779 actions) the shares part (two
+    tables of twenty rows) and the players part (five players' many shorts, eleven privates) were taller than a
+    phone's screen is at their width (640 × 1,646 and 1,608; the screen's shape: ~1,385): a part that would be
+    has rows 27 px high instead of 34, and each fits; the corporations part, short enough, keeps its rows."""
+    from render import companies
+
+    log = json.loads((Path(__file__).parent / "fixtures" / "1817" / "1817_game_end_bankrupt.json").read_text())
+    actions = [a for a in resolve_undo(log["actions"]) if a["type"] != "message"][:779]
+    game = rules_class("1817").from_18xx(dict(log, actions=actions))
+    summary, facts = game.summary(), game.facts()
+    assert sum(1 for c in summary["corporations"].values() if c.get("ipoed") or c.get("floated")) == 20
+    parts = [Image.open(io.BytesIO(render.draw_companies("1817", summary, facts, part))) for part in companies.PARTS]
+    assert all(p.height <= p.width * companies.PHONE_SHAPE for p in parts), [p.size for p in parts]
+    sheet = companies._sheet("1817", summary, facts)
+    assert sheet.corporations[0][0] == 30 + companies.ROW_H * 21 + 16  # twenty corporations and the heads
+    assert sheet.shares[0][0] == 30 + companies.DENSE_ROW_H * 21 + 16
