@@ -427,7 +427,8 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
             row.insert(4, f"{c.get('certificates', '')}/{limit}" if c else "")
         player_t.add(row, {"bold": p["id"] == summary.get("next")})
 
-    corp_tables = [_wrap_column(t, "State", PHONE_TABLE) for t in _split(corp_t, CORPORATION_PARTS)]
+    # none before a corporation has started (1817's twenty named in a line): no tables of headings alone
+    corp_tables = [_wrap_column(t, "State", PHONE_TABLE) for t in _split(corp_t, CORPORATION_PARTS)] if corp_t.rows else []
     player_tables = _fit_players(player_t)
 
     companies = {c["sym"]: c for c in d_.get("companies", [])}
@@ -545,7 +546,7 @@ def _sheet(title: str, summary: dict, facts: dict) -> _Sheet:
         return blocks + noted(closed_note)
 
     # 1817 (once a corporation has started): how each runs with the header; how each is held and financed apart
-    split = len(corp_tables) > 2 and corp_t.rows
+    split = len(corp_tables) > 2
 
     def corporations() -> list:
         return [table(corp_tables[0]), *noted(notes)] if split else [*map(table, corp_tables), *noted(loans_notes + notes)]

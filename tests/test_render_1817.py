@@ -111,9 +111,11 @@ def test_the_companies_picture_in_parts_is_its_parts(monkeypatch):
             whole.crop((0, y, part.width, y + part.height - margin - top))
         y += part.height - margin - top
     assert y == whole.height - margin
-    # before any corporation has started, its tables empty, the corporations are one picture as before
+    # before any corporation has started there are no corporation tables (headings alone): the header and the
+    # notes (loans, zones, the twenty not started) are the corporations picture, and there is no shares part
     start = rules_class("1817").from_18xx(dict(LOG, actions=[]))
     assert render.draw_companies("1817", start.summary(), start.facts(), "shares") is None
+    assert all(h == companies.NOTE_LINE for h, _draw in companies._sheet("1817", start.summary(), start.facts()).corporations)
     # the loans' note is under the loans, in the shares part
     other = dict(facts, loans=dict(facts["loans"], out=facts["loans"]["out"] + 1))
     assert render.draw_companies("1817", summary, other, "corporations") == render.draw_companies("1817", summary, facts, "corporations")
