@@ -615,12 +615,13 @@ def _wrap_column(table: _Table, name: str, width: int, sep: str = " ") -> _Table
 
 
 def _fit_players(table: _Table) -> list[_Table]:
-    """The players' table (a column no one has anything in, such as privates late in the game, left out) with
-    its certificates wrapped to a phone's width, or where that leaves them too little room, in two parts."""
-    keep = [k for k, c in enumerate(table.columns)
-            if c[0] != "Privates" or any(k < len(cells) and cells[k] for cells, _s in table.rows)]
+    """The players' table (a column no one has anything in left out: privates late in the game, certificates at
+    its start) with its certificates wrapped to a phone's width, or where that leaves them too little room, in
+    two parts."""
+    keep = [k for k, c in enumerate(table.columns) if c[0] not in ("Privates", "Certificates (P: president)")
+            or any(k < len(cells) and cells[k] for cells, _s in table.rows)]
     table = table.part(table.title, keep)
-    certificates = next(w for name, w, _a in table.columns if name == "Certificates (P: president)")
+    certificates = next((w for name, w, _a in table.columns if name == "Certificates (P: president)"), 0)
     if table.width - certificates + 250 <= PHONE_TABLE:
         return [_wrap_column(table, "Certificates (P: president)", PHONE_TABLE, "  ")]
     return [_wrap_column(t, "Certificates (P: president)", PHONE_TABLE, "  ") for t in _split(table, PLAYER_PARTS)]

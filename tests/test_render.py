@@ -276,6 +276,22 @@ def test_1860_companies_fit_a_phone_with_every_state():
         _compare(name, png)
 
 
+def test_at_a_games_start_the_players_table_has_no_empty_certificates(monkeypatch):
+    """At a game's start no one holds a certificate: the players' table leaves the column out (as it does the
+    privates when no one has one) and so goes whole, not in two with a table of empty cells."""
+    from engine.titles import rules_class
+    from render import companies
+
+    drawn = []
+    draw = companies._Table.draw
+    monkeypatch.setattr(companies._Table, "draw", lambda self, *args: drawn.append(self) or draw(self, *args))
+    start = rules_class("1830").from_18xx(dict(json.loads((HERE / "fixtures" / "1830" / "26855.json").read_text()),
+                                               actions=[]))
+    render.draw_companies("1830", start.summary(), start.facts(), part="players")
+    players = [t for t in drawn if t.title.startswith("Players")]
+    assert len(players) == 1 and "Certificates (P: president)" not in [name for name, _w, _a in players[0].columns]
+
+
 def test_closed_privates_are_named_in_a_line_not_given_rows(late):
     """A closed private does nothing more: the closed ones are named in one dark line under the privates and
     the depot (18MEX's seven closed at its end took fourteen light grey rows, their names over two)."""
