@@ -271,3 +271,33 @@ async def test_a_member_sends_so_many_imports_an_hour(tmp_path, monkeypatch):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_a_member_who_handed_their_seat_over_answers_nothing_of_it(tmp_path):
+    """A member whose seat went to another (`/game replace`) holds nothing of it any more: not the preview they were
+    shown, not the game's buttons, not its commands; the new holder acts for it (and cannot confirm a preview
+    shown to the member before them)."""
+    from test_bot_confirm import _bot_before_first_loan, _button
+
+    async with _bot_before_first_loan(tmp_path) as (fake, _runner, bot, users, thread, game_id, loan, who):
+        count = await bot.db.action_count(game_id)
+        preview = (await fake.command(who, thread, "loan", {"corporation": loan["entity"]})).final
+        newcomer = fake.add_user("Newcomer")
+        rec = await fake.command(who, thread, "game", {"old": UserRef(who), "new": UserRef(newcomer)}, sub="replace")
+        assert rec.final.content == "Done.", rec.final.content
+        rec = await fake.click(newcomer, preview, _button(preview, "confirm"))
+        assert "Only the member who asked" in rec.final.content, rec.final.content
+        rec = await fake.click(who, preview, _button(preview, "confirm"))
+        assert "moved on" in rec.final.content and preview.custom_ids == [], rec.final.content
+        rec = await fake.command(who, thread, "loan", {"corporation": loan["entity"]})
+        assert rec.final.content == "You have no seat in this game.", rec.final.content
+        post = next(m for m in reversed(fake.channel_messages(thread)) if any(
+            c.startswith("rh:pass:") for c in m.custom_ids))
+        rec = await fake.click(who, post, _button(post, "pass"))
+        assert rec.final.content == "You have no seat in this game.", rec.final.content
+        assert await fake.autocomplete(who, thread, "loan", {"corporation": ""}, "corporation") != []  # reads: anyone
+        assert await bot.db.action_count(game_id) == count
+        preview = (await fake.command(newcomer, thread, "loan", {"corporation": loan["entity"]})).final
+        rec = await fake.click(newcomer, preview, _button(preview, "confirm"))
+        assert "→ Done: " in rec.final.content, rec.final.content
+        assert await bot.db.action_count(game_id) == count + 1
