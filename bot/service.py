@@ -756,14 +756,23 @@ class Service:
             return []
         return [lv.reply(text, edit=lv.row.lobby_message_id)]
 
+    @staticmethod
+    def _in_lobby(lv: Live, started: Any) -> None:
+        """Refuse a lobby's command (join, leave, kick, start) unless the game is a lobby: `started` says why once
+        it started; an aborted or finished one is over (a Join pressed under a closed lobby's message was told
+        the game had started)."""
+        if lv.row.status in ("aborted", "finished"):
+            raise UserError(lazy("This game is already over."))
+        if lv.row.status != "lobby":
+            raise UserError(started)
+
     async def _leave_lobby(self, lv: Live, member_id: int) -> tuple[Seat, str]:
         """Take `member_id`'s seat away in the lobby. The host role passes to the next player; a lobby
         left empty is closed. Returns the seat and what happened to the host role ("" if nothing)."""
         seat = lv.seat_of_member(member_id)
         if seat is None:
             raise UserError(lazy("That member is not in this game."))
-        if lv.row.status != "lobby":
-            raise UserError(lazy("The game has started: {how}.", how=lazy("the host can `/game replace` a player")))
+        self._in_lobby(lv, lazy("The game has started: {how}.", how=lazy("the host can `/game replace` a player")))
         note = ""
         async with self.db.transaction():
             await self.db.remove_seat(lv.row.id, member_id)
@@ -785,8 +794,7 @@ class Service:
     async def join(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
-            if lv.row.status != "lobby":
-                raise UserError(lazy("This game has already started."))
+            self._in_lobby(lv, lazy("This game has already started."))
             if lv.seat_of_member(caller.member_id):
                 raise UserError(lazy("You are already in this game."))
             if len(lv.seats) >= self._title(lv).player_range[1]:
@@ -871,8 +879,7 @@ class Service:
     async def start(self, game_id: int, caller: Caller, publish: Publish | None = None) -> Reply:
         async with self.lock(game_id):
             lv = await self._scoped(caller, game_id, fresh=True)
-            if lv.row.status != "lobby":
-                raise UserError(lazy("This game has already started."))
+            self._in_lobby(lv, lazy("This game has already started."))
             access.require_host(caller, lv.row, lv.seats, lazy("start the game"))
             t = self._title(lv)
             if len(lv.seats) < t.player_range[0]:

@@ -301,3 +301,31 @@ async def test_a_member_who_handed_their_seat_over_answers_nothing_of_it(tmp_pat
         rec = await fake.click(newcomer, preview, _button(preview, "confirm"))
         assert "→ Done: " in rec.final.content, rec.final.content
         assert await bot.db.action_count(game_id) == count + 1
+
+
+async def test_a_closed_lobbys_buttons_say_the_game_is_over(tmp_path):
+    """Join, Leave and Start pressed under an aborted lobby's message (a client still showing them) change nothing
+    and say the game is over, not that it started."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot = await runner.start()
+    try:
+        ann, bob, cid = (fake.add_user(n) for n in ("Ann", "Bob", "Cid"))
+        await fake.command(ann, fake.channel_id, "game", {"title": "1830"}, sub="new")
+        thread = _threads(fake)[-1]
+        lobby = fake.channel_messages(thread)[0]
+        buttons = lobby.components
+        await fake.command(bob, thread, "game", {}, sub="join")
+        assert (await fake.command(ann, thread, "game", {}, sub="abort")).final.content == "Done."
+        assert lobby.custom_ids == []
+        lobby.components = buttons
+        seats = await bot.db.seats(1)
+        for uid, what in ((cid, "join"), (bob, "leave"), (ann, "start")):
+            rec = await fake.click(uid, lobby, next(c for c in lobby.custom_ids if c.startswith(f"rh:{what}:")))
+            assert rec.final.content == "This game is already over.", (what, rec.final.content)
+        rec = await fake.command(ann, thread, "game", {"member": UserRef(bob)}, sub="kick")
+        assert rec.final.content == "This game is already over.", rec.final.content
+        assert await bot.db.seats(1) == seats and (await bot.db.get_game(1)).status == "aborted"
+    finally:
+        await runner.stop()
+        await fake.stop()
