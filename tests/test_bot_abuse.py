@@ -329,3 +329,50 @@ async def test_a_closed_lobbys_buttons_say_the_game_is_over(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+async def test_a_trade_offer_and_an_undo_vote_are_answered_only_by_those_asked(tmp_path):
+    """A trade offer's Accept counts only from the seller's seat (not the buyer's, another player's or a
+    spectator's), an undo vote's Agree only from a seat asked, once however often it is pressed."""
+    fake = await FakeDiscord().start()
+    runner = BotRunner(fake, str(tmp_path / "rh.db"), engine=QuickPictures())
+    bot = await runner.start()
+    try:
+        log = fixture_log()
+        members = [fake.add_user(n) for n in ("Ann", "Bob", "Cid", "Dee")]
+        eve = fake.add_user("Eve")  # in the server, in no seat
+        rec = await _import(fake, members[0], dict(log, actions=resolved_actions(log)[:336]), members)
+        game, thread = _game_of(rec), _threads(fake)[-1]
+        lv = bot.service._live[game]
+        seat = {s.player_id: s.member_id for s in lv.seats}
+        buyer = seat[lv.session.active_players()[0]]
+        pid = next(p for p, m in seat.items() if m == buyer)
+        wanted = next(a for a in lv.session.legal() if a["type"] == "buy_train" and a["price"] == 1
+                      and lv.session.needs_consent(pid, dict(a, price=300)) is not None)
+        seller = seat[lv.session.needs_consent(pid, dict(wanted, price=300))]
+        await fake.command(buyer, thread, "train", {"train": wanted["train"], "price": 300})
+        offer = fake.channel_messages(thread)[-1]
+        accept = next(c for c in offer.custom_ids if c.startswith("rh:offer_yes:"))
+        for uid in (buyer, eve, next(m for m in members if m not in (buyer, seller))):
+            rec = await fake.click(uid, offer, accept)
+            assert rec.final.content.startswith("Only ") and "answers this offer" in rec.final.content, \
+                rec.final.content
+        assert await bot.db.action_count(game) == 336 and await bot.db.trade_offer(game) is not None
+        assert (await fake.click(seller, offer, accept)).final.content == "Answer given."
+        assert await bot.db.action_count(game) == 337
+
+        asker = seat[lv.session.active_players()[0]]
+        await fake.command(asker, thread, "game", {"steps": 2}, sub="undo")  # the trade among them: a vote
+        vote = fake.channel_messages(thread)[-1]
+        agree = next(c for c in vote.custom_ids if c.startswith("rh:undo_yes:"))
+        rec = await fake.click(eve, vote, agree)
+        assert rec.final.content == "Only the players of this game vote on undo.", rec.final.content
+        voter = next(m for m in members if m != asker)
+        for _ in range(2):
+            assert (await fake.click(voter, vote, agree)).final.content == "Vote counted."
+        request = await bot.db.undo_request(game)
+        assert request is not None and len(request.agreed) == 2  # the asker and the voter, once
+        assert await bot.db.action_count(game) == 337
+    finally:
+        await runner.stop()
+        await fake.stop()
