@@ -324,3 +324,21 @@ def test_a_player_over_the_limit_who_cant_sell_may_still_buy_in_a_zone_off_the_l
     player = game.player(82)
     assert game.corporation("NYNH").holdings[player] == 30 and player.cash == cash - 50
     assert game.num_certs(player) == 4
+
+
+def test_a_player_over_the_limit_passed_over_for_want_of_cash_is_told_it_is_the_cash():
+    """A player over the certificate limit who can't sell is still offered the certificates in a zone off the
+    limit; when what stops him is their price, the reason he is passed over is his cash, not the limit.
+    26855 after action 124: Player 2 has sold PRR this round and can sell nothing; his turn ends, the others
+    pass, and before his turn comes again the limit is set one below his 4 certificates and his cash to $0,
+    short of NYC's $40 (orange) and NYNH's $50 (yellow) and of any private another player might sell him."""
+    game = _fixture_position("26855", 124)
+    game.apply(act(82, "pass"))
+    for pid in (117, 330):
+        game.apply(act(pid, "pass"))
+    player = game.player(82)
+    game.cert_limit = game.num_certs(player) - 1
+    player.cash = 0
+    game.apply(act(1627, "pass"))
+    assert game.turn_info()["passed_over"][0] == {"entity": 82, "entity_type": "player", "why": "cash",
+                                                  "cash": 0}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.core.entities import Company, Corporation, Player
 from engine.core.errors import GameError, Phrase
+from engine.core.steps.stock import certificates_on_offer
 
 
 class Round:
@@ -265,10 +266,14 @@ class StockRound(Round):
 
     def pass_over_reason(self, entity) -> dict:
         """A player is passed over when they may neither buy nor sell: at the certificate limit, or else
-        with too little cash for any certificate on offer (selling being closed to them then either way)."""
+        with too little cash for any certificate on offer (selling being closed to them then either way).
+        A player at or over the limit is stopped by his cash when the limit lets him buy a certificate on
+        offer (one of a corporation whose price is in a zone off the limit)."""
         game = self.game
         certificates, limit = game.num_certs(entity), game.cert_limit
-        if limit and certificates >= limit:
+        if limit and certificates >= limit and not any(
+                game.has_room_for(entity, share) for corp in game.corporations
+                for share in certificates_on_offer(game, corp)):
             return {"why": "cert_limit", "certificates": certificates, "cert_limit": limit}
         return {"why": "cash", "cash": entity.cash}
 

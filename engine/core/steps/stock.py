@@ -81,10 +81,8 @@ class BuySellParShares(Step):
     # --- buying ------------------------------------------------------------------------------
     def buyable_shares(self, player: Player, corp: Corporation) -> list[tuple[Share, int]]:
         """(certificate, price) the player may buy now, one of each size per source (IPO, market)."""
-        if not corp.ipoed:
-            return []
-        offered = first_of_each_size(corp, corp) + first_of_each_size(self.game.pool, corp)
-        return [(s, self.share_price(s)) for s in offered if self.can_buy_share(player, s)]
+        return [(s, self.share_price(s)) for s in certificates_on_offer(self.game, corp)
+                if self.can_buy_share(player, s)]
 
     def share_price(self, share: Share) -> int:
         corp = share.corporation
@@ -427,6 +425,14 @@ def track_for_programs(round_, player: Player, corp: Corporation | Company, kind
     history = getattr(round_, "players_history", None)
     if history is not None:
         history.setdefault(player.id, {}).setdefault(corp.sym, []).append((seq, kind))
+
+
+def certificates_on_offer(game, corp: Corporation) -> list[Share]:
+    """The certificates of a corporation with a par price that may be bought: one of each size from its IPO
+    and one of each size from the market."""
+    if not corp.ipoed:
+        return []
+    return first_of_each_size(corp, corp) + first_of_each_size(game.pool, corp)
 
 
 def first_of_each_size(holder, corp: Corporation) -> list[Share]:

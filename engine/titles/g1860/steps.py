@@ -366,7 +366,7 @@ class BuySellParShares(stock.BuySellParShares):
         if not corp.ipoed:
             return []
         game = self.game
-        offered = stock.first_of_each_size(corp, corp) + stock.first_of_each_size(game.pool, corp)
+        offered = stock.certificates_on_offer(game, corp)
         pres = corp.presidents_share
         if pres.owner is game.pool:
             offered.append(pres)
