@@ -738,7 +738,7 @@ class Service:
         lv = await self._refresh(game_id)
         names = ", ".join(written_name(s.name) for s in lv.seats) or _("nobody yet")
         t = self._title(lv)
-        setup = ", ".join(f"{k} {', '.join(v) if isinstance(v, list) else v}" for k, v in lv.row.setup.items() if v)
+        setup = "; ".join(t.family.setup_words(t, lv.row.setup))
         return (_("**{title}** game #{game}{setup} — lobby ({seated}/{most}): {names}.", title=t.display_name,
                   game=lv.row.id, setup=f" ({setup})" if setup else "", seated=len(lv.seats), most=t.player_range[1],
                   names=names) + "\n" + _("Press **Join** or use `/game join`; the host starts with `/game start`."))

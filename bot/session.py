@@ -25,7 +25,7 @@ from discord.utils import escape_markdown, escape_mentions
 
 from bot.commands import Button, Command
 from bot.errors import UserError, quote
-from i18n import lazy
+from i18n import _, lazy
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,15 @@ class Setting:
     help: str
     choices: tuple[tuple[str, str], ...] = ()   # (name shown, value); empty: free text
     default: str | None = None
+    label: str | None = None   # the word before its values in a game's description; none where they speak alone
+
+    def described(self, value: str | list[str]) -> str:
+        """The setting as a game was set up with it, in the current language: its values by the names
+        shown for them (after the label, if any)."""
+        shown = {v: n for n, v in self.choices}
+        values = value if isinstance(value, list) else [value]
+        words = ", ".join(_(shown[v]) if v in shown else str(v) for v in values)
+        return f"{_(self.label)}: {words}" if self.label else words
 
 
 @dataclass(frozen=True)
@@ -171,6 +180,17 @@ class Session:
             if setting.default is not None:
                 setup.setdefault(setting.name, setting.default)
         return setup
+
+    @classmethod
+    def setting_values(cls, setup: dict) -> dict[str, Any]:
+        """The values of the title's settings (by `Setting.name`) in a stored set-up."""
+        return setup
+
+    @classmethod
+    def setup_words(cls, title: Title, setup: dict) -> list[str]:
+        """The settings a game was set up with, each in words of the current language (its lobby line)."""
+        values = cls.setting_values(setup)
+        return [s.described(values[s.name]) for s in title.settings if values.get(s.name)]
 
     def setup(self) -> dict:
         """What this game was set up with (stored with it): `optional_rules` and the family's settings."""

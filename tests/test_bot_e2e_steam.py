@@ -27,10 +27,10 @@ BUTTONS = {"pass": "pass", "end_build": "done"}
 SEED = 1  # this game's seed (a lobby draws one at random): a game that plays every kind of move
 SPECIAL = {"grow", "urbanize", "upgrade", "redirect", "upgrade_loco", "score"}
 WORDS = {  # what the posts and replies say, by language
-    "en": {"open": "is open in", "lobby": "**Steam** game", "map": "map rust_belt", "starts": "starts. Seats:",
+    "en": {"open": "is open in", "lobby": "**Steam** game", "map": "(Rust Belt; standard game)", "starts": "starts. Seats:",
            "turn": "not your turn", "family": "is Steam: use `/steam …`", "done": "Done", "over": "**Game over**",
            "vp": "VP", "status": "Rust Belt, standard game"},
-    "ru": {"open": "открыта в", "lobby": "**Steam**, партия", "map": "map rust_belt", "starts": "начинается. Места:",
+    "ru": {"open": "открыта в", "lobby": "**Steam**, партия", "map": "(Rust Belt; стандартная игра)", "starts": "начинается. Места:",
            "turn": "не ваш ход", "family": "это Steam: используйте `/стим …`", "done": "Сделано",
            "over": "**Партия окончена**", "vp": "ПО", "status": "Rust Belt, стандартная игра"},
 }

@@ -165,3 +165,28 @@ async def test_lobby_undo_reminders_dms_export(tmp_path):
     finally:
         await runner.stop()
         await fake.stop()
+
+
+@pytest.mark.parametrize("lang, steam, rules", [
+    ("en", "(Rust Belt; basic game)", "(optional rules: Optional extra 6-Train)"),
+    ("ru", "(Rust Belt; базовая игра)", "(дополнительные правила: Optional extra 6-Train)"),
+])
+async def test_a_lobby_names_its_settings_in_words(tmp_path, lang, steam, rules):
+    """The lobby line names a game's settings by the words /game new offers them with, in the member's
+    language, not by their stored values."""
+    fake = await FakeDiscord().start()
+    fake.guild_locale = lang
+    runner = BotRunner(fake, str(tmp_path / "rh.db"))
+    await runner.start()
+    try:
+        ann = fake.add_user("Ann", locale=lang)
+        lobbies = []
+        for settings in ({"title": "steam", "map": "rust_belt", "mode": "basic"},
+                         {"title": "1830", "rules": "optional_6_train"}):
+            await fake.command(ann, fake.channel_id, "game", settings, sub="new")
+            thread = max(c for c, ch in fake.channels.items() if ch.get("type") == 11)
+            lobbies.append(fake.channel_messages(thread)[0].content)
+        assert steam in lobbies[0] and "rust_belt" not in lobbies[0], lobbies[0]
+        assert rules in lobbies[1] and "optional_6_train" not in lobbies[1], lobbies[1]
+    finally:
+        await runner.stop()

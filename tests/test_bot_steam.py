@@ -158,7 +158,7 @@ async def test_the_console_plays_steam(tmp_path):
 
     text = await run("titles\nnew steam Ann Bob Cid map=rust_belt mode=standard seed=5\nstart\nlegal\n")
     assert "steam — Steam, 3-6 players; map: eastern_us_and_canada, rust_belt" in text
-    assert "Steam game #1 (map rust_belt, mode standard)" in text and "starts. Seats:" in text
+    assert "Steam game #1 (Rust Belt; standard game)" in text and "starts. Seats:" in text
     assert "  shares 2    # take $10 capital (income 0 -> -2)" in text
     first = re.search(r"Next: @(\w+) — issue shares", text).group(1)
     text = await run(f"as {first} shares 2\nas {first} shares 1\nhistory\n")

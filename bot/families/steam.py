@@ -553,6 +553,7 @@ class Pass(SteamCommand):
 COMMANDS: tuple[Command, ...] = (Bid(), Pass(), Shares(), Tile(), Build(), Urbanize(), Grow(), Done(), Deliver(),
                                  Loco(), Score())
 
+MODE_WORDS = {"basic": N_("basic game"), "standard": N_("standard game")}  # the game's mode, as players call it
 HINTS = {"bid": N_("bid"), "capital": N_("issue shares (/steam shares)"),
          "take_tile": N_("take an action tile (/steam tile)"), "urbanize": N_("place your New City (/steam urbanize)"),
          "grow": N_("grow a city (/steam grow)"), "move": N_("deliver a cube (/steam deliver)"),
@@ -586,7 +587,7 @@ class Steam(Session):
 
         boards = [load_board(m) for m in map_names()]
         maps = tuple((b.name, b.id) for b in boards)
-        modes = tuple((m, m) for m in Settings.model_fields["mode"].annotation.__args__)
+        modes = tuple((MODE_WORDS[m], m) for m in Settings.model_fields["mode"].annotation.__args__)
         low = min(b.min_players for b in boards)
         high = max(b.max_players for b in boards)
         return [Title(Game.TITLE, "Steam", cls, (low, high),
@@ -787,7 +788,7 @@ class Steam(Session):
 
     def status_lines(self, names: dict[int, str]) -> list[str]:
         s = self.summary()
-        mode = _("basic game") if s.get("mode") == "basic" else _("standard game")
+        mode = _(MODE_WORDS[s.get("mode") or "standard"])
         phase = phase_word(s.get("phase_name"))
         if s.get("cycle"):
             phase = _("{phase} (cycle {cycle})", phase=phase, cycle=s["cycle"])

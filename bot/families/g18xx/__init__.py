@@ -79,8 +79,9 @@ class G18xx(Session):
         for t in REGISTRY.values():
             if not t.playable:
                 continue
-            rules = tuple((f"{sym}: {short}", sym) for sym, short in t.optional_rules)
-            settings = (Setting("rules", N_("optional rules (comma-separated)"), rules),) if rules else ()
+            rules = tuple((short, sym) for sym, short in t.optional_rules)
+            settings = (Setting("rules", N_("optional rules (comma-separated)"), rules,
+                                label=N_("optional rules")),) if rules else ()
             out.append(Title(t.name, t.display_name, cls, t.player_range, settings, multiple=("rules",)))
         return out
 
@@ -89,6 +90,10 @@ class G18xx(Session):
         setup = super().check_setup(title, given)
         setup["optional_rules"] = list(setup.pop("rules", []) or [])
         return setup
+
+    @classmethod
+    def setting_values(cls, setup: dict) -> dict:
+        return {"rules": list(setup.get("optional_rules") or [])}
 
     @classmethod
     def new_game(cls, title, players, seed, setup, game_id=None):
